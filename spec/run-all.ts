@@ -1,0 +1,96 @@
+/**
+ * `npm test`: the whole suite, ending with one line `N passed, N failed`.
+ *
+ * Steps, each counted:
+ *  - the type check of lib, spec, bench and examples (one check; the spec files that must
+ *    not compile are guarded with `@ts-expect-error`, so they count here too);
+ *  - every spec under `spec/` in Node, under c8 with 90% lines and branches for `lib/`
+ *    (uvu's own pass/fail counts, plus one check for the coverage gate);
+ *  - the portable core specs (`spec/core`) again in Bun, proving the core runs unchanged
+ *    outside Node.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+
+interface Tally {
+  passed: number
+  failed: number
+  skipped: number
+}
+
+const tally: Tally = { passed: 0, failed: 0, skipped: 0 }
+
+// Runs a command, streams its output, and hands back what it printed and its exit code.
+const exec = (cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    const keep = (chunk: Buffer, sink: NodeJS.WriteStream): void => {
+      out += chunk.toString('utf8')
+      sink.write(chunk)
+    }
+    child.stdout.on('data', (c: Buffer) => keep(c, process.stdout))
+    child.stderr.on('data', (c: Buffer) => keep(c, process.stderr))
+    child.on('error', (err) => resolve({ code: 127, out: String(err) }))
+    child.on('close', (code) => resolve({ code: code ?? 1, out }))
+  })
+
+const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '')
+
+// uvu ends with "Total: N / Passed: N / Skipped: N"; anything not passed or skipped failed.
+const countUvu = (label: string, out: string, code: number): void => {
+  const text = stripAnsi(out)
+  const grab = (name: string): number | undefined => {
+    const m = new RegExp(`${name}:\\s+(\\d+)`).exec(text)
+    return m?.[1] === undefined ? undefined : Number(m[1])
+  }
+  const total = grab('Total')
+  const passed = grab('Passed')
+  const skipped = grab('Skipped') ?? 0
+  if (total === undefined || passed === undefined) {
+    console.error(`\n[run-all] ${label}: no uvu summary (exit ${code}); counted as one failure`)
+    tally.failed += 1
+    return
+  }
+  tally.passed += passed
+  tally.skipped += skipped
+  tally.failed += total - passed - skipped
+  if (code !== 0 && total - passed - skipped === 0) {
+    console.error(`\n[run-all] ${label}: exited ${code} although every test passed; counted as one failure`)
+    tally.failed += 1
+  }
+}
+
+const check = (label: string, ok: boolean): void => {
+  console.log(`[run-all] ${ok ? 'ok  ' : 'FAIL'} ${label}`)
+  if (ok) tally.passed += 1
+  else tally.failed += 1
+}
+
+const bin = (name: string): string => `node_modules/.bin/${name}`
+
+console.log('[run-all] type check')
+check('type check (tsc --noEmit -p .)', (await exec(bin('tsc'), ['--noEmit', '-p', '.'])).code === 0)
+
+console.log('[run-all] spec suite in Node under c8')
+const node = await exec(bin('c8'), [
+  '--check-coverage', '--lines', '90', '--branches', '90',
+  '--include', 'lib/**', '--reporter', 'text-summary', '--reporter', 'text',
+  process.execPath, '--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec',
+], { FORCE_COLOR: '0' })
+countUvu('node suite', node.out.replace(/ERROR: Coverage[^\n]*/g, ''), node.out.includes('ERROR: Coverage') ? 0 : node.code)
+check('coverage of lib/ at or above 90% lines and branches', !/ERROR: Coverage/.test(node.out))
+
+const bun = 'node_modules/bun/bin/bun.exe'
+console.log('[run-all] portable core specs in Bun')
+if (existsSync(bun)) {
+  const run = await exec(bun, ['spec/support/uvu-entry.ts', 'spec/core'], { FORCE_COLOR: '0' })
+  countUvu('bun core suite', run.out, run.code)
+} else {
+  console.error('[run-all] Bun is missing from node_modules (npm ci installs it); counted as one failure')
+  tally.failed += 1
+}
+
+const skippedNote = tally.skipped > 0 ? `, ${tally.skipped} skipped` : ''
+console.log(`\n${tally.passed} passed, ${tally.failed} failed${skippedNote}`)
+process.exitCode = tally.failed === 0 ? 0 : 1

@@ -1,0 +1,49 @@
+/**
+ * The HTTP values shared by the parser, the Request/Response helpers, the router and
+ * the shell. Plain readonly data; the functions that build and read them live in their
+ * own modules. Pure and portable: no node:* imports, no Buffer.
+ */
+
+/** One header line as received or to be sent: the name keeps its case, the value is trimmed. */
+export type Header = readonly [name: string, value: string]
+
+/** What `parseHttpRequest` produces for one request on the wire (RFC 9112 §2–§7). */
+export interface HttpRequest {
+  readonly method: string
+  /** The request-target exactly as received (origin-form or absolute-form). */
+  readonly target: string
+  /** The path of the target, still percent-encoded, without the query. */
+  readonly path: string
+  /** The query of the target without the `?` (empty when there is none), still encoded. */
+  readonly rawQuery: string
+  readonly protocol: 'HTTP/1.0' | 'HTTP/1.1'
+  /** Every header line in arrival order, repeated names kept. */
+  readonly headers: readonly Header[]
+  /** Trailer fields of a chunked body (empty otherwise). */
+  readonly trailers: readonly Header[]
+  /** The body after transfer decoding (empty when the request has none). */
+  readonly body: Uint8Array
+  /** Whether the connection stays open after the response (RFC 9112 §9.3). */
+  readonly keepAlive: boolean
+  /** `Expect: 100-continue` was sent. */
+  readonly expectContinue: boolean
+}
+
+/** JSON as data: what `JSON.parse` can give back. */
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json }
+
+/**
+ * A response body as set by the application: text, bytes, or data that is sent as JSON
+ * (any array or object; `null` means no body).
+ */
+export type ResponseBody = string | Uint8Array | Json | undefined
+
+/** An HTTP response as a value (seed §2.10). Build it with the factories of `response.ts`. */
+export interface Response {
+  readonly _tag: 'Response'
+  readonly status: number
+  /** Headers other than `Content-Type` and `Content-Length`, which are derived when serialised. */
+  readonly headers: readonly Header[]
+  readonly contentType: string
+  readonly body: ResponseBody
+}

@@ -1,0 +1,131 @@
+/**
+ * Namespaces and rooms (seed §2.4, NamespaceManager): which clients are in which
+ * namespace, and which rooms of a namespace. A room always lives in a namespace; a room
+ * named without one is in the default namespace `/`. Empty rooms disappear.
+ *
+ * This is shell state (DESIGN §1: the shell owns the client registry), kept mutable on
+ * purpose: ten thousand joins must not copy ten thousand sets.
+ */
+
+export const DEFAULT_NAMESPACE = '/'
+
+type RoomKey = string
+
+// A room's key joins namespace and room with a separator that cannot start a namespace.
+const roomKey = (namespace: string, room: string): RoomKey => `${namespace}\u0000${room}`
+
+export interface RoomInfo {
+  readonly namespace: string
+  readonly room: string
+  readonly members: number
+}
+
+export interface NamespaceRegistry {
+  /** Puts the client in a namespace (a client is in one namespace at a time). */
+  joinNamespace(clientId: number, namespace?: string): void
+  /** Takes the client out of its namespace and every room. */
+  leaveNamespace(clientId: number): void
+  joinRoom(clientId: number, room: string, namespace?: string): void
+  leaveRoom(clientId: number, room: string, namespace?: string): void
+  leaveAllRooms(clientId: number): void
+  clientsInRoom(room: string, namespace?: string): readonly number[]
+  clientsInNamespace(namespace?: string): readonly number[]
+  roomsOfClient(clientId: number): readonly { readonly namespace: string; readonly room: string }[]
+  namespaceOf(clientId: number): string | undefined
+  /** Every non-empty room with its member count. */
+  listRooms(namespace?: string): readonly RoomInfo[]
+  /** Live member set of a room, for broadcast without copying (do not mutate). */
+  roomMembers(room: string, namespace?: string): ReadonlySet<number> | undefined
+  namespaceMembers(namespace?: string): ReadonlySet<number> | undefined
+}
+
+export const createNamespaceRegistry = (): NamespaceRegistry => {
+  const namespaces = new Map<string, Set<number>>()
+  const rooms = new Map<RoomKey, { namespace: string; room: string; members: Set<number> }>()
+  const clientNamespace = new Map<number, string>()
+  const clientRooms = new Map<number, Set<RoomKey>>()
+
+  const addTo = <K>(map: Map<K, Set<number>>, key: K, id: number): void => {
+    const set = map.get(key)
+    if (set === undefined) map.set(key, new Set([id]))
+    else set.add(id)
+  }
+
+  const leaveRoomKey = (clientId: number, key: RoomKey): void => {
+    const entry = rooms.get(key)
+    if (entry !== undefined) {
+      entry.members.delete(clientId)
+      if (entry.members.size === 0) rooms.delete(key)
+    }
+    const mine = clientRooms.get(clientId)
+    if (mine !== undefined) {
+      mine.delete(key)
+      if (mine.size === 0) clientRooms.delete(clientId)
+    }
+  }
+
+  const registry: NamespaceRegistry = {
+    joinNamespace(clientId, namespace = DEFAULT_NAMESPACE) {
+      const current = clientNamespace.get(clientId)
+      if (current === namespace) return
+      if (current !== undefined) registry.leaveNamespace(clientId)
+      clientNamespace.set(clientId, namespace)
+      addTo(namespaces, namespace, clientId)
+    },
+    leaveNamespace(clientId) {
+      registry.leaveAllRooms(clientId)
+      const current = clientNamespace.get(clientId)
+      if (current === undefined) return
+      clientNamespace.delete(clientId)
+      const members = namespaces.get(current)
+      members?.delete(clientId)
+      if (members?.size === 0) namespaces.delete(current)
+    },
+    joinRoom(clientId, room, namespace = DEFAULT_NAMESPACE) {
+      const key = roomKey(namespace, room)
+      const entry = rooms.get(key)
+      if (entry === undefined) rooms.set(key, { namespace, room, members: new Set([clientId]) })
+      else entry.members.add(clientId)
+      const mine = clientRooms.get(clientId)
+      if (mine === undefined) clientRooms.set(clientId, new Set([key]))
+      else mine.add(key)
+    },
+    leaveRoom(clientId, room, namespace = DEFAULT_NAMESPACE) {
+      leaveRoomKey(clientId, roomKey(namespace, room))
+    },
+    leaveAllRooms(clientId) {
+      const mine = clientRooms.get(clientId)
+      if (mine === undefined) return
+      for (const key of [...mine]) leaveRoomKey(clientId, key)
+    },
+    clientsInRoom(room, namespace = DEFAULT_NAMESPACE) {
+      return [...(rooms.get(roomKey(namespace, room))?.members ?? [])]
+    },
+    clientsInNamespace(namespace = DEFAULT_NAMESPACE) {
+      return [...(namespaces.get(namespace) ?? [])]
+    },
+    roomsOfClient(clientId) {
+      const mine = clientRooms.get(clientId)
+      if (mine === undefined) return []
+      return [...mine].flatMap((key) => {
+        const entry = rooms.get(key)
+        return entry === undefined ? [] : [{ namespace: entry.namespace, room: entry.room }]
+      })
+    },
+    namespaceOf(clientId) {
+      return clientNamespace.get(clientId)
+    },
+    listRooms(namespace) {
+      const all = [...rooms.values()]
+      const picked = namespace === undefined ? all : all.filter((r) => r.namespace === namespace)
+      return picked.map((r) => ({ namespace: r.namespace, room: r.room, members: r.members.size }))
+    },
+    roomMembers(room, namespace = DEFAULT_NAMESPACE) {
+      return rooms.get(roomKey(namespace, room))?.members
+    },
+    namespaceMembers(namespace = DEFAULT_NAMESPACE) {
+      return namespaces.get(namespace)
+    },
+  }
+  return registry
+}

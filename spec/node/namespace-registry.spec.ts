@@ -1,0 +1,76 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createNamespaceRegistry, DEFAULT_NAMESPACE } from '../../lib/node/namespace-registry.js'
+
+test('namespaceRegistry :: a room named without a namespace lives in "/"', () => {
+  const reg = createNamespaceRegistry()
+  reg.joinRoom(1, 'lobby')
+  assert.equal(reg.clientsInRoom('lobby'), [1])
+  assert.equal(reg.clientsInRoom('lobby', DEFAULT_NAMESPACE), [1])
+  assert.equal(reg.clientsInRoom('lobby', '/admin'), [])
+  assert.equal(reg.roomsOfClient(1), [{ namespace: '/', room: 'lobby' }])
+})
+
+test('namespaceRegistry :: same room name in two namespaces is two rooms', () => {
+  const reg = createNamespaceRegistry()
+  reg.joinRoom(1, 'r', '/a')
+  reg.joinRoom(2, 'r', '/b')
+  assert.equal(reg.clientsInRoom('r', '/a'), [1])
+  assert.equal(reg.clientsInRoom('r', '/b'), [2])
+  assert.equal(reg.listRooms('/a'), [{ namespace: '/a', room: 'r', members: 1 }])
+  assert.is(reg.listRooms().length, 2)
+})
+
+test('namespaceRegistry :: empty rooms disappear', () => {
+  const reg = createNamespaceRegistry()
+  reg.joinRoom(1, 'r')
+  reg.joinRoom(2, 'r')
+  reg.leaveRoom(1, 'r')
+  assert.equal(reg.listRooms(), [{ namespace: '/', room: 'r', members: 1 }])
+  reg.leaveRoom(2, 'r')
+  assert.equal(reg.listRooms(), [])
+  assert.is(reg.roomMembers('r'), undefined)
+  reg.leaveRoom(2, 'r') // leaving twice is harmless
+  assert.equal(reg.roomsOfClient(2), [])
+})
+
+test('namespaceRegistry :: leaveNamespace cleans every room of the client', () => {
+  const reg = createNamespaceRegistry()
+  reg.joinNamespace(7)
+  reg.joinRoom(7, 'a')
+  reg.joinRoom(7, 'b', '/x')
+  reg.joinRoom(8, 'a')
+  assert.equal(reg.clientsInNamespace(), [7])
+  assert.is(reg.namespaceOf(7), '/')
+  reg.leaveNamespace(7)
+  assert.equal(reg.roomsOfClient(7), [])
+  assert.equal(reg.clientsInRoom('a'), [8])
+  assert.equal(reg.clientsInNamespace(), [])
+  assert.is(reg.namespaceOf(7), undefined)
+  assert.is(reg.namespaceMembers(), undefined)
+  reg.leaveNamespace(7)
+})
+
+test('namespaceRegistry :: switching namespace leaves the old one', () => {
+  const reg = createNamespaceRegistry()
+  reg.joinNamespace(1, '/a')
+  reg.joinNamespace(1, '/a')
+  reg.joinNamespace(2, '/a')
+  reg.joinNamespace(1, '/b')
+  assert.equal(reg.clientsInNamespace('/a'), [2])
+  assert.equal(reg.clientsInNamespace('/b'), [1])
+  assert.ok(reg.namespaceMembers('/b')?.has(1))
+})
+
+test('namespaceRegistry :: leaveAllRooms keeps the namespace', () => {
+  const reg = createNamespaceRegistry()
+  reg.joinNamespace(1)
+  reg.joinRoom(1, 'a')
+  reg.joinRoom(1, 'b')
+  reg.leaveAllRooms(1)
+  reg.leaveAllRooms(1)
+  assert.equal(reg.roomsOfClient(1), [])
+  assert.equal(reg.clientsInNamespace(), [1])
+})
+
+test.run()

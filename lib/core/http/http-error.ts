@@ -1,0 +1,181 @@
+/**
+ * Every way an HTTP request can be refused by the core, as a tagged union. Each variant
+ * carries the facts (offset, limit, value) and its consequence: the `status` to answer
+ * and a short `reason` the client gets as `{"error": reason}` (DESIGN §5).
+ * Tags and reasons are stable: never rename them, only add.
+ *
+ * Pure and portable: no node:* imports, no Buffer.
+ */
+
+/** Fields every parse error has. */
+interface Base<Tag extends string, Status extends number, Reason extends string> {
+  readonly _tag: Tag
+  readonly status: Status
+  readonly reason: Reason
+}
+
+/** A byte that may not appear in the method token (RFC 9110 §9.1: method = token). */
+export interface InvalidMethod extends Base<'InvalidMethod', 400, 'invalid_method'> {
+  readonly offset: number
+}
+/** The request line is not `method SP target SP version CRLF` (RFC 9112 §3). */
+export interface InvalidRequestLine extends Base<'InvalidRequestLine', 400, 'invalid_request_line'> {
+  readonly offset: number
+}
+/** The request-target has an invalid byte or form (RFC 9112 §3.2). */
+export interface InvalidTarget extends Base<'InvalidTarget', 400, 'invalid_target'> {
+  readonly offset: number
+}
+/** A header name or value holds a forbidden byte (RFC 9110 §5.1, §5.5). */
+export interface InvalidHeader extends Base<'InvalidHeader', 400, 'invalid_header'> {
+  readonly offset: number
+}
+/** Whitespace between a field name and its colon (RFC 9112 §5.1: MUST reject with 400). */
+export interface WhitespaceBeforeColon extends Base<'WhitespaceBeforeColon', 400, 'whitespace_before_colon'> {
+  readonly offset: number
+}
+/** A line folded onto the previous one (RFC 9112 §5.2: obs-fold, rejected). */
+export interface ObsFold extends Base<'ObsFold', 400, 'obs_fold'> {
+  readonly offset: number
+}
+/** A CR not followed by LF (RFC 9112 §2.2). */
+export interface BareCr extends Base<'BareCr', 400, 'bare_cr'> {
+  readonly offset: number
+}
+/** A LF not preceded by CR; this parser is strict about CRLF (RFC 9112 §2.2). */
+export interface BareLf extends Base<'BareLf', 400, 'bare_lf'> {
+  readonly offset: number
+}
+/** Both Content-Length and Transfer-Encoding (RFC 9112 §6.3: request smuggling vector). */
+export interface ContentLengthWithTransferEncoding
+  extends Base<'ContentLengthWithTransferEncoding', 400, 'content_length_with_transfer_encoding'> {}
+/** Several Content-Length values that differ (RFC 9112 §6.3 item 5). */
+export interface ConflictingContentLength extends Base<'ConflictingContentLength', 400, 'conflicting_content_length'> {
+  readonly values: readonly string[]
+}
+/** A Content-Length that is not 1*DIGIT (RFC 9110 §8.6). */
+export interface InvalidContentLength extends Base<'InvalidContentLength', 400, 'invalid_content_length'> {
+  readonly value: string
+}
+/** A Transfer-Encoding list that does not end in exactly one `chunked` (RFC 9112 §6.1). */
+export interface InvalidTransferEncoding extends Base<'InvalidTransferEncoding', 400, 'invalid_transfer_encoding'> {
+  readonly value: string
+}
+/** A chunk-size line or chunk framing that is not RFC 9112 §7.1 grammar. */
+export interface InvalidChunk extends Base<'InvalidChunk', 400, 'invalid_chunk'> {
+  readonly offset: number
+}
+/** A JSON body the route read is not valid JSON (or not UTF-8). */
+export interface InvalidJson extends Base<'InvalidJson', 400, 'invalid_json'> {}
+/** The body (declared or decoded) exceeds `maxBody`. */
+export interface BodyTooLarge extends Base<'BodyTooLarge', 413, 'body_too_large'> {
+  readonly limit: number
+}
+/** The request line exceeds `maxRequestLine`. */
+export interface RequestLineTooLong extends Base<'RequestLineTooLong', 414, 'request_line_too_long'> {
+  readonly limit: number
+}
+/** The head (or the trailer section) exceeds `maxHeaderBytes`, or has more than `maxHeaders` fields. */
+export interface HeadersTooLarge extends Base<'HeadersTooLarge', 431, 'headers_too_large'> {
+  readonly limit: number
+}
+/** A transfer coding other than chunked (RFC 9112 §6.1: 501). */
+export interface UnsupportedTransferCoding extends Base<'UnsupportedTransferCoding', 501, 'unsupported_transfer_coding'> {
+  readonly coding: string
+}
+/** An HTTP version other than 1.0 and 1.1 (RFC 9110 §15.6.6: 505). */
+export interface UnsupportedVersion extends Base<'UnsupportedVersion', 505, 'unsupported_version'> {
+  readonly version: string
+}
+
+/** Why a request was refused; `status` is what the client gets, `reason` the `{"error"}` text. */
+export type HttpError =
+  | InvalidMethod
+  | InvalidRequestLine
+  | InvalidTarget
+  | InvalidHeader
+  | WhitespaceBeforeColon
+  | ObsFold
+  | BareCr
+  | BareLf
+  | ContentLengthWithTransferEncoding
+  | ConflictingContentLength
+  | InvalidContentLength
+  | InvalidTransferEncoding
+  | InvalidChunk
+  | InvalidJson
+  | BodyTooLarge
+  | RequestLineTooLong
+  | HeadersTooLarge
+  | UnsupportedTransferCoding
+  | UnsupportedVersion
+
+/** Lower-case constructors, one per variant. */
+export const invalidMethod = (offset: number): InvalidMethod => ({ _tag: 'InvalidMethod', status: 400, reason: 'invalid_method', offset })
+export const invalidRequestLine = (offset: number): InvalidRequestLine => ({
+  _tag: 'InvalidRequestLine',
+  status: 400,
+  reason: 'invalid_request_line',
+  offset,
+})
+export const invalidTarget = (offset: number): InvalidTarget => ({ _tag: 'InvalidTarget', status: 400, reason: 'invalid_target', offset })
+export const invalidHeader = (offset: number): InvalidHeader => ({ _tag: 'InvalidHeader', status: 400, reason: 'invalid_header', offset })
+export const whitespaceBeforeColon = (offset: number): WhitespaceBeforeColon => ({
+  _tag: 'WhitespaceBeforeColon',
+  status: 400,
+  reason: 'whitespace_before_colon',
+  offset,
+})
+export const obsFold = (offset: number): ObsFold => ({ _tag: 'ObsFold', status: 400, reason: 'obs_fold', offset })
+export const bareCr = (offset: number): BareCr => ({ _tag: 'BareCr', status: 400, reason: 'bare_cr', offset })
+export const bareLf = (offset: number): BareLf => ({ _tag: 'BareLf', status: 400, reason: 'bare_lf', offset })
+export const contentLengthWithTransferEncoding = (): ContentLengthWithTransferEncoding => ({
+  _tag: 'ContentLengthWithTransferEncoding',
+  status: 400,
+  reason: 'content_length_with_transfer_encoding',
+})
+export const conflictingContentLength = (values: readonly string[]): ConflictingContentLength => ({
+  _tag: 'ConflictingContentLength',
+  status: 400,
+  reason: 'conflicting_content_length',
+  values,
+})
+export const invalidContentLength = (value: string): InvalidContentLength => ({
+  _tag: 'InvalidContentLength',
+  status: 400,
+  reason: 'invalid_content_length',
+  value,
+})
+export const invalidTransferEncoding = (value: string): InvalidTransferEncoding => ({
+  _tag: 'InvalidTransferEncoding',
+  status: 400,
+  reason: 'invalid_transfer_encoding',
+  value,
+})
+export const invalidChunk = (offset: number): InvalidChunk => ({ _tag: 'InvalidChunk', status: 400, reason: 'invalid_chunk', offset })
+export const invalidJson = (): InvalidJson => ({ _tag: 'InvalidJson', status: 400, reason: 'invalid_json' })
+export const bodyTooLarge = (limit: number): BodyTooLarge => ({ _tag: 'BodyTooLarge', status: 413, reason: 'body_too_large', limit })
+export const requestLineTooLong = (limit: number): RequestLineTooLong => ({
+  _tag: 'RequestLineTooLong',
+  status: 414,
+  reason: 'request_line_too_long',
+  limit,
+})
+export const headersTooLarge = (limit: number): HeadersTooLarge => ({
+  _tag: 'HeadersTooLarge',
+  status: 431,
+  reason: 'headers_too_large',
+  limit,
+})
+export const unsupportedTransferCoding = (coding: string): UnsupportedTransferCoding => ({
+  _tag: 'UnsupportedTransferCoding',
+  status: 501,
+  reason: 'unsupported_transfer_coding',
+  coding,
+})
+export const unsupportedVersion = (version: string): UnsupportedVersion => ({
+  _tag: 'UnsupportedVersion',
+  status: 505,
+  reason: 'unsupported_version',
+  version,
+})

@@ -1,0 +1,80 @@
+/**
+ * `Request`: what a route handler reads (seed §2.9, §4.2), an immutable value built once by
+ * `makeRequest` from the parsed `HttpRequest` and the path params the router matched. The
+ * accessors of the seed are pure functions in `request-accessors.ts`, re-exported here.
+ *
+ * The body is parsed eagerly by media type (see `parse-request-body.ts`) and kept as an
+ * `Either`: a JSON body that does not parse is `left(InvalidJson)` (400 `invalid_json`), and
+ * a route that needs it calls `readBody` / `readJsonBody` and answers the Left with
+ * `errorResponse(err.status, err.reason)`. `getBody` gives `undefined` for such a body.
+ *
+ * Pure and portable: no node:* imports.
+ */
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { InvalidJson } from './http-error.js'
+import { percentDecode } from './percent-decode.js'
+import { parseQuery, type Query } from './parse-query.js'
+import { parseRequestBody, type RequestBodyValue } from './parse-request-body.js'
+import type { Header, HttpRequest } from './types.js'
+
+export type { Query, QueryValue } from './parse-query.js'
+export type { RequestBodyValue } from './parse-request-body.js'
+export * from './request-accessors.js'
+
+/** Path parameters: name → URL-decoded value. */
+export type Params = Readonly<Record<string, string>>
+
+/** A request as a route sees it. */
+export interface Request<P extends Params = Params> {
+  readonly method: string
+  /** The path, percent-decoded (left as received where it does not decode). */
+  readonly path: string
+  readonly protocol: 'HTTP/1.0' | 'HTTP/1.1'
+  /** Every header line as received, repeated names kept. */
+  readonly headers: readonly Header[]
+  /** Header values by lower-case name, repeated lines joined with `, ` (the seed's normalised headers). */
+  readonly headerMap: ReadonlyMap<string, string>
+  /** The query, URL-decoded; a repeated key holds an array. */
+  readonly query: Query
+  /** Path parameters from the route. */
+  readonly params: P
+  /** The body read by media type, or `InvalidJson` for a JSON body that does not parse. */
+  readonly body: Either<InvalidJson, RequestBodyValue>
+  /** The body bytes after transfer decoding, always available. */
+  readonly rawBody: Uint8Array
+  /** The parsed request this was built from. */
+  readonly http: HttpRequest
+}
+
+const indexHeaders = (headers: readonly Header[]): ReadonlyMap<string, string> => {
+  const map = new Map<string, string>()
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase()
+    const seen = map.get(lower)
+    map.set(lower, seen === undefined ? value : `${seen}, ${value}`)
+  }
+  return map
+}
+
+/**
+ * Builds the Request of `http` with the router's `params`.
+ *
+ * @example
+ * const req = makeRequest(httpRequest, { id: '42' })
+ * getParam(req, 'id') // '42'
+ */
+export const makeRequest = <P extends Params>(http: HttpRequest, params: P): Request<P> => {
+  const headerMap = indexHeaders(http.headers)
+  return {
+    method: http.method,
+    path: percentDecode(http.path),
+    protocol: http.protocol,
+    headers: http.headers,
+    headerMap,
+    query: parseQuery(http.rawQuery),
+    params,
+    body: parseRequestBody(headerMap.get('content-type'), http.body),
+    rawBody: http.body,
+    http,
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The compiled form of a route table: event names in a Map, connect/disconnect handlers
+ * in table order, the raw route, static HTTP paths in a Map and parameterised ones in a
+ * segment trie. Built by `compileRoutes`, read by `matchRoute` and the dispatchers.
+ * Types only. Pure and portable: no node:* imports.
+ */
+import type { HttpRoute, OnConnectRoute, OnDisconnectRoute, OnMessageRoute, RouteTable, SocketOnRoute } from './route.js'
+
+/** One HTTP route at a trie leaf, with its param names in path order. */
+export interface Endpoint {
+  readonly route: HttpRoute
+  readonly params: readonly string[]
+  /** Position of the route in the table. */
+  readonly index: number
+}
+
+/** The routes of one path shape, by method. */
+export interface PathLeaf {
+  readonly methods: ReadonlyMap<string, Endpoint>
+  /** The methods for an `Allow` header: those registered, plus HEAD where GET is. */
+  readonly allow: readonly string[]
+}
+
+/** A trie node: literal children by segment text, one param child, maybe a leaf. */
+export interface TrieNode {
+  readonly statics: ReadonlyMap<string, TrieNode>
+  readonly param: TrieNode | undefined
+  readonly leaf: PathLeaf | undefined
+}
+
+export interface CompiledRoutes {
+  readonly _tag: 'CompiledRoutes'
+  /** The table this was compiled from. */
+  readonly table: RouteTable
+  readonly events: ReadonlyMap<string, SocketOnRoute>
+  readonly connect: readonly OnConnectRoute[]
+  readonly disconnect: readonly OnDisconnectRoute[]
+  readonly raw: OnMessageRoute | undefined
+  /** Paths without params (trailing slash trimmed), for a single Map lookup. */
+  readonly statics: ReadonlyMap<string, PathLeaf>
+  /** Every HTTP route, static ones included, for the fallback walk. */
+  readonly trie: TrieNode
+}

@@ -1,0 +1,24 @@
+/**
+ * What an HTTP handler receives besides its Request: the server operations that reach
+ * WebSocket clients, so a REST endpoint can broadcast to a room (the demo's
+ * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
+ */
+import type { BroadcastTarget } from './socket-context.js'
+
+/** Server operations available to HTTP handlers. */
+export interface HttpContext {
+  /** Sends an event to one WebSocket client. */
+  send(clientId: number, event: string, data?: unknown): void
+  /** Sends an event to many WebSocket clients; see {@link BroadcastTarget}. */
+  broadcast(event: string, data?: unknown, target?: BroadcastTarget): void
+  /** The ids of every connected WebSocket client. */
+  clients(): readonly number[]
+  /** The ids of the clients in a room (namespace `'/'` by default). */
+  roomMembers(room: string, namespace?: string): readonly number[]
+  /** Closes a WebSocket client's connection. */
+  disconnectClient(clientId: number): void
+  /** Reads data stored for a client (one key, or all as a record). */
+  getClientData(clientId: number, key?: string): unknown
+  /** Stores data for a client. */
+  setClientData(clientId: number, key: string, value: unknown): void
+}

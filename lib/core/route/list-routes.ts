@@ -1,0 +1,29 @@
+/**
+ * `listRoutes`: a route table as readable lines, for tests, logs and a startup banner.
+ * Pure and portable: no node:* imports.
+ */
+import type { Route, RouteTable } from './route.js'
+
+const describe = (route: Route): string => {
+  switch (route._tag) {
+    case 'HttpRoute':
+      return `${route.method} ${route.path}`
+    case 'SocketOn':
+      return route.codec === undefined ? `event ${route.event}` : `event ${route.event} (${route.codec.name})`
+    case 'OnConnect':
+      return 'connect'
+    case 'OnDisconnect':
+      return 'disconnect'
+    case 'OnMessage':
+      return 'message'
+  }
+}
+
+/**
+ * One line per route in table order: `GET /users/{id}`, `event join (room)`, `connect`,
+ * `disconnect`, `message`.
+ *
+ * @example
+ * listRoutes([httpRoute('GET', '/a', () => 1)]) // ['GET /a']
+ */
+export const listRoutes = (table: RouteTable): readonly string[] => table.map(describe)

@@ -1,0 +1,45 @@
+/**
+ * What a WebSocket handler receives besides its data: the client id and the seed's
+ * SocketController operations (seed §4.1). The server builds one record per client and
+ * performs the effects; the core only passes it on. Types only; pure and portable.
+ */
+import type { HttpRequest } from '../http/types.js'
+import type { RawMessage } from './raw-message.js'
+
+/** Where a broadcast goes: everyone, a namespace, or a room of a namespace, minus one client. */
+export interface BroadcastTarget {
+  /** Namespace of the receivers; all namespaces when absent (seed: `$namespace = null`). */
+  readonly namespace?: string
+  /** Room within the namespace (`'/'` when no namespace is given). */
+  readonly room?: string
+  /** A client id left out, typically the sender. */
+  readonly except?: number
+}
+
+/** The per-client operations a WebSocket handler may call (seed §2.11 SocketController). */
+export interface SocketContext {
+  /** The id of the client whose message or connection is being handled. */
+  readonly clientId: number
+  /** The upgrade request that opened this connection (path, query, headers such as Origin). */
+  readonly request: HttpRequest
+  /** Sends an event to this client. */
+  emit(event: string, data?: unknown): void
+  /** Sends an event to another client by id. */
+  send(clientId: number, event: string, data?: unknown): void
+  /** Sends an event to many clients; see {@link BroadcastTarget}. */
+  broadcast(event: string, data?: unknown, target?: BroadcastTarget): void
+  /** Sends a message without envelope to this client, or to `clientId` when given. */
+  sendRaw(message: RawMessage, clientId?: number): void
+  /** Sends a message without envelope to many clients. */
+  broadcastRaw(message: RawMessage, target?: BroadcastTarget): void
+  /** Puts this client in a room (namespace `'/'` by default). */
+  joinRoom(room: string, namespace?: string): void
+  /** Takes this client out of a room (namespace `'/'` by default). */
+  leaveRoom(room: string, namespace?: string): void
+  /** Closes this client's connection, or another client's when an id is given. */
+  disconnectClient(clientId?: number): void
+  /** Stores a value for this client. */
+  setClientData(key: string, value: unknown): void
+  /** Reads one stored value of this client, or all of them (a record) without a key. */
+  getClientData(key?: string): unknown
+}

@@ -1,0 +1,214 @@
+/**
+ * `parseHead`: a complete request head (request line and fields, RFC 9112 §3 and §5) to its
+ * values and its body framing (§6). Called once `scanHead` found the blank line. Refuses
+ * what RFC 9112 tells a server to refuse: malformed request line (400), other versions (505),
+ * Content-Length together with Transfer-Encoding, differing or malformed Content-Lengths,
+ * a Transfer-Encoding list not ending in one `chunked` (400), codings other than chunked
+ * (501), a declared body larger than `maxBody` (413).
+ *
+ * Pure and portable: no node:* imports.
+ */
+import { type Either, left, right } from 'fp-ts/lib/Either.js'
+import { CR, LF, SP, TARGET, TCHAR } from './char-classes.js'
+import {
+  bodyTooLarge,
+  conflictingContentLength,
+  contentLengthWithTransferEncoding,
+  type HttpError,
+  invalidContentLength,
+  invalidMethod,
+  invalidRequestLine,
+  invalidTarget,
+  invalidTransferEncoding,
+  unsupportedTransferCoding,
+  unsupportedVersion,
+} from './http-error.js'
+import type { HttpLimits } from './http-limits.js'
+import { latin1 } from './latin1.js'
+import { parseFieldLines } from './parse-field-lines.js'
+import type { Header } from './types.js'
+
+/** How the body is delimited (RFC 9112 §6.3). */
+export type Framing =
+  | { readonly _tag: 'NoBody' }
+  | { readonly _tag: 'Length'; readonly length: number }
+  | { readonly _tag: 'Chunked' }
+
+/** A parsed head: everything of an `HttpRequest` but the body and trailers. */
+export interface Head {
+  readonly method: string
+  readonly target: string
+  readonly path: string
+  readonly rawQuery: string
+  readonly protocol: 'HTTP/1.0' | 'HTTP/1.1'
+  readonly headers: readonly Header[]
+  readonly keepAlive: boolean
+  readonly expectContinue: boolean
+  readonly framing: Framing
+  /** Offset just after the head's blank line: where the body starts. */
+  readonly end: number
+}
+
+const NO_BODY: Framing = { _tag: 'NoBody' }
+const CHUNKED: Framing = { _tag: 'Chunked' }
+
+// The methods most requests use, as interned strings: no decoding on the hot path.
+const KNOWN_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']
+
+const readMethod = (bytes: Uint8Array, end: number): string => {
+  for (const m of KNOWN_METHODS) {
+    if (m.length !== end) continue
+    let same = true
+    for (let i = 0; i < end; i++) {
+      if (bytes[i] !== m.charCodeAt(i)) {
+        same = false
+        break
+      }
+    }
+    if (same) return m
+  }
+  return latin1(bytes, 0, end)
+}
+
+const isDigit = (b: number | undefined): boolean => b !== undefined && b >= 0x30 && b <= 0x39
+
+// Splits a list-valued field (RFC 9110 §5.6.1) into trimmed, non-empty, lower-cased members.
+const listMembers = (value: string): string[] => {
+  const out: string[] = []
+  for (const part of value.split(',')) {
+    const t = part.trim()
+    if (t !== '') out.push(t.toLowerCase())
+  }
+  return out
+}
+
+const isAllDigits = (s: string): boolean => {
+  if (s === '') return false
+  for (let i = 0; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false
+  return true
+}
+
+// RFC 9112 §6.3 items 3–5 and RFC 9110 §8.6.
+const framingOf = (
+  lengths: readonly string[],
+  codings: readonly string[],
+  limits: HttpLimits,
+): Either<HttpError, Framing> => {
+  if (lengths.length > 0 && codings.length > 0) return left(contentLengthWithTransferEncoding())
+  if (codings.length > 0) {
+    const members = listMembers(codings.join(','))
+    if (members.length === 0) return left(invalidTransferEncoding(codings.join(', ')))
+    const other = members.find((c) => c !== 'chunked')
+    if (other !== undefined) return left(unsupportedTransferCoding(other))
+    // Chunked applied twice is not allowed (RFC 9112 §6.1).
+    if (members.length > 1) return left(invalidTransferEncoding(codings.join(', ')))
+    return right(CHUNKED)
+  }
+  if (lengths.length === 0) return right(NO_BODY)
+  let digits: string | undefined
+  for (const value of lengths) {
+    for (const part of value.split(',')) {
+      const t = part.trim()
+      if (!isAllDigits(t)) return left(invalidContentLength(value))
+      const norm = t.replace(/^0+(?=\d)/, '')
+      if (digits === undefined) digits = norm
+      else if (digits !== norm) return left(conflictingContentLength(lengths))
+    }
+  }
+  const n = digits === undefined || digits.length > 15 ? Infinity : Number(digits)
+  if (n > limits.maxBody) return left(bodyTooLarge(limits.maxBody))
+  return right(n === 0 ? NO_BODY : { _tag: 'Length', length: n })
+}
+
+/**
+ * Parses the head in `bytes[0..end)`, `end` being just after the blank line.
+ *
+ * @example
+ * parseHead(bytes('GET /a?b HTTP/1.1\r\nHost: x\r\n\r\n'), 31, DEFAULT_HTTP_LIMITS)
+ */
+export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): Either<HttpError, Head> => {
+  // RFC 9112 §3: request-line = method SP request-target SP HTTP-version CRLF
+  let pos = 0
+  while (TCHAR[bytes[pos] as number] === 1) pos++
+  if (pos === 0 || bytes[pos] !== SP) return left(invalidMethod(pos))
+  const method = readMethod(bytes, pos)
+  const targetStart = ++pos
+  let query = -1
+  let b = bytes[pos] as number
+  while (TARGET[b] === 1) {
+    if (b === 0x3f && query < 0) query = pos
+    b = bytes[++pos] as number
+  }
+  const targetEnd = pos
+  if (b !== SP) return left(b === CR ? invalidRequestLine(pos) : invalidTarget(pos))
+  if (targetEnd === targetStart) return left(invalidRequestLine(pos))
+  // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3)
+  const v = pos + 1
+  if (
+    bytes[v] !== 0x48 || bytes[v + 1] !== 0x54 || bytes[v + 2] !== 0x54 || bytes[v + 3] !== 0x50 || bytes[v + 4] !== 0x2f ||
+    !isDigit(bytes[v + 5]) || bytes[v + 6] !== 0x2e || !isDigit(bytes[v + 7]) ||
+    bytes[v + 8] !== CR || bytes[v + 9] !== LF
+  ) {
+    return left(invalidRequestLine(v))
+  }
+  const major = (bytes[v + 5] as number) - 0x30
+  const minor = (bytes[v + 7] as number) - 0x30
+  if (major !== 1 || minor > 1) return left(unsupportedVersion(`HTTP/${major}.${minor}`))
+  const protocol = minor === 1 ? 'HTTP/1.1' : 'HTTP/1.0'
+
+  // RFC 9112 §3.2: origin-form, absolute-form, asterisk-form (OPTIONS only).
+  const target = latin1(bytes, targetStart, targetEnd)
+  const q = query < 0 ? target.length : query - targetStart
+  let path: string
+  if (bytes[targetStart] === 0x2f) path = q === target.length ? target : target.slice(0, q)
+  else if (target === '*' && method === 'OPTIONS') path = '*'
+  else {
+    const lower = target.slice(0, 8).toLowerCase()
+    const authority = lower.startsWith('http://') ? 7 : lower.startsWith('https://') ? 8 : -1
+    if (authority < 0) return left(invalidTarget(targetStart))
+    const slash = target.indexOf('/', authority)
+    const pathStart = slash < 0 || slash > q ? q : slash
+    if (pathStart === authority) return left(invalidTarget(targetStart + authority))
+    path = pathStart === q ? '/' : target.slice(pathStart, q)
+  }
+  const rawQuery = q === target.length ? '' : target.slice(q + 1)
+
+  const fields = parseFieldLines(bytes, v + 10, end - 2, limits.maxHeaders)
+  if (fields._tag === 'Left') return fields
+  const headers = fields.right
+
+  // The fields that drive framing and the connection, found by length before any lower-casing.
+  const lengths: string[] = []
+  const codings: string[] = []
+  let close = false
+  let keep = false
+  let expectContinue = false
+  for (let i = 0; i < headers.length; i++) {
+    const [name, value] = headers[i] as Header
+    switch (name.length) {
+      case 14:
+        if (name.toLowerCase() === 'content-length') lengths.push(value)
+        break
+      case 17:
+        if (name.toLowerCase() === 'transfer-encoding') codings.push(value)
+        break
+      case 10:
+        if (name.toLowerCase() === 'connection') {
+          for (const token of listMembers(value)) {
+            if (token === 'close') close = true
+            else if (token === 'keep-alive') keep = true
+          }
+        }
+        break
+      case 6:
+        if (name.toLowerCase() === 'expect' && value.toLowerCase() === '100-continue') expectContinue = true
+        break
+    }
+  }
+  const framing = framingOf(lengths, codings, limits)
+  if (framing._tag === 'Left') return framing
+  // RFC 9112 §9.3: 1.1 persists unless "close"; 1.0 only with "keep-alive". §6.1: a 1.0
+  // message with Transfer-Encoding has faulty framing, so its connection is closed after it.
+  const keepAlive = !close && (protocol === 'HTTP/1.1' ? true : keep && codings.length === 0)
+  return right({ method, target, path, rawQuery, protocol, headers, keepAlive, expectContinue, framing: framing.right, end })
+}

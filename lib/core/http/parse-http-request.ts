@@ -1,0 +1,102 @@
+/**
+ * `parseHttpRequest`: one HTTP/1.0 or 1.1 request from the front of a byte buffer
+ * (RFC 9112), incremental and strict. Three outcomes (DESIGN §2): an `HttpError` carrying the
+ * status to answer; `NeedMore` with the buffer length to wait for; or the request and the
+ * bytes after it (a view), so pipelined requests come out one after another.
+ *
+ * It never rescans: a `NeedMore` from this parser is an `HttpNeedMore` that also says where
+ * it stopped (how far the head was searched, the parsed head while the body arrives, the
+ * chunk offsets so far). The shell passes the previous `NeedMore` back with the grown
+ * buffer (same start, more bytes) and parsing resumes there. Passing nothing is always
+ * correct too, only slower.
+ *
+ * Pure and portable: no node:* imports, no Buffer.
+ */
+import { type Either, right } from 'fp-ts/lib/Either.js'
+import type { NeedMore, Parsed } from '../decode-step.js'
+import { type ChunkedState, chunkedStart, decodeChunked } from './decode-chunked.js'
+import type { HttpError } from './http-error.js'
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js'
+import { type Head, parseHead } from './parse-head.js'
+import { HEAD_START, type HeadScan, scanHead } from './scan-head.js'
+import type { Header, HttpRequest } from './types.js'
+
+/** Where the parser stopped, to resume from on the next call. */
+export type HttpResume =
+  | ({ readonly _tag: 'Head' } & HeadScan)
+  | { readonly _tag: 'Body'; readonly head: Head }
+  | { readonly _tag: 'Chunked'; readonly head: Head; readonly chunked: ChunkedState }
+
+/** A `NeedMore` that also carries where to resume; pass it back as the third argument. */
+export interface HttpNeedMore extends NeedMore {
+  readonly resume: HttpResume
+}
+
+/** One step of the parser: wait (with resume information) or a request and the rest. */
+export type HttpDecodeStep = HttpNeedMore | Parsed<HttpRequest>
+
+const EMPTY = new Uint8Array(0)
+const NO_TRAILERS: readonly Header[] = []
+
+const needMore = (atLeast: number, resume: HttpResume): HttpNeedMore => ({ _tag: 'NeedMore', atLeast, resume })
+
+const done = (head: Head, body: Uint8Array, trailers: readonly Header[], bytes: Uint8Array, end: number): Either<HttpError, HttpDecodeStep> =>
+  right({
+    _tag: 'Parsed',
+    value: {
+      method: head.method,
+      target: head.target,
+      path: head.path,
+      rawQuery: head.rawQuery,
+      protocol: head.protocol,
+      headers: head.headers,
+      trailers,
+      body,
+      keepAlive: head.keepAlive,
+      expectContinue: head.expectContinue,
+    },
+    rest: bytes.subarray(end),
+  })
+
+const body = (bytes: Uint8Array, head: Head, chunked: ChunkedState | undefined, limits: HttpLimits): Either<HttpError, HttpDecodeStep> => {
+  const framing = head.framing
+  if (framing._tag === 'NoBody') return done(head, EMPTY, NO_TRAILERS, bytes, head.end)
+  if (framing._tag === 'Length') {
+    const end = head.end + framing.length
+    if (bytes.length < end) return right(needMore(end, { _tag: 'Body', head }))
+    return done(head, bytes.subarray(head.end, end), NO_TRAILERS, bytes, end)
+  }
+  const step = decodeChunked(bytes, chunked ?? chunkedStart(head.end), limits)
+  if (step._tag === 'Left') return step
+  const r = step.right
+  if ('state' in r) return right(needMore(r.atLeast, { _tag: 'Chunked', head, chunked: r.state }))
+  return done(head, r.body, r.trailers, bytes, r.end)
+}
+
+/**
+ * Parses the request at the start of `bytes`.
+ *
+ * @param bytes  the connection's unconsumed bytes, starting at a request
+ * @param limits bounds on line, head, field count and body (defaults: {@link DEFAULT_HTTP_LIMITS})
+ * @param resume the `NeedMore` of the previous call on the same (grown) buffer, if any
+ *
+ * @example
+ * const step = parseHttpRequest(new TextEncoder().encode('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS)
+ * // right({ _tag: 'Parsed', value: { method: 'GET', path: '/', ... }, rest: <empty view> })
+ */
+export const parseHttpRequest = (
+  bytes: Uint8Array,
+  limits: HttpLimits = DEFAULT_HTTP_LIMITS,
+  resume?: HttpNeedMore,
+): Either<HttpError, HttpDecodeStep> => {
+  // A resume point past the end of `bytes` belongs to another buffer: start afresh.
+  const from = resume !== undefined && resume.atLeast - 1 <= bytes.length ? resume.resume : undefined
+  if (from !== undefined && from._tag !== 'Head') return body(bytes, from.head, from._tag === 'Chunked' ? from.chunked : undefined, limits)
+  const scanned = scanHead(bytes, from ?? HEAD_START, limits)
+  if (scanned._tag === 'Left') return scanned
+  const end = scanned.right
+  if (typeof end !== 'number') return right(needMore(bytes.length + 1, { _tag: 'Head', ...end }))
+  const head = parseHead(bytes, end, limits)
+  if (head._tag === 'Left') return head
+  return body(bytes, head.right, undefined, limits)
+}

@@ -1,0 +1,39 @@
+/**
+ * The public API of the pure HTTP/1.1 core: parsing, Request, Response, serialisation and
+ * CORS. Pure and portable: no node:* imports.
+ */
+export type { Header, HttpRequest, Json, Response, ResponseBody } from './types.js'
+export * from './http-error.js'
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js'
+export { type HttpDecodeStep, type HttpNeedMore, type HttpResume, parseHttpRequest } from './parse-http-request.js'
+export { makeRequest, type Params, type Query, type QueryValue, type Request, type RequestBodyValue } from './request.js'
+export * from './request-accessors.js'
+export { parseQuery } from './parse-query.js'
+export { percentDecode } from './percent-decode.js'
+export { isJsonMediaType, mediaType } from './parse-request-body.js'
+export {
+  badRequest,
+  download,
+  errorResponse,
+  forbidden,
+  type HeaderInput,
+  html,
+  isResponse,
+  json,
+  noContent,
+  notFound,
+  ok,
+  redirect,
+  response,
+  serverError,
+  text,
+  unauthorized,
+} from './response.js'
+export * from './response-updates.js'
+export { getBodyString, getResponseHeader, getResponseHeaders, responseToString } from './read-response.js'
+export { serializeResponse, type SerializeOptions } from './serialize-response.js'
+export { statusText } from './status-text.js'
+export { type CorsConfig, type CorsConfigError, DEFAULT_CORS_CONFIG, decodeCorsConfig } from './cors-config.js'
+export { compileCors, type Cors } from './compile-cors.js'
+export { applyCors, isOriginAllowed, preflightResponse } from './cors.js'
+export { httpErrorResponse } from './http-error-response.js'

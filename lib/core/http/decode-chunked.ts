@@ -15,6 +15,7 @@ import { type Either, left, right } from 'fp-ts/lib/Either.js'
 import { CR, HEX, HTAB, LF, SP } from './char-classes.js'
 import { bareLf, bodyTooLarge, type HttpError, headersTooLarge, invalidChunk } from './http-error.js'
 import type { HttpLimits } from './http-limits.js'
+import { latin1 } from './latin1.js'
 import { parseFieldLines } from './parse-field-lines.js'
 import type { Header } from './types.js'
 
@@ -101,7 +102,7 @@ export const decodeChunked = (
         if (i + 1 - pos > limits.maxHeaderBytes) return left(headersTooLarge(limits.maxHeaderBytes))
         if (bytes[i - 1] !== CR) return left(bareLf(i))
         if (i - 3 >= pos && bytes[i - 2] === LF && bytes[i - 3] === CR) {
-          const fields = parseFieldLines(bytes, pos, i - 1, limits.maxHeaders)
+          const fields = parseFieldLines(bytes, latin1(bytes, pos, i - 1), pos, pos, i - 1, limits.maxHeaders)
           if (fields._tag === 'Left') return fields
           return right({ body: gather(bytes, pieces, total), trailers: fields.right, end: i + 1 })
         }

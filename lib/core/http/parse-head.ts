@@ -157,7 +157,9 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
   const protocol = minor === 1 ? 'HTTP/1.1' : 'HTTP/1.0'
 
   // RFC 9112 §3.2: origin-form, absolute-form, asterisk-form (OPTIONS only).
-  const target = latin1(bytes, targetStart, targetEnd)
+  // The head is decoded once; target, names and values are substrings of it.
+  const text = latin1(bytes, 0, end)
+  const target = text.slice(targetStart, targetEnd)
   const q = query < 0 ? target.length : query - targetStart
   let path: string
   if (bytes[targetStart] === 0x2f) path = q === target.length ? target : target.slice(0, q)
@@ -173,7 +175,7 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
   }
   const rawQuery = q === target.length ? '' : target.slice(q + 1)
 
-  const fields = parseFieldLines(bytes, v + 10, end - 2, limits.maxHeaders)
+  const fields = parseFieldLines(bytes, text, 0, v + 10, end - 2, limits.maxHeaders)
   if (fields._tag === 'Left') return fields
   const headers = fields.right
 

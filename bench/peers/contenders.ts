@@ -1,0 +1,28 @@
+/**
+ * The servers the harness can start: each a script run with `node --import tsx`,
+ * reading HOST/PORT from the environment. Pure data.
+ */
+
+/** Identifiers of the contenders, as used on the command line (`--contenders`). */
+export type ContenderId = 'raw-net' | 'node-http' | 'fastify' | 'ws' | 'socketio' | 'twinport'
+
+/** A server to benchmark. */
+export interface Contender {
+  readonly id: ContenderId
+  /** how RESULTS.md names it. */
+  readonly label: string
+  /** script path relative to the repository root. */
+  readonly script: string
+  /** the protocol the WebSocket load client speaks to it. */
+  readonly dialect: 'ws' | 'socketio'
+}
+
+/** Every contender; `node-http` and `ws` are the same peer server (node:http with ws attached). */
+export const CONTENDERS: Readonly<Record<ContenderId, Contender>> = {
+  'raw-net': { id: 'raw-net', label: 'raw node:net (ceiling)', script: 'bench/peers/raw-net.ts', dialect: 'ws' },
+  'node-http': { id: 'node-http', label: 'node:http', script: 'bench/peers/node-http.ts', dialect: 'ws' },
+  fastify: { id: 'fastify', label: 'fastify', script: 'bench/peers/fastify.ts', dialect: 'ws' },
+  ws: { id: 'ws', label: 'ws (+bufferutil)', script: 'bench/peers/node-http.ts', dialect: 'ws' },
+  socketio: { id: 'socketio', label: 'socket.io', script: 'bench/peers/socket-io.ts', dialect: 'socketio' },
+  twinport: { id: 'twinport', label: 'twinport', script: 'examples/echo.ts', dialect: 'ws' },
+}

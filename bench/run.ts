@@ -1,0 +1,162 @@
+/**
+ * `npm run bench`: the end-to-end benchmark of issue 6. Starts each contender
+ * pinned to CPU 0, drives it from CPU 1 (wrk for HTTP, bench/load/ws-client.ts
+ * for WebSocket), interleaves the contenders round by round, waits for a quiet
+ * machine before each run and flags disturbed runs, then writes RESULTS.md and
+ * ratios.svg, with the micro-benchmarks (`bench/ws-codec.ts`, `bench/http-codec.ts`,
+ * `bench/route-match.ts`) appended when they exist.
+ *
+ *   npm run bench                      full run (3 rounds, ~12 min), writes bench/RESULTS.md
+ *   npm run bench -- --quick           1 short round, 2,000 clients, writes to $TMPDIR/twinport-bench/
+ *   npm run bench -- --only ws-echo-10,ws-bcast --contenders ws,twinport --rounds 5 --out DIR
+ *   npm run bench -- --no-micro        skip the micro-benchmarks
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { parseClientResult } from './load/client-result.js'
+import { waitForQuiet } from './load/quiet.js'
+import { runLoad } from './load/run-load.js'
+import { LIVE, pinned, startServer } from './load/start-server.js'
+import { SIZING, WORKLOADS, type Workload } from './load/workloads.js'
+import { CONTENDERS, type ContenderId } from './peers/contenders.js'
+import { chartGroups, renderResults } from './report/render-results.js'
+import { renderSvg } from './report/render-svg.js'
+import type { Failure, MicroOutcome, Report, Sample } from './report/sample.js'
+
+const { values: opt } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    only: { type: 'string' },
+    contenders: { type: 'string' },
+    out: { type: 'string' },
+    'no-micro': { type: 'boolean', default: false },
+  },
+})
+
+const started = Date.now()
+const quick = opt.quick === true
+const base = SIZING[quick ? 'quick' : 'full']
+const sizing = { ...base, rounds: opt.rounds === undefined ? base.rounds : Math.max(1, Number(opt.rounds)) }
+const partial = quick || opt.only !== undefined || opt.contenders !== undefined || sizing.rounds < 3
+// Only a full run may replace the committed RESULTS.md.
+const outDir = opt.out ?? (partial ? join(tmpdir(), 'twinport-bench') : 'bench')
+const pick = <T extends string>(csv: string | undefined): readonly T[] | undefined => csv?.split(',').map((s) => s.trim() as T)
+const onlyWorkloads = pick<string>(opt.only)
+const onlyContenders = pick<ContenderId>(opt.contenders)
+const workloads: Workload[] = WORKLOADS.filter((w) => onlyWorkloads === undefined || onlyWorkloads.includes(w.id)).map((w) => ({
+  ...w,
+  contenders: w.contenders.filter((c) => onlyContenders === undefined || onlyContenders.includes(c)),
+}))
+
+const log = (s: string): void => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${s}`)
+
+// Kill whatever we started if we are interrupted or crash.
+const killAll = (): void => {
+  for (const c of LIVE) c.kill('SIGKILL')
+}
+process.on('exit', killAll)
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    killAll()
+    process.exit(130)
+  })
+}
+
+if (!existsSync('/proc/self/stat')) throw new Error('bench needs Linux /proc (server CPU and RSS are read from it)')
+const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
+if (!has('taskset')) throw new Error('bench needs taskset (Debian: apt-get install -y util-linux)')
+
+const unavailable: Partial<Record<ContenderId, string>> = {}
+const needsWrk = workloads.some((w) => w.kind === 'wrk' || w.kind === 'wrk-pipeline')
+if (needsWrk && !has('wrk')) {
+  console.error('[bench] wrk is not installed; the HTTP workloads are skipped. Install it with:\n\n  apt-get update && apt-get install -y wrk\n')
+}
+const wrkMissing = needsWrk && !has('wrk')
+if (!existsSync(CONTENDERS.twinport.script)) {
+  unavailable.twinport = `${CONTENDERS.twinport.script} does not exist yet`
+}
+for (const id of Object.keys(unavailable)) log(`${id}: not available (${unavailable[id as ContenderId]})`)
+
+const samples: Sample[] = []
+const failures: Failure[] = []
+
+for (const w of workloads) {
+  if (wrkMissing && (w.kind === 'wrk' || w.kind === 'wrk-pipeline')) {
+    for (const c of w.contenders) failures.push({ workload: w.id, contender: c, round: 0, reason: 'wrk not installed (apt-get install -y wrk)' })
+    continue
+  }
+  for (let round = 1; round <= sizing.rounds; round++) {
+    for (const id of w.contenders) {
+      if (unavailable[id] !== undefined) continue
+      const contender = CONTENDERS[id]
+      const quiet = await waitForQuiet(quick ? 3000 : 15_000)
+      const server = await startServer(contender.script)
+      if (typeof server === 'string') {
+        log(`${w.id} round ${round} ${id}: server failed: ${server}`)
+        if (id === 'twinport') unavailable.twinport = `failed to start: ${server}`
+        else failures.push({ workload: w.id, contender: id, round, reason: `server failed: ${server}` })
+        continue
+      }
+      try {
+        const r = await runLoad(w, contender, server, sizing, round, quiet.quiet)
+        if (typeof r === 'string') {
+          failures.push({ workload: w.id, contender: id, round, reason: r })
+          log(`${w.id} round ${round} ${id}: FAILED ${r}`)
+        } else {
+          samples.push(r)
+          const extra = Object.entries(r.extra ?? {}).map(([k, v]) => ` ${k} ${v.toFixed(2)}`).join('')
+          log(`${w.id} round ${round} ${id}: ${r.value.toFixed(r.value < 100 ? 3 : 0)} ${w.unit}${extra}, server ${r.serverCpuUs.toFixed(2)} µs/op, ` +
+            `load ${(r.clientCpuUs ?? Number.NaN).toFixed(2)} µs/op, others ${r.otherCores.toFixed(2)} cores${r.disturbed ? ' DISTURBED' : ''}`)
+        }
+      } finally {
+        await server.stop()
+      }
+    }
+  }
+}
+
+const MICRO = ['bench/ws-codec.ts', 'bench/http-codec.ts', 'bench/route-match.ts']
+const micro: MicroOutcome[] = []
+if (opt['no-micro'] !== true) {
+  for (const file of MICRO) {
+    if (!existsSync(file)) {
+      micro.push({ file, note: 'not written yet; skipped.' })
+      continue
+    }
+    log(`micro ${file}`)
+    const [cmd, ...pre] = pinned(0)
+    const ran = spawnSync(cmd!, [...pre, process.execPath, '--import', 'tsx', 'bench/load/micro-child.ts', file], {
+      encoding: 'utf8', timeout: 180_000, maxBuffer: 64 * 1024 * 1024,
+    })
+    const line = parseClientResult(ran.stdout ?? '') as unknown as { result?: unknown; note?: string } | undefined
+    if (line === undefined) micro.push({ file, note: `failed (exit ${String(ran.status)}): ${(ran.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}` })
+    else micro.push({ file, ...(line.result === undefined ? {} : { result: line.result }), ...(line.note === undefined ? {} : { note: line.note }) })
+  }
+}
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU'
+const osRelease = existsSync('/etc/debian_version') ? `Debian ${readFileSync('/etc/debian_version', 'utf8').trim()}` : 'Linux'
+const report: Report = {
+  startedAt: new Date(started).toISOString(),
+  quick,
+  sizing,
+  machine: `${cpus().length} × ${cpu}, ${osRelease}, Node ${process.version}, load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}.`,
+  command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  elapsedS: (Date.now() - started) / 1000,
+  unavailable,
+  samples,
+  failures,
+  micro,
+}
+mkdirSync(outDir, { recursive: true })
+writeFileSync(join(outDir, 'RESULTS.md'), renderResults(report, workloads))
+writeFileSync(join(outDir, 'ratios.svg'), renderSvg('twinport vs peers', chartGroups(report, workloads)))
+// The raw runs, for whoever wants to look closer; never committed.
+const raw = join(tmpdir(), 'twinport-bench', 'results.json')
+mkdirSync(join(tmpdir(), 'twinport-bench'), { recursive: true })
+writeFileSync(raw, `${JSON.stringify(report, null, 2)}\n`)
+log(`wrote ${join(outDir, 'RESULTS.md')} and ${join(outDir, 'ratios.svg')} (${samples.length} runs, ${failures.length} failures; raw runs in ${raw})`)

@@ -1,0 +1,40 @@
+/**
+ * The echo server used by conformance runs and benchmarks (DESIGN §4):
+ * - every WebSocket text or binary message is echoed back verbatim (up to 16 MiB);
+ * - WebSocket clients on `/bcast` share one room: each message is sent to all of them;
+ * - `GET /hello` answers `{"hello":"world"}`; `POST /echo` answers the body and its type.
+ *
+ * Run: `npm run example:echo` (HOST and PORT from the environment, default 0.0.0.0:6001).
+ */
+import { httpRoute, onConnect, onMessage, response, routes, runServer } from '../lib/index.js'
+
+const BCAST = 'bcast'
+
+export const echoRoutes = routes({
+  joinBroadcast: onConnect((ctx) => {
+    if (ctx.request.path === '/bcast') ctx.joinRoom(BCAST)
+  }),
+  echo: onMessage((message, ctx) => {
+    if (ctx.request.path !== '/bcast') return message
+    ctx.broadcastRaw(message, { room: BCAST })
+    return undefined
+  }),
+  hello: httpRoute('GET', '/hello', () => ({ hello: 'world' })),
+  echoBody: httpRoute('POST', '/echo', (req) =>
+    response(req.rawBody, 200, { 'Content-Type': req.headerMap.get('content-type') ?? 'application/octet-stream' }),
+  ),
+})
+
+const server = await runServer({
+  host: process.env.HOST ?? '0.0.0.0',
+  port: Number(process.env.PORT ?? 6001),
+  routes: echoRoutes,
+  limits: { maxFramePayload: 16 * 1024 * 1024, maxMessage: 16 * 1024 * 1024, maxBody: 16 * 1024 * 1024 },
+  logger: undefined,
+})
+
+const stop = (): void => {
+  void server.close().then(() => process.exit(0))
+}
+process.once('SIGINT', stop)
+process.once('SIGTERM', stop)

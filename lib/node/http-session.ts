@@ -1,0 +1,192 @@
+/**
+ * An HTTP/1.1 connection: feeds the socket's bytes to the pure request parser, answers
+ * pipelined requests in order (RFC 9112 §9.3.2), sends `100 Continue` when asked, honours
+ * `Connection: close`, hands a valid WebSocket upgrade to the server, and enforces the
+ * head, request and keep-alive time-outs (checked by the server's periodic sweep).
+ */
+import type { Socket } from 'node:net'
+import * as E from 'fp-ts/lib/Either.js'
+import { httpErrorResponse } from '../core/http/http-error-response.js'
+import type { HttpLimits } from '../core/http/http-limits.js'
+import { type HttpNeedMore, parseHttpRequest } from '../core/http/parse-http-request.js'
+import { errorResponse } from '../core/http/response.js'
+import { serializeResponse } from '../core/http/serialize-response.js'
+import type { HttpRequest, Response } from '../core/http/types.js'
+import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
+import { createByteQueue } from './byte-queue.js'
+import { httpDate } from './http-date.js'
+import type { Limits } from './limits.js'
+
+export interface HttpSessionDeps {
+  readonly limits: Limits
+  /** Answers one request (middleware, routes, CORS); never rejects. */
+  readonly respond: (request: HttpRequest) => Promise<Response>
+  /**
+   * Tries the WebSocket handshake: a Response refuses it (sent, then the connection closes);
+   * `undefined` means the server took the socket over, with `rest` as its first bytes.
+   */
+  readonly upgrade: (request: HttpRequest, rest: Uint8Array) => Response | undefined
+  /** Corks the socket until the current batch of work is flushed. */
+  readonly hold: () => void
+  /** Whether the server is shutting down: no more keep-alive. */
+  readonly draining: () => boolean
+  readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
+}
+
+export interface HttpSession {
+  receive(chunk: Uint8Array): void
+  /** Enforces the time-outs at time `now` (milliseconds). */
+  sweep(now: number): void
+  /** Whether a response is still owed (graceful shutdown waits for those). */
+  readonly busy: boolean
+  /** Closes the connection once the responses owed are sent (graceful shutdown). */
+  finish(): void
+}
+
+// One response owed, in request order; `bytes` is set when it is ready.
+interface Slot {
+  bytes: Uint8Array | undefined
+  readonly close: boolean
+  readonly upgrade: HttpRequest | undefined
+}
+
+const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
+
+export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSession => {
+  const { limits } = deps
+  const httpLimits: HttpLimits = {
+    maxRequestLine: limits.maxRequestLine,
+    maxHeaderBytes: limits.maxHeaderBytes,
+    maxHeaders: limits.maxHeaders,
+    maxBody: limits.maxBody,
+  }
+  const queue = createByteQueue()
+  const slots: Slot[] = []
+  let resume: HttpNeedMore | undefined
+  let stopped = false // no more requests are read: close, error, upgrade, or shutdown
+  let continued = false // 100 Continue sent for the request in progress
+  let firstRequest = true
+  let requestStartedAt = 0
+  let idleSince = Date.now()
+
+  const flush = (): void => {
+    while (slots.length > 0) {
+      const head = slots[0] as Slot
+      if (head.upgrade !== undefined) {
+        slots.shift()
+        const refusal = deps.upgrade(head.upgrade, queue.bytes())
+        queue.clear()
+        if (refusal === undefined) return // the socket is a WebSocket now
+        socket.end(serializeResponse(refusal, { keepAlive: false, date: httpDate() }))
+        return
+      }
+      if (head.bytes === undefined) return
+      slots.shift()
+      socket.write(head.bytes)
+      if (head.close) {
+        socket.end()
+        return
+      }
+    }
+    idleSince = Date.now()
+    if (stopped && !socket.writableEnded && !socket.destroyed && queue.length === 0 && deps.draining()) socket.end()
+  }
+
+  const answerNow = (res: Response, close: boolean): void => {
+    stopped = true
+    slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate() }), close, upgrade: undefined })
+    flush()
+  }
+
+  const dispatch = (request: HttpRequest): void => {
+    const keepAlive = request.keepAlive && !deps.draining()
+    if (!keepAlive) stopped = true
+    const slot: Slot = { bytes: undefined, close: !keepAlive, upgrade: undefined }
+    slots.push(slot)
+    void deps.respond(request).then((res) => {
+      slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(), protocol: request.protocol })
+      if (slots[0] === slot) flush()
+    })
+  }
+
+  const parse = (): void => {
+    let bytes = queue.bytes()
+    while (bytes.length > 0 && !stopped) {
+      const step = parseHttpRequest(bytes, httpLimits, resume)
+      if (E.isLeft(step)) {
+        queue.clear()
+        resume = undefined
+        // Not HTTP at all (a TLS hello on the plain port, say): nothing useful to answer.
+        if (firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0) {
+          deps.debug('connection closed: not HTTP', { firstByte: bytes[0] })
+          stopped = true
+          socket.destroy()
+          return
+        }
+        deps.debug('bad request', { tag: step.left._tag, status: step.left.status })
+        return answerNow(httpErrorResponse(step.left), true)
+      }
+      const result = step.right
+      if (result._tag === 'NeedMore') {
+        if (resume === undefined) requestStartedAt = Date.now()
+        resume = result
+        if (!continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && slots.length === 0) {
+          continued = true
+          socket.write(CONTINUE)
+        }
+        queue.keep(bytes)
+        queue.waitFor(result.atLeast)
+        return
+      }
+      resume = undefined
+      continued = false
+      firstRequest = false
+      bytes = result.rest
+      const request = result.value
+      if (isWebSocketUpgrade(request)) {
+        stopped = true
+        queue.keep(bytes)
+        slots.push({ bytes: undefined, close: false, upgrade: request })
+        flush()
+        return
+      }
+      dispatch(request)
+    }
+    queue.keep(stopped ? new Uint8Array(0) : bytes)
+  }
+
+  return {
+    receive(chunk) {
+      if (stopped) {
+        // Bytes after an upgrade request belong to the WebSocket: keep them for it.
+        if (slots.some((s) => s.upgrade !== undefined)) queue.push(chunk)
+        return
+      }
+      if (queue.length === 0) requestStartedAt = Date.now()
+      if (!queue.push(chunk)) return
+      deps.hold()
+      parse()
+    },
+    sweep(now) {
+      if (socket.destroyed || socket.writableEnded) return
+      if (!stopped && queue.length > 0) {
+        const headMissing = resume === undefined || resume.resume._tag === 'Head'
+        const allowed = headMissing ? limits.headerTimeoutMs : limits.requestTimeoutMs
+        if (now - requestStartedAt > allowed) {
+          deps.debug('request time-out', { headMissing })
+          queue.clear()
+          answerNow(errorResponse(408, 'Request Timeout'), true)
+        }
+        return
+      }
+      if (slots.length === 0 && queue.length === 0 && now - idleSince > limits.keepAliveTimeoutMs) socket.end()
+    },
+    get busy() {
+      return slots.length > 0
+    },
+    finish() {
+      stopped = true
+      if (slots.length === 0) socket.end()
+    },
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The options of `runServer`, their defaults, and their validation at start-up: a bad
+ * option is a clear error naming it (io-ts decodes the untyped parts, since options often
+ * come from configuration files and environment variables).
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import type { Logger } from '../core/log/logger.js'
+import type { HttpMiddleware } from '../core/middleware/http-middleware.js'
+import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
+import type { RouteSource } from '../core/route/route.js'
+import { DEFAULT_LIMITS, type Limits } from './limits.js'
+
+export interface ServerOptions {
+  /** Interface to listen on (default `0.0.0.0`, seed §1). */
+  readonly host?: string
+  /** Port (default `6001`, seed §1); `0` picks a free one. */
+  readonly port?: number
+  /** Debug mode: `handle.log()` writes, and the default logger shows debug entries. */
+  readonly debug?: boolean
+  /** Routes: tables, controllers or single routes, nested at will. */
+  readonly routes?: RouteSource
+  /** WebSocket middleware, first outermost. */
+  readonly wsMiddleware?: readonly WsMiddleware[]
+  /** HTTP middleware, first outermost. */
+  readonly httpMiddleware?: readonly HttpMiddleware[]
+  /** CORS configuration (seed §2.7; defaults when absent), or `false` for no CORS headers. */
+  readonly cors?: unknown
+  /** Origins allowed to open a WebSocket (default `['*']`, any). */
+  readonly allowedOrigins?: readonly string[]
+  /** WebSocket subprotocols the server speaks, in preference order. */
+  readonly protocols?: readonly string[]
+  /** Where log entries go; the console logger by default. */
+  readonly logger?: Logger
+  /** Limits and time-outs; each missing one takes its default. */
+  readonly limits?: Partial<Limits>
+}
+
+export interface ResolvedOptions {
+  readonly host: string
+  readonly port: number
+  readonly debug: boolean
+  readonly allowedOrigins: readonly string[]
+  readonly protocols: readonly string[]
+  readonly limits: Limits
+}
+
+const positiveInt = new t.Type<number, number, unknown>(
+  'a positive integer',
+  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u > 0,
+  (u, c) => (typeof u === 'number' && Number.isSafeInteger(u) && u > 0 ? t.success(u) : t.failure(u, c)),
+  (n) => n,
+)
+
+const portNumber = new t.Type<number, number, unknown>(
+  'an integer from 0 to 65535',
+  (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 0 && u <= 65535,
+  (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= 0 && u <= 65535 ? t.success(u) : t.failure(u, c)),
+  (n) => n,
+)
+
+const fn = new t.Type<unknown, unknown, unknown>(
+  'a function',
+  (u): u is unknown => typeof u === 'function',
+  (u, c) => (typeof u === 'function' ? t.success(u) : t.failure(u, c)),
+  (u) => u,
+)
+
+const loggerShape = t.type({ error: fn, warning: fn, info: fn, debug: fn, exception: fn })
+
+const limitProps = Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((k) => [k, positiveInt])) as Record<keyof Limits, typeof positiveInt>
+
+const OptionsCodec = t.partial({
+  host: t.string,
+  port: portNumber,
+  debug: t.boolean,
+  wsMiddleware: t.readonlyArray(fn),
+  httpMiddleware: t.readonlyArray(fn),
+  allowedOrigins: t.readonlyArray(t.string),
+  protocols: t.readonlyArray(t.string),
+  logger: loggerShape,
+  limits: t.exact(t.partial(limitProps)),
+})
+
+// "limits.maxBody: expected a positive integer, got -1" from an io-ts error.
+const describe = (error: t.ValidationError): string => {
+  const path = error.context
+    .map((c) => c.key)
+    .filter((k) => k !== '')
+    .join('.')
+  const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value'
+  let got: string
+  try {
+    got = JSON.stringify(error.value) ?? String(error.value)
+  } catch {
+    got = String(error.value)
+  }
+  return `${path === '' ? 'options' : path}: expected ${expected}, got ${got}`
+}
+
+/**
+ * Checks the options and fills in defaults. Left: one line per bad option.
+ *
+ * @example
+ * resolveOptions({ port: 70000 }) // left(['port: expected an integer from 0 to 65535, got 70000'])
+ */
+export const resolveOptions = (options: ServerOptions): E.Either<readonly string[], ResolvedOptions> => {
+  if (typeof options !== 'object' || options === null) return E.left(['options: expected an object'])
+  const decoded = OptionsCodec.decode(options)
+  if (E.isLeft(decoded)) return E.left([...new Set(decoded.left.map(describe))])
+  const unknownLimits = Object.keys(options.limits ?? {}).filter((k) => !(k in DEFAULT_LIMITS))
+  if (unknownLimits.length > 0) return E.left(unknownLimits.map((k) => `limits.${k}: not a known limit (known: ${Object.keys(DEFAULT_LIMITS).join(', ')})`))
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits }
+  return E.right({
+    host: options.host ?? '0.0.0.0',
+    port: options.port ?? 6001,
+    debug: options.debug ?? false,
+    allowedOrigins: options.allowedOrigins ?? ['*'],
+    protocols: options.protocols ?? [],
+    limits,
+  })
+}

@@ -70,7 +70,7 @@ const KEYS = new Set(Object.keys(Input.props))
 export const decodeCorsConfig = (input: unknown): Either<CorsConfigError, CorsConfig> => {
   if (input === undefined) return right(DEFAULT_CORS_CONFIG)
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return left(configError('(root)', 'the CORS config must be an object'))
+    return left(configError('(root)', '(root): the CORS config must be an object'))
   }
   const unknownKey = Object.keys(input).find((k) => !KEYS.has(k))
   if (unknownKey !== undefined) return left(configError(unknownKey, `unknown CORS option "${unknownKey}"`))

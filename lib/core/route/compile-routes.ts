@@ -5,6 +5,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { compilePath } from './compile-path.js'
+import { paramsBuilder } from './params-builder.js'
 import type { CompiledRoutes, Endpoint, PathLeaf, TrieNode } from './compiled-routes.js'
 import type { HttpRoute, OnConnectRoute, OnDisconnectRoute, OnMessageRoute, RouteTable, SocketOnRoute } from './route.js'
 import type { RouteTableError } from './route-table-error.js'
@@ -19,6 +20,12 @@ interface MutableNode {
 }
 
 const node = (): MutableNode => ({ statics: new Map(), param: undefined, leaf: undefined })
+
+const freeze = (at: MutableNode): TrieNode => ({
+  literals: [...at.statics].map(([text, child]) => ({ text, node: freeze(child) })),
+  param: at.param === undefined ? undefined : freeze(at.param),
+  leaf: at.leaf,
+})
 
 const allowOf = (methods: ReadonlyMap<string, Endpoint>): string[] => {
   const allow = [...methods.keys()]
@@ -57,7 +64,7 @@ export const buildRoutes = (table: RouteTable): { readonly compiled: CompiledRou
     if (earlier !== undefined) {
       return void errors.push({ _tag: 'ShadowedRoute', index, shadowedBy: earlier.index, method: route.method, path: route.path })
     }
-    leaf.methods.set(route.method, { route, params: compiled.right.params, index })
+    leaf.methods.set(route.method, { route, params: compiled.right.params, build: paramsBuilder(compiled.right.params), index })
     leaf.allow = allowOf(leaf.methods)
     if (compiled.right.params.length === 0) statics.set(compiled.right.path, leaf)
   }
@@ -83,7 +90,7 @@ export const buildRoutes = (table: RouteTable): { readonly compiled: CompiledRou
     }
   })
 
-  const trie: TrieNode = root
+  const trie = freeze(root)
   return {
     compiled: { _tag: 'CompiledRoutes', table, events, connect, disconnect, raw: raw?.route, statics, trie },
     errors,

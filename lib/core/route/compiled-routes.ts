@@ -4,12 +4,15 @@
  * segment trie. Built by `compileRoutes`, read by `matchRoute` and the dispatchers.
  * Types only. Pure and portable: no node:* imports.
  */
+import type { ParamsBuilder } from './params-builder.js'
 import type { HttpRoute, OnConnectRoute, OnDisconnectRoute, OnMessageRoute, RouteTable, SocketOnRoute } from './route.js'
 
 /** One HTTP route at a trie leaf, with its param names in path order. */
 export interface Endpoint {
   readonly route: HttpRoute
   readonly params: readonly string[]
+  /** Makes the params record from the matched values, in path order. */
+  readonly build: ParamsBuilder
   /** Position of the route in the table. */
   readonly index: number
 }
@@ -21,9 +24,18 @@ export interface PathLeaf {
   readonly allow: readonly string[]
 }
 
-/** A trie node: literal children by segment text, one param child, maybe a leaf. */
+/** An edge of the trie labelled with one literal segment. */
+export interface LiteralEdge {
+  readonly text: string
+  readonly node: TrieNode
+}
+
+/**
+ * A trie node: literal children (an array: matching compares the segment in place,
+ * without cutting it out of the path), one param child, maybe a leaf.
+ */
 export interface TrieNode {
-  readonly statics: ReadonlyMap<string, TrieNode>
+  readonly literals: readonly LiteralEdge[]
   readonly param: TrieNode | undefined
   readonly leaf: PathLeaf | undefined
 }

@@ -2,11 +2,11 @@
  * `matchRoute`: finds the HTTP route for a method and a still-encoded request path.
  * Static paths are one Map lookup; others walk a segment trie, literal children before
  * the param child, backtracking when a branch ends without a route for the method.
+ * Segments are compared in place; only param values are cut out of the path.
  * Pure and portable: no node:* imports.
  */
 import { buildRoutes } from './compile-routes.js'
 import type { CompiledRoutes, Endpoint, PathLeaf, TrieNode } from './compiled-routes.js'
-import type { RouteParams } from './path-params.js'
 import type { RouteTable } from './route.js'
 import type { RouteMatch } from './route-match.js'
 
@@ -28,37 +28,61 @@ const compiledOf = (source: CompiledRoutes | RouteTable): CompiledRoutes => {
   return built
 }
 
-interface Walk {
-  readonly method: string
-  readonly path: string
-  readonly values: string[]
-  /** Leaves that matched the path but not the method, for the 405 `Allow` list. */
-  readonly misses: PathLeaf[]
-}
+// Param values of the walk in progress, by depth. Matching never calls out while it
+// walks, so one scratch array serves every call; results copy out of it.
+const values: string[] = []
 
-// Depth first: `start` is the index of the next segment; past the end means consumed.
-const walk = (at: TrieNode, start: number, w: Walk): Endpoint | undefined => {
-  if (start > w.path.length) {
-    if (at.leaf === undefined) return undefined
-    const found = endpointFor(at.leaf, w.method)
-    if (found === undefined) w.misses.push(at.leaf)
-    return found
-  }
-  let end = w.path.indexOf('/', start)
-  if (end === -1) end = w.path.length
-  const segment = w.path.slice(start, end)
-  const literal = at.statics.get(segment)
-  if (literal !== undefined) {
-    const found = walk(literal, end + 1, w)
-    if (found !== undefined) return found
-  }
-  if (at.param !== undefined && segment !== '') {
-    w.values.push(segment)
-    const found = walk(at.param, end + 1, w)
-    if (found !== undefined) return found
-    w.values.pop()
+// The literal child whose text equals path[start, end), if any.
+const literalAt = (at: TrieNode, path: string, start: number, end: number): TrieNode | undefined => {
+  const literals = at.literals
+  const length = end - start
+  for (let i = 0; i < literals.length; i++) {
+    const edge = literals[i] as (typeof literals)[number]
+    if (edge.text.length === length && path.startsWith(edge.text, start)) return edge.node
   }
   return undefined
+}
+
+// Depth first from the segment at `start`; past the end of the path means consumed.
+// Only a literal edge beside a param edge needs a recursive call (to come back and try
+// the param); every other step is a loop iteration.
+const walk = (node: TrieNode, path: string, from: number, method: string, fromDepth: number): Endpoint | undefined => {
+  let at = node
+  let start = from
+  let depth = fromDepth
+  for (;;) {
+    if (start > path.length) return at.leaf === undefined ? undefined : endpointFor(at.leaf, method)
+    let end = path.indexOf('/', start)
+    if (end === -1) end = path.length
+    const literal = literalAt(at, path, start, end)
+    const param = end > start ? at.param : undefined
+    if (literal !== undefined) {
+      if (param === undefined) {
+        at = literal
+        start = end + 1
+        continue
+      }
+      const found = walk(literal, path, end + 1, method, depth)
+      if (found !== undefined) return found
+    }
+    if (param === undefined) return undefined
+    values[depth++] = path.slice(start, end)
+    at = param
+    start = end + 1
+  }
+}
+
+// The slow path after a miss: every leaf the path reaches, whatever the method.
+const leavesOf = (at: TrieNode, path: string, start: number, into: PathLeaf[]): void => {
+  if (start > path.length) {
+    if (at.leaf !== undefined) into.push(at.leaf)
+    return
+  }
+  let end = path.indexOf('/', start)
+  if (end === -1) end = path.length
+  const literal = literalAt(at, path, start, end)
+  if (literal !== undefined) leavesOf(literal, path, end + 1, into)
+  if (at.param !== undefined && end > start) leavesOf(at.param, path, end + 1, into)
 }
 
 const decode = (segment: string): string | undefined => {
@@ -70,15 +94,14 @@ const decode = (segment: string): string | undefined => {
   }
 }
 
-const found = (endpoint: Endpoint, values: readonly string[]): RouteMatch => {
-  const params: Record<string, string> = {}
-  for (let i = 0; i < values.length; i++) {
+const found = (endpoint: Endpoint): RouteMatch => {
+  for (let i = 0; i < endpoint.params.length; i++) {
     const raw = values[i] as string
     const value = decode(raw)
     if (value === undefined) return { _tag: 'MalformedParam', status: 400, segment: raw }
-    params[endpoint.params[i] as string] = value
+    values[i] = value
   }
-  return { _tag: 'RouteFound', route: endpoint.route, params: params as RouteParams }
+  return { _tag: 'RouteFound', route: endpoint.route, params: endpoint.build(values) }
 }
 
 /**
@@ -102,10 +125,11 @@ export const matchRoute = (routes: CompiledRoutes | RouteTable, method: string, 
     const endpoint = endpointFor(leaf, method)
     if (endpoint !== undefined) return { _tag: 'RouteFound', route: endpoint.route, params: {} }
   }
-  const w: Walk = { method, path: key, values: [], misses: [] }
-  const endpoint = walk(compiled.trie, key === '/' ? 2 : 1, w)
-  if (endpoint !== undefined) return found(endpoint, w.values)
-  if (w.misses.length === 0) return NOT_FOUND
-  const allow = [...new Set(w.misses.flatMap((m) => m.allow))]
-  return { _tag: 'MethodNotAllowed', status: 405, allow }
+  const start = key === '/' ? 2 : 1
+  const endpoint = walk(compiled.trie, key, start, method, 0)
+  if (endpoint !== undefined) return found(endpoint)
+  const leaves: PathLeaf[] = []
+  leavesOf(compiled.trie, key, start, leaves)
+  if (leaves.length === 0) return NOT_FOUND
+  return { _tag: 'MethodNotAllowed', status: 405, allow: [...new Set(leaves.flatMap((l) => l.allow))] }
 }

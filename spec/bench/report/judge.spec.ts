@@ -1,0 +1,49 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { advantage, describeTarget, judge, ratio, targetAdvantage } from '../../../bench/report/judge.js'
+
+const atLeast2 = { _tag: 'AtLeastTimes', times: 2 } as const
+const atMostHalf = { _tag: 'AtMostTimes', times: 0.5 } as const
+const atMost3 = { _tag: 'AtMostValue', value: 3 } as const
+const report = { _tag: 'ReportOnly' } as const
+
+test('judge :: at least N times the reference', () => {
+  assert.is(judge(atLeast2, 80_000, 40_000), 'met')
+  assert.is(judge(atLeast2, 79_999, 40_000), 'not met')
+  assert.is(judge(atLeast2, 80_000, Number.NaN), 'n/a')
+})
+
+test('judge :: at most N times the reference (a time)', () => {
+  assert.is(judge(atMostHalf, 70, 140), 'met')
+  assert.is(judge(atMostHalf, 71, 140), 'not met')
+  assert.is(judge(atMostHalf, 70, 0), 'n/a')
+})
+
+test('judge :: an absolute ceiling, report-only, and a missing twinport', () => {
+  assert.is(judge(atMost3, 2.9, 6.2), 'met')
+  assert.is(judge(atMost3, 3.1, 6.2), 'not met')
+  assert.is(judge(report, 1, 1), 'n/a')
+  assert.is(judge(atLeast2, Number.NaN, 1), 'n/a')
+})
+
+test('advantage :: above 1 is better in both directions', () => {
+  assert.is(advantage(200, 100, true), 2)
+  assert.is(advantage(50, 100, false), 2)
+  assert.ok(Number.isNaN(ratio(1, 0)))
+})
+
+test('targetAdvantage :: on the chart scale', () => {
+  assert.is(targetAdvantage(atLeast2, 10), 2)
+  assert.is(targetAdvantage(atMostHalf, 10), 2)
+  assert.is(targetAdvantage(atMost3, 6), 2)
+  assert.ok(Number.isNaN(targetAdvantage(report, 6)))
+})
+
+test('describeTarget :: in words', () => {
+  assert.is(describeTarget(atLeast2, 'node:http', 'req/s'), '≥ 2× node:http')
+  assert.is(describeTarget(atMostHalf, 'ws', 'ms'), '≤ 0.5× ws')
+  assert.is(describeTarget(atMost3, 'ws', 'KiB'), '≤ 3 KiB')
+  assert.is(describeTarget(report, 'ws', 'ms'), 'report, beside ws')
+})
+
+test.run()

@@ -1,0 +1,38 @@
+/**
+ * The public API of the pure WebSocket core (RFC 6455): frames, masking, message assembly,
+ * close payloads, the opening handshake and the event envelope.
+ *
+ * Pure and portable: no node:* imports, no Buffer.
+ */
+export { acceptKey, WEBSOCKET_GUID } from './accept-key.js'
+export {
+  type AssemblyLimits,
+  type AssemblyState,
+  type AssemblyStep,
+  assembleMessage,
+  type Binary,
+  type BinaryInProgress,
+  type Close,
+  type Idle,
+  type Incoming,
+  initialAssembly,
+  type Ping,
+  type Pong,
+  type Text,
+  type TextInProgress,
+} from './assemble-message.js'
+export { encodeBase64 } from './base64.js'
+export { CLOSE_CODE, isValidCloseCode } from './close-code.js'
+export { buildClosePayload, type CloseInfo, type ClosePayloadError, parseClosePayload } from './close-payload.js'
+export { decodeFrame } from './decode-frame.js'
+export { encodeFrame, encodeFrameBytes } from './encode-frame.js'
+export { decodeEnvelope, encodeAck, encodeErrorEvent, encodeEvent, EventEnvelope, type WireEvent } from './envelope.js'
+export type { EventError, EventErrorCode, EventId, EventMessage } from './event.js'
+export { type Frame, type FrameLimits, isControlOpcode, MAX_CONTROL_PAYLOAD, OPCODE, type Opcode, type OutFrame } from './frame.js'
+export * from './handshake-error.js'
+export { handshakeResponse } from './handshake-response.js'
+export { maskBytes } from './mask.js'
+export { binaryFrame, closeFrame, pingFrame, pongFrame, textFrame } from './out-frame.js'
+export { sha1 } from './sha1.js'
+export { isWebSocketUpgrade, type Upgrade, type UpgradeOptions, validateUpgrade } from './validate-upgrade.js'
+export * from './ws-error.js'

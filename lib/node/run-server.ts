@@ -244,6 +244,8 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     if (draining || sockets.size >= limits.maxConnections) {
       logger.warning('connection refused: {reason}', { reason: draining ? 'shutting down' : 'too many connections' })
       socket.on('error', () => undefined)
+      socket.resume() // read (and drop) what the client sends, so its FIN is seen and the socket closes
+      setTimeout(() => socket.destroy(), limits.closeTimeoutMs).unref()
       socket.end(serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate() }))
       return
     }
@@ -272,11 +274,9 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       clients.delete(client.id)
       httpSessions.delete(client.id)
       receivers.delete(client.id)
-      if (draining && sockets.size === 0) allClosed()
     })
   }
 
-  let allClosed: () => void = () => undefined
   const server: Server = createServer({ noDelay: true }, accept)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -308,20 +308,18 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       draining = true
       clearInterval(sweeper)
       clearInterval(heartbeat)
-      const done = (): void => {
-        clearTimeout(force)
-        server.close(() => resolve())
-      }
       // Sockets that outlive the grace period are cut.
       const force = setTimeout(() => {
         for (const socket of sockets) socket.destroy()
       }, limits.closeTimeoutMs)
       force.unref()
-      allClosed = done
-      server.close()
+      // net.Server calls back once it stopped listening and its last connection has closed.
+      server.close(() => {
+        clearTimeout(force)
+        resolve()
+      })
       for (const entry of wsClients.values()) entry.session.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
       for (const session of httpSessions.values()) session.finish()
-      if (sockets.size === 0) done()
     })
     return closing
   }

@@ -1,0 +1,249 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { errorResponse } from '../../lib/core/http/response.js'
+import { withHeader } from '../../lib/core/http/response-updates.js'
+import type { HttpMiddleware } from '../../lib/core/middleware/http-middleware.js'
+import { httpRoute } from '../../lib/core/route/http-route.js'
+import { delay, rawConnect, rawExchange, startServer, statusOf } from '../support/server.js'
+
+const table = [
+  httpRoute('GET', '/hello', () => ({ hello: 'world' })),
+  httpRoute('GET', '/users/{id}', (req) => ({ id: req.params.id, q: req.query })),
+  httpRoute('POST', '/users', (req) => ({ got: new TextDecoder().decode(req.rawBody) })),
+  httpRoute('GET', '/slow', async () => {
+    await delay(30)
+    return { slow: true }
+  }),
+  httpRoute('GET', '/boom', () => {
+    throw new Error('kaput')
+  }),
+]
+
+const Http = suite('runServer :: HTTP')
+
+Http('answers a route with JSON, params and query URL-decoded', async () => {
+  const { server, url } = await startServer({ routes: table })
+  try {
+    const hello = await fetch(`${url}/hello`)
+    assert.is(hello.status, 200)
+    assert.is(hello.headers.get('content-type'), 'application/json')
+    assert.equal(await hello.json(), { hello: 'world' })
+    const user = await fetch(`${url}/users/a%20b?x=1&x=2&y=%C3%A9`)
+    assert.equal(await user.json(), { id: 'a b', q: { x: ['1', '2'], y: 'é' } })
+    const posted = await fetch(`${url}/users`, { method: 'POST', body: 'hi there' })
+    assert.equal(await posted.json(), { got: 'hi there' })
+  } finally {
+    await server.close()
+  }
+})
+
+Http('404 for an unknown path, 405 with Allow for a wrong method, HEAD without a body', async () => {
+  const { server, url, port } = await startServer({ routes: table })
+  try {
+    const missing = await fetch(`${url}/nope`)
+    assert.is(missing.status, 404)
+    assert.equal(await missing.json(), { error: 'Not Found' })
+    const wrong = await fetch(`${url}/hello`, { method: 'DELETE' })
+    assert.is(wrong.status, 405)
+    assert.is(wrong.headers.get('allow'), 'GET, HEAD')
+    const head = await rawExchange(port, 'HEAD /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    assert.is(statusOf(head), 200)
+    assert.match(head, /Content-Length: 17\r\n/)
+    assert.ok(head.endsWith('\r\n\r\n'), 'no body after the head')
+  } finally {
+    await server.close()
+  }
+})
+
+Http('a throwing handler gives 500, is logged with its stack, and the server keeps serving', async () => {
+  const { server, url, records } = await startServer({ routes: table })
+  try {
+    const res = await fetch(`${url}/boom`)
+    assert.is(res.status, 500)
+    assert.equal(await res.json(), { error: 'Internal Server Error' })
+    const logged = records.find((r) => r.level === 'error')
+    assert.ok(logged !== undefined)
+    assert.match(String(logged?.context.exception), /kaput/)
+    assert.is((await fetch(`${url}/hello`)).status, 200)
+  } finally {
+    await server.close()
+  }
+})
+
+Http('pipelined requests are answered in order on one connection', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const conn = await rawConnect(port)
+    conn.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /users/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    const text = (await conn.closed()).toString()
+    const bodies = text.split('HTTP/1.1 ').slice(1).map((r) => r.slice(r.indexOf('\r\n\r\n') + 4))
+    assert.equal(bodies, ['{"slow":true}', '{"hello":"world"}', '{"id":"7","q":{}}'])
+    assert.match(text.split('HTTP/1.1 ')[3] ?? '', /Connection: close/)
+  } finally {
+    await server.close()
+  }
+})
+
+Http('keep-alive serves many requests on one connection; HTTP/1.0 closes by default', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const conn = await rawConnect(port)
+    for (let i = 1; i <= 3; i++) {
+      conn.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
+      await conn.until((d) => d.toString().split('{"hello":"world"}').length - 1 === i)
+    }
+    assert.not.ok(conn.socket.destroyed)
+    conn.socket.destroy()
+    const old = await rawExchange(port, 'GET /hello HTTP/1.0\r\n\r\n')
+    assert.is(statusOf(old), 200)
+  } finally {
+    await server.close()
+  }
+})
+
+Http('Expect: 100-continue gets an interim 100 before the body is sent', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const conn = await rawConnect(port)
+    conn.write('POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n')
+    await conn.until((d) => d.toString().startsWith('HTTP/1.1 100 Continue\r\n\r\n'))
+    conn.write('hello')
+    const text = (await conn.closed()).toString()
+    assert.match(text, /HTTP\/1\.1 200 OK[\s\S]*\{"got":"hello"\}$/)
+  } finally {
+    await server.close()
+  }
+})
+
+const rejections: ReadonlyArray<readonly [string, string, number]> = [
+  ['malformed request line', 'GET\r\n\r\n', 400],
+  ['both Content-Length and Transfer-Encoding', 'POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+  ['conflicting Content-Length', 'POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd', 400],
+  ['invalid chunk size', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400],
+  ['whitespace before a colon', 'GET /hello HTTP/1.1\r\nHost : x\r\n\r\n', 400],
+  ['obs-fold', 'GET /hello HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n  2\r\n\r\n', 400],
+  ['unknown transfer coding', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n', 501],
+  ['unsupported version', 'GET /hello HTTP/2.0\r\nHost: x\r\n\r\n', 505],
+  ['target too long', `GET /${'a'.repeat(300)} HTTP/1.1\r\nHost: x\r\n\r\n`, 414],
+  ['headers too large', `GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(1200)}\r\n\r\n`, 431],
+  ['body too large', 'POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n', 413],
+]
+
+Http('malformed requests get their status with a JSON error body, then the connection closes', async () => {
+  const { server, port } = await startServer({ routes: table, limits: { maxRequestLine: 256, maxHeaderBytes: 1024, maxBody: 1000 } })
+  try {
+    for (const [what, request, status] of rejections) {
+      const text = await rawExchange(port, request)
+      assert.is(statusOf(text), status, what)
+      assert.match(text, /Connection: close\r\n/, what)
+      assert.match(text, /\{"error":"[a-z_]+"\}$/, what)
+    }
+    assert.is((await fetch(`http://127.0.0.1:${port}/hello`)).status, 200)
+  } finally {
+    await server.close()
+  }
+})
+
+Http('bytes that are not HTTP at all close the connection without an answer', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const tlsHello = new Uint8Array([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03])
+    assert.is(await rawExchange(port, tlsHello), '')
+  } finally {
+    await server.close()
+  }
+})
+
+Http('a head that does not arrive in time gets 408; an idle keep-alive connection is closed', async () => {
+  const { server, port } = await startServer({ routes: table, limits: { headerTimeoutMs: 80, keepAliveTimeoutMs: 80 } })
+  try {
+    const slow = await rawConnect(port)
+    slow.write('GET /hello HTTP/1.1\r\nHost: x\r\n')
+    const text = (await slow.closed()).toString()
+    assert.is(statusOf(text), 408)
+    const idle = await rawConnect(port)
+    idle.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
+    const served = (await idle.closed()).toString()
+    assert.is(statusOf(served), 200, 'served, then closed when idle')
+  } finally {
+    await server.close()
+  }
+})
+
+Http('CORS: preflight answered with 204 and the grant; responses carry the allowed origin', async () => {
+  const { server, url } = await startServer({ routes: table, cors: { allowedOrigins: ['https://app.example'], allowCredentials: true } })
+  try {
+    const pre = await fetch(`${url}/users`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' },
+    })
+    assert.is(pre.status, 204)
+    assert.is(pre.headers.get('access-control-allow-origin'), 'https://app.example')
+    assert.is(pre.headers.get('access-control-max-age'), '86400')
+    assert.match(pre.headers.get('access-control-allow-methods') ?? '', /POST/)
+    const res = await fetch(`${url}/hello`, { headers: { Origin: 'https://app.example' } })
+    assert.is(res.headers.get('access-control-allow-origin'), 'https://app.example')
+    assert.is(res.headers.get('access-control-allow-credentials'), 'true')
+    assert.match(res.headers.get('vary') ?? '', /Origin/)
+    const other = await fetch(`${url}/hello`, { headers: { Origin: 'https://evil.example' } })
+    assert.is(other.headers.get('access-control-allow-origin'), null)
+  } finally {
+    await server.close()
+  }
+})
+
+Http('HTTP middleware sees every request, unmatched ones included, and can answer early', async () => {
+  const seen: string[] = []
+  const log: HttpMiddleware = async (req, next) => {
+    seen.push(`${req.method} ${req.path}`)
+    return withHeader(await next(), 'X-Seen', 'yes')
+  }
+  const guard: HttpMiddleware = (req, next) => (req.path.startsWith('/users') && req.method === 'POST' ? errorResponse(401, 'Unauthorized') : next())
+  const { server, url } = await startServer({ routes: table, httpMiddleware: [log, guard] })
+  try {
+    const missing = await fetch(`${url}/missing`)
+    assert.is(missing.status, 404)
+    assert.is(missing.headers.get('x-seen'), 'yes')
+    const denied = await fetch(`${url}/users`, { method: 'POST', body: 'x' })
+    assert.is(denied.status, 401)
+    assert.equal(seen, ['GET /missing', 'POST /users'])
+  } finally {
+    await server.close()
+  }
+})
+
+Http('past maxConnections a new connection gets 503', async () => {
+  const { server, port } = await startServer({ routes: table, limits: { maxConnections: 1 } })
+  try {
+    const first = await rawConnect(port)
+    await delay(20)
+    const second = await rawExchange(port, 'GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.is(statusOf(second), 503)
+    first.socket.destroy()
+  } finally {
+    await server.close()
+  }
+})
+
+Http('a bad option or route table is a clear error at start', async () => {
+  try {
+    await startServer({ limits: { maxBody: -1 } })
+    assert.unreachable('should reject')
+  } catch (error) {
+    assert.match(String(error), /limits\.maxBody: expected a positive integer, got -1/)
+  }
+  try {
+    await startServer({ routes: [httpRoute('GET', '/a', () => 1), httpRoute('GET', '/a', () => 2)] })
+    assert.unreachable('should reject')
+  } catch (error) {
+    assert.match(String(error), /invalid route table/)
+  }
+  try {
+    await startServer({ cors: { maxAge: 'soon' } })
+    assert.unreachable('should reject')
+  } catch (error) {
+    assert.match(String(error), /cors\.maxAge/)
+  }
+})
+
+Http.run()

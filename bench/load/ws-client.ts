@@ -12,6 +12,7 @@
  *   --mode rate  --rate 10000 --conns 50 --ms 5000     fixed-rate latency p50/p99
  *   --mode bcast --clients 10000 --repeat 5            time to the last receipt on /bcast
  *   --mode idle  --clients 10000 --base 500            server RSS per idle connection
+ *   [--settle 1000]  ms to let the server settle before reading RSS or broadcasting
  */
 import { connect, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
@@ -41,6 +42,7 @@ const { values: opt } = parseArgs({
     payload: { type: 'string', default: '32' },
     concurrency: { type: 'string', default: '200' },
     deadline: { type: 'string', default: '120000' },
+    settle: { type: 'string', default: '1000' },
   },
 })
 
@@ -278,7 +280,7 @@ const bcast = async (): Promise<ClientResult> => {
   const expected = everyone.length
   const sender = everyone[0]
   if (sender === undefined) return fail('bcast', 'no connection opened')
-  await sleep(500)
+  await sleep(num('settle') / 2)
   let got = 0
   let total = 0
   let wake: () => void = () => {}
@@ -300,7 +302,7 @@ const bcast = async (): Promise<ClientResult> => {
     const ok = await arrived
     times.push(ok ? performance.now() - t : Number.NaN)
     if (!ok) lastError = `broadcast ${i + 1}: ${got} of ${expected} receipts within 15 s`
-    await sleep(300)
+    await sleep(Math.min(300, num('settle')))
   }
   const b = mark()
   return { mode: 'bcast', ok: times.every(Number.isFinite), ...(lastError === '' ? {} : { error: lastError }), failures, messages: total, ...span(a, b), broadcasts: times }
@@ -311,11 +313,11 @@ const idle = async (): Promise<ClientResult> => {
   const base = Math.min(num('base'), clients)
   const a = mark()
   const first = await openAll(base, 'echo')
-  await sleep(1000)
+  await sleep(num('settle'))
   const rssBase = processRssBytes(serverPid) ?? Number.NaN
   const rest = await openAll(clients - base, 'echo')
   everyone = [...first, ...rest]
-  await sleep(1500)
+  await sleep(num('settle') * 1.5)
   const rssFull = processRssBytes(serverPid) ?? Number.NaN
   const b = mark()
   return {

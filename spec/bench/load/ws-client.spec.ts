@@ -1,0 +1,48 @@
+import { spawnSync } from 'node:child_process'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { parseClientResult, type ClientResult } from '../../../bench/load/client-result.js'
+import { startServer } from '../../../bench/load/start-server.js'
+
+// Integration: the real load client against the real peer servers, briefly. Counts only, no timings.
+const client = (port: number, pid: number, args: readonly string[]): ClientResult | undefined => {
+  const ran = spawnSync(process.execPath, ['--import', 'tsx', 'bench/load/ws-client.ts', '--port', String(port), '--server-pid', String(pid),
+    '--warmup', '50', '--ms', '200', '--settle', '50', '--deadline', '20000', ...args], { encoding: 'utf8', timeout: 30_000 })
+  return parseClientResult(ran.stdout)
+}
+
+test('ws-client :: echo and broadcast against the node:http + ws peer', async () => {
+  const server = await startServer('bench/peers/node-http.ts')
+  if (typeof server === 'string') throw new Error(server)
+  try {
+    const echo = client(server.port, server.pid, ['--mode', 'echo', '--conns', '4', '--inflight', '2'])
+    assert.is(echo?.ok, true)
+    assert.is(echo?.failures, 0)
+    assert.ok((echo?.messages ?? 0) > 0)
+    const bcast = client(server.port, server.pid, ['--mode', 'bcast', '--clients', '20', '--repeat', '2'])
+    assert.is(bcast?.ok, true)
+    assert.is(bcast?.messages, 40)
+    assert.is(bcast?.broadcasts?.length, 2)
+  } finally {
+    await server.stop()
+  }
+})
+
+test('ws-client :: socket.io dialect joins a namespace and counts broadcasts over its own protocol', async () => {
+  const server = await startServer('bench/peers/socket-io.ts')
+  if (typeof server === 'string') throw new Error(server)
+  try {
+    const bcast = client(server.port, server.pid, ['--mode', 'bcast', '--clients', '5', '--repeat', '1', '--dialect', 'socketio'])
+    assert.is(bcast?.messages, 5)
+  } finally {
+    await server.stop()
+  }
+})
+
+test('startServer :: a script that cannot start gives the reason', async () => {
+  const r = await startServer('bench/peers/does-not-exist.ts', 5000)
+  assert.type(r, 'string')
+  assert.match(String(r), 'exited with code')
+})
+
+test.run()

@@ -6,7 +6,7 @@ import { validationDetails } from '../../../lib/core/route/validation-details.js
 
 const errorsOf = <A>(codec: t.Decoder<unknown, A>, value: unknown): t.Errors => {
   const result = codec.decode(value)
-  return E.isLeft(result) ? result.left : assert.unreachable('must fail')
+  return E.isLeft(result) ? result.left : (assert.unreachable('must fail') as never)
 }
 
 test('validationDetails :: dotted paths from the root with the expected type', () => {

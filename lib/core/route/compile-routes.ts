@@ -6,7 +6,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { compilePath } from './compile-path.js'
 import { paramsBuilder } from './params-builder.js'
-import type { CompiledRoutes, Endpoint, PathLeaf, TrieNode } from './compiled-routes.js'
+import type { CompiledRoutes, Endpoint, LiteralEdge, PathLeaf, TrieNode } from './compiled-routes.js'
 import type { HttpRoute, OnConnectRoute, OnDisconnectRoute, OnMessageRoute, RouteTable, SocketOnRoute } from './route.js'
 import type { RouteTableError } from './route-table-error.js'
 
@@ -21,11 +21,24 @@ interface MutableNode {
 
 const node = (): MutableNode => ({ statics: new Map(), param: undefined, leaf: undefined })
 
-const freeze = (at: MutableNode): TrieNode => ({
-  literals: [...at.statics].map(([text, child]) => ({ text, node: freeze(child) })),
-  param: at.param === undefined ? undefined : freeze(at.param),
-  leaf: at.leaf,
-})
+// Above this many literal children a node also indexes them by shape.
+const INDEX_FROM = 5
+
+/** The key of `byShape`: a segment's length and first character, in one number. */
+export const shapeKey = (length: number, firstChar: number): number => length * 65536 + firstChar
+
+const freeze = (at: MutableNode): TrieNode => {
+  const literals: LiteralEdge[] = [...at.statics].map(([text, child]) => ({ text, node: freeze(child) }))
+  let byShape: Map<number, LiteralEdge[]> | undefined
+  if (literals.length >= INDEX_FROM) {
+    byShape = new Map()
+    for (const edge of literals) {
+      const key = shapeKey(edge.text.length, edge.text.charCodeAt(0))
+      byShape.set(key, [...(byShape.get(key) ?? []), edge])
+    }
+  }
+  return { literals, byShape, param: at.param === undefined ? undefined : freeze(at.param), leaf: at.leaf }
+}
 
 const allowOf = (methods: ReadonlyMap<string, Endpoint>): string[] => {
   const allow = [...methods.keys()]

@@ -36,6 +36,11 @@ export interface LiteralEdge {
  */
 export interface TrieNode {
   readonly literals: readonly LiteralEdge[]
+  /**
+   * The same edges grouped by `length * 65536 + first char code`, for nodes with many
+   * literal children (so a lookup compares one or two candidates, not all).
+   */
+  readonly byShape: ReadonlyMap<number, readonly LiteralEdge[]> | undefined
   readonly param: TrieNode | undefined
   readonly leaf: PathLeaf | undefined
 }

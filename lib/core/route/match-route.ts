@@ -5,7 +5,7 @@
  * Segments are compared in place; only param values are cut out of the path.
  * Pure and portable: no node:* imports.
  */
-import { buildRoutes } from './compile-routes.js'
+import { buildRoutes, shapeKey } from './compile-routes.js'
 import type { CompiledRoutes, Endpoint, PathLeaf, TrieNode } from './compiled-routes.js'
 import type { RouteTable } from './route.js'
 import type { RouteMatch } from './route-match.js'
@@ -34,8 +34,10 @@ const values: string[] = []
 
 // The literal child whose text equals path[start, end), if any.
 const literalAt = (at: TrieNode, path: string, start: number, end: number): TrieNode | undefined => {
-  const literals = at.literals
   const length = end - start
+  if (length === 0) return undefined
+  const literals = at.byShape === undefined ? at.literals : at.byShape.get(shapeKey(length, path.charCodeAt(start)))
+  if (literals === undefined) return undefined
   for (let i = 0; i < literals.length; i++) {
     const edge = literals[i] as (typeof literals)[number]
     if (edge.text.length === length && path.startsWith(edge.text, start)) return edge.node

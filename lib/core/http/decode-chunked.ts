@@ -12,12 +12,15 @@
  * Pure and portable: no node:* imports.
  */
 import { type Either, left, right } from 'fp-ts/lib/Either.js'
-import { CR, HEX, HTAB, LF, SP } from './char-classes.js'
+import * as classes from './char-classes.js'
 import { bareLf, bodyTooLarge, type HttpError, headersTooLarge, invalidChunk } from './http-error.js'
 import type { HttpLimits } from './http-limits.js'
 import { latin1 } from './latin1.js'
-import { parseFieldLines } from './parse-field-lines.js'
+import { fieldsOf, parseFieldLines } from './parse-field-lines.js'
 import type { Header } from './types.js'
+
+// Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
+const { CR, HEX, HTAB, LF, SP } = classes
 
 /** Longest chunk-size line (size and extensions), CRLF excluded. */
 export const MAX_CHUNK_LINE = 4096
@@ -102,9 +105,10 @@ export const decodeChunked = (
         if (i + 1 - pos > limits.maxHeaderBytes) return left(headersTooLarge(limits.maxHeaderBytes))
         if (bytes[i - 1] !== CR) return left(bareLf(i))
         if (i - 3 >= pos && bytes[i - 2] === LF && bytes[i - 3] === CR) {
-          const fields = parseFieldLines(bytes, latin1(bytes, pos, i - 1), pos, pos, i - 1, limits.maxHeaders)
+          const fields = parseFieldLines(bytes, pos, i - 1, limits.maxHeaders)
           if (fields._tag === 'Left') return fields
-          return right({ body: gather(bytes, pieces, total), trailers: fields.right, end: i + 1 })
+          const trailers = fieldsOf(latin1(bytes, pos, i - 1), pos, fields.right.offsets)
+          return right({ body: gather(bytes, pieces, total), trailers, end: i + 1 })
         }
         i = bytes.indexOf(LF, i + 1)
       }

@@ -5,6 +5,7 @@
  */
 
 const CHUNK = 4096
+const ascii = new TextDecoder('utf-8')
 
 /**
  * The string of `bytes[start..end)`, one char per byte.
@@ -26,3 +27,13 @@ export const latin1 = (bytes: Uint8Array, start: number, end: number): string =>
   }
   return out
 }
+
+/**
+ * The string of `bytes[start..end)` when the caller knows every byte is below 0x80: one
+ * native decode for long runs (where ASCII and UTF-8 agree), the char loop for short ones.
+ *
+ * @example
+ * asciiText(new Uint8Array([0x48, 0x69]), 0, 2) // 'Hi'
+ */
+export const asciiText = (bytes: Uint8Array, start: number, end: number): string =>
+  end - start <= 16 ? latin1(bytes, start, end) : ascii.decode(bytes.subarray(start, end))

@@ -9,7 +9,7 @@
  * Pure and portable: no node:* imports.
  */
 import { type Either, left, right } from 'fp-ts/lib/Either.js'
-import { CR, LF, SP, TARGET, TCHAR } from './char-classes.js'
+import * as classes from './char-classes.js'
 import {
   bodyTooLarge,
   conflictingContentLength,
@@ -24,9 +24,12 @@ import {
   unsupportedVersion,
 } from './http-error.js'
 import type { HttpLimits } from './http-limits.js'
-import { latin1 } from './latin1.js'
-import { parseFieldLines } from './parse-field-lines.js'
+import { asciiText, latin1 } from './latin1.js'
+import { fieldsOf, parseAsciiFields, parseFieldLines } from './parse-field-lines.js'
 import type { Header } from './types.js'
+
+// Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
+const { CR, LF, SP, TARGET, TCHAR } = classes
 
 /** How the body is delimited (RFC 9112 §6.3). */
 export type Framing =
@@ -48,6 +51,9 @@ export interface Head {
   /** Offset just after the head's blank line: where the body starts. */
   readonly end: number
 }
+
+// Any byte but HTAB, CR, LF and visible ASCII/SP (a control, DEL, or a decoded non-ASCII char).
+const NOT_PLAIN = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\uffff]/
 
 const NO_BODY: Framing = { _tag: 'NoBody' }
 const CHUNKED: Framing = { _tag: 'Chunked' }
@@ -157,8 +163,22 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
   const protocol = minor === 1 ? 'HTTP/1.1' : 'HTTP/1.0'
 
   // RFC 9112 §3.2: origin-form, absolute-form, asterisk-form (OPTIONS only).
-  // The head is decoded once; target, names and values are substrings of it.
-  const text = latin1(bytes, 0, end)
+  // The head is decoded once, natively; target, names and values are substrings of it. One
+  // native scan proves it plain ASCII without controls (the common case), so the fields need
+  // no JS walk over their values; otherwise the byte-exact path finds the error or decodes
+  // obs-text as latin1.
+  let text = asciiText(bytes, 0, end)
+  let headers: Header[]
+  if (!NOT_PLAIN.test(text)) {
+    const fields = parseAsciiFields(bytes, text, v + 10, end - 2, limits.maxHeaders)
+    if (fields._tag === 'Left') return fields
+    headers = fields.right
+  } else {
+    const fields = parseFieldLines(bytes, v + 10, end - 2, limits.maxHeaders)
+    if (fields._tag === 'Left') return fields
+    if (fields.right.obsText) text = latin1(bytes, 0, end)
+    headers = fieldsOf(text, 0, fields.right.offsets)
+  }
   const target = text.slice(targetStart, targetEnd)
   const q = query < 0 ? target.length : query - targetStart
   let path: string
@@ -175,9 +195,6 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
   }
   const rawQuery = q === target.length ? '' : target.slice(q + 1)
 
-  const fields = parseFieldLines(bytes, text, 0, v + 10, end - 2, limits.maxHeaders)
-  if (fields._tag === 'Left') return fields
-  const headers = fields.right
 
   // The fields that drive framing and the connection, found by length before any lower-casing.
   const lengths: string[] = []

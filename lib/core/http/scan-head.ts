@@ -9,9 +9,12 @@
  * Pure and portable: no node:* imports.
  */
 import { type Either, left, right } from 'fp-ts/lib/Either.js'
-import { CR, LF, SP, TCHAR } from './char-classes.js'
+import * as classes from './char-classes.js'
 import { bareLf, type HttpError, headersTooLarge, invalidMethod, requestLineTooLong } from './http-error.js'
 import type { HttpLimits } from './http-limits.js'
+
+// Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
+const { CR, LF, SP, TCHAR } = classes
 
 /** How far a head has been searched (carried in `NeedMore` between calls). */
 export interface HeadScan {

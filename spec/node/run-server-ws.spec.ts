@@ -213,7 +213,7 @@ Ws('a fragmented message with an interleaved ping is assembled', async () => {
 
 Ws('WebSocket middleware runs in onion order, can rewrite data and answer early', async () => {
   const order: string[] = []
-  const outer: WsMiddleware = async (msg, next) => {
+  const outer: WsMiddleware = async (_msg, next) => {
     order.push('outer in')
     const out = await next()
     order.push('outer out')

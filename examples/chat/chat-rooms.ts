@@ -1,0 +1,125 @@
+/**
+ * `createChatRooms`: the chat's own state, beside the server's room registry: each
+ * client's name, who is in which room (by name, for the member list), and the last few
+ * messages of each room for newcomers. A room exists while someone is in it. The server's
+ * registry decides who receives a broadcast; this state answers `GET /api/rooms` and fills
+ * the notices. Plain data, no node:* imports, no I/O.
+ */
+import type { ChatMessage } from './chat-message.js'
+
+/** Most rooms one client may be in at once. */
+export const MAX_ROOMS_PER_CLIENT = 10
+/** Messages a room remembers for people who join later. */
+export const HISTORY_LENGTH = 20
+
+/** Why a join was refused, or that it happened. */
+export type JoinOutcome =
+  | { readonly _tag: 'Joined'; readonly members: readonly string[]; readonly history: readonly ChatMessage[] }
+  | { readonly _tag: 'AlreadyIn'; readonly members: readonly string[]; readonly history: readonly ChatMessage[] }
+  | { readonly _tag: 'NameRequired' }
+  | { readonly _tag: 'TooManyRooms'; readonly limit: number }
+
+/** A room and how many are in it. */
+export interface RoomSummary {
+  readonly room: string
+  readonly members: number
+}
+
+/** The chat state. Ids are the server's client ids. */
+export interface ChatRooms {
+  /** Sets a client's name; answers the rooms the client is in (to tell them about it). */
+  setName(clientId: number, name: string): readonly string[]
+  nameOf(clientId: number): string | undefined
+  join(clientId: number, room: string): JoinOutcome
+  /** False when the client was not in the room. */
+  leave(clientId: number, room: string): boolean
+  /** Drops the client everywhere; answers the rooms it was in. */
+  forget(clientId: number): readonly string[]
+  isIn(clientId: number, room: string): boolean
+  roomsOf(clientId: number): readonly string[]
+  /** The names in a room, in joining order; empty for a room that does not exist. */
+  members(room: string): readonly string[]
+  exists(room: string): boolean
+  /** Remembers a message in its room's history (nothing when the room does not exist). */
+  record(message: ChatMessage): void
+  /** Every room with its member count, by name. */
+  list(): readonly RoomSummary[]
+}
+
+interface Room {
+  readonly members: Set<number>
+  readonly history: ChatMessage[]
+}
+
+/**
+ * An empty chat state.
+ *
+ * @example
+ * const rooms = createChatRooms()
+ * rooms.setName(1, 'ana')
+ * rooms.join(1, 'lobby')._tag // 'Joined'
+ */
+export const createChatRooms = (): ChatRooms => {
+  const names = new Map<number, string>()
+  const rooms = new Map<string, Room>()
+  const clientRooms = new Map<number, Set<string>>()
+
+  const roomsOf = (clientId: number): readonly string[] => [...(clientRooms.get(clientId) ?? [])]
+  const members = (room: string): readonly string[] =>
+    [...(rooms.get(room)?.members ?? [])].map((id) => names.get(id)).filter((n): n is string => n !== undefined)
+  const snapshot = (room: string): { members: readonly string[]; history: readonly ChatMessage[] } => ({
+    members: members(room),
+    history: [...(rooms.get(room)?.history ?? [])],
+  })
+
+  const leave = (clientId: number, room: string): boolean => {
+    const mine = clientRooms.get(clientId)
+    if (mine === undefined || !mine.delete(room)) return false
+    if (mine.size === 0) clientRooms.delete(clientId)
+    const entry = rooms.get(room)
+    entry?.members.delete(clientId)
+    if (entry?.members.size === 0) rooms.delete(room)
+    return true
+  }
+
+  return {
+    setName(clientId, name) {
+      names.set(clientId, name)
+      return roomsOf(clientId)
+    },
+    nameOf: (clientId) => names.get(clientId),
+    join(clientId, room) {
+      if (!names.has(clientId)) return { _tag: 'NameRequired' }
+      const mine = clientRooms.get(clientId) ?? new Set<string>()
+      if (mine.has(room)) return { _tag: 'AlreadyIn', ...snapshot(room) }
+      if (mine.size >= MAX_ROOMS_PER_CLIENT) return { _tag: 'TooManyRooms', limit: MAX_ROOMS_PER_CLIENT }
+      mine.add(room)
+      clientRooms.set(clientId, mine)
+      const entry = rooms.get(room)
+      if (entry === undefined) rooms.set(room, { members: new Set([clientId]), history: [] })
+      else entry.members.add(clientId)
+      return { _tag: 'Joined', ...snapshot(room) }
+    },
+    leave,
+    forget(clientId) {
+      const left = roomsOf(clientId)
+      for (const room of left) leave(clientId, room)
+      names.delete(clientId)
+      return left
+    },
+    isIn: (clientId, room) => clientRooms.get(clientId)?.has(room) ?? false,
+    roomsOf,
+    members,
+    exists: (room) => rooms.has(room),
+    record(message) {
+      const history = rooms.get(message.room)?.history
+      if (history === undefined) return
+      history.push(message)
+      if (history.length > HISTORY_LENGTH) history.splice(0, history.length - HISTORY_LENGTH)
+    },
+    list: () =>
+      [...rooms.entries()]
+        .map(([room, entry]) => ({ room, members: entry.members.size }))
+        .sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0)),
+  }
+}

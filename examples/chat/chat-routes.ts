@@ -1,0 +1,170 @@
+/**
+ * `chatRoutes`: the route table of the chat demo, WebSocket events and HTTP side by side.
+ *
+ * Client events (each validated by a codec of `chat-codecs.ts`; send an `id` to get the
+ * reply as an ack, `{ ok: true, ... }` or `{ ok: false, error, message }`):
+ *   hello   {name}        pick or change your name (renames are announced in your rooms)
+ *   join    {room}        join a room; the reply lists its members and recent messages
+ *   leave   {room}        leave a room
+ *   message {room, text}  say something in a room you are in
+ * Server events: `joined`/`left` {room, name, members}, `renamed` {room, from, to},
+ * `message` (a ChatMessage), `rooms` {rooms} to everyone when a room's head count changes.
+ *
+ * HTTP: `GET /` (the page, with `/app.js` and `/app.css`), `GET /api/rooms`,
+ * `POST /api/rooms/{room}/messages` with JSON `{name, text}` (201 and the message).
+ */
+import { isLeft } from 'fp-ts/lib/Either.js'
+import type * as t from 'io-ts'
+import {
+  errorResponse,
+  html,
+  type HttpContext,
+  httpRoute,
+  isJson,
+  json,
+  type Json,
+  onConnect,
+  onDisconnect,
+  readJsonBody,
+  response,
+  type RouteTable,
+  routes,
+  type SocketContext,
+  socketOn,
+} from '../../lib/index.js'
+import type { ChatAssets } from './chat-assets.js'
+import { HelloPayload, PostPayload, RoomName, RoomPayload, SayPayload } from './chat-codecs.js'
+import type { ChatMessage, MessageInput } from './chat-message.js'
+import type { ChatRooms } from './chat-rooms.js'
+import type { OriginPolicy } from './origin-policy.js'
+import { requestHeader } from './ws-origin-guard.js'
+
+/** What the routes work with; `startChat` builds it. */
+export interface ChatDeps {
+  readonly rooms: ChatRooms
+  readonly allowed: OriginPolicy
+  readonly assets: ChatAssets
+  readonly newMessage: (input: MessageInput) => ChatMessage
+}
+
+/** An application-level refusal, sent as the ack of the event. */
+export interface ChatRefusal {
+  readonly ok: false
+  readonly error: 'name_required' | 'too_many_rooms' | 'not_in_room'
+  readonly message: string
+}
+
+// io-ts errors as `{ path, expected }`, the shape the framework uses for `invalid_payload`.
+const issues = (errors: t.Errors): Json =>
+  errors.map((e) => ({
+    path: e.context
+      .map((c) => c.key)
+      .filter((k) => k !== '')
+      .join('.'),
+    expected: e.context[e.context.length - 1]?.type.name ?? 'unknown',
+  }))
+
+const refuse = (error: ChatRefusal['error'], message: string): ChatRefusal => ({ ok: false, error, message })
+
+// The page runs no inline script and loads nothing from elsewhere, so the policy can be strict.
+// CSP 'self' covers same-origin ws: in Chromium and Firefox (CSP3 §6.7.2.8).
+const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-cache',
+}
+
+/** Builds the route table over the chat state in `deps`. */
+export const chatRoutes = (deps: ChatDeps): RouteTable => {
+  const { rooms, allowed, assets, newMessage } = deps
+
+  const headCount = (room: string): number => rooms.members(room).length
+  const announceRooms = (ctx: SocketContext | HttpContext): void => ctx.broadcast('rooms', { rooms: rooms.list() })
+
+  const ws = {
+    // Cross-site pages are told why and closed (their events are ignored by wsOriginGuard).
+    checkOrigin: onConnect((ctx) => {
+      const headers = ctx.request.headers
+      if (allowed(requestHeader(headers, 'origin'), requestHeader(headers, 'host'))) return
+      ctx.emit('error', { error: 'origin_not_allowed', message: 'this page may not use the chat' })
+      ctx.disconnectClient()
+    }),
+    hello: socketOn('hello', HelloPayload, ({ name }, ctx) => {
+      const before = rooms.nameOf(ctx.clientId)
+      const inRooms = rooms.setName(ctx.clientId, name)
+      if (before !== undefined && before !== name) {
+        for (const room of inRooms) ctx.broadcast('renamed', { room, from: before, to: name }, { room })
+      }
+      return { ok: true, id: ctx.clientId, name }
+    }),
+    join: socketOn('join', RoomPayload, ({ room }, ctx) => {
+      const outcome = rooms.join(ctx.clientId, room)
+      switch (outcome._tag) {
+        case 'NameRequired':
+          return refuse('name_required', 'send "hello" with your name first')
+        case 'TooManyRooms':
+          return refuse('too_many_rooms', `you may be in at most ${outcome.limit} rooms`)
+        case 'Joined':
+          ctx.joinRoom(room)
+          ctx.broadcast('joined', { room, name: rooms.nameOf(ctx.clientId), members: outcome.members.length }, { room })
+          announceRooms(ctx)
+          break
+        case 'AlreadyIn':
+          break
+      }
+      return { ok: true, room, members: outcome.members, history: outcome.history }
+    }),
+    leave: socketOn('leave', RoomPayload, ({ room }, ctx) => {
+      if (!rooms.leave(ctx.clientId, room)) return refuse('not_in_room', `you are not in "${room}"`)
+      ctx.leaveRoom(room)
+      ctx.broadcast('left', { room, name: rooms.nameOf(ctx.clientId), members: headCount(room) }, { room })
+      announceRooms(ctx)
+      return { ok: true, room }
+    }),
+    say: socketOn('message', SayPayload, ({ room, text }, ctx) => {
+      const name = rooms.nameOf(ctx.clientId)
+      if (name === undefined || !rooms.isIn(ctx.clientId, room)) return refuse('not_in_room', `join "${room}" first`)
+      const message = newMessage({ room, name, text, via: 'ws' })
+      rooms.record(message)
+      ctx.broadcast('message', message, { room })
+      return { ok: true, message }
+    }),
+    // The server has already taken the client out of its rooms; tell the others.
+    goodbye: onDisconnect((ctx) => {
+      const name = rooms.nameOf(ctx.clientId)
+      const left = rooms.forget(ctx.clientId)
+      for (const room of left) ctx.broadcast('left', { room, name, members: headCount(room) }, { room })
+      if (left.length > 0) announceRooms(ctx)
+    }),
+  }
+
+  const postMessage = httpRoute('POST', '/api/rooms/{room}/messages', (req, ctx) => {
+    const room = RoomName.decode(req.params.room)
+    if (isLeft(room) || room.right !== req.params.room) return errorResponse(400, `invalid room name: expected ${RoomName.name}`)
+    // A write from another site's page is refused even where CORS would not stop it.
+    if (!allowed(req.headerMap.get('origin'), req.headerMap.get('host'))) return errorResponse(403, 'origin not allowed')
+    // JSON only: a cross-site form cannot send it without a CORS preflight, which we do not grant.
+    if (!isJson(req)) return errorResponse(415, 'expected Content-Type: application/json')
+    const body = readJsonBody(req)
+    if (isLeft(body)) return errorResponse(400, 'invalid_json')
+    const payload = PostPayload.decode(body.right)
+    if (isLeft(payload)) return json({ error: 'invalid_payload', details: issues(payload.left) }, 400)
+    if (!rooms.exists(room.right)) return errorResponse(404, `no room "${room.right}": a room exists while someone is in it`)
+    const message = newMessage({ room: room.right, name: payload.right.name, text: payload.right.text, via: 'http' })
+    rooms.record(message)
+    ctx.broadcast('message', message, { room: room.right })
+    return json(message, 201)
+  })
+
+  const http = {
+    page: httpRoute('GET', '/', () => html(assets.html, 200, PAGE_HEADERS)),
+    script: httpRoute('GET', '/app.js', () => response(assets.js, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8' })),
+    style: httpRoute('GET', '/app.css', () => response(assets.css, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/css; charset=utf-8' })),
+    listRooms: httpRoute('GET', '/api/rooms', () => ({ rooms: rooms.list() })),
+    postMessage,
+  }
+
+  return routes(ws, http)
+}

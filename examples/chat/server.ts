@@ -1,0 +1,28 @@
+/**
+ * `npm start`: the chat demo on HOST/PORT (defaults `0.0.0.0` and `6001`). `CHAT_ORIGINS`
+ * (comma-separated) lists other sites' origins trusted to use it; `DEBUG=1` logs more.
+ * SIGINT/SIGTERM close it gracefully (WebSocket clients get 1001, HTTP answers finish).
+ */
+import { startChat } from './start-chat.js'
+
+const origins = (process.env.CHAT_ORIGINS ?? '')
+  .split(',')
+  .map((o) => o.trim())
+  .filter((o) => o !== '')
+
+const chat = await startChat({
+  host: process.env.HOST ?? '0.0.0.0',
+  port: Number(process.env.PORT ?? 6001),
+  origins,
+  debug: process.env.DEBUG === '1',
+})
+chat.logger.info('chat demo: open http://{host}:{port}/ in a browser', {
+  host: chat.address.host === '0.0.0.0' ? 'localhost' : chat.address.host,
+  port: chat.address.port,
+})
+
+const stop = (): void => {
+  void chat.close().then(() => process.exit(0))
+}
+process.once('SIGINT', stop)
+process.once('SIGTERM', stop)

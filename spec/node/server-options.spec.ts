@@ -1,0 +1,36 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import * as E from 'fp-ts/lib/Either.js'
+import { DEFAULT_LIMITS } from '../../lib/node/limits.js'
+import { resolveOptions, type ServerOptions } from '../../lib/node/server-options.js'
+
+const errors = (options: unknown): readonly string[] => {
+  const r = resolveOptions(options as ServerOptions)
+  return E.isLeft(r) ? r.left : []
+}
+
+test('resolveOptions :: the seed defaults: 0.0.0.0:6001, no debug, any origin', () => {
+  const r = resolveOptions({})
+  assert.ok(E.isRight(r))
+  if (E.isRight(r)) {
+    assert.equal(r.right, { host: '0.0.0.0', port: 6001, debug: false, allowedOrigins: ['*'], protocols: [], limits: DEFAULT_LIMITS })
+  }
+})
+
+test('resolveOptions :: given limits override their defaults only', () => {
+  const r = resolveOptions({ port: 0, limits: { maxBody: 10 } })
+  assert.ok(E.isRight(r) && r.right.limits.maxBody === 10 && r.right.limits.maxHeaders === DEFAULT_LIMITS.maxHeaders && r.right.port === 0)
+})
+
+test('resolveOptions :: each bad option is named with what was expected', () => {
+  assert.equal(errors({ port: 70000 }), ['port: expected an integer from 0 to 65535, got 70000'])
+  assert.equal(errors({ host: 5 }), ['host: expected string, got 5'])
+  assert.equal(errors({ limits: { maxBody: 1.5 } }), ['limits.maxBody: expected a positive integer, got 1.5'])
+  assert.match(errors({ limits: { maxBodies: 1 } })[0] ?? '', /^limits\.maxBodies: not a known limit/)
+  assert.match(errors({ logger: { info: 1 } }).join('\n'), /logger\.error: expected a function/)
+  assert.match(errors({ allowedOrigins: ['a', 2] })[0] ?? '', /^allowedOrigins\.1: expected string/)
+  assert.equal(errors(null), ['options: expected an object'])
+  assert.match(errors({ debug: 1n })[0] ?? '', /^debug: expected boolean, got 1/)
+})
+
+test.run()

@@ -342,8 +342,9 @@ const fail = (m: ClientResult['mode'], why: string): ClientResult => ({
   clientCpuMs: 0,
 })
 
-const report = (r: ClientResult): void => {
+const report = (result: ClientResult): void => {
   finished = true
+  const r = result.error === undefined && lastError !== '' ? { ...result, error: lastError } : result
   process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(r)}\n`, () => {
     for (const c of everyone) c.socket.destroy()
     process.exit(r.ok ? 0 : 1)

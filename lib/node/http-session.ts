@@ -22,10 +22,12 @@ export interface HttpSessionDeps {
   /** Answers one request (middleware, routes, CORS); never rejects. */
   readonly respond: (request: HttpRequest) => Promise<Response>
   /**
-   * Tries the WebSocket handshake: a Response refuses it (sent, then the connection closes);
-   * `undefined` means the server took the socket over, with `rest` as its first bytes.
+   * Decides a WebSocket upgrade request: a Response refuses it (sent, then the connection
+   * closes); `undefined` accepts it.
    */
-  readonly upgrade: (request: HttpRequest, rest: Uint8Array) => Response | undefined
+  readonly decideUpgrade: (request: HttpRequest) => Response | undefined | Promise<Response | undefined>
+  /** Hands the socket to the WebSocket side, with `rest` as its first bytes. */
+  readonly takeOver: (request: HttpRequest, rest: Uint8Array) => void
   /** Corks the socket until the current batch of work is flushed. */
   readonly hold: () => void
   /** Whether the server is shutting down: no more keep-alive. */
@@ -43,11 +45,13 @@ export interface HttpSession {
   finish(): void
 }
 
-// One response owed, in request order; `bytes` is set when it is ready.
+// One response owed, in request order; `bytes` is set when it is ready. An upgrade
+// request waits for its decision: a refusal to send, or the hand-over.
 interface Slot {
   bytes: Uint8Array | undefined
   readonly close: boolean
   readonly upgrade: HttpRequest | undefined
+  decision?: { readonly refusal: Response | undefined }
 }
 
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
@@ -73,11 +77,12 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
     while (slots.length > 0) {
       const head = slots[0] as Slot
       if (head.upgrade !== undefined) {
+        if (head.decision === undefined) return
         slots.shift()
-        const refusal = deps.upgrade(head.upgrade, queue.bytes())
+        const rest = queue.bytes()
         queue.clear()
-        if (refusal === undefined) return // the socket is a WebSocket now
-        socket.end(serializeResponse(refusal, { keepAlive: false, date: httpDate() }))
+        if (head.decision.refusal === undefined) return deps.takeOver(head.upgrade, rest)
+        socket.end(serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate() }))
         return
       }
       if (head.bytes === undefined) return
@@ -146,8 +151,15 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
       if (isWebSocketUpgrade(request)) {
         stopped = true
         queue.keep(bytes)
-        slots.push({ bytes: undefined, close: false, upgrade: request })
-        flush()
+        const slot: Slot = { bytes: undefined, close: false, upgrade: request }
+        slots.push(slot)
+        const decide = (refusal: Response | undefined): void => {
+          slot.decision = { refusal }
+          if (slots[0] === slot) flush()
+        }
+        const decided = deps.decideUpgrade(request)
+        if (decided instanceof Promise) void decided.then(decide)
+        else decide(decided)
         return
       }
       dispatch(request)

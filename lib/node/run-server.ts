@@ -13,6 +13,7 @@ import { withHeader } from '../core/http/response-updates.js'
 import { serializeResponse } from '../core/http/serialize-response.js'
 import type { HttpRequest, Response } from '../core/http/types.js'
 import type { Logger } from '../core/log/logger.js'
+import { composeHttp } from '../core/middleware/compose-http.js'
 import { compileRoutes } from '../core/route/compile-routes.js'
 import { describeRouteTableError } from '../core/route/route-table-error.js'
 import { dispatchConnect } from '../core/route/dispatch-connect.js'
@@ -26,7 +27,7 @@ import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { encodeEvent } from '../core/ws/envelope.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
-import { validateUpgrade } from '../core/ws/validate-upgrade.js'
+import { type Upgrade, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client, ClientType } from './client.js'
 import { createFlushBatcher } from './flush-batcher.js'
 import { httpDate } from './http-date.js'
@@ -200,17 +201,36 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       onError: onHttpError,
     })
 
-  // The WebSocket handshake (RFC 6455 §4.2): a refusal is an HTTP answer; success takes the socket over.
-  const upgrade = (client: Client, request: HttpRequest, rest: Uint8Array): Response | undefined => {
+  // The WebSocket handshake (RFC 6455 §4.2): the core validates it, then the HTTP
+  // middleware sees it like any request (authentication, logging) and may refuse it.
+  const upgradeAccepted = errorResponse(101, 'Switching Protocols')
+  const httpStack = composeHttp(options.httpMiddleware ?? [])
+  // Upgrades validated by decideUpgrade, for takeOver to answer without validating twice.
+  const validated = new WeakMap<HttpRequest, Upgrade>()
+  const decideUpgrade = (client: Client, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
     if (draining) return errorResponse(503, 'server shutting down')
     const checked = validateUpgrade(request, { allowedOrigins: resolved.right.allowedOrigins, protocols: resolved.right.protocols })
     if (E.isLeft(checked)) {
       logDebug('websocket handshake refused', { clientId: client.id, status: checked.left.status, reason: checked.left.reason })
       return checked.left.headers.reduce((res, [name, value]) => withHeader(res, name, value), errorResponse(checked.left.status, checked.left.reason))
     }
+    validated.set(request, checked.right)
+    if ((options.httpMiddleware ?? []).length === 0) return undefined
+    return httpStack(request, httpContext, async () => upgradeAccepted).then(
+      (res) => (res === upgradeAccepted ? undefined : res),
+      (error: unknown) => {
+        onHttpError(error, request)
+        return errorResponse(500, 'Internal Server Error')
+      },
+    )
+  }
+
+  const takeOver = (client: Client, request: HttpRequest, rest: Uint8Array): void => {
+    const upgrade = validated.get(request)
+    if (upgrade === undefined || client.socket.destroyed) return void client.socket.destroy()
     httpSessions.delete(client.id)
     client.type = 'ws'
-    client.socket.write(handshakeResponse(checked.right))
+    client.socket.write(handshakeResponse(upgrade))
     const ctx = socketContext(client, request)
     let entry: WsClient | undefined
     const session = startWsSession(client.socket, ctx, {
@@ -235,7 +255,6 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     })
     receivers.set(client.id, session)
     if (rest.length > 0) session.receive(rest)
-    return undefined
   }
 
   const receivers = new Map<number, { receive(chunk: Uint8Array): void }>()
@@ -256,7 +275,8 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     const http = startHttpSession(socket, {
       limits,
       respond,
-      upgrade: (request, rest) => upgrade(client, request, rest),
+      decideUpgrade: (request) => decideUpgrade(client, request),
+      takeOver: (request, rest) => takeOver(client, request, rest),
       hold: () => batcher.hold(socket),
       draining: () => draining,
       debug: logDebug,

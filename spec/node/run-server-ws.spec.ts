@@ -4,6 +4,8 @@ import * as t from 'io-ts'
 import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../../lib/core/ws/frame.js'
 import type { WsMiddleware } from '../../lib/core/middleware/ws-middleware.js'
+import type { HttpMiddleware } from '../../lib/core/middleware/http-middleware.js'
+import { errorResponse } from '../../lib/core/http/response.js'
 import { onConnect } from '../../lib/core/route/on-connect.js'
 import { onDisconnect } from '../../lib/core/route/on-disconnect.js'
 import { socketOn } from '../../lib/core/route/socket-on.js'
@@ -307,6 +309,25 @@ Ws('server operations: send, clients with types, client data, disconnectClient',
     assert.is((await c.closed()).code, 1000)
     await eventually(() => server.clients().length === 0)
     assert.equal(server.namespaces.clientsInNamespace(), [])
+  } finally {
+    await server.close()
+  }
+})
+
+Ws('HTTP middleware sees the upgrade request and may refuse it (authentication)', async () => {
+  const auth: HttpMiddleware = (req, next) => (req.rawQuery.includes('token=good') ? next() : errorResponse(401, 'Unauthorized'))
+  const slow: HttpMiddleware = async (_req, next) => {
+    await delay(5)
+    return next()
+  }
+  const { server, port } = await startServer({ routes: chat, httpMiddleware: [slow, auth] })
+  try {
+    const refused = await rawExchange(port, 'GET /?token=bad HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
+    assert.is(statusOf(refused), 401)
+    const c = await openClient(port, '/?token=good')
+    c.emit('echo', 'in', 1)
+    assert.equal(await c.nextJson(), { event: 'ack', id: 1, data: 'in' })
+    c.ws.close()
   } finally {
     await server.close()
   }

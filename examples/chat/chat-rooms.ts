@@ -65,11 +65,11 @@ export const createChatRooms = (): ChatRooms => {
   const clientRooms = new Map<number, Set<string>>()
 
   const roomsOf = (clientId: number): readonly string[] => [...(clientRooms.get(clientId) ?? [])]
-  const members = (room: string): readonly string[] =>
-    [...(rooms.get(room)?.members ?? [])].map((id) => names.get(id)).filter((n): n is string => n !== undefined)
-  const snapshot = (room: string): { members: readonly string[]; history: readonly ChatMessage[] } => ({
-    members: members(room),
-    history: [...(rooms.get(room)?.history ?? [])],
+  const namesIn = (entry: Room | undefined): readonly string[] =>
+    [...(entry?.members ?? [])].map((id) => names.get(id)).filter((n): n is string => n !== undefined)
+  const view = (entry: Room): { members: readonly string[]; history: readonly ChatMessage[] } => ({
+    members: namesIn(entry),
+    history: [...entry.history],
   })
 
   const leave = (clientId: number, room: string): boolean => {
@@ -91,14 +91,15 @@ export const createChatRooms = (): ChatRooms => {
     join(clientId, room) {
       if (!names.has(clientId)) return { _tag: 'NameRequired' }
       const mine = clientRooms.get(clientId) ?? new Set<string>()
-      if (mine.has(room)) return { _tag: 'AlreadyIn', ...snapshot(room) }
+      const existing = rooms.get(room)
+      if (existing !== undefined && mine.has(room)) return { _tag: 'AlreadyIn', ...view(existing) }
       if (mine.size >= MAX_ROOMS_PER_CLIENT) return { _tag: 'TooManyRooms', limit: MAX_ROOMS_PER_CLIENT }
+      const entry = existing ?? { members: new Set<number>(), history: [] }
+      rooms.set(room, entry)
+      entry.members.add(clientId)
       mine.add(room)
       clientRooms.set(clientId, mine)
-      const entry = rooms.get(room)
-      if (entry === undefined) rooms.set(room, { members: new Set([clientId]), history: [] })
-      else entry.members.add(clientId)
-      return { _tag: 'Joined', ...snapshot(room) }
+      return { _tag: 'Joined', ...view(entry) }
     },
     leave,
     forget(clientId) {
@@ -109,7 +110,7 @@ export const createChatRooms = (): ChatRooms => {
     },
     isIn: (clientId, room) => clientRooms.get(clientId)?.has(room) ?? false,
     roomsOf,
-    members,
+    members: (room) => namesIn(rooms.get(room)),
     exists: (room) => rooms.has(room),
     record(message) {
       const history = rooms.get(message.room)?.history
@@ -120,6 +121,6 @@ export const createChatRooms = (): ChatRooms => {
     list: () =>
       [...rooms.entries()]
         .map(([room, entry]) => ({ room, members: entry.members.size }))
-        .sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0)),
+        .sort((a, b) => (a.room < b.room ? -1 : 1)), // room names are unique keys
   }
 }

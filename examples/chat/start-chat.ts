@@ -1,45 +1,12 @@
 /**
- * `startChat`: the chat demo as a running server: its state, its routes, the origin
- * rules, CORS and limits sized for chat. `server.ts` calls it for `npm start`; tests call
- * it on port 0 in-process.
- *
- * Origins, as a real deployment would have them:
- * - WebSocket: the chat's own page and the origins in `origins` may connect; other sites'
- *   pages are refused (see `origin-policy.ts`). The framework's `allowedOrigins` list is
- *   left at `*` because a fixed list cannot say "the page's own origin" when the server
- *   is reached under several names (localhost, its address, a proxy's name) or on a port
- *   chosen at start; the chat checks the Origin against the Host itself.
- * - REST (CORS): the page needs none (same origin). Only the origins in `origins` get
- *   CORS grants, for GET and POST with a JSON body, never with credentials (the chat has
- *   no cookies); with no origins listed, no other site may read or post. Writes are also
- *   checked against the origin policy, and must be JSON (so a cross-site HTML form, which
- *   no preflight guards, cannot post).
+ * `startChat`: the chat demo as a running server (see `chat-server-options.ts` for what it
+ * is made of and its origin rules). `server.ts` calls it for `npm start`; tests call it on
+ * port 0 in-process.
  */
-import { type Logger, runServer, type ServerHandle } from '../../lib/index.js'
-import { type ChatAssets, loadChatAssets } from './chat-assets.js'
-import { messageFactory } from './chat-message.js'
-import { createChatRooms } from './chat-rooms.js'
-import { chatRoutes } from './chat-routes.js'
-import { originPolicy } from './origin-policy.js'
-import { wsOriginGuard } from './ws-origin-guard.js'
+import { runServer, type ServerHandle } from '../../lib/index.js'
+import { type ChatOptions, chatServerOptions } from './chat-server-options.js'
 
-export interface ChatOptions {
-  /** Interface to listen on (default `0.0.0.0`). */
-  readonly host?: string
-  /** Port (default `6001`; `0` picks a free one). */
-  readonly port?: number
-  /** Other sites' origins trusted to use the chat, e.g. `['https://chat.example']`. */
-  readonly origins?: readonly string[]
-  readonly logger?: Logger
-  readonly debug?: boolean
-  /** The page's files (read from `public/` by default). */
-  readonly assets?: ChatAssets
-  /** The clock stamping messages. */
-  readonly now?: () => Date
-}
-
-// A chat line is at most 500 characters; 64 KiB leaves room for any valid event or post.
-const CHAT_SERVER_LIMITS = { maxBody: 64 * 1024, maxFramePayload: 64 * 1024, maxMessage: 64 * 1024, heartbeatIntervalMs: 25_000 }
+export type { ChatOptions } from './chat-server-options.js'
 
 /**
  * Starts the chat and answers the running server.
@@ -49,30 +16,4 @@ const CHAT_SERVER_LIMITS = { maxBody: 64 * 1024, maxFramePayload: 64 * 1024, max
  * console.log(`http://127.0.0.1:${chat.address.port}/`)
  * await chat.close()
  */
-export const startChat = (options: ChatOptions = {}): Promise<ServerHandle> => {
-  const origins = options.origins ?? []
-  const allowed = originPolicy(origins)
-  const routes = chatRoutes({
-    rooms: createChatRooms(),
-    allowed,
-    assets: options.assets ?? loadChatAssets(),
-    newMessage: messageFactory(options.now),
-  })
-  return runServer({
-    host: options.host ?? '0.0.0.0',
-    port: options.port ?? 6001,
-    debug: options.debug ?? false,
-    routes,
-    wsMiddleware: [wsOriginGuard(allowed)],
-    allowedOrigins: ['*'],
-    cors: {
-      allowedOrigins: origins,
-      allowedMethods: ['GET', 'POST', 'OPTIONS'],
-      allowedHeaders: ['Content-Type'],
-      allowCredentials: false,
-      maxAge: 600,
-    },
-    limits: CHAT_SERVER_LIMITS,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-  })
-}
+export const startChat = (options: ChatOptions = {}): Promise<ServerHandle> => runServer(chatServerOptions(options))

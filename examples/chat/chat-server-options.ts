@@ -1,0 +1,76 @@
+/**
+ * `chatServerOptions`: the `runServer` options of the chat demo: its state, its routes, the
+ * origin rules, CORS and limits sized for chat. `startChat` runs them.
+ *
+ * Origins, as a real deployment would have them:
+ * - WebSocket: the chat's own page and the origins in `origins` may connect; other sites'
+ *   pages are told `origin_not_allowed` and closed (see `origin-policy.ts`). The framework's
+ *   `allowedOrigins` list is left at `*` because a fixed list cannot say "the page's own
+ *   origin" when the server is reached under several names (localhost, its address, a
+ *   proxy's name) or on a port chosen at start; the chat compares Origin with Host itself.
+ * - REST (CORS): the page needs none (same origin). Only the origins in `origins` get
+ *   CORS grants, for GET and POST with a JSON body, never with credentials (the chat has
+ *   no cookies); with no origins listed, no other site may read or post. Writes are also
+ *   checked against the origin policy, and must be JSON (so a cross-site HTML form, which
+ *   no preflight guards, cannot post).
+ */
+import type { Logger, ServerOptions } from '../../lib/index.js'
+import { type ChatAssets, loadChatAssets } from './chat-assets.js'
+import { messageFactory } from './chat-message.js'
+import { createChatRooms } from './chat-rooms.js'
+import { chatRoutes } from './chat-routes.js'
+import { originPolicy } from './origin-policy.js'
+import { wsOriginGuard } from './ws-origin-guard.js'
+
+export interface ChatOptions {
+  /** Interface to listen on (default `0.0.0.0`). */
+  readonly host?: string
+  /** Port (default `6001`; `0` picks a free one). */
+  readonly port?: number
+  /** Other sites' origins trusted to use the chat, e.g. `['https://chat.example']`. */
+  readonly origins?: readonly string[]
+  /** Where log entries go (the framework's console logger by default). */
+  readonly logger?: Logger
+  readonly debug?: boolean
+  /** The page's files (read from `public/` by default). */
+  readonly assets?: ChatAssets
+  /** The clock stamping messages. */
+  readonly now?: () => Date
+}
+
+/** A chat line is at most 500 characters; 64 KiB leaves room for any valid event or post. */
+export const CHAT_SERVER_LIMITS = { maxBody: 64 * 1024, maxFramePayload: 64 * 1024, maxMessage: 64 * 1024 } as const
+
+/**
+ * The server options for `options`, with a fresh chat state.
+ *
+ * @example
+ * const server = await runServer(chatServerOptions({ port: 0 }))
+ */
+export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
+  const origins = options.origins ?? []
+  const allowed = originPolicy(origins)
+  const routes = chatRoutes({
+    rooms: createChatRooms(),
+    allowed,
+    assets: options.assets ?? loadChatAssets(),
+    newMessage: messageFactory(options.now),
+  })
+  return {
+    host: options.host ?? '0.0.0.0',
+    port: options.port ?? 6001,
+    debug: options.debug ?? false,
+    routes,
+    wsMiddleware: [wsOriginGuard(allowed)],
+    allowedOrigins: ['*'],
+    cors: {
+      allowedOrigins: origins,
+      allowedMethods: ['GET', 'POST', 'OPTIONS'],
+      allowedHeaders: ['Content-Type'],
+      allowCredentials: false,
+      maxAge: 600,
+    },
+    limits: CHAT_SERVER_LIMITS,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  }
+}

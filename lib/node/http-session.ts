@@ -39,9 +39,7 @@ export interface HttpSession {
   receive(chunk: Uint8Array): void
   /** Enforces the time-outs at time `now` (milliseconds). */
   sweep(now: number): void
-  /** Whether a response is still owed (graceful shutdown waits for those). */
-  readonly busy: boolean
-  /** Closes the connection once the responses owed are sent (graceful shutdown). */
+  /** Closes the connection once the responses owed are sent (graceful shutdown, or the peer ended its side). */
   finish(): void
 }
 
@@ -70,6 +68,7 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
   let stopped = false // no more requests are read: close, error, upgrade, or shutdown
   let continued = false // 100 Continue sent for the request in progress
   let firstRequest = true
+  let finishing = false // end the connection once every owed response is written
   let requestStartedAt = 0
   let idleSince = Date.now()
 
@@ -94,7 +93,7 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
       }
     }
     idleSince = Date.now()
-    if (stopped && !socket.writableEnded && !socket.destroyed && queue.length === 0 && deps.draining()) socket.end()
+    if (finishing && !socket.writableEnded) socket.end()
   }
 
   const answerNow = (res: Response, close: boolean): void => {
@@ -193,11 +192,9 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
       }
       if (slots.length === 0 && queue.length === 0 && now - idleSince > limits.keepAliveTimeoutMs) socket.end()
     },
-    get busy() {
-      return slots.length > 0
-    },
     finish() {
       stopped = true
+      finishing = true
       if (slots.length === 0) socket.end()
     },
   }

@@ -286,8 +286,9 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     socket.on('data', (chunk: Buffer) => receivers.get(client.id)?.receive(chunk))
     socket.on('error', (error) => logDebug('socket error', { clientId: client.id, error: error.message }))
     socket.on('end', () => {
-      // Half-closed by the peer: a WebSocket ends here; an HTTP client may still await answers.
-      if (client.type === 'ws' || !http.busy) socket.end()
+      // Half-closed by the peer: a WebSocket ends here; an HTTP client still gets the answers it is owed.
+      if (client.type === 'ws') socket.end()
+      else http.finish()
     })
     socket.once('close', () => {
       sockets.delete(socket)
@@ -297,7 +298,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     })
   }
 
-  const server: Server = createServer({ noDelay: true }, accept)
+  const server: Server = createServer({ noDelay: true, allowHalfOpen: true }, accept)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(resolved.right.port, resolved.right.host, () => {

@@ -101,6 +101,19 @@ Http('keep-alive serves many requests on one connection; HTTP/1.0 closes by defa
   }
 })
 
+Http('a client that half-closes after its requests still gets every answer', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const conn = await rawConnect(port)
+    conn.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
+    conn.socket.end()
+    const text = (await conn.closed()).toString()
+    assert.match(text, /\{"slow":true\}HTTP\/1\.1 200 OK[\s\S]*\{"hello":"world"\}$/)
+  } finally {
+    await server.close()
+  }
+})
+
 Http('Expect: 100-continue gets an interim 100 before the body is sent', async () => {
   const { server, port } = await startServer({ routes: table })
   try {

@@ -15,7 +15,7 @@ const run = async (headers: readonly (readonly [string, string])[]): Promise<{ o
   let reached = false
   const outcome = await guard(
     message,
-    () => {
+    async () => {
       reached = true
       return ack(1, 'ok')
     },

@@ -1,0 +1,119 @@
+/**
+ * docs/api.md as a test: every ```ts block of the API reference runs, and the reference
+ * names every export of `twinport`. A block is a small ES module that imports from
+ * `twinport` (or `twinport/core`) and checks what it claims with `node:assert/strict`, so
+ * an example that drifts from the code fails here.
+ *
+ * Each block is written to `spec/docs/.tmp/` (gitignored; tsc skips dot-directories) with
+ * the package name pointed at `lib/` by absolute path, then imported in this process, one
+ * after the other. The process's files are removed afterwards.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = resolve(here, '..', '..')
+// One directory per process, so two suites running at once never share files.
+const tmp = join(here, '.tmp', String(process.pid))
+const apiPath = join(root, 'docs', 'api.md')
+
+/** One fenced `ts` block: where it starts and the heading it sits under. */
+interface Block {
+  readonly line: number
+  readonly heading: string
+  readonly code: string
+}
+
+/** Every ```ts block of a Markdown text, with its line number and nearest heading. */
+const tsBlocks = (markdown: string): readonly Block[] => {
+  const lines = markdown.split('\n')
+  const blocks: Block[] = []
+  let heading = '(top)'
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string
+    if (/^#{1,6} /.test(line)) heading = line.replace(/^#+ /, '')
+    if (line.trim() !== '```ts') continue
+    const start = i
+    const body: string[] = []
+    for (i += 1; i < lines.length && (lines[i] as string).trim() !== '```'; i++) body.push(lines[i] as string)
+    blocks.push({ line: start + 1, heading, code: body.join('\n') })
+  }
+  return blocks
+}
+
+// `twinport` and `twinport/core` as the files they name in this checkout.
+const pointAtLib = (code: string): string =>
+  code
+    .replaceAll(`from 'twinport/core'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'core', 'index.ts')).href)}`)
+    .replaceAll(`from 'twinport'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'index.ts')).href)}`)
+
+const markdown = readFileSync(apiPath, 'utf8')
+const blocks = tsBlocks(markdown)
+
+// The words of the prose's inline code spans (`runServer(options?)` names `runServer`).
+const codeWords = new Set([...markdown.matchAll(/`([^`\n]+)`/g)].flatMap((m) => (m[1] as string).match(/[A-Za-z_$][\w$]*/g) ?? []))
+const documented = (name: string): boolean => codeWords.has(name)
+
+const examples = suite('docs/api.md examples')
+
+examples.before(() => {
+  mkdirSync(tmp, { recursive: true })
+})
+
+examples.after(() => {
+  rmSync(tmp, { recursive: true, force: true })
+})
+
+examples('tsBlocks :: finds fenced ts blocks with their line and heading', () => {
+  const found = tsBlocks('# A\ntext\n```ts\nconst a = 1\n```\n## B\n```sh\nls\n```\n```ts\nconst b = 2\n```\n')
+  assert.equal(found, [
+    { line: 3, heading: 'A', code: 'const a = 1' },
+    { line: 10, heading: 'B', code: 'const b = 2' },
+  ])
+})
+
+examples('docs/api.md :: has examples to run', () => {
+  assert.ok(blocks.length >= 30, `expected many examples, found ${blocks.length}`)
+})
+
+for (const [index, block] of blocks.entries()) {
+  examples(`docs/api.md :: example at line ${block.line} (${block.heading}) runs`, async () => {
+    const file = join(tmp, `api-example-${String(index).padStart(3, '0')}-line-${block.line}.ts`)
+    writeFileSync(file, `${pointAtLib(block.code)}\n`)
+    await import(pathToFileURL(file).href)
+  })
+}
+
+// Names exported only as types, collected from the source: `export interface X`, `export type X`
+// in modules re-exported with `*`, and `type X` in named re-export lists.
+const exportedTypeNames = (file: string, star: boolean, into: Set<string>): void => {
+  const source = readFileSync(file, 'utf8')
+  if (star) for (const m of source.matchAll(/^export (?:interface|type) (\w+)/gm)) into.add(m[1] as string)
+  for (const m of source.matchAll(/^export (?:type )?\* from '(.+?)'/gm)) {
+    exportedTypeNames(resolve(dirname(file), (m[1] as string).replace(/\.js$/, '.ts')), true, into)
+  }
+  for (const m of source.matchAll(/^export (type )?\{([^}]*)\} from '(.+?)'/gms)) {
+    for (const part of (m[2] as string).split(',').map((s) => s.trim())) {
+      if (m[1] !== undefined || part.startsWith('type ')) into.add(part.replace(/^type /, ''))
+    }
+  }
+}
+
+examples('docs/api.md :: names every value exported by twinport', async () => {
+  const api: Record<string, unknown> = await import(pathToFileURL(join(root, 'lib', 'index.ts')).href)
+  const missing = Object.keys(api).filter((name) => !documented(name))
+  assert.equal(missing, [], `not documented in docs/api.md: ${missing.join(', ')}`)
+})
+
+examples('docs/api.md :: names every type exported by twinport', () => {
+  const names = new Set<string>()
+  exportedTypeNames(join(root, 'lib', 'index.ts'), false, names)
+  assert.ok(names.size > 50, `expected the type exports to be found, got ${names.size}`)
+  const missing = [...names].filter((name) => !documented(name))
+  assert.equal(missing, [], `not documented in docs/api.md: ${missing.join(', ')}`)
+})
+
+examples.run()

@@ -1,0 +1,70 @@
+/**
+ * `npm start` (examples/chat/server.ts) as a process: it listens on HOST/PORT, serves the
+ * page and the WebSocket, and on SIGTERM closes WebSocket clients with 1001 and exits 0.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import WebSocket from 'ws'
+
+const WAIT_MS = 15_000
+
+// Resolves with the first match of `pattern` in what the process prints, within WAIT_MS.
+const waitForOutput = (child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> =>
+  new Promise((resolve, reject) => {
+    let seen = ''
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${WAIT_MS} ms; printed: ${seen}`)), WAIT_MS)
+    const look = (chunk: Buffer): void => {
+      seen += chunk.toString('utf8')
+      const match = pattern.exec(seen)
+      if (match === null) return
+      clearTimeout(timer)
+      resolve(match)
+    }
+    child.stdout?.on('data', look)
+    child.stderr?.on('data', look)
+  })
+
+const exited = (child: ChildProcess): Promise<number | null> =>
+  new Promise((resolve, reject) => {
+    if (child.exitCode !== null) return resolve(child.exitCode)
+    const timer = setTimeout(() => reject(new Error(`still running after ${WAIT_MS} ms`)), WAIT_MS)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve(code)
+    })
+  })
+
+test('npm start :: serves the chat on HOST/PORT and shuts down gracefully on SIGTERM', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/chat/server.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  try {
+    const [, port] = await waitForOutput(child, /chat demo: open http:\/\/127\.0\.0\.1:(\d+)\//)
+    const base = `http://127.0.0.1:${port}`
+    const page = await fetch(`${base}/`, { signal: AbortSignal.timeout(WAIT_MS) })
+    assert.is(page.status, 200)
+    assert.match(await page.text(), '<title>twinport chat</title>')
+
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/`)
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve())
+      ws.once('error', reject)
+    })
+    const closeCode = new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no close within ${WAIT_MS} ms`)), WAIT_MS)
+      ws.once('close', (code) => {
+        clearTimeout(timer)
+        resolve(code)
+      })
+    })
+    child.kill('SIGTERM')
+    assert.is(await closeCode, 1001)
+    assert.is(await exited(child), 0)
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  }
+})
+
+test.run()

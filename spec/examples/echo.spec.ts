@@ -1,0 +1,143 @@
+/**
+ * `npm run example:echo` (examples/echo.ts, DESIGN §4) as a process, with real clients:
+ * WebSocket text and binary echoed verbatim (up to 16 MiB), `/bcast` clients sharing every
+ * message (sender included), `GET /hello`, and `POST /echo` returning body and type.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import WebSocket, { type RawData } from 'ws'
+
+const WAIT_MS = 15_000
+
+interface Ctx {
+  child: ChildProcess | undefined
+  port: string
+}
+
+const echo = suite<Ctx>('examples/echo.ts', { child: undefined, port: '' })
+
+const bounded = <A>(what: string, run: (resolve: (a: A) => void, reject: (e: Error) => void) => void): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what}: nothing within ${WAIT_MS} ms`)), WAIT_MS)
+    run(
+      (a) => {
+        clearTimeout(timer)
+        resolve(a)
+      },
+      (e) => {
+        clearTimeout(timer)
+        reject(e)
+      },
+    )
+  })
+
+echo.before(async (ctx) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/echo.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  ctx.child = child
+  ctx.port = await bounded<string>('echo server start', (resolve) => {
+    let seen = ''
+    const look = (chunk: Buffer): void => {
+      seen += chunk.toString('utf8')
+      const port = /listening on 127\.0\.0\.1:(\d+)/.exec(seen)?.[1]
+      if (port !== undefined) resolve(port)
+    }
+    child.stdout.on('data', look)
+    child.stderr.on('data', look)
+  })
+})
+
+echo.after(async (ctx) => {
+  const child = ctx.child
+  if (child === undefined || child.exitCode !== null) return
+  const gone = bounded<number | null>('echo server exit', (resolve) => child.once('exit', (code) => resolve(code)))
+  child.kill('SIGTERM')
+  try {
+    assert.is(await gone, 0)
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  }
+})
+
+const open = (port: string, path = '/'): Promise<WebSocket> => {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { maxPayload: 32 * 1024 * 1024 })
+  return bounded('open', (resolve, reject) => {
+    ws.once('open', () => resolve(ws))
+    ws.once('error', reject)
+  })
+}
+
+const nextMessage = (ws: WebSocket): Promise<{ data: RawData; isBinary: boolean }> =>
+  bounded('message', (resolve) => ws.once('message', (data, isBinary) => resolve({ data, isBinary })))
+
+echo('echo :: text and binary messages come back verbatim, 16 MiB included', async (ctx) => {
+  const ws = await open(ctx.port)
+  try {
+    const text = nextMessage(ws)
+    ws.send('héllo {"event":"not parsed"}')
+    const t = await text
+    assert.is(t.isBinary, false)
+    assert.is(String(t.data), 'héllo {"event":"not parsed"}')
+
+    const bytes = Buffer.from([0, 1, 2, 255, 254])
+    const binary = nextMessage(ws)
+    ws.send(bytes)
+    const b = await binary
+    assert.is(b.isBinary, true)
+    assert.ok(Buffer.from(b.data as Buffer).equals(bytes))
+
+    const big = Buffer.alloc(16 * 1024 * 1024, 7)
+    big[big.length - 1] = 9
+    const large = nextMessage(ws)
+    ws.send(big)
+    const l = await large
+    assert.ok(Buffer.from(l.data as Buffer).equals(big))
+  } finally {
+    ws.close()
+  }
+})
+
+echo('/bcast :: each message reaches every /bcast client, the sender included, and no one else', async (ctx) => {
+  const [a, b, other] = [await open(ctx.port, '/bcast'), await open(ctx.port, '/bcast'), await open(ctx.port, '/')]
+  try {
+    let otherGot = 0
+    other.on('message', () => (otherGot += 1))
+    const atA = nextMessage(a)
+    const atB = nextMessage(b)
+    a.send('to everyone')
+    assert.is(String((await atA).data), 'to everyone')
+    assert.is(String((await atB).data), 'to everyone')
+    // The plain client still echoes its own message only.
+    const back = nextMessage(other)
+    other.send('just me')
+    assert.is(String((await back).data), 'just me')
+    assert.is(otherGot, 1)
+  } finally {
+    for (const ws of [a, b, other]) ws.close()
+  }
+})
+
+echo('GET /hello :: {"hello":"world"} as JSON', async (ctx) => {
+  const res = await fetch(`http://127.0.0.1:${ctx.port}/hello`, { signal: AbortSignal.timeout(WAIT_MS) })
+  assert.is(res.status, 200)
+  assert.is(res.headers.get('content-type'), 'application/json')
+  assert.equal(await res.json(), { hello: 'world' })
+})
+
+echo('POST /echo :: 200 with the body as received and its content type', async (ctx) => {
+  const body = new Uint8Array([0x7b, 0x00, 0xff, 0x0a])
+  const res = await fetch(`http://127.0.0.1:${ctx.port}/echo`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-odd; v=1' },
+    body,
+    signal: AbortSignal.timeout(WAIT_MS),
+  })
+  assert.is(res.status, 200)
+  assert.is(res.headers.get('content-type'), 'application/x-odd; v=1')
+  assert.equal(new Uint8Array(await res.arrayBuffer()), body)
+})
+
+echo.run()

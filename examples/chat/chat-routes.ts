@@ -39,7 +39,7 @@ import type { ChatRooms } from './chat-rooms.js'
 import type { OriginPolicy } from './origin-policy.js'
 import { requestHeader } from './ws-origin-guard.js'
 
-/** What the routes work with; `startChat` builds it. */
+/** What the routes work with; `chatServerOptions` builds it. */
 export interface ChatDeps {
   readonly rooms: ChatRooms
   readonly allowed: OriginPolicy
@@ -67,7 +67,8 @@ const issues = (errors: t.Errors): Json =>
 const refuse = (error: ChatRefusal['error'], message: string): ChatRefusal => ({ ok: false, error, message })
 
 // The page runs no inline script and loads nothing from elsewhere, so the policy can be strict.
-// CSP 'self' covers same-origin ws: in Chromium and Firefox (CSP3 §6.7.2.8).
+// Under CSP Level 3, 'self' in connect-src also matches ws: to the same host and port, so
+// the page's own WebSocket is allowed (the browser end-to-end test relies on it).
 const PAGE_HEADERS = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",

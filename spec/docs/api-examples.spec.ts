@@ -1,6 +1,6 @@
 /**
- * docs/api.md as a test: every ```ts block of the API reference runs, and the reference
- * names every export of `twinport`. A block is a small ES module that imports from
+ * docs/api.md as a test: every ```ts block of the API reference (and of the guide) runs,
+ * and the reference names every export of `twinport`. A block is a small ES module that imports from
  * `twinport` (or `twinport/core`) and checks what it claims with `node:assert/strict`, so
  * an example that drifts from the code fails here.
  *
@@ -19,6 +19,8 @@ const root = resolve(here, '..', '..')
 // One directory per process, so two suites running at once never share files.
 const tmp = join(here, '.tmp', String(process.pid))
 const apiPath = join(root, 'docs', 'api.md')
+// Pages whose ```ts blocks are complete programs (fragments are fenced as ```typescript).
+const pages = ['api.md', 'guide.md']
 
 /** One fenced `ts` block: where it starts and the heading it sits under. */
 interface Block {
@@ -52,12 +54,13 @@ const pointAtLib = (code: string): string =>
 
 const markdown = readFileSync(apiPath, 'utf8')
 const blocks = tsBlocks(markdown)
+const pageBlocks = pages.map((page) => ({ page, blocks: tsBlocks(readFileSync(join(root, 'docs', page), 'utf8')) }))
 
 // The words of the prose's inline code spans (`runServer(options?)` names `runServer`).
 const codeWords = new Set([...markdown.matchAll(/`([^`\n]+)`/g)].flatMap((m) => (m[1] as string).match(/[A-Za-z_$][\w$]*/g) ?? []))
 const documented = (name: string): boolean => codeWords.has(name)
 
-const examples = suite('docs/api.md examples')
+const examples = suite('docs examples')
 
 examples.before(() => {
   mkdirSync(tmp, { recursive: true })
@@ -79,12 +82,14 @@ examples('docs/api.md :: has examples to run', () => {
   assert.ok(blocks.length >= 30, `expected many examples, found ${blocks.length}`)
 })
 
-for (const [index, block] of blocks.entries()) {
-  examples(`docs/api.md :: example at line ${block.line} (${block.heading}) runs`, async () => {
-    const file = join(tmp, `api-example-${String(index).padStart(3, '0')}-line-${block.line}.ts`)
-    writeFileSync(file, `${pointAtLib(block.code)}\n`)
-    await import(pathToFileURL(file).href)
-  })
+for (const { page, blocks: found } of pageBlocks) {
+  for (const block of found) {
+    examples(`docs/${page} :: example at line ${block.line} (${block.heading}) runs`, async () => {
+      const file = join(tmp, `${page.replace('.md', '')}-line-${block.line}.ts`)
+      writeFileSync(file, `${pointAtLib(block.code)}\n`)
+      await import(pathToFileURL(file).href)
+    })
+  }
 }
 
 // Names exported only as types, collected from the source: `export interface X`, `export type X`

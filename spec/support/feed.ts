@@ -61,7 +61,7 @@ const isViewOf = (view: Uint8Array, whole: Uint8Array): boolean =>
  * contract at every call. Throws (an assertion) when the decoder breaks it.
  *
  * @example
- * feedChunks(decodeFrame(limits), [hex('81 05 48 65'), hex('6c 6c 6f')]).values.length // 1
+ * feedChunks((b) => decodeFrame(b, limits), [hex('81 05 48 65'), hex('6c 6c 6f')]).values.length // 1
  */
 export const feedChunks = <E, A>(decode: Decode<E, A>, chunks: readonly Uint8Array[]): FeedOutcome<E, A> => {
   const values: A[] = []
@@ -114,7 +114,7 @@ const DEFAULT_TRAILER = new Uint8Array([0xde, 0xad, 0xbe, 0xef])
  * must come out, and without an error the trailer must be handed back untouched as the rest.
  *
  * @example
- * const out = feedAll(decodeFrame(limits), hex('81 05 48 65 6c 6c 6f'))
+ * const out = feedAll((b) => decodeFrame(b, limits), hex('81 05 48 65 6c 6c 6f'))
  * assert.equal(out.values.length, 1)
  */
 export const feedAll = <E, A>(decode: Decode<E, A>, input: Uint8Array, options: FeedOptions = {}): FeedOutcome<E, A> => {

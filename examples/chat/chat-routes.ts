@@ -23,7 +23,6 @@ import {
   isJson,
   json,
   type Json,
-  onConnect,
   onDisconnect,
   readJsonBody,
   response,
@@ -37,7 +36,6 @@ import { HelloPayload, PostPayload, RoomName, RoomPayload, SayPayload } from './
 import type { ChatMessage, MessageInput } from './chat-message.js'
 import type { ChatRooms } from './chat-rooms.js'
 import type { OriginPolicy } from './origin-policy.js'
-import { requestHeader } from './ws-origin-guard.js'
 
 /** What the routes work with; `chatServerOptions` builds it. */
 export interface ChatDeps {
@@ -85,13 +83,6 @@ export const chatRoutes = (deps: ChatDeps): RouteTable => {
   const announceRooms = (ctx: SocketContext | HttpContext): void => ctx.broadcast('rooms', { rooms: rooms.list() })
 
   const ws = {
-    // Cross-site pages are told why and closed (their events are ignored by wsOriginGuard).
-    checkOrigin: onConnect((ctx) => {
-      const headers = ctx.request.headers
-      if (allowed(requestHeader(headers, 'origin'), requestHeader(headers, 'host'))) return
-      ctx.emit('error', { error: 'origin_not_allowed', message: 'this page may not use the chat' })
-      ctx.disconnectClient()
-    }),
     hello: socketOn('hello', HelloPayload, ({ name }, ctx) => {
       const before = rooms.nameOf(ctx.clientId)
       const inRooms = rooms.setName(ctx.clientId, name)

@@ -4,10 +4,10 @@
  *
  * Origins, as a real deployment would have them:
  * - WebSocket: the chat's own page and the origins in `origins` may connect; other sites'
- *   pages are told `origin_not_allowed` and closed (see `origin-policy.ts`). The framework's
- *   `allowedOrigins` list is left at `*` because a fixed list cannot say "the page's own
- *   origin" when the server is reached under several names (localhost, its address, a
- *   proxy's name) or on a port chosen at start; the chat compares Origin with Host itself.
+ *   pages get 403 before the upgrade (`upgrade-origin-guard.ts`, `origin-policy.ts`). The
+ *   framework's `allowedOrigins` list is left at `*` because a fixed list cannot say "the
+ *   page's own origin" when the server is reached under several names (localhost, its
+ *   address, a proxy's name) or on a port chosen at start; the guard compares Origin with Host.
  * - REST (CORS): the page needs none (same origin). Only the origins in `origins` get
  *   CORS grants, for GET and POST with a JSON body, never with credentials (the chat has
  *   no cookies); with no origins listed, no other site may read or post. Writes are also
@@ -20,7 +20,7 @@ import { messageFactory } from './chat-message.js'
 import { createChatRooms } from './chat-rooms.js'
 import { chatRoutes } from './chat-routes.js'
 import { originPolicy } from './origin-policy.js'
-import { wsOriginGuard } from './ws-origin-guard.js'
+import { upgradeOriginGuard } from './upgrade-origin-guard.js'
 
 export interface ChatOptions {
   /** Interface to listen on (default `0.0.0.0`). */
@@ -61,7 +61,7 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
     port: options.port ?? 6001,
     debug: options.debug ?? false,
     routes,
-    wsMiddleware: [wsOriginGuard(allowed)],
+    httpMiddleware: [upgradeOriginGuard(allowed)],
     allowedOrigins: ['*'],
     cors: {
       allowedOrigins: origins,

@@ -35,7 +35,7 @@ test('chatServerOptions :: the route table holds the page, the API and the four 
   assert.equal(http, ['GET /', 'GET /app.js', 'GET /app.css', 'GET /api/rooms', 'POST /api/rooms/{room}/messages'])
   const events = table.flatMap((r) => (r._tag === 'SocketOn' ? [r.event] : []))
   assert.equal(events, ['hello', 'join', 'leave', 'message'])
-  assert.is(options.wsMiddleware?.length, 1)
+  assert.is(options.httpMiddleware?.length, 1)
 })
 
 test.run()

@@ -35,9 +35,9 @@ const exited = (child: ChildProcess): Promise<number | null> =>
     })
   })
 
-test('npm start :: serves the chat on HOST/PORT and shuts down gracefully on SIGTERM', async () => {
+test('npm start :: serves the chat on HOST/PORT with CHAT_ORIGINS, and shuts down gracefully on SIGTERM', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/chat/server.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0', DEBUG: '1', CHAT_ORIGINS: ' https://partner.example, ,https://b.example' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   try {
@@ -46,6 +46,9 @@ test('npm start :: serves the chat on HOST/PORT and shuts down gracefully on SIG
     const page = await fetch(`${base}/`, { signal: AbortSignal.timeout(WAIT_MS) })
     assert.is(page.status, 200)
     assert.match(await page.text(), '<title>twinport chat</title>')
+    // CHAT_ORIGINS is read: a listed origin gets a CORS grant.
+    const rooms = await fetch(`${base}/api/rooms`, { headers: { Origin: 'https://partner.example' }, signal: AbortSignal.timeout(WAIT_MS) })
+    assert.is(rooms.headers.get('access-control-allow-origin'), 'https://partner.example')
 
     const ws = new WebSocket(`ws://127.0.0.1:${port}/`)
     await new Promise<void>((resolve, reject) => {

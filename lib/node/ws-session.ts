@@ -16,6 +16,7 @@ import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { decodeFrame } from '../core/ws/decode-frame.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
 import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
+import type { EventId } from '../core/ws/event.js'
 import type { FrameLimits } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { createByteQueue } from './byte-queue.js'
@@ -83,6 +84,18 @@ export const startWsSession = (socket: Socket, ctx: SocketContext, deps: WsSessi
 
   const sendText = (text: string): void => deps.write(encodeText(text))
 
+  // A return value JSON cannot hold (a cycle, a BigInt) is the handler's failure, not a crash.
+  const sendAck = (id: EventId, value: unknown, event: string): void => {
+    let text: string
+    try {
+      text = encodeAck(id, value)
+    } catch (error) {
+      deps.onError(error, { phase: 'event', clientId: ctx.clientId, event })
+      text = encodeErrorEvent({ code: 'handler_error', message: `the answer of "${event}" is not JSON`, id })
+    }
+    sendText(text)
+  }
+
   const onData = (message: Incoming & { readonly _tag: 'Text' | 'Binary' }): void => {
     if (compiled.raw !== undefined || message._tag === 'Binary') {
       void dispatchRaw(compiled, message, ctx, deps.onError).then((outcome) => {
@@ -94,7 +107,7 @@ export const startWsSession = (socket: Socket, ctx: SocketContext, deps: WsSessi
     const envelope = decodeEnvelope(message.text)
     if (E.isLeft(envelope)) return sendText(encodeErrorEvent(envelope.left))
     void dispatchEvent(compiled, envelope.right, ctx, { middleware: deps.wsMiddleware, onError: deps.onError }).then((outcome) => {
-      if (outcome._tag === 'Ack') sendText(encodeAck(outcome.id, outcome.value))
+      if (outcome._tag === 'Ack') sendAck(outcome.id, outcome.value, envelope.right.event)
       else if (outcome._tag === 'Failed') sendText(encodeErrorEvent(outcome.error))
     })
   }

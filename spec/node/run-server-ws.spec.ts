@@ -24,6 +24,11 @@ const chat = [
   socketOn('say', t.type({ room: t.string, text: t.string }), ({ room, text }, ctx) => {
     ctx.broadcast('said', { from: ctx.clientId, text }, { room })
   }),
+  socketOn('cyclic', () => {
+    const answer: { self?: unknown } = {}
+    answer.self = answer
+    return answer
+  }),
   socketOn('fail', () => {
     throw new Error('handler broke')
   }),
@@ -73,6 +78,9 @@ Ws('bad input gets an error event and the connection stays usable', async () => 
     const failed = await c.nextJson()
     assert.is((failed.data as { error: string }).error, 'handler_error')
     assert.match(String(records.find((r) => r.level === 'error')?.context.exception), /handler broke/)
+    c.emit('cyclic', null, 'cy')
+    const cyclic = await c.nextJson()
+    assert.equal([cyclic.event, cyclic.id, (cyclic.data as { error: string }).error], ['error', 'cy', 'handler_error'])
     c.emit('add', { a: 1, b: 1 }, 'ok')
     assert.equal(await c.nextJson(), { event: 'ack', id: 'ok', data: 2 })
     c.ws.close()

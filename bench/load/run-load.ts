@@ -82,8 +82,9 @@ const wrk = async (workload: Workload, contender: Contender, server: RunningServ
   const other = others(w, server.pid)
   const result = parseWrk(ran.stdout)
   if (result === undefined) return `wrk failed: ${ran.stderr.trim() || ran.stdout.trim()}`
-  if (result.socketErrors > 0 || result.non2xx > 0) {
-    return `wrk saw ${result.socketErrors} socket errors and ${result.non2xx} non-2xx responses`
+  // A wrong answer fails the run; a few socket errors (wrk's 2 s timeout on a loaded machine) do not.
+  if (result.non2xx > 0 || result.socketErrors > Math.max(10, result.requests / 1000)) {
+    return `wrk saw ${result.socketErrors} socket errors and ${result.non2xx} non-2xx responses in ${result.requests} requests`
   }
   return {
     workload: workload.id, contender: contender.id, round,

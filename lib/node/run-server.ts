@@ -11,7 +11,7 @@ import { decodeCorsConfig } from '../core/http/cors-config.js'
 import { errorResponse } from '../core/http/response.js'
 import { withHeader } from '../core/http/response-updates.js'
 import { serializeResponse } from '../core/http/serialize-response.js'
-import type { HttpRequest, Response } from '../core/http/types.js'
+import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import type { Logger } from '../core/log/logger.js'
 import { composeHttp } from '../core/middleware/compose-http.js'
 import { compileRoutes } from '../core/route/compile-routes.js'
@@ -32,6 +32,7 @@ import type { Client, ClientType } from './client.js'
 import { createFlushBatcher } from './flush-batcher.js'
 import { httpDate } from './http-date.js'
 import { type HttpSession, startHttpSession } from './http-session.js'
+import { guardLogger } from './guard-logger.js'
 import { createLogger } from './log/create-logger.js'
 import { createNamespaceRegistry, type NamespaceRegistry } from './namespace-registry.js'
 import { encodeBinary, encodeText } from './outgoing.js'
@@ -95,7 +96,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     if (E.isLeft(config)) throw new Error(`runServer: invalid option cors.${config.left.field}: ${config.left.message}`)
     cors = compileCors(config.right)
   }
-  const logger: Logger = options.logger ?? createLogger({ minLevel: debug ? 'debug' : 'info' })
+  const logger: Logger = guardLogger(options.logger ?? createLogger({ minLevel: debug ? 'debug' : 'info' }))
   const logDebug = (message: string, context: Readonly<Record<string, unknown>>): void => {
     if (debug) logger.debug(message, context)
   }
@@ -159,6 +160,11 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     clients.get(clientId)?.socket.destroy()
   }
 
+  // Only a connected WebSocket client can be in a room: a stale id would never be cleaned up.
+  const joinRoom = (clientId: number, room: string, namespace?: string): void => {
+    if (wsClients.has(clientId)) registry.joinRoom(clientId, room, namespace)
+  }
+
   const getClientData = (clientId: number, key?: string): unknown => {
     const data = clients.get(clientId)?.data
     if (data === undefined) return undefined
@@ -186,7 +192,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     broadcast: (event, data, target) => void broadcastBytes(eventBytes(event, data), target),
     sendRaw: (message, clientId = client.id) => void sendBytes(clientId, rawBytes(message)),
     broadcastRaw: (message, target) => void broadcastBytes(rawBytes(message), target),
-    joinRoom: (room, namespace) => registry.joinRoom(client.id, room, namespace),
+    joinRoom: (room, namespace) => joinRoom(client.id, room, namespace),
     leaveRoom: (room, namespace) => registry.leaveRoom(client.id, room, namespace),
     disconnectClient: (clientId = client.id) => disconnectClient(clientId),
     setClientData: (key, value) => setClientData(client.id, key, value),
@@ -207,6 +213,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const httpStack = composeHttp(options.httpMiddleware ?? [])
   // Upgrades validated by decideUpgrade, for takeOver to answer without validating twice.
   const validated = new WeakMap<HttpRequest, Upgrade>()
+  const extraHeaders = new WeakMap<HttpRequest, readonly Header[]>()
   const decideUpgrade = (client: Client, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
     if (draining) return errorResponse(503, 'server shutting down')
     const checked = validateUpgrade(request, { allowedOrigins: resolved.right.allowedOrigins, protocols: resolved.right.protocols })
@@ -217,7 +224,12 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     validated.set(request, checked.right)
     if ((options.httpMiddleware ?? []).length === 0) return undefined
     return httpStack(request, httpContext, async () => upgradeAccepted).then(
-      (res) => (res === upgradeAccepted ? undefined : res),
+      (res) => {
+        if (res.status !== 101) return res
+        // Headers a middleware added to the acceptance (a cookie, say) go out with the 101.
+        if (res.headers.length > 0) extraHeaders.set(request, res.headers)
+        return undefined
+      },
       (error: unknown) => {
         onHttpError(error, request)
         return errorResponse(500, 'Internal Server Error')
@@ -230,7 +242,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     if (upgrade === undefined || client.socket.destroyed) return void client.socket.destroy()
     httpSessions.delete(client.id)
     client.type = 'ws'
-    client.socket.write(handshakeResponse(upgrade))
+    client.socket.write(handshakeResponse(upgrade, extraHeaders.get(request)))
     const ctx = socketContext(client, request)
     let entry: WsClient | undefined
     const session = startWsSession(client.socket, ctx, {
@@ -353,7 +365,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     broadcast: (event, data, target) => broadcastBytes(eventBytes(event, data), target),
     sendRaw: (clientId, message) => sendBytes(clientId, rawBytes(message)),
     broadcastRaw: (message, target) => broadcastBytes(rawBytes(message), target),
-    joinRoom: (clientId, room, namespace) => registry.joinRoom(clientId, room, namespace),
+    joinRoom,
     leaveRoom: (clientId, room, namespace) => registry.leaveRoom(clientId, room, namespace),
     joinNamespace: (clientId, namespace) => {
       if (wsClients.has(clientId)) registry.joinNamespace(clientId, namespace)

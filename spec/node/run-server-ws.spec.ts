@@ -6,6 +6,7 @@ import { OPCODE } from '../../lib/core/ws/frame.js'
 import type { WsMiddleware } from '../../lib/core/middleware/ws-middleware.js'
 import type { HttpMiddleware } from '../../lib/core/middleware/http-middleware.js'
 import { errorResponse } from '../../lib/core/http/response.js'
+import { withHeader } from '../../lib/core/http/response-updates.js'
 import { onConnect } from '../../lib/core/route/on-connect.js'
 import { onDisconnect } from '../../lib/core/route/on-disconnect.js'
 import { socketOn } from '../../lib/core/route/socket-on.js'
@@ -309,6 +310,8 @@ Ws('server operations: send, clients with types, client data, disconnectClient',
     server.setClientData(id, 'k', 'v')
     assert.is(server.getClientData(id, 'k'), 'v')
     assert.equal(server.getClientData(id), { k: 'v' })
+    server.joinRoom(4242, 'ghost') // no such WebSocket client: no stale member
+    assert.equal(server.namespaces.listRooms(), [])
     server.joinRoom(id, 'r', '/ns')
     assert.equal(server.namespaces.clientsInRoom('r', '/ns'), [id])
     server.leaveRoom(id, 'r', '/ns')
@@ -326,12 +329,15 @@ Ws('HTTP middleware sees the upgrade request and may refuse it (authentication)'
   const auth: HttpMiddleware = (req, next) => (req.rawQuery.includes('token=good') ? next() : errorResponse(401, 'Unauthorized'))
   const slow: HttpMiddleware = async (_req, next) => {
     await delay(5)
-    return next()
+    return withHeader(await next(), 'X-Seen', 'yes')
   }
   const { server, port } = await startServer({ routes: chat, httpMiddleware: [slow, auth] })
   try {
     const refused = await rawExchange(port, 'GET /?token=bad HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
     assert.is(statusOf(refused), 401)
+    const raw = await rawWebSocket(port, '/?token=good')
+    assert.match(raw.received().toString(), /^HTTP\/1\.1 101[\s\S]*X-Seen: yes\r\n/)
+    raw.socket.destroy()
     const c = await openClient(port, '/?token=good')
     c.emit('echo', 'in', 1)
     assert.equal(await c.nextJson(), { event: 'ack', id: 1, data: 'in' })

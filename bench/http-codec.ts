@@ -3,7 +3,9 @@
  * native llhttp (`HTTPParser` from `node:_http_common`), fed the same bytes in the same run,
  * each building a request object (method, target, header pairs, body) per request.
  * Inputs: a small GET, a 10-header browser GET, a 4 KiB JSON POST; each once per buffer
- * and 10 pipelined in one buffer. Run: `npx tsx bench/http-codec.ts`.
+ * and 10 pipelined in one buffer. Requests per CPU second (`process.cpuUsage`), the two
+ * parsers interleaved over several rounds, medians reported with the ratio's min–max.
+ * Run: `npx tsx bench/http-codec.ts` (`--quick` for short rounds).
  */
 import { createRequire } from 'node:module'
 import { DEFAULT_HTTP_LIMITS } from '../lib/core/http/http-limits.js'
@@ -14,7 +16,10 @@ export interface BenchRow {
   readonly name: string
   readonly twinport: number
   readonly llhttp: number
+  /** Median of the per-round ratios. */
   readonly ratio: number
+  readonly minRatio: number
+  readonly maxRatio: number
 }
 
 const encode = (s: string): Uint8Array => new TextEncoder().encode(s)
@@ -46,17 +51,25 @@ const INPUTS: readonly (readonly [string, string, number])[] = [
   ['4 KiB JSON POST x10 pipelined', JSON_POST.repeat(10), 10],
 ]
 
-// Runs `once` (which parses `perCall` requests) for about `ms` and answers requests per second.
+// Runs `once` (which parses some requests and answers how many) for about `ms` of CPU time
+// and answers requests per CPU second (process.cpuUsage: steadier than wall time on a shared
+// machine, since time the process spends descheduled is not counted).
 const measure = (once: () => number, ms: number): number => {
-  for (let i = 0; i < 2000; i++) once() // warm-up
   let count = 0
-  const start = performance.now()
+  const start = process.cpuUsage()
   let elapsed = 0
-  while (elapsed < ms) {
+  while (elapsed < ms * 1000) {
     for (let i = 0; i < 200; i++) count += once()
-    elapsed = performance.now() - start
+    const used = process.cpuUsage(start)
+    elapsed = used.user + used.system
   }
-  return (count / elapsed) * 1000
+  return (count / elapsed) * 1e6
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
 }
 
 const twinport = (bytes: Uint8Array) => (): number => {
@@ -119,19 +132,50 @@ const llhttp = (bytes: Uint8Array) => {
   }
 }
 
-/** Measures every input and answers one row per input (requests per second). */
-export const run = (ms = 400): BenchRow[] =>
+/**
+ * Measures every input and answers one row per input: the median requests per CPU second of
+ * each parser over `rounds` interleaved rounds (A B, then B A, ...), and the min–max of the
+ * per-round ratios.
+ */
+export const run = (ms = 300, rounds = 5): BenchRow[] =>
   INPUTS.map(([name, raw]) => {
     const bytes = encode(raw)
-    const ours = measure(twinport(bytes), ms)
-    const theirs = measure(llhttp(bytes), ms)
-    return { name, twinport: ours, llhttp: theirs, ratio: ours / theirs }
+    const ours = twinport(bytes)
+    const theirs = llhttp(bytes)
+    for (let i = 0; i < 3000; i++) {
+      ours()
+      theirs()
+    }
+    const a: number[] = []
+    const b: number[] = []
+    const ratios: number[] = []
+    for (let r = 0; r < rounds; r++) {
+      let x: number
+      let y: number
+      if (r % 2 === 0) {
+        x = measure(ours, ms)
+        y = measure(theirs, ms)
+      } else {
+        y = measure(theirs, ms)
+        x = measure(ours, ms)
+      }
+      a.push(x)
+      b.push(y)
+      ratios.push(x / y)
+    }
+    const t = median(a)
+    const l = median(b)
+    return { name, twinport: t, llhttp: l, ratio: median(ratios), minRatio: Math.min(...ratios), maxRatio: Math.max(...ratios) }
   })
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = run()
-  console.log(`${'input'.padEnd(32)}${'twinport req/s'.padStart(16)}${'llhttp req/s'.padStart(16)}${'ratio'.padStart(8)}`)
-  for (const r of rows) console.log(`${r.name.padEnd(32)}${fmt(r.twinport).padStart(16)}${fmt(r.llhttp).padStart(16)}${r.ratio.toFixed(2).padStart(8)}`)
+  const quick = process.argv.includes('--quick')
+  const rows = quick ? run(100, 3) : run()
+  console.log(`${'input'.padEnd(32)}${'twinport req/s'.padStart(16)}${'llhttp req/s'.padStart(16)}${'ratio'.padStart(8)}${'min-max'.padStart(12)}`)
+  for (const r of rows) {
+    const range = `${r.minRatio.toFixed(2)}-${r.maxRatio.toFixed(2)}`
+    console.log(`${r.name.padEnd(32)}${fmt(r.twinport).padStart(16)}${fmt(r.llhttp).padStart(16)}${r.ratio.toFixed(2).padStart(8)}${range.padStart(12)}`)
+  }
 }

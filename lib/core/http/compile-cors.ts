@@ -11,7 +11,7 @@ import type { CorsConfig } from './cors-config.js'
 import { headerValue } from './header-value.js'
 import { noContent } from './response.js'
 import { withHeader } from './response-updates.js'
-import type { HttpRequest, Response } from './types.js'
+import type { Header, HttpRequest, Response } from './types.js'
 
 /** A compiled CORS policy. */
 export interface Cors {
@@ -22,6 +22,9 @@ export interface Cors {
   /** The 204 answer when `req` is a preflight (OPTIONS with Origin and Access-Control-Request-Method), else `undefined`. */
   preflight(req: HttpRequest): Response | undefined
 }
+
+// The wildcard grant on a response without other headers (the common case), shared.
+const ANY_ORIGIN: readonly Header[] = Object.freeze([Object.freeze(['Access-Control-Allow-Origin', '*'] as const)])
 
 // Adds `token` to the response's Vary list unless it is there (or Vary is `*`).
 const addVary = (res: Response, token: string): Response => {
@@ -53,7 +56,7 @@ export const compileCors = (config: CorsConfig): Cors => {
   const isOriginAllowed = (origin: string): boolean => anyOrigin || origins.has(origin.toLowerCase())
 
   const grant = (res: Response, origin: string | undefined): Response => {
-    if (wildcard) return withHeader(res, 'Access-Control-Allow-Origin', '*')
+    if (wildcard) return res.headers.length === 0 ? { ...res, headers: ANY_ORIGIN } : withHeader(res, 'Access-Control-Allow-Origin', '*')
     const varied = addVary(res, 'Origin')
     if (origin === undefined || !isOriginAllowed(origin)) return varied
     const granted = withHeader(varied, 'Access-Control-Allow-Origin', origin)

@@ -27,6 +27,14 @@ export const sanitizeHeaderText = (text: string): string => (hasUnsafe(text) ? t
 
 const clean = sanitizeHeaderText
 
+const NONE: NormalizedHeaders = Object.freeze({ headers: Object.freeze([]), contentType: undefined })
+
+const isEmpty = (input: HeaderInput): boolean => {
+  if (Array.isArray(input)) return input.length === 0
+  for (const _ in input) return false
+  return true
+}
+
 /** Whether `name` is one the serialiser derives and so never takes from the application. */
 export const isDerivedHeader = (lowerName: string): boolean =>
   lowerName === 'content-length' || lowerName === 'transfer-encoding'
@@ -40,6 +48,8 @@ export const isDerivedHeader = (lowerName: string): boolean =>
  * // { headers: [['X-A', '1']], contentType: 'text/csv' }
  */
 export const normalizeHeaders = (input: HeaderInput): NormalizedHeaders => {
+  // The factories' default (no headers) is by far the most common: nothing to walk.
+  if (isEmpty(input)) return NONE
   const pairs: readonly Header[] = Array.isArray(input) ? (input as readonly Header[]) : Object.entries(input)
   const headers: Header[] = []
   let contentType: string | undefined

@@ -3,8 +3,12 @@
  * `makeRequest` from the parsed `HttpRequest` and the path params the router matched. The
  * accessors of the seed are pure functions in `request-accessors.ts`, re-exported here.
  *
- * The body is parsed eagerly by media type (see `parse-request-body.ts`) and kept as an
- * `Either`: a JSON body that does not parse is `left(InvalidJson)` (400 `invalid_json`), and
+ * What costs something is computed on first read and kept (`path` decoded, `headerMap`,
+ * `query`, `body`), so a handler pays only for what it reads. These are getters on the
+ * prototype: they read like fields but are not own properties, so `{ ...req }` does not copy
+ * them (build a new Request with `makeRequest` instead).
+ *
+ * The body is parsed by media type (see `parse-request-body.ts`) and kept as an `Either`: a JSON body that does not parse is `left(InvalidJson)` (400 `invalid_json`), and
  * a route that needs it calls `readBody` / `readJsonBody` and answers the Left with
  * `errorResponse(err.status, err.reason)`. `getBody` gives `undefined` for such a body.
  *
@@ -48,12 +52,52 @@ export interface Request<P extends Params = Params> {
 
 const indexHeaders = (headers: readonly Header[]): ReadonlyMap<string, string> => {
   const map = new Map<string, string>()
-  for (const [name, value] of headers) {
+  for (let i = 0; i < headers.length; i++) {
+    const [name, value] = headers[i] as Header
     const lower = name.toLowerCase()
     const seen = map.get(lower)
     map.set(lower, seen === undefined ? value : `${seen}, ${value}`)
   }
   return map
+}
+
+// The Request value: plain fields for what is free, memoised getters for the rest.
+class LazyRequest<P extends Params> implements Request<P> {
+  readonly method: string
+  readonly protocol: 'HTTP/1.0' | 'HTTP/1.1'
+  readonly headers: readonly Header[]
+  readonly params: P
+  readonly rawBody: Uint8Array
+  readonly http: HttpRequest
+  #path: string | undefined
+  #headerMap: ReadonlyMap<string, string> | undefined
+  #query: Query | undefined
+  #body: Either<InvalidJson, RequestBodyValue> | undefined
+
+  constructor(http: HttpRequest, params: P) {
+    this.method = http.method
+    this.protocol = http.protocol
+    this.headers = http.headers
+    this.params = params
+    this.rawBody = http.body
+    this.http = http
+  }
+
+  get path(): string {
+    return (this.#path ??= percentDecode(this.http.path))
+  }
+
+  get headerMap(): ReadonlyMap<string, string> {
+    return (this.#headerMap ??= indexHeaders(this.headers))
+  }
+
+  get query(): Query {
+    return (this.#query ??= parseQuery(this.http.rawQuery))
+  }
+
+  get body(): Either<InvalidJson, RequestBodyValue> {
+    return (this.#body ??= parseRequestBody(this.rawBody.length === 0 ? undefined : this.headerMap.get('content-type'), this.rawBody))
+  }
 }
 
 /**
@@ -63,18 +107,4 @@ const indexHeaders = (headers: readonly Header[]): ReadonlyMap<string, string> =
  * const req = makeRequest(httpRequest, { id: '42' })
  * getParam(req, 'id') // '42'
  */
-export const makeRequest = <P extends Params>(http: HttpRequest, params: P): Request<P> => {
-  const headerMap = indexHeaders(http.headers)
-  return {
-    method: http.method,
-    path: percentDecode(http.path),
-    protocol: http.protocol,
-    headers: http.headers,
-    headerMap,
-    query: parseQuery(http.rawQuery),
-    params,
-    body: parseRequestBody(headerMap.get('content-type'), http.body),
-    rawBody: http.body,
-    http,
-  }
-}
+export const makeRequest = <P extends Params>(http: HttpRequest, params: P): Request<P> => new LazyRequest(http, params)

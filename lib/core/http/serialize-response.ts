@@ -23,16 +23,45 @@ export interface SerializeOptions {
 }
 
 const encoder = new TextEncoder()
-const EMPTY = new Uint8Array(0)
-const statusLines = new Map<number, string>()
+const EMPTY: Uint8Array = new Uint8Array(0)
 
-// RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ] CRLF.
-// The line of each code is built once and reused.
+// Responses are written into slices of a shared pool (as Node's Buffer pool does): a short
+// response then costs one view, not one ArrayBuffer. A slice is handed out once and never
+// written again; a full pool is dropped (slices keep it alive while they are referenced).
+const POOL_SIZE = 32 * 1024
+// Larger outputs, and strings longer than this, go through the native encoder instead.
+const POOLED_MAX = 4 * 1024
+let pool = new Uint8Array(POOL_SIZE)
+let used = 0
+
+const isAscii = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false
+  return true
+}
+
+// RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ] CRLF. Each
+// status line, and each status line + Content-Type line, is built once (bounded: content
+// types can come from requests).
+const statusLines = new Map<number, string>()
+const typedLines = new Map<string, string>()
+const TYPED_CACHE_MAX = 256
+
 const statusLine = (status: number): string => {
   let line = statusLines.get(status)
   if (line === undefined) {
     line = `HTTP/1.1 ${status} ${statusText(status)}\r\n`
     statusLines.set(status, line)
+  }
+  return line
+}
+
+const typedLine = (status: number, contentType: string): string => {
+  if (contentType === '') return statusLine(status)
+  const key = `${status} ${contentType}`
+  let line = typedLines.get(key)
+  if (line === undefined) {
+    line = `${statusLine(status)}Content-Type: ${contentType}\r\n`
+    if (typedLines.size < TYPED_CACHE_MAX) typedLines.set(key, line)
   }
   return line
 }
@@ -54,12 +83,38 @@ const isFramingHeader = (name: string): boolean => {
   }
 }
 
-const UNSERIALIZABLE = encoder.encode('{"error":"unserializable_body"}')
+const UNSERIALIZABLE = '{"error":"unserializable_body"}'
+
+// The head and body as one buffer; the body is `bodyText` (ASCII) when set, else `body`.
+// One native encodeInto straight into the pool: cheaper than a JS loop over a built-up string.
+const assemble = (head: string, bodyText: string | undefined, body: Uint8Array): Uint8Array => {
+  const text = bodyText === undefined ? head : head + bodyText
+  // At most 3 bytes per UTF-16 unit (a header value may be beyond ASCII: sent as UTF-8).
+  const room = text.length * 3 + body.length
+  if (room <= POOLED_MAX) {
+    if (used + room > POOL_SIZE) {
+      pool = new Uint8Array(POOL_SIZE)
+      used = 0
+    }
+    const at = used
+    const written = encoder.encodeInto(text, pool.subarray(at, at + room)).written
+    const end = at + written + body.length
+    if (body.length > 0) pool.set(body, at + written)
+    // Keep slices 8-byte aligned, as Node's pool does.
+    used = (end + 7) & ~7
+    return pool.subarray(at, end)
+  }
+  const out = new Uint8Array(room)
+  const written = encoder.encodeInto(text, out).written
+  out.set(body, written)
+  return out.subarray(0, written + body.length)
+}
 
 /**
  * The bytes of `res` on the wire. No body for HEAD, 1xx, 204 and 304; no Content-Length
  * for 1xx and 204 (RFC 9110 §8.6); a status outside 100–599 is sent as 500; a JSON body
  * that cannot be encoded (a cycle, a BigInt) becomes 500 `{"error":"unserializable_body"}`.
+ * Short responses are views into a shared pool: do not write into the result.
  *
  * @example
  * serializeResponse(text('hi'), { keepAlive: true })
@@ -69,25 +124,27 @@ export const serializeResponse = (res: Response, options: SerializeOptions): Uin
   let status = Number.isInteger(res.status) && res.status >= 100 && res.status <= 599 ? res.status : 500
   let contentType = res.contentType
   const body = res.body
-  let bytes: Uint8Array
+  // Text bodies stay strings until written: an ASCII one has as many bytes as chars.
+  let bodyText: string | undefined
+  let bytes: Uint8Array = EMPTY
   if (body === undefined || body === null) bytes = EMPTY
-  else if (typeof body === 'string') bytes = body.length === 0 ? EMPTY : encoder.encode(body)
-  else if (body instanceof Uint8Array) bytes = body
+  else if (typeof body === 'string') {
+    if (body.length <= POOLED_MAX && isAscii(body)) bodyText = body
+    else bytes = encoder.encode(body)
+  } else if (body instanceof Uint8Array) bytes = body
   else {
-    const textBody = stringifyJson(body)
-    if (textBody === undefined) {
+    const json = stringifyJson(body)
+    if (json === undefined) {
       status = 500
       contentType = 'application/json'
-      bytes = UNSERIALIZABLE
-    } else bytes = encoder.encode(textBody)
+      bodyText = UNSERIALIZABLE
+    } else if (json.length <= POOLED_MAX && isAscii(json)) bodyText = json
+    else bytes = encoder.encode(json)
   }
+  const length = bodyText === undefined ? bytes.length : bodyText.length
   // RFC 9110 §6.4.1: 1xx, 204 and 304 never carry content; §8.6: no Content-Length on 1xx/204.
   const noContent = status < 200 || status === 204 || status === 304
-  let head = statusLine(status)
-  if (!noContent) {
-    if (contentType !== '') head += `Content-Type: ${contentType}\r\n`
-    head += `Content-Length: ${bytes.length}\r\n`
-  }
+  let head = noContent ? statusLine(status) : `${typedLine(status, contentType)}Content-Length: ${length}\r\n`
   const headers = res.headers
   for (let i = 0; i < headers.length; i++) {
     const h = headers[i] as readonly [string, string]
@@ -97,11 +154,6 @@ export const serializeResponse = (res: Response, options: SerializeOptions): Uin
   if (!options.keepAlive) head += 'Connection: close\r\n'
   else if (options.protocol === 'HTTP/1.0') head += 'Connection: keep-alive\r\n'
   head += '\r\n'
-  const sendBody = !noContent && options.head !== true && bytes.length > 0
-  if (!sendBody) return encoder.encode(head)
-  // One buffer: the head is encoded straight into it (at most 3 bytes per UTF-16 unit), then the body.
-  const out = new Uint8Array(head.length * 3 + bytes.length)
-  const written = encoder.encodeInto(head, out).written
-  out.set(bytes, written)
-  return out.subarray(0, written + bytes.length)
+  const sendBody = !noContent && options.head !== true && length > 0
+  return sendBody ? assemble(head, bodyText, bytes) : assemble(head, undefined, EMPTY)
 }

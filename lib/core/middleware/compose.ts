@@ -23,17 +23,27 @@ export type Layer<I, C, O> = (input: I, next: Next<I, O>, ctx: C) => O | Promise
  */
 export const compose =
   <I, C, O>(stack: readonly Layer<I, C, O>[]) =>
-  (input: I, ctx: C, target: (input: I, ctx: C) => O | Promise<O>): Promise<O> => {
-    const at = async (position: number, current: I): Promise<O> => {
-      const layer = stack[position]
-      if (layer === undefined) return target(current, ctx)
-      let called = false
-      const next: Next<I, O> = (replacement) => {
-        if (called) return Promise.reject(nextCalledTwice(position))
-        called = true
-        return at(position + 1, replacement === undefined ? current : replacement)
-      }
-      return layer(current, next, ctx)
-    }
-    return at(0, input)
-  }
+  (input: I, ctx: C, target: (input: I, ctx: C) => O | Promise<O>): Promise<O> =>
+    step(stack, ctx, target, 0, input)
+
+// One layer of a run (module-level, so a run creates only the `next` of each layer it reaches).
+const step = async <I, C, O>(
+  stack: readonly Layer<I, C, O>[],
+  ctx: C,
+  target: (input: I, ctx: C) => O | Promise<O>,
+  position: number,
+  current: I,
+): Promise<O> => {
+  const layer = stack[position]
+  if (layer === undefined) return target(current, ctx)
+  let called = false
+  return layer(
+    current,
+    (replacement) => {
+      if (called) return Promise.reject(nextCalledTwice(position))
+      called = true
+      return step(stack, ctx, target, position + 1, replacement === undefined ? current : replacement)
+    },
+    ctx,
+  )
+}

@@ -3,12 +3,16 @@
  * preflight, the router and the handler (DESIGN §2, §5). Never rejects: a thrown error or
  * rejected promise anywhere becomes 500 `{"error":"Internal Server Error"}` and is
  * reported. Pure and portable: no node:* imports, no timers.
+ *
+ * Hot path: with no middleware nothing is composed, and a handler that answers synchronously
+ * is answered without an async frame (one settled promise is all the caller awaits). No
+ * closure is created per request on that path.
  */
 import { makeRequest } from '../http/request.js'
 import { errorResponse, isResponse, json, noContent } from '../http/response.js'
 import { withHeader } from '../http/response-updates.js'
 import type { HttpRequest, Json, Response } from '../http/types.js'
-import { composeHttp } from '../middleware/compose-http.js'
+import { composeHttp, type HttpStack } from '../middleware/compose-http.js'
 import type { HttpMiddleware } from '../middleware/http-middleware.js'
 import type { CompiledRoutes } from './compiled-routes.js'
 import type { HttpContext } from './http-context.js'
@@ -33,13 +37,90 @@ export interface HttpDispatchOptions {
   readonly onError?: (error: unknown, request: HttpRequest) => void
 }
 
+const NO_OPTIONS: HttpDispatchOptions = {}
+
 const internalError = (): Response => errorResponse(500, 'Internal Server Error')
+
+const report = (options: HttpDispatchOptions, error: unknown, request: HttpRequest): void => {
+  try {
+    options.onError?.(error, request)
+  } catch {
+    // A broken hook must not turn a reported failure into a rejection.
+  }
+}
 
 // A handler may answer a Response, a plain value for json(), nothing (204), or a promise of those.
 const toResponse = (result: unknown): Response => {
   if (isResponse(result)) return result
   if (result === undefined) return noContent()
   return json(result as Json)
+}
+
+const isThenable = (x: unknown): x is PromiseLike<unknown> =>
+  typeof x === 'object' && x !== null && typeof (x as { readonly then?: unknown }).then === 'function'
+
+// The innermost step: the preflight or the route. Errors become a reported 500 here, inside
+// the middleware, so a middleware sees the 500 like any other answer.
+const answer = (compiled: CompiledRoutes, request: HttpRequest, ctx: HttpContext, options: HttpDispatchOptions): Response | Promise<Response> => {
+  try {
+    const preflight = options.cors?.preflight(request)
+    if (preflight !== undefined) return preflight
+    const match = matchRoute(compiled, request.method, request.path)
+    switch (match._tag) {
+      case 'RouteNotFound':
+        return errorResponse(404, 'Not Found')
+      case 'MethodNotAllowed':
+        return withHeader(errorResponse(405, 'Method Not Allowed'), 'Allow', match.allow.join(', '))
+      case 'MalformedParam':
+        return errorResponse(400, 'Bad Request')
+      case 'RouteFound': {
+        const result: unknown = match.route.handler(makeRequest(request, match.params), ctx)
+        if (!isThenable(result)) return toResponse(result)
+        return Promise.resolve(result).then(toResponse, (error: unknown) => {
+          report(options, error, request)
+          return internalError()
+        })
+      }
+    }
+  } catch (error) {
+    report(options, error, request)
+    return internalError()
+  }
+}
+
+const stacks = new WeakMap<readonly HttpMiddleware[], HttpStack>()
+
+// Composed once per middleware array (the server passes the same one every time).
+const stackOf = (middleware: readonly HttpMiddleware[]): HttpStack => {
+  let stack = stacks.get(middleware)
+  if (stack === undefined) {
+    stack = composeHttp(middleware)
+    stacks.set(middleware, stack)
+  }
+  return stack
+}
+
+const throughMiddleware = (
+  compiled: CompiledRoutes,
+  http: HttpRequest,
+  ctx: HttpContext,
+  options: HttpDispatchOptions,
+  middleware: readonly HttpMiddleware[],
+): Promise<Response> =>
+  stackOf(middleware)(http, ctx, (request, context) => answer(compiled, request, context, options)).then(undefined, (error: unknown) => {
+    report(options, error, http)
+    return internalError()
+  })
+
+const withCors = (options: HttpDispatchOptions, http: HttpRequest, res: Response): Response => {
+  const cors = options.cors
+  if (cors === undefined) return res
+  try {
+    return cors.apply(http, res)
+  } catch (error) {
+    report(options, error, http)
+    return internalError()
+  }
 }
 
 /**
@@ -51,47 +132,13 @@ const toResponse = (result: unknown): Response => {
  * @example
  * const res = await dispatchHttp(compiled, request, { middleware: [logRequests], cors, context, onError })
  */
-export const dispatchHttp = async (compiled: CompiledRoutes, http: HttpRequest, options: HttpDispatchOptions = {}): Promise<Response> => {
+export const dispatchHttp = (compiled: CompiledRoutes, http: HttpRequest, options: HttpDispatchOptions = NO_OPTIONS): Promise<Response> => {
   const ctx = options.context ?? inertHttpContext
-  const report = (error: unknown, request: HttpRequest): void => {
-    try {
-      options.onError?.(error, request)
-    } catch {
-      // A broken hook must not turn a reported failure into a rejection.
-    }
-  }
-  const target = async (request: HttpRequest, context: HttpContext): Promise<Response> => {
-    try {
-      const preflight = options.cors?.preflight(request)
-      if (preflight !== undefined) return preflight
-      const match = matchRoute(compiled, request.method, request.path)
-      switch (match._tag) {
-        case 'RouteNotFound':
-          return errorResponse(404, 'Not Found')
-        case 'MethodNotAllowed':
-          return withHeader(errorResponse(405, 'Method Not Allowed'), 'Allow', match.allow.join(', '))
-        case 'MalformedParam':
-          return errorResponse(400, 'Bad Request')
-        case 'RouteFound':
-          return toResponse(await match.route.handler(makeRequest(request, match.params), context))
-      }
-    } catch (error) {
-      report(error, request)
-      return internalError()
-    }
-  }
-  let res: Response
-  try {
-    res = await composeHttp(options.middleware ?? [])(http, ctx, target)
-  } catch (error) {
-    report(error, http)
-    res = internalError()
-  }
-  if (options.cors === undefined) return res
-  try {
-    return options.cors.apply(http, res)
-  } catch (error) {
-    report(error, http)
-    return internalError()
-  }
+  const middleware = options.middleware
+  const res =
+    middleware === undefined || middleware.length === 0
+      ? answer(compiled, http, ctx, options)
+      : throughMiddleware(compiled, http, ctx, options, middleware)
+  if (res instanceof Promise) return res.then((r: Response) => withCors(options, http, r))
+  return Promise.resolve(withCors(options, http, res))
 }

@@ -111,6 +111,13 @@ const framingOf = (
     return right(CHUNKED)
   }
   if (lengths.length === 0) return right(NO_BODY)
+  // One plain decimal value: the usual case, no splitting.
+  const only = lengths.length === 1 ? (lengths[0] as string) : ''
+  if (only.length > 0 && only.length <= 15 && isAllDigits(only)) {
+    const n = Number(only)
+    if (n > limits.maxBody) return left(bodyTooLarge(limits.maxBody))
+    return right(n === 0 ? NO_BODY : { _tag: 'Length', length: n })
+  }
   let digits: string | undefined
   for (const value of lengths) {
     for (const part of value.split(',')) {
@@ -179,10 +186,39 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
     if (fields.right.obsText) text = latin1(bytes, 0, end)
     headers = fieldsOf(text, 0, fields.right.offsets)
   }
+  return completeHead(text, method, targetStart, targetEnd, query, protocol, headers, end, limits)
+}
+
+// Whether `name` is `lower` (lower-case letters and "-") in any case, without allocating.
+// For token bytes, `c | 0x20` equals a lower-case letter or "-" only for that letter in
+// either case, or for "-" itself.
+const isNamed = (name: string, lower: string): boolean => {
+  if (name.length !== lower.length) return false
+  for (let i = 0; i < lower.length; i++) if ((name.charCodeAt(i) | 0x20) !== lower.charCodeAt(i)) return false
+  return true
+}
+
+/**
+ * The rest of a head once its request line and fields are read: the target's form (path and
+ * query), the body framing and the connection semantics. `text` is the decoded head, in
+ * which `targetStart..targetEnd` is the request-target and `query` the offset of its first
+ * `?` (-1 when none). Shared by {@link parseHead} and the single-pass reader.
+ */
+export const completeHead = (
+  text: string,
+  method: string,
+  targetStart: number,
+  targetEnd: number,
+  query: number,
+  protocol: 'HTTP/1.0' | 'HTTP/1.1',
+  headers: readonly Header[],
+  end: number,
+  limits: HttpLimits,
+): Either<HttpError, Head> => {
   const target = text.slice(targetStart, targetEnd)
   const q = query < 0 ? target.length : query - targetStart
   let path: string
-  if (bytes[targetStart] === 0x2f) path = q === target.length ? target : target.slice(0, q)
+  if (text.charCodeAt(targetStart) === 0x2f) path = q === target.length ? target : target.slice(0, q)
   else if (target === '*' && method === 'OPTIONS') path = '*'
   else {
     const lower = target.slice(0, 8).toLowerCase()
@@ -206,21 +242,26 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
     const [name, value] = headers[i] as Header
     switch (name.length) {
       case 14:
-        if (name.toLowerCase() === 'content-length') lengths.push(value)
+        if (isNamed(name, 'content-length')) lengths.push(value)
         break
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding') codings.push(value)
+        if (isNamed(name, 'transfer-encoding')) codings.push(value)
         break
       case 10:
-        if (name.toLowerCase() === 'connection') {
-          for (const token of listMembers(value)) {
-            if (token === 'close') close = true
-            else if (token === 'keep-alive') keep = true
+        if (isNamed(name, 'connection')) {
+          // The usual single token first, then the general list.
+          if (isNamed(value, 'keep-alive')) keep = true
+          else if (isNamed(value, 'close')) close = true
+          else {
+            for (const token of listMembers(value)) {
+              if (token === 'close') close = true
+              else if (token === 'keep-alive') keep = true
+            }
           }
         }
         break
       case 6:
-        if (name.toLowerCase() === 'expect' && value.toLowerCase() === '100-continue') expectContinue = true
+        if (isNamed(name, 'expect') && value.toLowerCase() === '100-continue') expectContinue = true
         break
     }
   }

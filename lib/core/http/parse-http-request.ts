@@ -18,6 +18,7 @@ import { type ChunkedState, chunkedStart, decodeChunked } from './decode-chunked
 import type { HttpError } from './http-error.js'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js'
 import { type Head, parseHead } from './parse-head.js'
+import { readHead } from './read-head.js'
 import { HEAD_START, type HeadScan, scanHead } from './scan-head.js'
 import type { Header, HttpRequest } from './types.js'
 
@@ -92,7 +93,16 @@ export const parseHttpRequest = (
   // A resume point past the end of `bytes` belongs to another buffer: start afresh.
   const from = resume !== undefined && resume.atLeast - 1 <= bytes.length ? resume.resume : undefined
   if (from !== undefined && from._tag !== 'Head') return body(bytes, from.head, from._tag === 'Chunked' ? from.chunked : undefined, limits)
-  const scanned = scanHead(bytes, from ?? HEAD_START, limits)
+  let start: HeadScan = from ?? HEAD_START
+  if (from === undefined) {
+    // A fresh buffer: the single pass reads the whole head when it can.
+    const read = readHead(bytes, limits)
+    if (read !== undefined) {
+      if ('_tag' in read) return read._tag === 'Left' ? read : body(bytes, read.right, undefined, limits)
+      start = read
+    }
+  }
+  const scanned = scanHead(bytes, start, limits)
   if (scanned._tag === 'Left') return scanned
   const end = scanned.right
   if (typeof end !== 'number') return right(needMore(bytes.length + 1, { _tag: 'Head', ...end }))

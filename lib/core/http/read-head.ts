@@ -1,0 +1,142 @@
+/**
+ * `readHead`: the single-pass reader of a request head for the common case, a fresh buffer
+ * whose head is plain ASCII. One walk over the bytes finds the end of the head and checks
+ * and splits every line on the way (RFC 9112 §2.1, §3, §5); the head is then decoded once
+ * and names and values are substrings of that text.
+ *
+ * It answers only what it is sure of, the same answer `scanHead` + `parseHead` would give:
+ * the complete head (or its framing error), or, when the buffer ends inside a head that is
+ * valid so far, how far it searched, for `scanHead` to go on from there. Anything else (a
+ * byte outside the plain grammar, obs-text, a limit reached) gives `undefined`, and the
+ * caller takes the exact path, which finds the error at the same byte whatever the split.
+ *
+ * Pure and portable: no node:* imports.
+ */
+import type { Either } from 'fp-ts/lib/Either.js'
+import * as classes from './char-classes.js'
+import type { HttpError } from './http-error.js'
+import type { HttpLimits } from './http-limits.js'
+import { asciiText } from './latin1.js'
+import { completeHead, type Head } from './parse-head.js'
+import { HEAD_START, type HeadScan, lineLimit } from './scan-head.js'
+import type { Header } from './types.js'
+
+// Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
+const { CR, LF, SP, HTAB, COLON, TCHAR, TARGET } = classes
+
+// RFC 9110 §5.5: field-vchar (VCHAR) with SP and HTAB between; obs-text is left to the exact path.
+const PLAIN_VALUE: Uint8Array = Uint8Array.from({ length: 256 }, (_, b) => (b === HTAB || (b >= 0x20 && b < 0x7f) ? 1 : 0))
+
+// Field offsets of the head being read (`[nameStart, nameEnd, valueStart, valueEnd]` per
+// field). Reading never calls out, so one scratch array serves every call.
+const offsets: number[] = []
+
+const KNOWN_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']
+
+// The method as an interned string when it is a common one (no decoding), else from the text.
+const methodOf = (bytes: Uint8Array, end: number, text: string): string => {
+  for (let k = 0; k < KNOWN_METHODS.length; k++) {
+    const m = KNOWN_METHODS[k] as string
+    if (m.length !== end) continue
+    let i = 0
+    while (i < end && bytes[i] === m.charCodeAt(i)) i++
+    if (i === end) return m
+  }
+  return text.slice(0, end)
+}
+
+/**
+ * Reads the head at the start of a fresh buffer: the head (or the error it earns once
+ * complete), the scan to resume from when the buffer ends first, or `undefined` to take the
+ * exact path.
+ *
+ * @example
+ * readHead(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS) // right({ method: 'GET', ... })
+ */
+export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpError, Head> | HeadScan | undefined => {
+  const len = bytes.length
+  const maxLine = lineLimit(limits)
+  const maxHead = limits.maxHeaderBytes
+  // RFC 9112 §3: request-line = method SP request-target SP HTTP-version CRLF
+  let pos = 0
+  while (TCHAR[bytes[pos] as number] === 1) pos++
+  // The buffer ends inside the request line: `scanHead` checks it (it is short).
+  if (pos === len) return HEAD_START
+  const methodEnd = pos
+  if (methodEnd === 0 || bytes[pos] !== SP) return undefined
+  const targetStart = ++pos
+  let query = -1
+  let b = bytes[pos] as number
+  while (TARGET[b] === 1) {
+    if (b === 0x3f && query < 0) query = pos
+    b = bytes[++pos] as number
+  }
+  const targetEnd = pos
+  // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3); 1.0 and 1.1 only here.
+  const v = pos + 1
+  if (v + 10 > len) return pos >= len || b === SP ? HEAD_START : undefined
+  if (
+    b !== SP || targetEnd === targetStart ||
+    bytes[v] !== 0x48 || bytes[v + 1] !== 0x54 || bytes[v + 2] !== 0x54 || bytes[v + 3] !== 0x50 || bytes[v + 4] !== 0x2f ||
+    bytes[v + 5] !== 0x31 || bytes[v + 6] !== 0x2e || (bytes[v + 7] !== 0x31 && bytes[v + 7] !== 0x30) ||
+    bytes[v + 8] !== CR || bytes[v + 9] !== LF
+  ) {
+    return undefined
+  }
+  const lineEnd = v + 9
+  if (lineEnd > maxLine + 1 || lineEnd + 1 > maxHead) return undefined
+  const protocol = bytes[v + 7] === 0x31 ? 'HTTP/1.1' : 'HTTP/1.0'
+
+  // RFC 9112 §5: field-line = field-name ":" OWS field-value OWS, each ending in CRLF; the
+  // head ends with an empty line.
+  const maxFields = limits.maxHeaders * 4
+  let count = 0
+  pos = lineEnd + 1
+  for (;;) {
+    const lineStart = pos
+    let c = bytes[pos] as number
+    if (c === CR) {
+      if (pos + 1 >= len) break
+      if (bytes[pos + 1] !== LF || pos + 2 > maxHead) return undefined
+      const end = pos + 2
+      const text = asciiText(bytes, 0, end)
+      const headers: Header[] = []
+      for (let i = 0; i < count; i += 4) {
+        headers.push([text.slice(offsets[i] as number, offsets[i + 1] as number), text.slice(offsets[i + 2] as number, offsets[i + 3] as number)])
+      }
+      return completeHead(text, methodOf(bytes, methodEnd, text), targetStart, targetEnd, query, protocol, headers, end, limits)
+    }
+    while (TCHAR[c] === 1) c = bytes[++pos] as number
+    const nameEnd = pos
+    if (c !== COLON || nameEnd === lineStart) {
+      if (pos >= len) break
+      return undefined
+    }
+    c = bytes[++pos] as number
+    while (c === SP || c === HTAB) c = bytes[++pos] as number
+    const valueStart = pos
+    while (PLAIN_VALUE[c] === 1) c = bytes[++pos] as number
+    if (c !== CR || bytes[pos + 1] !== LF) {
+      if (pos + 1 >= len && (pos >= len || c === CR)) break
+      return undefined
+    }
+    // The LF at pos + 1 must stay within the head limit, and the field count within its own.
+    if (pos + 2 > maxHead || count === maxFields) return undefined
+    let valueEnd = pos
+    while (valueEnd > valueStart) {
+      const t = bytes[valueEnd - 1] as number
+      if (t !== SP && t !== HTAB) break
+      valueEnd--
+    }
+    offsets[count] = lineStart
+    offsets[count + 1] = nameEnd
+    offsets[count + 2] = valueStart
+    offsets[count + 3] = valueEnd
+    count += 4
+    pos += 2
+  }
+  // The buffer ended inside a field line that is valid so far, and no byte before `pos` is an
+  // LF that was not checked as `scanHead` checks it (CRLF, within the limits): it goes on from
+  // there, with its own checks for the rest (the limits included).
+  return { searched: Math.min(pos, len), lineEnd, methodChecked: Infinity }
+}

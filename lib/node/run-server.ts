@@ -22,7 +22,7 @@ import { dispatchHttp } from '../core/route/dispatch-http.js'
 import type { HttpContext } from '../core/route/http-context.js'
 import type { RawMessage } from '../core/route/raw-message.js'
 import { routes } from '../core/route/routes.js'
-import type { BroadcastTarget, SocketContext } from '../core/route/socket-context.js'
+import type { BroadcastTarget } from '../core/route/socket-context.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { encodeEvent } from '../core/ws/envelope.js'
@@ -37,7 +37,8 @@ import { createLogger } from './log/create-logger.js'
 import { createNamespaceRegistry, type NamespaceRegistry } from './namespace-registry.js'
 import { encodeBinary, encodeText } from './outgoing.js'
 import { resolveOptions, type ServerOptions } from './server-options.js'
-import { startWsSession, type WsSession } from './ws-session.js'
+import { WsSession, type WsShared } from './ws-session.js'
+import { ClientContext, type ClientOps } from './client-context.js'
 
 /** What `runServer` resolves to: the seed's Server operations (§4.1) on a running server. */
 export interface ServerHandle {
@@ -70,11 +71,9 @@ export interface ServerHandle {
   close(): Promise<void>
 }
 
-interface WsClient {
-  readonly client: Client
-  readonly session: WsSession
-  readonly ctx: SocketContext
-}
+// The client a socket belongs to, so the socket's listeners can be shared functions.
+const CLIENT = Symbol('twinport.client')
+type ClientSocket = Socket & { [CLIENT]?: Client }
 
 /**
  * Starts a server. Rejects with an Error naming every bad option or route-table problem.
@@ -104,9 +103,8 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const registry = createNamespaceRegistry()
   const batcher = createFlushBatcher()
   const clients = new Map<number, Client>()
-  const wsClients = new Map<number, WsClient>()
+  const wsClients = new Map<number, WsSession>()
   const httpSessions = new Map<number, HttpSession>()
-  const sockets = new Set<Socket>()
   let nextId = 1
   let draining = false
 
@@ -114,11 +112,10 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const onHttpError = (error: unknown, request: HttpRequest): void => logger.exception(error, { method: request.method, path: request.path })
 
   // A client whose unsent bytes are past the limit is too slow: drop it, keep everyone else.
-  const write = (entry: WsClient, bytes: Uint8Array): void => {
-    const socket = entry.client.socket
+  const write = (socket: Socket, bytes: Uint8Array): void => {
     if (socket.destroyed || socket.writableEnded) return
     if (socket.writableLength > limits.maxSendBuffer) {
-      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: entry.client.id, bytes: socket.writableLength })
+      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (socket as ClientSocket)[CLIENT]?.id, bytes: socket.writableLength })
       socket.destroy()
       return
     }
@@ -136,9 +133,9 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     let count = 0
     for (const id of targets(target)) {
       if (id === target?.except) continue
-      const entry = wsClients.get(id)
-      if (entry === undefined) continue
-      write(entry, bytes)
+      const session = wsClients.get(id)
+      if (session === undefined) continue
+      write(session.socket, bytes)
       count += 1
     }
     return count
@@ -148,15 +145,15 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const eventBytes = (event: string, data: unknown): Uint8Array => encodeText(encodeEvent({ event, data }))
 
   const sendBytes = (clientId: number, bytes: Uint8Array): boolean => {
-    const entry = wsClients.get(clientId)
-    if (entry === undefined) return false
-    write(entry, bytes)
+    const session = wsClients.get(clientId)
+    if (session === undefined) return false
+    write(session.socket, bytes)
     return true
   }
 
   const disconnectClient = (clientId: number): void => {
-    const entry = wsClients.get(clientId)
-    if (entry !== undefined) return entry.session.close(CLOSE_CODE.NORMAL, '')
+    const session = wsClients.get(clientId)
+    if (session !== undefined) return session.close(CLOSE_CODE.NORMAL, '')
     clients.get(clientId)?.socket.destroy()
   }
 
@@ -164,40 +161,40 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const joinRoom = (clientId: number, room: string, namespace?: string): void => {
     if (wsClients.has(clientId)) registry.joinRoom(clientId, room, namespace)
   }
+  const leaveRoom = (clientId: number, room: string, namespace?: string): void => registry.leaveRoom(clientId, room, namespace)
 
   const getClientData = (clientId: number, key?: string): unknown => {
-    const data = clients.get(clientId)?.data
-    if (data === undefined) return undefined
-    return key === undefined ? Object.fromEntries(data) : data.get(key)
+    const client = clients.get(clientId)
+    if (client === undefined) return undefined
+    if (key === undefined) return Object.fromEntries(client.data ?? [])
+    return client.data?.get(key)
   }
   const setClientData = (clientId: number, key: string, value: unknown): void => {
-    clients.get(clientId)?.data.set(key, value)
+    const client = clients.get(clientId)
+    if (client !== undefined) (client.data ??= new Map()).set(key, value)
+  }
+
+  const ops: ClientOps = {
+    send: (clientId, event, data) => sendBytes(clientId, eventBytes(event, data)),
+    broadcast: (event, data, target) => broadcastBytes(eventBytes(event, data), target),
+    sendRaw: (clientId, message) => sendBytes(clientId, rawBytes(message)),
+    broadcastRaw: (message, target) => broadcastBytes(rawBytes(message), target),
+    joinRoom,
+    leaveRoom,
+    disconnectClient,
+    setClientData,
+    getClientData,
   }
 
   const httpContext: HttpContext = {
-    send: (clientId, event, data) => void sendBytes(clientId, eventBytes(event, data)),
-    broadcast: (event, data, target) => void broadcastBytes(eventBytes(event, data), target),
+    send: (clientId, event, data) => void ops.send(clientId, event, data),
+    broadcast: (event, data, target) => void ops.broadcast(event, data, target),
     clients: () => [...wsClients.keys()],
     roomMembers: (room, namespace) => registry.clientsInRoom(room, namespace),
     disconnectClient,
     getClientData,
     setClientData,
   }
-
-  const socketContext = (client: Client, request: HttpRequest): SocketContext => ({
-    clientId: client.id,
-    request,
-    emit: (event, data) => void sendBytes(client.id, eventBytes(event, data)),
-    send: (clientId, event, data) => void sendBytes(clientId, eventBytes(event, data)),
-    broadcast: (event, data, target) => void broadcastBytes(eventBytes(event, data), target),
-    sendRaw: (message, clientId = client.id) => void sendBytes(clientId, rawBytes(message)),
-    broadcastRaw: (message, target) => void broadcastBytes(rawBytes(message), target),
-    joinRoom: (room, namespace) => joinRoom(client.id, room, namespace),
-    leaveRoom: (room, namespace) => registry.leaveRoom(client.id, room, namespace),
-    disconnectClient: (clientId = client.id) => disconnectClient(clientId),
-    setClientData: (key, value) => setClientData(client.id, key, value),
-    getClientData: (key) => getClientData(client.id, key),
-  })
 
   const respond = (request: HttpRequest): Promise<Response> =>
     dispatchHttp(compiled, request, {
@@ -237,42 +234,63 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     )
   }
 
+  const wsShared: WsShared = {
+    limits,
+    frameLimits: { maxPayload: limits.maxFramePayload, requireMask: true },
+    messageLimits: { maxMessage: limits.maxMessage },
+    compiled,
+    wsMiddleware: options.wsMiddleware ?? [],
+    onError: onWsError,
+    write,
+    hold: (socket) => batcher.hold(socket),
+    debug: logDebug,
+  }
+  // Connect handlers still running, so that disconnect handlers wait for them.
+  const connecting = new Map<number, Promise<unknown>>()
+
   const takeOver = (client: Client, request: HttpRequest, rest: Uint8Array): void => {
     const upgrade = validated.get(request)
     if (upgrade === undefined || client.socket.destroyed) return void client.socket.destroy()
     httpSessions.delete(client.id)
     client.type = 'ws'
     client.socket.write(handshakeResponse(upgrade, extraHeaders.get(request)))
-    const ctx = socketContext(client, request)
-    let entry: WsClient | undefined
-    const session = startWsSession(client.socket, ctx, {
-      limits,
-      compiled,
-      wsMiddleware: options.wsMiddleware ?? [],
-      onError: onWsError,
-      write: (bytes) => {
-        if (entry !== undefined) write(entry, bytes)
-      },
-      hold: () => batcher.hold(client.socket),
-      debug: logDebug,
-    })
-    entry = { client, session, ctx }
-    wsClients.set(client.id, entry)
+    const session = new WsSession(client.socket, new ClientContext(client.id, request, ops), wsShared)
+    client.receiver = session
+    wsClients.set(client.id, session)
     registry.joinNamespace(client.id)
-    const connected = dispatchConnect(compiled, ctx, onWsError)
-    client.socket.once('close', () => {
-      wsClients.delete(client.id)
-      registry.leaveNamespace(client.id)
-      void connected.then(() => dispatchDisconnect(compiled, ctx, onWsError))
-    })
-    receivers.set(client.id, session)
+    const connected = dispatchConnect(compiled, session.ctx, onWsError)
+    connecting.set(client.id, connected)
+    void connected.then(() => connecting.delete(client.id))
     if (rest.length > 0) session.receive(rest)
   }
 
-  const receivers = new Map<number, { receive(chunk: Uint8Array): void }>()
+  // The socket listeners are shared by every connection; `this` is the socket.
+  function onSocketData(this: ClientSocket, chunk: Buffer): void {
+    this[CLIENT]?.receiver.receive(chunk)
+  }
+  function onSocketEnd(this: ClientSocket): void {
+    this[CLIENT]?.receiver.peerEnded()
+  }
+  function onSocketError(this: ClientSocket, error: Error): void {
+    logDebug('socket error', { clientId: this[CLIENT]?.id, error: error.message })
+  }
+  function onSocketClose(this: ClientSocket): void {
+    const client = this[CLIENT]
+    if (client === undefined) return
+    clients.delete(client.id)
+    httpSessions.delete(client.id)
+    const session = wsClients.get(client.id)
+    if (session === undefined) return
+    session.closed()
+    wsClients.delete(client.id)
+    registry.leaveNamespace(client.id)
+    const connected = connecting.get(client.id)
+    if (connected === undefined) void dispatchDisconnect(compiled, session.ctx, onWsError)
+    else void connected.then(() => dispatchDisconnect(compiled, session.ctx, onWsError))
+  }
 
-  const accept = (socket: Socket): void => {
-    if (draining || sockets.size >= limits.maxConnections) {
+  const accept = (socket: ClientSocket): void => {
+    if (draining || clients.size >= limits.maxConnections) {
       logger.warning('connection refused: {reason}', { reason: draining ? 'shutting down' : 'too many connections' })
       socket.on('error', () => undefined)
       socket.resume() // read (and drop) what the client sends, so its FIN is seen and the socket closes
@@ -281,9 +299,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       return
     }
     socket.setNoDelay(true)
-    const client: Client = { id: nextId++, socket, type: 'http', data: new Map() }
-    clients.set(client.id, client)
-    sockets.add(socket)
+    const id = nextId++
     const http = startHttpSession(socket, {
       limits,
       respond,
@@ -293,21 +309,14 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       draining: () => draining,
       debug: logDebug,
     })
-    httpSessions.set(client.id, http)
-    receivers.set(client.id, http)
-    socket.on('data', (chunk: Buffer) => receivers.get(client.id)?.receive(chunk))
-    socket.on('error', (error) => logDebug('socket error', { clientId: client.id, error: error.message }))
-    socket.on('end', () => {
-      // Half-closed by the peer: a WebSocket ends here; an HTTP client still gets the answers it is owed.
-      if (client.type === 'ws') socket.end()
-      else http.finish()
-    })
-    socket.once('close', () => {
-      sockets.delete(socket)
-      clients.delete(client.id)
-      httpSessions.delete(client.id)
-      receivers.delete(client.id)
-    })
+    const client: Client = { id, socket, type: 'http', receiver: { receive: (chunk) => http.receive(chunk), peerEnded: () => http.finish() }, data: undefined }
+    socket[CLIENT] = client
+    clients.set(id, client)
+    httpSessions.set(id, http)
+    socket.on('data', onSocketData)
+    socket.on('end', onSocketEnd)
+    socket.on('error', onSocketError)
+    socket.on('close', onSocketClose)
   }
 
   const server: Server = createServer({ noDelay: true, allowHalfOpen: true }, accept)
@@ -327,7 +336,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   }, sweepEvery)
   sweeper.unref()
   const heartbeat = setInterval(() => {
-    for (const entry of wsClients.values()) entry.session.heartbeat()
+    for (const session of wsClients.values()) session.heartbeat()
   }, limits.heartbeatIntervalMs)
   heartbeat.unref()
 
@@ -343,7 +352,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       clearInterval(heartbeat)
       // Sockets that outlive the grace period are cut.
       const force = setTimeout(() => {
-        for (const socket of sockets) socket.destroy()
+        for (const client of clients.values()) client.socket.destroy()
       }, limits.closeTimeoutMs)
       force.unref()
       // net.Server calls back once it stopped listening and its last connection has closed.
@@ -351,7 +360,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
         clearTimeout(force)
         resolve()
       })
-      for (const entry of wsClients.values()) entry.session.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
+      for (const session of wsClients.values()) session.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
       for (const session of httpSessions.values()) session.finish()
     })
     return closing
@@ -361,12 +370,12 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     address: { host: resolved.right.host, port },
     logger,
     namespaces: registry,
-    send: (clientId, event, data) => sendBytes(clientId, eventBytes(event, data)),
-    broadcast: (event, data, target) => broadcastBytes(eventBytes(event, data), target),
-    sendRaw: (clientId, message) => sendBytes(clientId, rawBytes(message)),
-    broadcastRaw: (message, target) => broadcastBytes(rawBytes(message), target),
+    send: ops.send,
+    broadcast: ops.broadcast,
+    sendRaw: ops.sendRaw,
+    broadcastRaw: ops.broadcastRaw,
     joinRoom,
-    leaveRoom: (clientId, room, namespace) => registry.leaveRoom(clientId, room, namespace),
+    leaveRoom,
     joinNamespace: (clientId, namespace) => {
       if (wsClients.has(clientId)) registry.joinNamespace(clientId, namespace)
     },

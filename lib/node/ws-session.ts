@@ -2,16 +2,20 @@
  * A WebSocket connection after the handshake: feeds the socket's bytes to the pure frame
  * decoder and message assembler, performs what they return (dispatch, pong, close), and
  * owns the close handshake (RFC 6455 §7). Holds no protocol knowledge of its own.
+ *
+ * A class on purpose: a server holds tens of thousands of these, so the state is a few
+ * fields and the behaviour lives once on the prototype; what every session shares (limits,
+ * routes, hooks) is one `WsShared` record per server.
  */
 import type { Socket } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
+import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { CompiledRoutes } from '../core/route/compiled-routes.js'
 import { dispatchEvent } from '../core/route/dispatch-event.js'
 import { dispatchRaw } from '../core/route/dispatch-raw.js'
 import type { SocketContext } from '../core/route/socket-context.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
-import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
-import { type AssemblyState, assembleMessage, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
+import { type AssemblyLimits, type AssemblyState, assembleMessage, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { decodeFrame } from '../core/ws/decode-frame.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
@@ -19,157 +23,177 @@ import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope
 import type { EventId } from '../core/ws/event.js'
 import type { FrameLimits } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
-import { createByteQueue } from './byte-queue.js'
+import { ByteQueue } from './byte-queue.js'
 import type { Limits } from './limits.js'
 import { encodeText } from './outgoing.js'
 
-export interface WsSessionDeps {
+/** What every WebSocket session of one server shares. */
+export interface WsShared {
   readonly limits: Limits
+  readonly frameLimits: FrameLimits
+  readonly messageLimits: AssemblyLimits
   readonly compiled: CompiledRoutes
   readonly wsMiddleware: readonly WsMiddleware[]
   readonly onError: WsErrorReporter
-  /** Writes bytes to this client, respecting its send-buffer limit. */
-  readonly write: (bytes: Uint8Array) => void
+  /** Writes bytes to a client, respecting its send-buffer limit. */
+  readonly write: (socket: Socket, bytes: Uint8Array) => void
   /** Corks the socket until the current batch of work is flushed. */
-  readonly hold: () => void
+  readonly hold: (socket: Socket) => void
   /** Logs a protocol failure (debug level: it is the client's fault, not the server's). */
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
 }
 
-export interface WsSession {
+type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
+
+export class WsSession {
+  private readonly queue = new ByteQueue()
+  private assembly: AssemblyState = initialAssembly
+  private closing = false
+  private alive = true
+  private closeTimer: NodeJS.Timeout | undefined = undefined
+
+  constructor(
+    readonly socket: Socket,
+    readonly ctx: SocketContext,
+    private readonly shared: WsShared,
+  ) {}
+
   /** Feeds bytes read from the socket. */
-  receive(chunk: Uint8Array): void
-  /** Starts the close handshake with `code` (RFC 6455 §7.1.2); data is no longer dispatched. */
-  close(code: number, reason?: string): void
-  /** Sends a ping when the client answered the last one, or ends it when it did not. */
-  heartbeat(): void
-}
-
-export const startWsSession = (socket: Socket, ctx: SocketContext, deps: WsSessionDeps): WsSession => {
-  const { limits, compiled } = deps
-  const frameLimits: FrameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
-  const messageLimits = { maxMessage: limits.maxMessage }
-  const queue = createByteQueue()
-  let assembly: AssemblyState = initialAssembly
-  let closing = false
-  let alive = true
-  let closeTimer: NodeJS.Timeout | undefined
-
-  const endSoon = (): void => {
-    socket.end()
-    closeTimer ??= setTimeout(() => socket.destroy(), limits.closeTimeoutMs)
-    closeTimer.unref()
+  receive(chunk: Uint8Array): void {
+    this.alive = true
+    if (this.socket.writableEnded) return
+    if (!this.queue.push(chunk)) return
+    this.shared.hold(this.socket)
+    this.drain()
   }
-  socket.once('close', () => {
-    if (closeTimer !== undefined) clearTimeout(closeTimer)
-  })
 
-  const close = (code: number, reason = ''): void => {
-    if (closing || socket.destroyed) return
-    closing = true
-    deps.write(encodeFrameBytes(closeFrame(code, reason)))
+  /** The peer ended its side: end ours too. */
+  peerEnded(): void {
+    this.socket.end()
+  }
+
+  /** The socket is gone: stop the close timer. */
+  closed(): void {
+    if (this.closeTimer !== undefined) clearTimeout(this.closeTimer)
+  }
+
+  /** Starts the close handshake with `code` (RFC 6455 §7.1.2); data is no longer dispatched. */
+  close(code: number, reason = ''): void {
+    if (this.closing || this.socket.destroyed) return
+    this.closing = true
+    this.write(encodeFrameBytes(closeFrame(code, reason)))
     // The client answers with its own close frame; then the server closes TCP first (§7.1.1).
-    closeTimer = setTimeout(() => socket.destroy(), limits.closeTimeoutMs)
-    closeTimer.unref()
+    this.destroyLater()
+  }
+
+  /** Sends a ping when the client answered the last one, or ends it when it did not. */
+  heartbeat(): void {
+    if (!this.alive) {
+      this.shared.debug('websocket client missed a heartbeat', { clientId: this.ctx.clientId })
+      this.socket.destroy()
+      return
+    }
+    this.alive = false
+    if (!this.closing) this.write(encodeFrameBytes(pingFrame()))
+  }
+
+  private write(bytes: Uint8Array): void {
+    this.shared.write(this.socket, bytes)
+  }
+
+  private destroyLater(): void {
+    if (this.closeTimer !== undefined) return
+    const socket = this.socket
+    this.closeTimer = setTimeout(() => socket.destroy(), this.shared.limits.closeTimeoutMs)
+    this.closeTimer.unref()
+  }
+
+  private endSoon(): void {
+    this.closing = true
+    this.queue.clear()
+    this.socket.end()
+    this.destroyLater()
   }
 
   // A protocol violation: say why, then close the TCP connection without waiting (§7.1.7).
-  const fail = (code: number, reason: string, tag: string): void => {
-    deps.debug('websocket connection failed', { clientId: ctx.clientId, closeCode: code, reason, tag })
-    if (!closing) deps.write(encodeFrameBytes(closeFrame(code, reason)))
-    closing = true
-    queue.clear()
-    endSoon()
+  private fail(error: { readonly closeCode: number; readonly reason: string; readonly _tag: string }): void {
+    this.shared.debug('websocket connection failed', { clientId: this.ctx.clientId, closeCode: error.closeCode, reason: error.reason, tag: error._tag })
+    if (!this.closing) this.write(encodeFrameBytes(closeFrame(error.closeCode, error.reason)))
+    this.endSoon()
   }
 
-  const sendText = (text: string): void => deps.write(encodeText(text))
-
-  // A return value JSON cannot hold (a cycle, a BigInt) is the handler's failure, not a crash.
-  const sendAck = (id: EventId, value: unknown, event: string): void => {
-    let text: string
-    try {
-      text = encodeAck(id, value)
-    } catch (error) {
-      deps.onError(error, { phase: 'event', clientId: ctx.clientId, event })
-      text = encodeErrorEvent({ code: 'handler_error', message: `the answer of "${event}" is not JSON`, id })
+  private drain(): void {
+    const { frameLimits, messageLimits } = this.shared
+    let bytes = this.queue.bytes()
+    while (bytes.length > 0 && !this.socket.destroyed) {
+      const step = decodeFrame(bytes, frameLimits)
+      if (E.isLeft(step)) return this.fail(step.left)
+      if (step.right._tag === 'NeedMore') {
+        this.queue.keep(bytes)
+        this.queue.waitFor(step.right.atLeast)
+        return
+      }
+      bytes = step.right.rest
+      const assembled = assembleMessage(this.assembly, step.right.value, messageLimits)
+      if (E.isLeft(assembled)) return this.fail(assembled.left)
+      this.assembly = assembled.right.state
+      if (assembled.right.output !== undefined) this.onIncoming(assembled.right.output)
+      if (this.socket.writableEnded) return this.queue.clear()
     }
-    sendText(text)
+    this.queue.keep(bytes)
   }
 
-  const onData = (message: Incoming & { readonly _tag: 'Text' | 'Binary' }): void => {
-    if (compiled.raw !== undefined || message._tag === 'Binary') {
-      void dispatchRaw(compiled, message, ctx, deps.onError).then((outcome) => {
-        if (outcome._tag === 'Reply') ctx.sendRaw(outcome.message)
-        else if (outcome._tag === 'NoRawRoute') close(outcome.closeCode, 'binary messages are not supported')
-      })
-      return
-    }
-    const envelope = decodeEnvelope(message.text)
-    if (E.isLeft(envelope)) return sendText(encodeErrorEvent(envelope.left))
-    void dispatchEvent(compiled, envelope.right, ctx, { middleware: deps.wsMiddleware, onError: deps.onError }).then((outcome) => {
-      if (outcome._tag === 'Ack') sendAck(outcome.id, outcome.value, envelope.right.event)
-      else if (outcome._tag === 'Failed') sendText(encodeErrorEvent(outcome.error))
-    })
-  }
-
-  const onIncoming = (incoming: Incoming): void => {
+  private onIncoming(incoming: Incoming): void {
     switch (incoming._tag) {
       case 'Text':
       case 'Binary':
-        if (!closing) onData(incoming)
+        if (!this.closing) this.onData(incoming)
         return
       case 'Ping':
-        if (!closing) deps.write(encodeFrameBytes(pongFrame(incoming.payload)))
+        if (!this.closing) this.write(encodeFrameBytes(pongFrame(incoming.payload)))
         return
       case 'Pong':
         return
       case 'Close':
         // Echo the code when we did not start the close (§5.5.1), then close TCP.
-        if (!closing) deps.write(encodeFrameBytes(closeFrame(incoming.code ?? CLOSE_CODE.NORMAL, '')))
-        closing = true
-        queue.clear()
-        endSoon()
+        if (!this.closing) this.write(encodeFrameBytes(closeFrame(incoming.code ?? CLOSE_CODE.NORMAL, '')))
+        this.endSoon()
         return
     }
   }
 
-  const drain = (): void => {
-    let bytes = queue.bytes()
-    while (bytes.length > 0 && !socket.destroyed) {
-      const step = decodeFrame(bytes, frameLimits)
-      if (E.isLeft(step)) return fail(step.left.closeCode, step.left.reason, step.left._tag)
-      if (step.right._tag === 'NeedMore') {
-        queue.keep(bytes)
-        queue.waitFor(step.right.atLeast)
-        return
-      }
-      bytes = step.right.rest
-      const assembled = assembleMessage(assembly, step.right.value, messageLimits)
-      if (E.isLeft(assembled)) return fail(assembled.left.closeCode, assembled.left.reason, assembled.left._tag)
-      assembly = assembled.right.state
-      if (assembled.right.output !== undefined) onIncoming(assembled.right.output)
-      if (socket.writableEnded) return queue.clear()
+  private onData(message: DataMessage): void {
+    const { compiled, onError } = this.shared
+    const ctx = this.ctx
+    if (compiled.raw !== undefined || message._tag === 'Binary') {
+      void dispatchRaw(compiled, message, ctx, onError).then((outcome) => {
+        if (outcome._tag === 'Reply') ctx.sendRaw(outcome.message)
+        else if (outcome._tag === 'NoRawRoute') this.close(outcome.closeCode, 'binary messages are not supported')
+      })
+      return
     }
-    queue.keep(bytes)
+    const envelope = decodeEnvelope(message.text)
+    if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
+    const event = envelope.right.event
+    void dispatchEvent(compiled, envelope.right, ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
+      if (outcome._tag === 'Ack') this.sendAck(outcome.id, outcome.value, event)
+      else if (outcome._tag === 'Failed') this.sendText(encodeErrorEvent(outcome.error))
+    })
   }
 
-  return {
-    receive(chunk) {
-      alive = true
-      if (socket.writableEnded) return
-      if (!queue.push(chunk)) return
-      deps.hold()
-      drain()
-    },
-    close,
-    heartbeat() {
-      if (!alive) {
-        deps.debug('websocket client missed a heartbeat', { clientId: ctx.clientId })
-        socket.destroy()
-        return
-      }
-      alive = false
-      if (!closing) deps.write(encodeFrameBytes(pingFrame()))
-    },
+  private sendText(text: string): void {
+    this.write(encodeText(text))
+  }
+
+  // A return value JSON cannot hold (a cycle, a BigInt) is the handler's failure, not a crash.
+  private sendAck(id: EventId, value: unknown, event: string): void {
+    let text: string
+    try {
+      text = encodeAck(id, value)
+    } catch (error) {
+      this.shared.onError(error, { phase: 'event', clientId: this.ctx.clientId, event })
+      text = encodeErrorEvent({ code: 'handler_error', message: `the answer of "${event}" is not JSON`, id })
+    }
+    this.sendText(text)
   }
 }

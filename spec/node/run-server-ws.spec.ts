@@ -30,6 +30,9 @@ const chat = [
     answer.self = answer
     return answer
   }),
+  socketOn('destructured', t.string, (text, { emit, clientId }) => {
+    emit('told', { text, clientId })
+  }),
   socketOn('fail', () => {
     throw new Error('handler broke')
   }),
@@ -50,6 +53,9 @@ Ws('events are dispatched; an id gets an ack with the return value; without id n
     c.emit('add', { a: 2, b: 3 })
     c.emit('add', { a: 2, b: 40 }, 7)
     assert.equal(await c.nextJson(), { event: 'ack', id: 7, data: 42 })
+    c.emit('destructured', 'hey')
+    const told = await c.nextJson()
+    assert.equal(told, { event: 'told', data: { text: 'hey', clientId: server.clients()[0]?.id } })
     c.emit('remember', 'kept', 1)
     assert.equal(await c.nextJson(), { event: 'ack', id: 1, data: 'kept' })
     c.ws.close()

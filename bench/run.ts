@@ -94,6 +94,7 @@ const MICRO_MAX_MS = 150_000
 const RETRY_UNTIL_MS = BUDGET_MS * 0.7
 let quietBudgetMs = quick ? 30_000 : 150_000
 const runs = { total: 0, disturbed: 0 }
+const startFailures: Partial<Record<ContenderId, number>> = {}
 
 /** One measured run on a fresh server: a Sample, or why there is none. */
 const measure = async (w: Workload, id: ContenderId, round: number): Promise<Sample | string> => {
@@ -103,9 +104,13 @@ const measure = async (w: Workload, id: ContenderId, round: number): Promise<Sam
   const server = await startServer(contender.script)
   if (typeof server === 'string') {
     log(`${w.id} round ${round} ${id}: server failed: ${server}`)
-    if (id === 'twinport') unavailable.twinport = `failed to start: ${server}`
+    // Others edit lib/ while this runs: one failed start is a failed run; three in a row, and
+    // the contender is reported as not available for the rest of the run.
+    startFailures[id] = (startFailures[id] ?? 0) + 1
+    if ((startFailures[id] ?? 0) >= 3) unavailable[id] = `failed to start 3 times in a row; last: ${server}`
     return `server failed: ${server}`
   }
+  startFailures[id] = 0
   try {
     const r = await runLoad(w, contender, server, sizing, round, quiet.quiet)
     if (typeof r === 'string') {

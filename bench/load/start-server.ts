@@ -44,6 +44,13 @@ const accepts = (port: number): Promise<boolean> =>
     s.once('error', () => resolve(false))
   })
 
+/** The lines of a crash that say what went wrong: the first error line, or the last lines. */
+export const crashSummary = (stderr: string): string => {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '')
+  const error = lines.find((l) => /^(\w*Error|error)\b|Error:|ERR_/.test(l))
+  return (error ?? lines.slice(-3).join(' | ')).slice(0, 300)
+}
+
 /**
  * Starts `node --import tsx <script>` with HOST=127.0.0.1 and PORT set; resolves
  * with the server, or with the reason it did not come up within `timeoutMs`
@@ -76,10 +83,10 @@ export const startServer = async (script: string, timeoutMs = 20_000): Promise<R
   }
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (exited !== undefined) return `exited with code ${String(exited)} before listening: ${stderr.trim().split('\n').slice(-3).join(' | ')}`
+    if (exited !== undefined) return `exited with code ${String(exited)} before listening: ${crashSummary(stderr)}`
     if (await accepts(port)) return { pid: child.pid ?? -1, port, stop }
     await new Promise((r) => setTimeout(r, 100))
   }
   await stop()
-  return `did not accept connections on port ${port} within ${timeoutMs} ms: ${stderr.trim().split('\n').slice(-3).join(' | ')}`
+  return `did not accept connections on port ${port} within ${timeoutMs} ms: ${crashSummary(stderr)}`
 }

@@ -115,7 +115,7 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
       ]
     })
     out.push(...table(head, body), '')
-    const failed = report.failures.filter((f) => f.workload === w.id && report.unavailable[f.contender] === undefined)
+    const failed = report.failures.filter((f) => f.workload === w.id)
     for (const f of failed) out.push(`- round ${f.round}, ${label(f.contender)}: ${f.reason}`)
     if (failed.length > 0) out.push('')
   }

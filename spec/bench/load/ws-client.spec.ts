@@ -39,10 +39,4 @@ test('ws-client :: socket.io dialect joins a namespace and counts broadcasts ove
   }
 })
 
-test('startServer :: a script that cannot start gives the reason', async () => {
-  const r = await startServer('bench/peers/does-not-exist.ts', 5000)
-  assert.type(r, 'string')
-  assert.match(String(r), 'exited with code')
-})
-
 test.run()

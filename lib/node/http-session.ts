@@ -11,7 +11,7 @@ import type { HttpLimits } from '../core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../core/http/parse-http-request.js'
 import { errorResponse } from '../core/http/response.js'
 import { serializeResponse } from '../core/http/serialize-response.js'
-import type { HttpRequest, Response } from '../core/http/types.js'
+import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
 import { createByteQueue } from './byte-queue.js'
 import { httpDate } from './http-date.js'
@@ -52,6 +52,19 @@ interface Slot {
   decision?: { readonly refusal: Response | undefined }
 }
 
+// Responses written together are joined into one buffer up to this size.
+const JOIN_LIMIT = 64 * 1024
+
+// Whether any header is named `Upgrade` (any case): only then can the request be a WebSocket
+// handshake, so the full check is skipped for every other request.
+const mayUpgrade = (headers: readonly Header[]): boolean => {
+  for (let i = 0; i < headers.length; i++) {
+    const name = (headers[i] as Header)[0]
+    if (name.length === 7 && name.toLowerCase() === 'upgrade') return true
+  }
+  return false
+}
+
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSession => {
@@ -72,11 +85,49 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
   let requestStartedAt = 0
   let idleSince = Date.now()
 
+  // Responses ready together leave in one write: views adjacent in one buffer (consecutive
+  // responses from the serializer's pool) are joined without copying, others are copied once.
+  let out: Uint8Array | undefined
+  let outParts: Uint8Array[] | undefined
+  const gather = (bytes: Uint8Array): void => {
+    if (out === undefined) out = bytes
+    else if (out.buffer === bytes.buffer && out.byteOffset + out.length === bytes.byteOffset) {
+      out = new Uint8Array(out.buffer, out.byteOffset, out.length + bytes.length)
+    } else {
+      ;(outParts ??= []).push(out)
+      out = bytes
+    }
+  }
+  const send = (): void => {
+    if (out === undefined) return
+    const parts = outParts
+    const last = out
+    out = undefined
+    outParts = undefined
+    if (parts === undefined) socket.write(last)
+    else {
+      parts.push(last)
+      let total = 0
+      for (const p of parts) total += p.length
+      if (total > JOIN_LIMIT) for (const p of parts) socket.write(p)
+      else {
+        const joined = new Uint8Array(total)
+        let at = 0
+        for (const p of parts) {
+          joined.set(p, at)
+          at += p.length
+        }
+        socket.write(joined)
+      }
+    }
+  }
+
   const flush = (): void => {
     while (slots.length > 0) {
       const head = slots[0] as Slot
       if (head.upgrade !== undefined) {
-        if (head.decision === undefined) return
+        if (head.decision === undefined) return send()
+        send()
         slots.shift()
         const rest = queue.bytes()
         queue.clear()
@@ -84,16 +135,24 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
         socket.end(serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate() }))
         return
       }
-      if (head.bytes === undefined) return
+      if (head.bytes === undefined) return send()
       slots.shift()
-      socket.write(head.bytes)
+      gather(head.bytes)
       if (head.close) {
+        send()
         socket.end()
         return
       }
     }
+    send()
     idleSince = Date.now()
     if (finishing && !socket.writableEnded) socket.end()
+  }
+
+  let flushQueued = false
+  const queuedFlush = (): void => {
+    flushQueued = false
+    flush()
   }
 
   const answerNow = (res: Response, close: boolean): void => {
@@ -109,7 +168,11 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
     slots.push(slot)
     void deps.respond(request).then((res) => {
       slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(), protocol: request.protocol })
-      if (slots[0] === slot) flush()
+      // Flushed once after every answer settled in this turn, so pipelined answers leave together.
+      if (slots[0] === slot && !flushQueued) {
+        flushQueued = true
+        queueMicrotask(queuedFlush)
+      }
     })
   }
 
@@ -147,7 +210,7 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
       firstRequest = false
       bytes = result.rest
       const request = result.value
-      if (isWebSocketUpgrade(request)) {
+      if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) {
         stopped = true
         queue.keep(bytes)
         const slot: Slot = { bytes: undefined, close: false, upgrade: request }

@@ -100,8 +100,8 @@ const assemble = (head: string, bodyText: string | undefined, body: Uint8Array):
     const written = encoder.encodeInto(text, pool.subarray(at, at + room)).written
     const end = at + written + body.length
     if (body.length > 0) pool.set(body, at + written)
-    // Keep slices 8-byte aligned, as Node's pool does.
-    used = (end + 7) & ~7
+    // Consecutive responses are adjacent in the pool, so a shell can send them as one view.
+    used = end
     return pool.subarray(at, end)
   }
   const out = new Uint8Array(room)

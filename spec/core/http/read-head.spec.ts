@@ -1,0 +1,60 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { DEFAULT_HTTP_LIMITS } from '../../../lib/core/http/http-limits.js'
+import { readHead } from '../../../lib/core/http/read-head.js'
+import { HEAD_START } from '../../../lib/core/http/scan-head.js'
+
+const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
+const read = (s: string, limits = DEFAULT_HTTP_LIMITS) => readHead(enc(s), limits)
+
+test('readHead :: a complete plain head in one pass, trailing bytes untouched', () => {
+  const r = read('POST /a?b=1 HTTP/1.0\r\nHost: x\r\nContent-Length: 3\r\nConnection: keep-alive\r\nX-E:  v \t\r\n\r\nabcGET')
+  assert.ok(r !== undefined && '_tag' in r && r._tag === 'Right')
+  const head = r.right
+  assert.equal(
+    [head.method, head.target, head.path, head.rawQuery, head.protocol, head.keepAlive, head.framing, head.end],
+    ['POST', '/a?b=1', '/a', 'b=1', 'HTTP/1.0', true, { _tag: 'Length', length: 3 }, 87],
+  )
+  assert.equal(head.headers, [['Host', 'x'], ['Content-Length', '3'], ['Connection', 'keep-alive'], ['X-E', 'v']])
+})
+
+test('readHead :: an unknown method is kept as sent', () => {
+  const r = read('M-SEARCH / HTTP/1.1\r\n\r\n')
+  assert.ok(r !== undefined && '_tag' in r && r._tag === 'Right')
+  assert.is(r.right.method, 'M-SEARCH')
+})
+
+test('readHead :: framing errors of a complete head are answered', () => {
+  const r = read('GET / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n')
+  assert.ok(r !== undefined && '_tag' in r && r._tag === 'Left')
+  assert.equal([r.left._tag, r.left.status], ['ContentLengthWithTransferEncoding', 400])
+})
+
+test('readHead :: a buffer ending inside the head says where scanHead goes on', () => {
+  assert.equal(read('GET /x'), HEAD_START)
+  assert.equal(read('GET / HTTP/1'), HEAD_START)
+  assert.equal(read('GET / HTTP/1.1\r\nHo'), { searched: 18, lineEnd: 15, methodChecked: Infinity })
+  assert.equal(read('GET / HTTP/1.1\r\nHost: a'), { searched: 23, lineEnd: 15, methodChecked: Infinity })
+  assert.equal(read('GET / HTTP/1.1\r\nHost: a\r'), { searched: 23, lineEnd: 15, methodChecked: Infinity })
+  assert.equal(read('GET / HTTP/1.1\r\nHost: a\r\n\r'), { searched: 25, lineEnd: 15, methodChecked: Infinity })
+})
+
+test('readHead :: leaves everything unusual to the exact path', () => {
+  for (const raw of [
+    ' GET / HTTP/1.1\r\n\r\n', 'GET /# HTTP/1.1\r\n\r\n', 'GET / HTTP/2.0\r\n\r\n', 'GET / HTTP/1.1\n\r\n',
+    'GET / HTTP/1.1\r\nX: \xe9\r\n\r\n', 'GET / HTTP/1.1\r\nX: \x01\r\n\r\n', 'GET / HTTP/1.1\r\nX :a\r\n\r\n',
+    'GET / HTTP/1.1\r\n folded\r\n\r\n', 'GET / HTTP/1.1\r\nX: a\rb\r\n\r\n', 'GET / HTTP/1.1\r\n\rx',
+  ]) {
+    assert.is(read(raw), undefined, JSON.stringify(raw))
+  }
+})
+
+test('readHead :: leaves heads at the limits to the exact path', () => {
+  const tight = { ...DEFAULT_HTTP_LIMITS, maxRequestLine: 8, maxHeaderBytes: 40, maxHeaders: 1 }
+  assert.is(read('GET /long/target HTTP/1.1\r\n\r\n', tight), undefined)
+  assert.is(read('GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\n\r\n', tight), undefined)
+  assert.is(read('GET / HTTP/1.1\r\nA: 12345678901234567\r\n\r\n', tight), undefined)
+  assert.is(read('GET / HTTP/1.1\r\nA: 1234567890123456\r\n\r\n', tight), undefined)
+})
+
+test.run()

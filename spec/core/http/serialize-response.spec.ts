@@ -1,0 +1,51 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { json, response, text } from '../../../lib/core/http/response.js'
+import { withHeader } from '../../../lib/core/http/response-updates.js'
+import { serializeResponse } from '../../../lib/core/http/serialize-response.js'
+
+const wire = (b: Uint8Array): string => new TextDecoder().decode(b)
+const KA = { keepAlive: true } as const
+
+test('serializeResponse :: a header value beyond ASCII is sent as UTF-8', () => {
+  const out = serializeResponse(withHeader(text('ok'), 'X-Name', 'Zo\u00eb \u2603'), KA)
+  assert.is(wire(out), 'HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\nX-Name: Zo\u00eb \u2603\r\n\r\nok')
+})
+
+test('serializeResponse :: text and JSON beyond ASCII count their bytes', () => {
+  assert.match(wire(serializeResponse(text('\u00e9\u2603'), KA)), 'Content-Length: 5\r\n\r\n\u00e9\u2603')
+  assert.match(wire(serializeResponse(json({ s: '\u00e9' }), KA)), 'Content-Length: 10\r\n\r\n{"s":"\u00e9"}')
+})
+
+test('serializeResponse :: large text, JSON and byte bodies are whole', () => {
+  const big = 'x'.repeat(10_000)
+  const t = wire(serializeResponse(text(big), KA))
+  assert.ok(t.endsWith(`Content-Length: 10000\r\n\r\n${big}`))
+  const j = wire(serializeResponse(json([big]), KA))
+  assert.ok(j.endsWith(`Content-Length: 10004\r\n\r\n["${big}"]`))
+  const bytes = new Uint8Array(9_000).fill(0x61)
+  const b = serializeResponse(response(bytes), KA)
+  assert.is(b.length - wire(b).indexOf('\r\n\r\n') - 4, 9_000)
+  assert.ok(b.subarray(b.length - 9_000).every((x) => x === 0x61))
+  assert.match(wire(b.subarray(0, 100)), 'Content-Length: 9000\r\n')
+})
+
+test('serializeResponse :: results stay intact across many responses (pool turnover)', () => {
+  const outs: [Uint8Array, string][] = []
+  for (let i = 0; i < 2_000; i++) {
+    const body = i % 3 === 0 ? response(new Uint8Array([i & 0xff, 1, 2])) : json({ i, pad: 'p'.repeat(i % 50) })
+    const out = serializeResponse(body, KA)
+    outs.push([out, wire(out)])
+  }
+  for (const [out, seen] of outs) assert.is(wire(out), seen)
+})
+
+test('serializeResponse :: consecutive short responses are adjacent views of one buffer', () => {
+  const a = serializeResponse(json({ a: 1 }), KA)
+  const b = serializeResponse(json({ b: 2 }), KA)
+  if (a.buffer === b.buffer) assert.is(a.byteOffset + a.length, b.byteOffset)
+  const joined = new Uint8Array(a.buffer, a.byteOffset, a.length + b.length)
+  if (a.buffer === b.buffer) assert.is(wire(joined), wire(a) + wire(b))
+})
+
+test.run()

@@ -36,4 +36,4 @@ export const latin1 = (bytes: Uint8Array, start: number, end: number): string =>
  * asciiText(new Uint8Array([0x48, 0x69]), 0, 2) // 'Hi'
  */
 export const asciiText = (bytes: Uint8Array, start: number, end: number): string =>
-  end - start <= 16 ? latin1(bytes, start, end) : ascii.decode(bytes.subarray(start, end))
+  end - start <= 16 ? latin1(bytes, start, end) : ascii.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end))

@@ -22,10 +22,7 @@ import { HEAD_START, type HeadScan, lineLimit } from './scan-head.js'
 import type { Header } from './types.js'
 
 // Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
-const { CR, LF, SP, HTAB, COLON, TCHAR, TARGET } = classes
-
-// RFC 9110 §5.5: field-vchar (VCHAR) with SP and HTAB between; obs-text is left to the exact path.
-const PLAIN_VALUE: Uint8Array = Uint8Array.from({ length: 256 }, (_, b) => (b === HTAB || (b >= 0x20 && b < 0x7f) ? 1 : 0))
+const { CR, LF, SP, HTAB, COLON, TCHAR } = classes
 
 // Field offsets of the head being read (`[nameStart, nameEnd, valueStart, valueEnd]` per
 // field). Reading never calls out, so one scratch array serves every call.
@@ -66,8 +63,9 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
   if (methodEnd === 0 || bytes[pos] !== SP) return undefined
   const targetStart = ++pos
   let query = -1
+  // Visible ASCII but "#" (RFC 9112 §3.2, RFC 3986), by comparison (undefined fails it).
   let b = bytes[pos] as number
-  while (TARGET[b] === 1) {
+  while (b >= 0x21 && b <= 0x7e && b !== 0x23) {
     if (b === 0x3f && query < 0) query = pos
     b = bytes[++pos] as number
   }
@@ -115,7 +113,13 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
     c = bytes[++pos] as number
     while (c === SP || c === HTAB) c = bytes[++pos] as number
     const valueStart = pos
-    while (PLAIN_VALUE[c] === 1) c = bytes[++pos] as number
+    // VCHAR and SP (0x20–0x7E) by comparison rather than a table, HTAB apart. Past the end
+    // of the buffer `c` is undefined, which fails every comparison.
+    for (;;) {
+      while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
+      if (c !== HTAB) break
+      c = bytes[++pos] as number
+    }
     if (c !== CR || bytes[pos + 1] !== LF) {
       if (pos + 1 >= len && (pos >= len || c === CR)) break
       return undefined

@@ -43,7 +43,8 @@ const isAscii = (text: string): boolean => {
 // status line, and each status line + Content-Type line, is built once (bounded: content
 // types can come from requests).
 const statusLines = new Map<number, string>()
-const typedLines = new Map<string, string>()
+const typedLines = new Map<string, Map<number, string>>()
+let typedCount = 0
 const TYPED_CACHE_MAX = 256
 
 const statusLine = (status: number): string => {
@@ -55,15 +56,34 @@ const statusLine = (status: number): string => {
   return line
 }
 
+// Looked up by content type, then status: no key string is built per response.
 const typedLine = (status: number, contentType: string): string => {
   if (contentType === '') return statusLine(status)
-  const key = `${status} ${contentType}`
-  let line = typedLines.get(key)
+  let byStatus = typedLines.get(contentType)
+  let line = byStatus?.get(status)
   if (line === undefined) {
     line = `${statusLine(status)}Content-Type: ${contentType}\r\n`
-    if (typedLines.size < TYPED_CACHE_MAX) typedLines.set(key, line)
+    if (typedCount < TYPED_CACHE_MAX) {
+      if (byStatus === undefined) {
+        byStatus = new Map()
+        typedLines.set(contentType, byStatus)
+      }
+      byStatus.set(status, line)
+      typedCount++
+    }
   }
   return line
+}
+
+// The Date line changes once a second: built once per value.
+let lastDate = ''
+let lastDateLine = ''
+const dateLine = (date: string): string => {
+  if (date !== lastDate) {
+    lastDate = date
+    lastDateLine = `Date: ${date}\r\n`
+  }
+  return lastDateLine
 }
 
 // Application headers that would contradict the derived framing are dropped (by length first,
@@ -150,7 +170,7 @@ export const serializeResponse = (res: Response, options: SerializeOptions): Uin
     const h = headers[i] as readonly [string, string]
     if (!isFramingHeader(h[0])) head += `${h[0]}: ${h[1]}\r\n`
   }
-  if (options.date !== undefined) head += `Date: ${options.date}\r\n`
+  if (options.date !== undefined) head += dateLine(options.date)
   if (!options.keepAlive) head += 'Connection: close\r\n'
   else if (options.protocol === 'HTTP/1.0') head += 'Connection: keep-alive\r\n'
   head += '\r\n'

@@ -48,4 +48,11 @@ test('serializeResponse :: consecutive short responses are adjacent views of one
   if (a.buffer === b.buffer) assert.is(wire(joined), wire(a) + wire(b))
 })
 
+test('serializeResponse :: many distinct content types (past the line cache) are each sent as given', () => {
+  for (let i = 0; i < 300; i++) {
+    const out = wire(serializeResponse(response('x', 200 + (i % 3), { 'Content-Type': `a/t${i}` }), { keepAlive: true, date: `d${i % 2}` }))
+    assert.match(out, `Content-Type: a/t${i}\r\nContent-Length: 1\r\nDate: d${i % 2}\r\n\r\nx`)
+  }
+})
+
 test.run()

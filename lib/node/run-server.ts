@@ -18,7 +18,7 @@ import { compileRoutes } from '../core/route/compile-routes.js'
 import { describeRouteTableError } from '../core/route/route-table-error.js'
 import { dispatchConnect } from '../core/route/dispatch-connect.js'
 import { dispatchDisconnect } from '../core/route/dispatch-disconnect.js'
-import { dispatchHttp } from '../core/route/dispatch-http.js'
+import { dispatchHttp, type HttpDispatchOptions } from '../core/route/dispatch-http.js'
 import type { HttpContext } from '../core/route/http-context.js'
 import type { RawMessage } from '../core/route/raw-message.js'
 import { routes } from '../core/route/routes.js'
@@ -196,13 +196,13 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     setClientData,
   }
 
-  const respond = (request: HttpRequest): Promise<Response> =>
-    dispatchHttp(compiled, request, {
-      middleware: options.httpMiddleware ?? [],
-      ...(cors === undefined ? {} : { cors }),
-      context: httpContext,
-      onError: onHttpError,
-    })
+  const dispatchOptions: HttpDispatchOptions = {
+    middleware: options.httpMiddleware ?? [],
+    ...(cors === undefined ? {} : { cors }),
+    context: httpContext,
+    onError: onHttpError,
+  }
+  const respond = (request: HttpRequest): Promise<Response> => dispatchHttp(compiled, request, dispatchOptions)
 
   // The WebSocket handshake (RFC 6455 §4.2): the core validates it, then the HTTP
   // middleware sees it like any request (authentication, logging) and may refuse it.

@@ -10,6 +10,7 @@
  *   npm run bench -- --quick           1 short round, 2,000 clients, writes to $TMPDIR/twinport-bench/
  *   npm run bench -- --only ws-echo-10,ws-bcast --contenders ws,twinport --rounds 5 --out DIR
  *   npm run bench -- --no-micro        skip the micro-benchmarks
+ *   npm run bench -- --from FILE       re-render from the raw runs (results.json) of an earlier run
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -34,8 +35,24 @@ const { values: opt } = parseArgs({
     contenders: { type: 'string' },
     out: { type: 'string' },
     'no-micro': { type: 'boolean', default: false },
+    from: { type: 'string' },
   },
 })
+
+// `--from results.json`: render RESULTS.md and ratios.svg again from the raw runs of an earlier
+// invocation (after a change to the report's layout), without measuring anything.
+if (opt.from !== undefined) {
+  const earlier = JSON.parse(readFileSync(opt.from, 'utf8')) as Report
+  const ids = new Set(earlier.samples.map((s) => s.workload).concat(earlier.failures.map((f) => f.workload)))
+  const partialRun = earlier.quick || earlier.sizing.rounds < 3 || ids.size < WORKLOADS.length
+  const dir = opt.out ?? (partialRun ? join(tmpdir(), 'twinport-bench') : 'bench')
+  mkdirSync(dir, { recursive: true })
+  const shown = WORKLOADS.filter((w) => ids.has(w.id))
+  writeFileSync(join(dir, 'RESULTS.md'), renderResults(earlier, shown))
+  writeFileSync(join(dir, 'ratios.svg'), renderSvg('twinport vs peers', chartGroups(earlier, shown)))
+  console.log(`[bench] rendered ${join(dir, 'RESULTS.md')} and ${join(dir, 'ratios.svg')} from ${opt.from}`)
+  process.exit(0)
+}
 
 const started = Date.now()
 const quick = opt.quick === true

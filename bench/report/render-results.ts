@@ -73,6 +73,14 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
       'not quiet before it or other processes used more than 0.2 of a core during it. See bench/README.md.',
     '',
   )
+  const disturbed = report.samples.filter((s) => s.disturbed).length
+  if (disturbed * 2 > report.samples.length) {
+    out.push(
+      `> **${disturbed} of ${report.samples.length} runs were disturbed** by other processes on this shared machine, so ` +
+        'throughputs and times vary more than they should; server CPU per operation is the steadier figure to compare.',
+      '',
+    )
+  }
   const unavailable = Object.entries(report.unavailable)
   for (const [id, why] of unavailable) out.push(`**${label(id as ContenderId)} not available:** ${why}`, '')
 
@@ -92,7 +100,8 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
     const rows = rowsOf(report, w)
     const ref = rows.find((r) => r.id === w.reference)?.value.median ?? Number.NaN
     out.push(`## ${w.title}`, '')
-    out.push(`Target: twinport ${describeTarget(w.target, label(w.reference), w.unit)}. CPU per ${OPS[w.kind]}.`, '')
+    const goal = w.target._tag === 'ReportOnly' ? 'none, reported beside' : `twinport ${describeTarget(w.target, label(w.reference), w.unit)}`
+    out.push(`Target: ${goal}${w.target._tag === 'ReportOnly' ? ` ${label(w.reference)}` : ''}. CPU per ${OPS[w.kind]}.`, '')
     const extraKeys = [...new Set(rows.flatMap((r) => r.samples.flatMap((s) => Object.keys(s.extra ?? {}))))]
       .filter((k) => k !== 'clients' && k !== 'connections')
     const head = ['contender', `median ${w.unit}`, 'min–max', `vs ${label(w.reference)}`, ...extraKeys.map((k) => `${k} ${w.unit}`),

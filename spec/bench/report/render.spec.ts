@@ -60,6 +60,13 @@ test('renderResults :: medians, min–max, ratios, verdicts, failures and micro 
   assert.match(md, '**Quick run**')
 })
 
+test('renderResults :: a banner when most runs were disturbed; the report-only target in words', () => {
+  assert.not.match(renderResults(report, WORKLOADS), 'runs were disturbed')
+  const busy = { ...report, samples: report.samples.map((s) => ({ ...s, disturbed: true })) }
+  assert.match(renderResults(busy, WORKLOADS), '**7 of 7 runs were disturbed**')
+  assert.match(renderResults(report, WORKLOADS), 'Target: none, reported beside ws (+bufferutil). CPU per message.')
+})
+
 test('chartGroups + renderSvg :: a bar per contender, the target marked, text escaped', () => {
   const groups = chartGroups(report, WORKLOADS)
   const keepalive = groups.find((g) => g.title.startsWith('HTTP GET /hello, keep'))

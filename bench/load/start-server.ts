@@ -52,14 +52,16 @@ export const crashSummary = (stderr: string): string => {
 }
 
 /**
- * Starts `node --import tsx <script>` with HOST=127.0.0.1 and PORT set; resolves
+ * Starts `node --import tsx <script>` (plain `node <script>` for compiled `.js`) with
+ * HOST=127.0.0.1 and PORT set; resolves
  * with the server, or with the reason it did not come up within `timeoutMs`
  * (its exit code and the tail of its stderr).
  */
 export const startServer = async (script: string, timeoutMs = 20_000): Promise<RunningServer | string> => {
   const port = await freePort()
   const [cmd, ...pre] = pinned(0)
-  const child = spawn(cmd!, [...pre, process.execPath, '--import', 'tsx', script], {
+  const loader = script.endsWith('.js') ? [] : ['--import', 'tsx']
+  const child = spawn(cmd!, [...pre, process.execPath, ...loader, script], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

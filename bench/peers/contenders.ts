@@ -1,6 +1,7 @@
 /**
- * The servers the harness can start: each a script run with `node --import tsx`,
- * reading HOST/PORT from the environment. Pure data.
+ * The servers the harness can start: each a script run with `node --import tsx` (or
+ * plain `node` for twinport's compiled build), reading HOST/PORT from the environment.
+ * Pure data.
  */
 
 /** Identifiers of the contenders, as used on the command line (`--contenders`). */
@@ -24,5 +25,7 @@ export const CONTENDERS: Readonly<Record<ContenderId, Contender>> = {
   fastify: { id: 'fastify', label: 'fastify', script: 'bench/peers/fastify.ts', dialect: 'ws' },
   ws: { id: 'ws', label: 'ws (+bufferutil)', script: 'bench/peers/node-http.ts', dialect: 'ws' },
   socketio: { id: 'socketio', label: 'socket.io', script: 'bench/peers/socket-io.ts', dialect: 'socketio' },
-  twinport: { id: 'twinport', label: 'twinport', script: 'examples/echo.ts', dialect: 'ws' },
+  // The compiled build (`npm run build`), as an application ships it: run from source
+  // under tsx, every closure would also pay esbuild's keepNames helper.
+  twinport: { id: 'twinport', label: 'twinport', script: 'dist/examples/echo.js', dialect: 'ws' },
 }

@@ -27,10 +27,11 @@ import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { encodeEvent } from '../core/ws/envelope.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
-import { type Upgrade, validateUpgrade } from '../core/ws/validate-upgrade.js'
+import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client, ClientType } from './client.js'
 import { createFlushBatcher } from './flush-batcher.js'
 import { httpDate } from './http-date.js'
+import { nativeAcceptKey } from './native-accept-key.js'
 import { type HttpSession, startHttpSession } from './http-session.js'
 import { guardLogger } from './guard-logger.js'
 import { createLogger } from './log/create-logger.js'
@@ -207,13 +208,14 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   // The WebSocket handshake (RFC 6455 §4.2): the core validates it, then the HTTP
   // middleware sees it like any request (authentication, logging) and may refuse it.
   const upgradeAccepted = errorResponse(101, 'Switching Protocols')
+  const upgradeOptions: UpgradeOptions = { allowedOrigins: resolved.right.allowedOrigins, protocols: resolved.right.protocols, acceptKey: nativeAcceptKey }
   const httpStack = composeHttp(options.httpMiddleware ?? [])
   // Upgrades validated by decideUpgrade, for takeOver to answer without validating twice.
   const validated = new WeakMap<HttpRequest, Upgrade>()
   const extraHeaders = new WeakMap<HttpRequest, readonly Header[]>()
   const decideUpgrade = (client: Client, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
     if (draining) return errorResponse(503, 'server shutting down')
-    const checked = validateUpgrade(request, { allowedOrigins: resolved.right.allowedOrigins, protocols: resolved.right.protocols })
+    const checked = validateUpgrade(request, upgradeOptions)
     if (E.isLeft(checked)) {
       logDebug('websocket handshake refused', { clientId: client.id, status: checked.left.status, reason: checked.left.reason })
       return checked.left.headers.reduce((res, [name, value]) => withHeader(res, name, value), errorResponse(checked.left.status, checked.left.reason))
@@ -250,10 +252,14 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
 
   const takeOver = (client: Client, request: HttpRequest, rest: Uint8Array): void => {
     const upgrade = validated.get(request)
+    const extra = extraHeaders.get(request)
+    // The request lives on as ctx.request: drop what only the handshake needed.
+    validated.delete(request)
+    extraHeaders.delete(request)
     if (upgrade === undefined || client.socket.destroyed) return void client.socket.destroy()
     httpSessions.delete(client.id)
     client.type = 'ws'
-    client.socket.write(handshakeResponse(upgrade, extraHeaders.get(request)))
+    client.socket.write(handshakeResponse(upgrade, extra))
     const session = new WsSession(client.socket, new ClientContext(client.id, request, ops), wsShared)
     client.receiver = session
     wsClients.set(client.id, session)

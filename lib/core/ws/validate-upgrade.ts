@@ -41,6 +41,11 @@ export interface UpgradeOptions {
   readonly allowedOrigins: readonly string[]
   /** Subprotocols the server speaks; the first one the client offers is chosen. */
   readonly protocols?: readonly string[]
+  /**
+   * Computes `Sec-WebSocket-Accept` from the key (default: the portable {@link acceptKey}).
+   * Injected so a runtime with a native SHA-1 can use it; it must give the same answer.
+   */
+  readonly acceptKey?: (key: string) => string
 }
 
 // The comma-separated elements of a header (RFC 9110 §5.6.1), repeated lines included, trimmed.
@@ -96,7 +101,7 @@ export const validateUpgrade = (req: HttpRequest, options: UpgradeOptions): E.Ei
   const protocol = headerList(req, 'sec-websocket-protocol').find((p) => supported.includes(p))
   return E.right({
     key,
-    accept: acceptKey(key),
+    accept: (options.acceptKey ?? acceptKey)(key),
     ...(protocol === undefined ? {} : { protocol }),
     ...(origin === undefined ? {} : { origin }),
     path: req.path,

@@ -186,4 +186,11 @@ test('handshakeResponse :: without a subprotocol, with extra headers', () => {
   )
 })
 
+test('validateUpgrade :: uses an injected acceptKey for Sec-WebSocket-Accept', () => {
+  const seen: string[] = []
+  const result = validateUpgrade(request(), { allowedOrigins: ['*'], acceptKey: (key) => (seen.push(key), 'injected') })
+  assert.ok(E.isRight(result) && result.right.accept === 'injected')
+  assert.equal(seen, ['dGhlIHNhbXBsZSBub25jZQ=='])
+})
+
 test.run()

@@ -6,9 +6,10 @@
  *
  * Run: `npm run example:echo` (HOST and PORT from the environment, default 0.0.0.0:6001).
  */
-import { httpRoute, onConnect, onMessage, response, routes, runServer } from '../lib/index.js'
+import { httpRoute, json, onConnect, onMessage, response, routes, runServer } from '../lib/index.js'
 
 const BCAST = 'bcast'
+const HELLO = json({ hello: 'world' })
 
 export const echoRoutes = routes({
   joinBroadcast: onConnect((ctx) => {
@@ -19,7 +20,8 @@ export const echoRoutes = routes({
     ctx.broadcastRaw(message, { room: BCAST })
     return undefined
   }),
-  hello: httpRoute('GET', '/hello', () => ({ hello: 'world' })),
+  // A response is an immutable value: built once, served as often as asked.
+  hello: httpRoute('GET', '/hello', () => HELLO),
   echoBody: httpRoute('POST', '/echo', (req) =>
     response(req.rawBody, 200, { 'Content-Type': req.headerMap.get('content-type') ?? 'application/octet-stream' }),
   ),
@@ -30,6 +32,8 @@ const server = await runServer({
   port: Number(process.env.PORT ?? 6001),
   routes: echoRoutes,
   limits: { maxFramePayload: 16 * 1024 * 1024, maxMessage: 16 * 1024 * 1024, maxBody: 16 * 1024 * 1024 },
+  // A conformance and benchmark target, not a browser API: no CORS headers, like its peers.
+  cors: false,
   logger: undefined,
 })
 

@@ -105,6 +105,7 @@ const isFramingHeader = (name: string): boolean => {
 
 const UNSERIALIZABLE = '{"error":"unserializable_body"}'
 
+
 // The head and body as one buffer; the body is `bodyText` (ASCII) when set, else `body`.
 // One native encodeInto straight into the pool: cheaper than a JS loop over a built-up string.
 const assemble = (head: string, bodyText: string | undefined, body: Uint8Array): Uint8Array => {
@@ -130,17 +131,7 @@ const assemble = (head: string, bodyText: string | undefined, body: Uint8Array):
   return out.subarray(0, written + body.length)
 }
 
-/**
- * The bytes of `res` on the wire. No body for HEAD, 1xx, 204 and 304; no Content-Length
- * for 1xx and 204 (RFC 9110 §8.6); a status outside 100–599 is sent as 500; a JSON body
- * that cannot be encoded (a cycle, a BigInt) becomes 500 `{"error":"unserializable_body"}`.
- * Short responses are views into a shared pool: do not write into the result.
- *
- * @example
- * serializeResponse(text('hi'), { keepAlive: true })
- * // HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\n\r\nhi
- */
-export const serializeResponse = (res: Response, options: SerializeOptions): Uint8Array => {
+const serializeFresh = (res: Response, options: SerializeOptions): Uint8Array => {
   let status = Number.isInteger(res.status) && res.status >= 100 && res.status <= 599 ? res.status : 500
   let contentType = res.contentType
   const body = res.body
@@ -176,4 +167,44 @@ export const serializeResponse = (res: Response, options: SerializeOptions): Uin
   head += '\r\n'
   const sendBody = !noContent && options.head !== true && length > 0
   return sendBody ? assemble(head, bodyText, bytes) : assemble(head, undefined, EMPTY)
+}
+
+// A Response is an immutable value, so the bytes of the one serialised last are kept: an
+// application that answers with the same response value again (a constant `json(...)`,
+// a health check) gets the same bytes back while the options (and the Date) are the same.
+// One entry in plain variables, so a fresh response per request costs a few comparisons.
+let lastResponse: Response | undefined
+let lastKeepAlive = false
+let lastHead: boolean | undefined
+let lastDateOption: string | undefined
+let lastProtocol: string | undefined
+let lastBytes: Uint8Array = EMPTY
+
+/**
+ * The bytes of `res` on the wire. No body for HEAD, 1xx, 204 and 304; no Content-Length
+ * for 1xx and 204 (RFC 9110 §8.6); a status outside 100–599 is sent as 500; a JSON body
+ * that cannot be encoded (a cycle, a BigInt) becomes 500 `{"error":"unserializable_body"}`.
+ * Short responses are views into a shared pool: do not write into the result.
+ *
+ * @example
+ * serializeResponse(text('hi'), { keepAlive: true })
+ * // HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\n\r\nhi
+ */
+export const serializeResponse = (res: Response, options: SerializeOptions): Uint8Array => {
+  if (
+    res === lastResponse &&
+    options.keepAlive === lastKeepAlive &&
+    options.head === lastHead &&
+    options.date === lastDateOption &&
+    options.protocol === lastProtocol
+  ) {
+    return lastBytes
+  }
+  lastBytes = serializeFresh(res, options)
+  lastResponse = res
+  lastKeepAlive = options.keepAlive
+  lastHead = options.head
+  lastDateOption = options.date
+  lastProtocol = options.protocol
+  return lastBytes
 }

@@ -55,4 +55,15 @@ test('serializeResponse :: many distinct content types (past the line cache) are
   }
 })
 
+test('serializeResponse :: the same response value serialised twice, and fresh ones between, give their own JSON', () => {
+  const constant = json({ hello: 'world' })
+  const first = wire(serializeResponse(constant, { keepAlive: true }))
+  const again = wire(serializeResponse(constant, { keepAlive: true }))
+  assert.is(again, first)
+  assert.ok(first.endsWith('{"hello":"world"}'))
+  const other = wire(serializeResponse(json({ n: 2 }), { keepAlive: true }))
+  assert.ok(other.endsWith('{"n":2}'))
+  assert.ok(wire(serializeResponse(constant, { keepAlive: true })).endsWith('{"hello":"world"}'))
+})
+
 test.run()

@@ -12,7 +12,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { CompiledRoutes } from '../core/route/compiled-routes.js'
 import { dispatchEvent } from '../core/route/dispatch-event.js'
-import { dispatchRaw } from '../core/route/dispatch-raw.js'
+import { dispatchRawNow, type RawOutcome } from '../core/route/dispatch-raw.js'
 import type { SocketContext } from '../core/route/socket-context.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { type AssemblyLimits, type AssemblyState, assembleMessage, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
@@ -51,6 +51,7 @@ export class WsSession {
   private closing = false
   private alive = true
   private closeTimer: NodeJS.Timeout | undefined = undefined
+  private waiting = false // a dispatch of the current chunk answers later
 
   constructor(
     readonly socket: Socket,
@@ -61,10 +62,16 @@ export class WsSession {
   /** Feeds bytes read from the socket. */
   receive(chunk: Uint8Array): void {
     this.alive = true
-    if (this.socket.writableEnded) return
+    const socket = this.socket
+    if (socket.writableEnded) return
     if (!this.queue.push(chunk)) return
-    this.shared.hold(this.socket)
+    // Replies given in this turn leave together in one write; replies that wait on a
+    // promise are held until the batch of this event-loop turn is flushed.
+    this.waiting = false
+    socket.cork()
     this.drain()
+    socket.uncork()
+    if (this.waiting) this.shared.hold(socket)
   }
 
   /** The peer ended its side: end ours too. */
@@ -166,19 +173,25 @@ export class WsSession {
     const { compiled, onError } = this.shared
     const ctx = this.ctx
     if (compiled.raw !== undefined || message._tag === 'Binary') {
-      void dispatchRaw(compiled, message, ctx, onError).then((outcome) => {
-        if (outcome._tag === 'Reply') ctx.sendRaw(outcome.message)
-        else if (outcome._tag === 'NoRawRoute') this.close(outcome.closeCode, 'binary messages are not supported')
-      })
+      const outcome = dispatchRawNow(compiled, message, ctx, onError)
+      if (!(outcome instanceof Promise)) return this.afterRaw(outcome)
+      this.waiting = true
+      void outcome.then((settled) => this.afterRaw(settled))
       return
     }
     const envelope = decodeEnvelope(message.text)
     if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
     const event = envelope.right.event
+    this.waiting = true
     void dispatchEvent(compiled, envelope.right, ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
       if (outcome._tag === 'Ack') this.sendAck(outcome.id, outcome.value, event)
       else if (outcome._tag === 'Failed') this.sendText(encodeErrorEvent(outcome.error))
     })
+  }
+
+  private afterRaw(outcome: RawOutcome): void {
+    if (outcome._tag === 'Reply') this.ctx.sendRaw(outcome.message)
+    else if (outcome._tag === 'NoRawRoute') this.close(outcome.closeCode, 'binary messages are not supported')
   }
 
   private sendText(text: string): void {

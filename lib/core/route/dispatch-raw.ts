@@ -31,6 +31,42 @@ const toOutcome = (reply: RawReply): RawOutcome => {
   return { _tag: 'NoReply' }
 }
 
+const NO_RAW_ROUTE: RawOutcome = Object.freeze({ _tag: 'NoRawRoute', closeCode: 1003 })
+const FAILED: RawOutcome = Object.freeze({ _tag: 'Failed' })
+
+const isThenable = (value: unknown): value is PromiseLike<RawReply> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+
+/**
+ * Runs the raw route on `message` and answers at once when the handler did (most echo and
+ * relay handlers do), or with a promise when the handler returned one: a server can then
+ * write a synchronous reply in the same turn as the message it answers. Never throws; a
+ * returned promise never rejects.
+ *
+ * @example
+ * const outcome = dispatchRawNow(compiled, { _tag: 'Text', text: 'hi' }, ctx, onError)
+ * // { _tag: 'Reply', message: { _tag: 'Text', text: 'hi' } } for onMessage((m) => m)
+ */
+export const dispatchRawNow = (
+  compiled: CompiledRoutes,
+  message: RawMessage,
+  ctx: SocketContext,
+  onError: WsErrorReporter = ignoreErrors,
+): RawOutcome | Promise<RawOutcome> => {
+  if (compiled.raw === undefined) return NO_RAW_ROUTE
+  const fail = (error: unknown): RawOutcome => {
+    guardReporter(onError)(error, { phase: 'message', clientId: ctx.clientId })
+    return FAILED
+  }
+  try {
+    const reply = compiled.raw.handler(message, ctx)
+    if (!isThenable(reply)) return toOutcome(reply)
+    return Promise.resolve(reply).then(toOutcome, fail)
+  } catch (error) {
+    return fail(error)
+  }
+}
+
 /**
  * Runs the raw route on `message`; what it returns (a RawMessage, a string, bytes) is the reply.
  *
@@ -42,12 +78,4 @@ export const dispatchRaw = async (
   message: RawMessage,
   ctx: SocketContext,
   onError: WsErrorReporter = ignoreErrors,
-): Promise<RawOutcome> => {
-  if (compiled.raw === undefined) return { _tag: 'NoRawRoute', closeCode: 1003 }
-  try {
-    return toOutcome(await compiled.raw.handler(message, ctx))
-  } catch (error) {
-    guardReporter(onError)(error, { phase: 'message', clientId: ctx.clientId })
-    return { _tag: 'Failed' }
-  }
-}
+): Promise<RawOutcome> => dispatchRawNow(compiled, message, ctx, onError)

@@ -93,12 +93,12 @@ if (needsWrk && !has('wrk')) {
   console.error('[bench] wrk is not installed; the HTTP workloads are skipped. Install it with:\n\n  apt-get update && apt-get install -y wrk\n')
 }
 const wrkMissing = needsWrk && !has('wrk')
-// twinport runs from its compiled build, made fresh so the figures are those of this lib/.
-if (workloads.some((w) => w.contenders.includes('twinport'))) {
-  log('building twinport (npm run build)')
-  const built = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { encoding: 'utf8' })
-  if (built.status !== 0) unavailable.twinport = `npm run build failed: ${(built.stdout + built.stderr).trim().split('\n')[0] ?? ''}`
-}
+// twinport (the echo server and the micro-benchmarks) runs compiled, built fresh so the
+// figures are those of this lib/: under tsx every closure would also pay esbuild's keepNames.
+log('compiling twinport for the benchmarks (tsc -p tsconfig.bench.json)')
+const built = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { encoding: 'utf8' })
+const buildFailure = built.status === 0 ? undefined : `tsc -p tsconfig.bench.json failed: ${(built.stdout + built.stderr).trim().split('\n')[0] ?? ''}`
+if (buildFailure !== undefined) unavailable.twinport = buildFailure
 if (unavailable.twinport === undefined && !existsSync(CONTENDERS.twinport.script)) {
   unavailable.twinport = `${CONTENDERS.twinport.script} does not exist`
 }
@@ -187,6 +187,7 @@ for (let round = 1; round <= sizing.rounds; round++) {
 }
 
 const MICRO = ['bench/ws-codec.ts', 'bench/http-codec.ts', 'bench/route-match.ts']
+const MICRO_CHILD_JS = 'bench/load/micro-child.mjs'
 const micro: MicroOutcome[] = []
 if (opt['no-micro'] !== true) {
   for (const [i, file] of MICRO.entries()) {
@@ -195,9 +196,12 @@ if (opt['no-micro'] !== true) {
       micro.push({ file, note: 'not written yet; skipped.' })
       continue
     }
-    log(`micro ${file} (at most ${Math.round(limitMs / 1000)} s)`)
+    // The compiled module when the build succeeded (plain node), else the source under tsx.
+    const compiled = join('bench/.tmp/dist', file.replace(/\.ts$/, '.js'))
+    const args = buildFailure === undefined && existsSync(compiled) ? [MICRO_CHILD_JS, compiled] : ['--import', 'tsx', 'bench/load/micro-child.ts', file]
+    log(`micro ${file} (at most ${Math.round(limitMs / 1000)} s${args[0] === MICRO_CHILD_JS ? ', compiled' : ', under tsx'})`)
     const [cmd, ...pre] = pinned(0)
-    const ran = spawnSync(cmd!, [...pre, process.execPath, '--import', 'tsx', 'bench/load/micro-child.ts', file], {
+    const ran = spawnSync(cmd!, [...pre, process.execPath, ...args], {
       encoding: 'utf8', timeout: limitMs, maxBuffer: 64 * 1024 * 1024,
     })
     const line = parseClientResult(ran.stdout ?? '') as unknown as { result?: unknown; note?: string } | undefined

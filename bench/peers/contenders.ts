@@ -25,7 +25,7 @@ export const CONTENDERS: Readonly<Record<ContenderId, Contender>> = {
   fastify: { id: 'fastify', label: 'fastify', script: 'bench/peers/fastify.ts', dialect: 'ws' },
   ws: { id: 'ws', label: 'ws (+bufferutil)', script: 'bench/peers/node-http.ts', dialect: 'ws' },
   socketio: { id: 'socketio', label: 'socket.io', script: 'bench/peers/socket-io.ts', dialect: 'socketio' },
-  // The compiled build (`npm run build`), as an application ships it: run from source
-  // under tsx, every closure would also pay esbuild's keepNames helper.
-  twinport: { id: 'twinport', label: 'twinport', script: 'dist/examples/echo.js', dialect: 'ws' },
+  // Compiled by the harness (tsconfig.bench.json), as an application ships it: run from
+  // source under tsx, every closure would also pay esbuild's keepNames helper.
+  twinport: { id: 'twinport', label: 'twinport', script: 'bench/.tmp/dist/examples/echo.js', dialect: 'ws' },
 }

@@ -6,8 +6,8 @@
  *    not compile are guarded with `@ts-expect-error`, so they count here too);
  *  - every spec under `spec/` in Node, under c8 with 90% lines and branches for `lib/`
  *    (uvu's own pass/fail counts, plus one check for the coverage gate);
- *  - the portable core specs (`spec/core`) again in Bun, proving the core runs unchanged
- *    outside Node.
+ *  - the portable core specs (`spec/core`) again in Bun and in Deno, proving the core runs
+ *    unchanged outside Node.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -89,6 +89,21 @@ if (existsSync(bun)) {
   countUvu('bun core suite', run.out, run.code)
 } else {
   console.error('[run-all] Bun is missing from node_modules (npm ci installs it); counted as one failure')
+  tally.failed += 1
+}
+
+// Deno runs the same TypeScript directly; `--sloppy-imports` maps the `.js` import
+// specifiers (what tsc's nodenext wants) to the `.ts` files, as tsx and Bun do.
+const deno = 'node_modules/deno/bin.cjs'
+console.log('[run-all] portable core specs in Deno')
+if (existsSync(deno)) {
+  const run = await exec(process.execPath, [
+    deno, 'run', '--quiet', '--allow-read', '--allow-env', '--sloppy-imports', '--node-modules-dir=manual',
+    'spec/support/uvu-entry.ts', 'spec/core',
+  ], { FORCE_COLOR: '0', NO_COLOR: '1' })
+  countUvu('deno core suite', run.out, run.code)
+} else {
+  console.error('[run-all] Deno is missing from node_modules (npm ci installs it); counted as one failure')
   tally.failed += 1
 }
 

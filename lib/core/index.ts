@@ -6,9 +6,9 @@
 export * from './decode-step.js'
 export * from './http/index.js'
 export * from './ws/index.js'
-// Names both protocols use: the HTTP parse errors keep the short names; the handshake's
-// and the route table's variants are reached through `HandshakeError` and `RouteTableError`.
-export { type InvalidMethod, type UnsupportedVersion, unsupportedVersion } from './http/index.js'
+// `InvalidMethod` names an HTTP parse error and a route-table error: the HTTP one keeps the
+// short name; the route table's is reached through `RouteTableError`.
+export { type InvalidMethod } from './http/index.js'
 export * from './route/compile-routes.js'
 export type { CompiledRoutes } from './route/compiled-routes.js'
 export * from './route/dispatch-connect.js'

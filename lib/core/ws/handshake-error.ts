@@ -24,7 +24,7 @@ export type NotWebSocketUpgrade = Refusal<'NotWebSocketUpgrade', 400>
 /** `Connection` does not name `upgrade`. */
 export type MissingConnectionUpgrade = Refusal<'MissingConnectionUpgrade', 400>
 /** `Sec-WebSocket-Version` is missing or not 13: answered with the version spoken. */
-export type UnsupportedVersion = Refusal<'UnsupportedVersion', 426>
+export type UnsupportedWebSocketVersion = Refusal<'UnsupportedVersion', 426>
 /** `Sec-WebSocket-Key` is missing, repeated, or not 16 bytes in base64. */
 export type InvalidKey = Refusal<'InvalidKey', 400>
 /** `Origin` is not in the allowed list. */
@@ -36,7 +36,7 @@ export type HandshakeError =
   | NotHttp11
   | NotWebSocketUpgrade
   | MissingConnectionUpgrade
-  | UnsupportedVersion
+  | UnsupportedWebSocketVersion
   | InvalidKey
   | OriginNotAllowed
 
@@ -73,8 +73,8 @@ export const missingConnectionUpgrade = (): MissingConnectionUpgrade => ({
   reason: 'the Connection header must name upgrade',
 })
 
-/** @example unsupportedVersion().headers // [['Sec-WebSocket-Version', '13']] */
-export const unsupportedVersion = (): UnsupportedVersion => ({
+/** @example unsupportedWebSocketVersion().headers // [['Sec-WebSocket-Version', '13']] */
+export const unsupportedWebSocketVersion = (): UnsupportedWebSocketVersion => ({
   _tag: 'UnsupportedVersion',
   status: 426,
   headers: [['Sec-WebSocket-Version', '13']],

@@ -16,7 +16,7 @@ import {
   notHttp11,
   notWebSocketUpgrade,
   originNotAllowed,
-  unsupportedVersion,
+  unsupportedWebSocketVersion,
 } from './handshake-error.js'
 
 /** A handshake the server can accept: what the 101 response and the connection need. */
@@ -92,7 +92,7 @@ export const validateUpgrade = (req: HttpRequest, options: UpgradeOptions): E.Ei
   if (!isWebSocketUpgrade(req)) return E.left(notWebSocketUpgrade())
   if (!hasToken(req, 'connection', 'upgrade')) return E.left(missingConnectionUpgrade())
   // Repeated lines are joined with ", ", so a second version, key or origin fails below.
-  if (headerValue(req.headers, 'sec-websocket-version')?.trim() !== '13') return E.left(unsupportedVersion())
+  if (headerValue(req.headers, 'sec-websocket-version')?.trim() !== '13') return E.left(unsupportedWebSocketVersion())
   const key = headerValue(req.headers, 'sec-websocket-key')?.trim() ?? ''
   if (!KEY.test(key)) return E.left(invalidKey())
   const origin = headerValue(req.headers, 'origin')?.trim()

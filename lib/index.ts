@@ -3,7 +3,8 @@
  * where no Node is available (Bun, Deno, a browser, a worker).
  */
 export * from './core/index.js'
-export { runServer, type ServerHandle } from './node/run-server.js'
+export { runServer } from './node/run-server.js'
+export type { ServerHandle } from './node/server-handle.js'
 export { resolveOptions, type ResolvedOptions, type ServerOptions } from './node/server-options.js'
 export { DEFAULT_LIMITS, type Limits } from './node/limits.js'
 export { createNamespaceRegistry, DEFAULT_NAMESPACE, type NamespaceRegistry, type RoomInfo } from './node/namespace-registry.js'

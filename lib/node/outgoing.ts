@@ -4,6 +4,8 @@
  * every event, ack and broadcast passes through this function.
  */
 import { Buffer } from 'node:buffer'
+import type { RawMessage } from '../core/route/raw-message.js'
+import { encodeEvent } from '../core/ws/envelope.js'
 
 // RFC 6455 §5.2: FIN + opcode, then a 7-bit length, or 126 + 16-bit, or 127 + 64-bit.
 const header = (frame: Buffer, opcode: number, length: number): number => {
@@ -40,3 +42,10 @@ export const encodeBinary = (data: Uint8Array): Uint8Array => {
   frame.set(data, header(frame, 0x2, data.length))
   return frame
 }
+
+/** A message without envelope as its frame. */
+export const encodeRawFrame = (message: RawMessage): Uint8Array =>
+  message._tag === 'Text' ? encodeText(message.text) : encodeBinary(message.data)
+
+/** An event `{"event":…,"data":…}` as its text frame (throws on data JSON cannot hold). */
+export const encodeEventFrame = (event: string, data: unknown): Uint8Array => encodeText(encodeEvent({ event, data }))

@@ -20,57 +20,25 @@ import { dispatchConnect } from '../core/route/dispatch-connect.js'
 import { dispatchDisconnect } from '../core/route/dispatch-disconnect.js'
 import { dispatchHttp, type HttpDispatchOptions } from '../core/route/dispatch-http.js'
 import type { HttpContext } from '../core/route/http-context.js'
-import type { RawMessage } from '../core/route/raw-message.js'
 import { routes } from '../core/route/routes.js'
-import type { BroadcastTarget } from '../core/route/socket-context.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
-import { encodeEvent } from '../core/ws/envelope.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
-import type { Client, ClientType } from './client.js'
+import type { Client } from './client.js'
+import type { ServerHandle } from './server-handle.js'
 import { createFlushBatcher } from './flush-batcher.js'
 import { httpDate } from './http-date.js'
 import { nativeAcceptKey } from './native-accept-key.js'
 import { type HttpSession, startHttpSession } from './http-session.js'
 import { guardLogger } from './guard-logger.js'
 import { createLogger } from './log/create-logger.js'
-import { createNamespaceRegistry, type NamespaceRegistry } from './namespace-registry.js'
-import { encodeBinary, encodeText } from './outgoing.js'
+import { createNamespaceRegistry } from './namespace-registry.js'
+import { createDelivery } from './delivery.js'
+import { encodeEventFrame, encodeRawFrame } from './outgoing.js'
 import { resolveOptions, type ServerOptions } from './server-options.js'
 import { WsSession, type WsShared } from './ws-session.js'
 import { ClientContext, type ClientOps } from './client-context.js'
-
-/** What `runServer` resolves to: the seed's Server operations (§4.1) on a running server. */
-export interface ServerHandle {
-  /** Where the server listens (the port is the real one when `0` was asked). */
-  readonly address: { readonly host: string; readonly port: number }
-  readonly logger: Logger
-  /** Namespaces and rooms (seed NamespaceManager). */
-  readonly namespaces: NamespaceRegistry
-  /** Sends an event to one WebSocket client; false when there is no such client. */
-  send(clientId: number, event: string, data?: unknown): boolean
-  /** Sends an event to every WebSocket client, a namespace, or a room; answers how many got it. */
-  broadcast(event: string, data?: unknown, target?: BroadcastTarget): number
-  /** Sends a message without envelope to one client. */
-  sendRaw(clientId: number, message: RawMessage): boolean
-  /** Sends a message without envelope to many clients; answers how many got it. */
-  broadcastRaw(message: RawMessage, target?: BroadcastTarget): number
-  joinRoom(clientId: number, room: string, namespace?: string): void
-  leaveRoom(clientId: number, room: string, namespace?: string): void
-  /** Moves a WebSocket client to another namespace (every client starts in `/`). */
-  joinNamespace(clientId: number, namespace: string): void
-  /** Closes a client: a WebSocket with close code 1000, an HTTP connection at once. */
-  disconnectClient(clientId: number): void
-  setClientData(clientId: number, key: string, value: unknown): void
-  getClientData(clientId: number, key?: string): unknown
-  /** Every open connection with its type (seed `$clientTypes`). */
-  clients(): readonly { readonly id: number; readonly type: ClientType }[]
-  /** Logs at debug level, only in debug mode (seed `Server::log`). */
-  log(message: string): void
-  /** Graceful shutdown: stop accepting, close WebSockets with 1001, finish HTTP responses. */
-  close(): Promise<void>
-}
 
 // The client a socket belongs to, so the socket's listeners can be shared functions.
 const CLIENT = Symbol('twinport.client')
@@ -112,45 +80,13 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const onWsError: WsErrorReporter = (error, site) => logger.exception(error, { ...site })
   const onHttpError = (error: unknown, request: HttpRequest): void => logger.exception(error, { method: request.method, path: request.path })
 
-  // A client whose unsent bytes are past the limit is too slow: drop it, keep everyone else.
-  const write = (socket: Socket, bytes: Uint8Array): void => {
-    if (socket.destroyed || socket.writableEnded) return
-    if (socket.writableLength > limits.maxSendBuffer) {
-      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (socket as ClientSocket)[CLIENT]?.id, bytes: socket.writableLength })
-      socket.destroy()
-      return
-    }
-    socket.write(bytes)
-  }
-
-  const targets = (target: BroadcastTarget | undefined): Iterable<number> => {
-    if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
-    if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
-    return wsClients.keys()
-  }
-
-  // The frame is encoded once and the same bytes go to every receiver.
-  const broadcastBytes = (bytes: Uint8Array, target: BroadcastTarget | undefined): number => {
-    let count = 0
-    for (const id of targets(target)) {
-      if (id === target?.except) continue
-      const session = wsClients.get(id)
-      if (session === undefined) continue
-      write(session.socket, bytes)
-      count += 1
-    }
-    return count
-  }
-
-  const rawBytes = (message: RawMessage): Uint8Array => (message._tag === 'Text' ? encodeText(message.text) : encodeBinary(message.data))
-  const eventBytes = (event: string, data: unknown): Uint8Array => encodeText(encodeEvent({ event, data }))
-
-  const sendBytes = (clientId: number, bytes: Uint8Array): boolean => {
-    const session = wsClients.get(clientId)
-    if (session === undefined) return false
-    write(session.socket, bytes)
-    return true
-  }
+  const delivery = createDelivery({
+    maxSendBuffer: limits.maxSendBuffer,
+    registry,
+    sessions: wsClients,
+    onSlowConsumer: (socket, bytes) =>
+      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (socket as ClientSocket)[CLIENT]?.id, bytes }),
+  })
 
   const disconnectClient = (clientId: number): void => {
     const session = wsClients.get(clientId)
@@ -176,10 +112,10 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   }
 
   const ops: ClientOps = {
-    send: (clientId, event, data) => sendBytes(clientId, eventBytes(event, data)),
-    broadcast: (event, data, target) => broadcastBytes(eventBytes(event, data), target),
-    sendRaw: (clientId, message) => sendBytes(clientId, rawBytes(message)),
-    broadcastRaw: (message, target) => broadcastBytes(rawBytes(message), target),
+    send: (clientId, event, data) => delivery.send(clientId, encodeEventFrame(event, data)),
+    broadcast: (event, data, target) => delivery.broadcast(encodeEventFrame(event, data), target),
+    sendRaw: (clientId, message) => delivery.send(clientId, encodeRawFrame(message)),
+    broadcastRaw: (message, target) => delivery.broadcast(encodeRawFrame(message), target),
     joinRoom,
     leaveRoom,
     disconnectClient,
@@ -243,7 +179,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     compiled,
     wsMiddleware: options.wsMiddleware ?? [],
     onError: onWsError,
-    write,
+    write: delivery.write,
     hold: (socket) => batcher.hold(socket),
     debug: logDebug,
   }

@@ -10,7 +10,8 @@ import type { LogContext, Logger } from '../../lib/core/log/logger.js'
 import { makeLogger } from '../../lib/core/log/make-logger.js'
 import { decodeFrame } from '../../lib/core/ws/decode-frame.js'
 import type { Frame } from '../../lib/core/ws/frame.js'
-import { runServer, type ServerHandle } from '../../lib/node/run-server.js'
+import { runServer } from '../../lib/node/run-server.js'
+import type { ServerHandle } from '../../lib/node/server-handle.js'
 import type { ServerOptions } from '../../lib/node/server-options.js'
 
 export interface LogRecord {

@@ -1,0 +1,41 @@
+/**
+ * What `runServer` resolves to: the seed's Server operations (§4.1) on a running server.
+ * Types only.
+ */
+import type { Logger } from '../core/log/logger.js'
+import type { RawMessage } from '../core/route/raw-message.js'
+import type { BroadcastTarget } from '../core/route/socket-context.js'
+import type { ClientType } from './client.js'
+import type { NamespaceRegistry } from './namespace-registry.js'
+
+/** What `runServer` resolves to: the seed's Server operations (§4.1) on a running server. */
+export interface ServerHandle {
+  /** Where the server listens (the port is the real one when `0` was asked). */
+  readonly address: { readonly host: string; readonly port: number }
+  readonly logger: Logger
+  /** Namespaces and rooms (seed NamespaceManager). */
+  readonly namespaces: NamespaceRegistry
+  /** Sends an event to one WebSocket client; false when there is no such client. */
+  send(clientId: number, event: string, data?: unknown): boolean
+  /** Sends an event to every WebSocket client, a namespace, or a room; answers how many got it. */
+  broadcast(event: string, data?: unknown, target?: BroadcastTarget): number
+  /** Sends a message without envelope to one client. */
+  sendRaw(clientId: number, message: RawMessage): boolean
+  /** Sends a message without envelope to many clients; answers how many got it. */
+  broadcastRaw(message: RawMessage, target?: BroadcastTarget): number
+  joinRoom(clientId: number, room: string, namespace?: string): void
+  leaveRoom(clientId: number, room: string, namespace?: string): void
+  /** Moves a WebSocket client to another namespace (every client starts in `/`). */
+  joinNamespace(clientId: number, namespace: string): void
+  /** Closes a client: a WebSocket with close code 1000, an HTTP connection at once. */
+  disconnectClient(clientId: number): void
+  setClientData(clientId: number, key: string, value: unknown): void
+  getClientData(clientId: number, key?: string): unknown
+  /** Every open connection with its type (seed `$clientTypes`). */
+  clients(): readonly { readonly id: number; readonly type: ClientType }[]
+  /** Logs at debug level, only in debug mode (seed `Server::log`). */
+  log(message: string): void
+  /** Graceful shutdown: stop accepting, close WebSockets with 1001, finish HTTP responses. */
+  close(): Promise<void>
+}
+

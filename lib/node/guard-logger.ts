@@ -4,9 +4,9 @@
  * down with it. Failures of the sink itself are dropped.
  */
 import type { LogContext, Logger } from '../core/log/logger.js'
+import { getLevels } from '../core/log/get-levels.js'
 import type { LogLevel } from '../core/log/log-level.js'
 
-const LEVELS = ['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'] as const
 
 export const guardLogger = (logger: Logger): Logger => {
   const guard =
@@ -18,9 +18,9 @@ export const guardLogger = (logger: Logger): Logger => {
         // The sink failed; there is nowhere left to report it.
       }
     }
-  const levels = Object.fromEntries(LEVELS.map((level) => [level, guard((message: string, context?: LogContext) => logger[level](message, context))]))
+  const levels = Object.fromEntries(getLevels().map((level) => [level, guard((message: string, context?: LogContext) => logger[level](message, context))]))
   return {
-    ...(levels as Pick<Logger, (typeof LEVELS)[number]>),
+    ...(levels as Pick<Logger, LogLevel>),
     log: guard((level: LogLevel, message: string, context?: LogContext) => logger.log(level, message, context)),
     exception: guard((error: unknown, context?: LogContext) => logger.exception(error, context)),
   }

@@ -26,7 +26,7 @@ import {
 import type { HttpLimits } from './http-limits.js'
 import { asciiText, latin1 } from './latin1.js'
 import { fieldsOf, parseAsciiFields, parseFieldLines } from './parse-field-lines.js'
-import type { Header } from './types.js'
+import type { Header, HttpRequest } from './types.js'
 
 // Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
 const { CR, LF, SP, TARGET, TCHAR } = classes
@@ -38,15 +38,7 @@ export type Framing =
   | { readonly _tag: 'Chunked' }
 
 /** A parsed head: everything of an `HttpRequest` but the body and trailers. */
-export interface Head {
-  readonly method: string
-  readonly target: string
-  readonly path: string
-  readonly rawQuery: string
-  readonly protocol: 'HTTP/1.0' | 'HTTP/1.1'
-  readonly headers: readonly Header[]
-  readonly keepAlive: boolean
-  readonly expectContinue: boolean
+export interface Head extends Omit<HttpRequest, 'body' | 'trailers'> {
   readonly framing: Framing
   /** Offset just after the head's blank line: where the body starts. */
   readonly end: number

@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import { feedChunks } from '../../support/feed.js'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../../lib/core/http/http-limits.js'
 import { parseHttpRequest } from '../../../lib/core/http/parse-http-request.js'
+import { concatBytes } from '../../support/bytes.js'
 import type { Header } from '../../../lib/core/http/types.js'
 
 const enc = new TextEncoder()
@@ -48,13 +49,7 @@ const serialise = (r: Req): Uint8Array => {
     if (at < r.body.length) parts.push(enc.encode(`${(r.body.length - at).toString(16)};ext=1\r\n`), r.body.subarray(at), enc.encode('\r\n'))
     parts.push(enc.encode('0\r\n\r\n'))
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.length
-  }
-  return out
+  return concatBytes(...parts)
 }
 
 const decode = (bytes: Uint8Array) => parseHttpRequest(bytes, DEFAULT_HTTP_LIMITS)

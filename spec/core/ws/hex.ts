@@ -12,12 +12,4 @@ export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.t
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
-export const concatBytes = (...parts: readonly Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
+export { concatBytes } from '../../support/bytes.js'

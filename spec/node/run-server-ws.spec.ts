@@ -282,13 +282,13 @@ Ws('a slow consumer past its send buffer is disconnected; others keep receiving'
 })
 
 Ws('heartbeat: a client that answers no ping is dropped', async () => {
-  const { server, port } = await startServer({ routes: chat, limits: { heartbeatIntervalMs: 40 } })
+  const { server, port } = await startServer({ routes: chat, limits: { heartbeatIntervalMs: 150 } })
   try {
     const mute = await rawWebSocket(port) // reads pings, never answers
-    await mute.closed(2000)
+    await mute.closed(3000)
     assert.ok(mute.frames().some((f) => f.opcode === OPCODE.PING))
     const alive = await openClient(port) // ws answers pings by itself
-    await delay(200)
+    await delay(600)
     assert.is(alive.ws.readyState, alive.ws.OPEN)
     alive.ws.close()
   } finally {

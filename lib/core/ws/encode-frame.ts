@@ -9,7 +9,7 @@
  * Pure and portable: no node:* imports, no Buffer. Never mutates the payload it is given.
  */
 import type { OutFrame } from './frame.js'
-import { maskCopy, maskInPlace } from './mask.js'
+import { maskCopy } from './mask.js'
 
 /** The header's length for a payload of `length` bytes (RFC 6455 §5.2). */
 const headerLengthFor = (length: number, masked: boolean): number =>
@@ -83,9 +83,14 @@ export const encodeFrame = (frame: OutFrame, maskKey?: Uint8Array): readonly [he
 export const encodeFrameBytes = (frame: OutFrame, maskKey?: Uint8Array): Uint8Array => {
   const length = frame.payload.length
   const headerLength = headerLengthFor(length, maskKey !== undefined)
-  const out = new Uint8Array(headerLength + length)
+  let out: Uint8Array
+  if (maskKey === undefined) {
+    out = new Uint8Array(headerLength + length)
+    out.set(frame.payload, headerLength)
+  } else {
+    // Masked straight into a fresh array with room left in front for the header: one copy.
+    out = maskCopy(frame.payload, 0, length, maskKey, 0, headerLength)
+  }
   writeHeader(out, frame, length, maskKey)
-  out.set(frame.payload, headerLength)
-  if (maskKey !== undefined) maskInPlace(out, headerLength, headerLength + length, maskKey)
   return out
 }

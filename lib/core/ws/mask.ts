@@ -2,94 +2,53 @@
  * WebSocket masking (RFC 6455 §5.3): byte i of the payload is XORed with byte i mod 4 of the
  * 32-bit masking key. Masking twice with the same key gives the bytes back.
  *
- * Never touches the caller's bytes: the result is always a new array. Past a few dozen bytes
- * it copies natively (`slice`) and then XORs four bytes at a time through an `Int32Array`
- * view of the copy, aligned to the underlying buffer.
+ * Never touches the caller's bytes: the result is always a new array. Short payloads are
+ * masked in JavaScript (`mask-js.ts`); longer ones with WebAssembly SIMD (`mask-simd.ts`)
+ * where the engine has it, else in JavaScript too. Both give the same bytes.
  *
  * The key is read as 4 bytes at `keyAt` of the array given, so a decoder can point into the
  * frame header instead of cutting the key out.
  *
  * Pure and portable: no node:* imports, no Buffer.
  */
+import { maskCopyJs, maskInPlaceJs } from './mask-js.js'
+import { simdMaskCopy, simdMaskInto } from './mask-simd.js'
 
-// Int32Array reads in platform byte order; the mask word must match it.
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+// V8 keeps a typed array of at most 64 bytes on its own heap, where allocating it costs next
+// to nothing; any longer array gets an off-heap buffer, which costs more than copying and
+// masking a kilobyte. So a result of up to 64 bytes is built in JavaScript, on the heap, and
+// anything longer goes through SIMD, whose copy in and call cost less than the JavaScript
+// XOR at every length past that (measured in Node 20, see docs/decisions.md).
+const ON_HEAP_MAX = 64
 
-// Below this the Int32Array view costs more than it saves (small typed arrays live on the
-// V8 heap, and asking for their buffer moves them).
-const WORDWISE_FROM = 64
+/**
+ * From this many bytes on, masking in place goes through WebAssembly SIMD: below it, copying
+ * the bytes in and back out costs more than the JavaScript XOR saves (measured in Node 20).
+ */
+export const SIMD_IN_PLACE_FROM = 256
 
-// Indexes in the loops below are in range by construction: `!` only informs the type checker.
+// The key as one 32-bit word, key byte 0 in the low byte: the order WebAssembly memory uses.
+const keyWord = (key: Uint8Array, keyAt: number): number =>
+  key[keyAt]! | (key[keyAt + 1]! << 8) | (key[keyAt + 2]! << 16) | (key[keyAt + 3]! << 24)
 
 /**
  * XORs `target[start, end)` in place, payload byte 0 at `start`. Only for arrays the caller
  * has just allocated: the core never masks bytes it was given.
  */
 export const maskInPlace = (target: Uint8Array, start: number, end: number, key: Uint8Array, keyAt = 0): void => {
-  const k0 = key[keyAt]!
-  const k1 = key[keyAt + 1]!
-  const k2 = key[keyAt + 2]!
-  const k3 = key[keyAt + 3]!
-  let i = start
-  if (end - start >= WORDWISE_FROM) {
-    // Byte by byte up to a 4-byte boundary of the underlying buffer, then a word at a time.
-    const lead = (4 - ((target.byteOffset + start) & 3)) & 3
-    for (let p = 0; p < lead; p++, i++) target[i]! ^= p === 0 ? k0 : p === 1 ? k1 : k2
-    // The key rotated by `lead`, packed in platform byte order.
-    const k = [k0, k1, k2, k3]
-    const r0 = k[lead]!
-    const r1 = k[(lead + 1) & 3]!
-    const r2 = k[(lead + 2) & 3]!
-    const r3 = k[(lead + 3) & 3]!
-    const word = LITTLE_ENDIAN ? r0 | (r1 << 8) | (r2 << 16) | (r3 << 24) : (r0 << 24) | (r1 << 16) | (r2 << 8) | r3
-    const words = (end - i) >>> 2
-    const view = new Int32Array(target.buffer, target.byteOffset + i, words)
-    let w = 0
-    for (; w + 4 <= words; w += 4) {
-      view[w]! ^= word
-      view[w + 1]! ^= word
-      view[w + 2]! ^= word
-      view[w + 3]! ^= word
-    }
-    for (; w < words; w++) view[w]! ^= word
-    i += words * 4
-  }
-  // The tail (or a short payload): phase of byte i is (i - start) mod 4.
-  for (; i < end; i++) {
-    const phase = (i - start) & 3
-    target[i]! ^= phase === 0 ? k0 : phase === 1 ? k1 : phase === 2 ? k2 : k3
-  }
+  if (end - start >= SIMD_IN_PLACE_FROM && simdMaskInto(target, start, end, keyWord(key, keyAt), target, start)) return
+  maskInPlaceJs(target, start, end, key, keyAt)
 }
 
 /**
  * `source[start, end)` masked with the key at `key[keyAt..keyAt+3]`, as a new array whose
- * byte 0 is masked with key byte 0. The source is never modified.
+ * byte `headroom` is masked with key byte 0. The first `headroom` bytes (at most 16 for the
+ * fast path; room for a frame header) are zero. The source is never modified, and the result
+ * shares no buffer with it or anything else.
  */
-export const maskCopy = (source: Uint8Array, start: number, end: number, key: Uint8Array, keyAt: number): Uint8Array => {
-  const length = end - start
-  if (length >= WORDWISE_FROM) {
-    const out = source.slice(start, end)
-    maskInPlace(out, 0, length, key, keyAt)
-    return out
-  }
-  const out = new Uint8Array(length)
-  const k0 = key[keyAt]!
-  const k1 = key[keyAt + 1]!
-  const k2 = key[keyAt + 2]!
-  const k3 = key[keyAt + 3]!
-  let i = 0
-  for (; i + 4 <= length; i += 4) {
-    out[i] = source[start + i]! ^ k0
-    out[i + 1] = source[start + i + 1]! ^ k1
-    out[i + 2] = source[start + i + 2]! ^ k2
-    out[i + 3] = source[start + i + 3]! ^ k3
-  }
-  for (; i < length; i++) {
-    const phase = i & 3
-    out[i] = source[start + i]! ^ (phase === 0 ? k0 : phase === 1 ? k1 : k2)
-  }
-  return out
-}
+export const maskCopy = (source: Uint8Array, start: number, end: number, key: Uint8Array, keyAt: number, headroom = 0): Uint8Array =>
+  (headroom + end - start > ON_HEAP_MAX ? simdMaskCopy(source, start, end, keyWord(key, keyAt), headroom) : undefined) ??
+  maskCopyJs(source, start, end, key, keyAt, headroom)
 
 /**
  * The bytes masked (or unmasked: the same operation) with a 4-byte key, as a new array.

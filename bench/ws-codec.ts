@@ -17,7 +17,13 @@
  * Contenders alternate over several rounds; each figure is the median round, in operations
  * per second of this process's CPU time (robust to other load on the machine).
  *
- * Run: `npx tsx bench/ws-codec.ts` (`--quick` for short rounds). `run()` answers the rows.
+ * The `mask` column says how twinport masked (WebAssembly SIMD or JavaScript, see
+ * lib/core/ws/mask.ts); `copy floor` is what allocating and filling a fresh array of the
+ * payload's size alone allows (ops/s): the core never mutates its input, so no masked decode
+ * or encode can beat it, whatever the masking costs.
+ *
+ * Run: `npx tsx bench/ws-codec.ts` (`--quick` for short rounds; `--no-simd` to mask in
+ * JavaScript only, as before the SIMD path). `run()` answers the rows.
  */
 import { createRequire } from 'node:module'
 import * as E from 'fp-ts/lib/Either.js'
@@ -25,6 +31,8 @@ import { assembleMessage, initialAssembly } from '../lib/core/ws/assemble-messag
 import { decodeFrame } from '../lib/core/ws/decode-frame.js'
 import { encodeFrame, encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { type FrameLimits, OPCODE } from '../lib/core/ws/frame.js'
+import { SIMD_COPY_ABOVE } from '../lib/core/ws/mask.js'
+import { setSimdMasking, simdMaskingAvailable } from '../lib/core/ws/mask-simd.js'
 
 /** One measured case: operations per second for each contender, and twinport's ratios. */
 export interface BenchRow {
@@ -36,6 +44,10 @@ export interface BenchRow {
   readonly ratio: number
   readonly wsPureJs: number
   readonly ratioPureJs: number
+  /** How twinport masked: `simd`, `js`, or `-` for an unmasked case. */
+  readonly mask: string
+  /** Ops/s of allocating and filling a payload-sized array alone (masked cases only). */
+  readonly copyFloor?: number
 }
 
 interface WsReceiver {
@@ -173,16 +185,28 @@ interface Case {
   readonly twinport: Contender
   readonly ws: Contender
   readonly wsPureJs: Contender
+  readonly mask: string
+  readonly copyFloor?: Contender
 }
+
+// The least a non-mutating masked decode or encode does: one fresh array, filled.
+const copyFloor = (payload: Uint8Array): Contender => () => {
+  payload.slice()
+}
+
+// How `maskCopy` masks a copy of `length` bytes (header room included).
+const maskPath = (length: number): string => (length > SIMD_COPY_ABOVE && simdMaskingAvailable() ? 'simd' : 'js')
 
 const cases = (native: WsModule, pure: WsModule): Case[] =>
   SIZES.flatMap(([size, n]) => {
     const payload = payloadOf(n)
     const wire = encodeFrameBytes({ opcode: OPCODE.BINARY, payload }, KEY)
+    const floor = copyFloor(payload)
     return [
-      { name: 'decode, masked', size, twinport: twinportDecode(wire), ws: wsDecode(native, wire), wsPureJs: wsDecode(pure, wire) },
-      { name: 'encode, masked', size, twinport: twinportEncodeMasked(payload), ws: wsEncode(native, payload, true), wsPureJs: wsEncode(pure, payload, true) },
-      { name: 'encode, unmasked', size, twinport: twinportEncodeUnmasked(payload), ws: wsEncode(native, payload, false), wsPureJs: wsEncode(pure, payload, false) },
+      { name: 'decode, masked', size, twinport: twinportDecode(wire), ws: wsDecode(native, wire), wsPureJs: wsDecode(pure, wire), mask: maskPath(n), copyFloor: floor },
+      // encodeFrameBytes masks into the frame: the copy includes the header.
+      { name: 'encode, masked', size, twinport: twinportEncodeMasked(payload), ws: wsEncode(native, payload, true), wsPureJs: wsEncode(pure, payload, true), mask: maskPath(wire.length), copyFloor: floor },
+      { name: 'encode, unmasked', size, twinport: twinportEncodeUnmasked(payload), ws: wsEncode(native, payload, false), wsPureJs: wsEncode(pure, payload, false), mask: '-' },
     ]
   })
 
@@ -194,18 +218,20 @@ export const run = (ms = 250, rounds = 5): BenchRow[] => {
   const native = loadWs(false)
   const pure = loadWs(true)
   return cases(native, pure).map((c) => {
-    const samples = { twinport: [] as number[], ws: [] as number[], wsPureJs: [] as number[] }
+    const samples = { twinport: [] as number[], ws: [] as number[], wsPureJs: [] as number[], copyFloor: [] as number[] }
     // Warm-up, so the first round measures optimised code.
-    for (const f of [c.twinport, c.ws, c.wsPureJs]) measure(f, ms / 3)
+    for (const f of [c.twinport, c.ws, c.wsPureJs, c.copyFloor]) if (f !== undefined) measure(f, ms / 3)
     for (let r = 0; r < rounds; r++) {
       samples.twinport.push(measure(c.twinport, ms))
       samples.ws.push(measure(c.ws, ms))
       samples.wsPureJs.push(measure(c.wsPureJs, ms))
+      if (c.copyFloor !== undefined) samples.copyFloor.push(measure(c.copyFloor, ms))
     }
     const twinport = median(samples.twinport)
     const ws = median(samples.ws)
     const wsPureJs = median(samples.wsPureJs)
-    return { case: c.name, size: c.size, twinport, ws, ratio: twinport / ws, wsPureJs, ratioPureJs: twinport / wsPureJs }
+    const floor = c.copyFloor === undefined ? {} : { copyFloor: median(samples.copyFloor) }
+    return { case: c.name, size: c.size, twinport, ws, ratio: twinport / ws, wsPureJs, ratioPureJs: twinport / wsPureJs, mask: c.mask, ...floor }
   })
 }
 
@@ -213,14 +239,19 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const quick = process.argv.includes('--quick')
+  if (process.argv.includes('--no-simd')) setSimdMasking(false)
   const native = loadWs(false)
-  console.log(`ws ${createRequire(import.meta.url)('ws/package.json').version}, native masking: ${native.usesNativeMask ? 'yes (bufferutil)' : 'no'}; Node ${process.version}`)
+  console.log(
+    `ws ${createRequire(import.meta.url)('ws/package.json').version}, native masking: ${native.usesNativeMask ? 'yes (bufferutil)' : 'no'}; ` +
+      `twinport masking: ${simdMaskingAvailable() ? `WebAssembly SIMD above ${SIMD_COPY_ABOVE} B` : 'JavaScript'}; Node ${process.version}`,
+  )
   const rows = quick ? run(100, 3) : run()
-  const head = ['case', 'size', 'twinport ops/s', 'ws ops/s', 'ratio', 'ws (JS mask) ops/s', 'ratio']
-  const widths = [18, 8, 16, 16, 7, 20, 7]
+  const head = ['case', 'size', 'twinport ops/s', 'ws ops/s', 'ratio', 'ws (JS mask) ops/s', 'ratio', 'mask', 'copy floor ops/s', 'floor/ws']
+  const widths = [18, 8, 16, 16, 7, 20, 7, 5, 17, 9]
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ')
   console.log(line(head))
   for (const r of rows) {
-    console.log(line([r.case, r.size, fmt(r.twinport), fmt(r.ws), r.ratio.toFixed(2), fmt(r.wsPureJs), r.ratioPureJs.toFixed(2)]))
+    const floor = r.copyFloor === undefined ? ['', ''] : [fmt(r.copyFloor), (r.copyFloor / r.ws).toFixed(2)]
+    console.log(line([r.case, r.size, fmt(r.twinport), fmt(r.ws), r.ratio.toFixed(2), fmt(r.wsPureJs), r.ratioPureJs.toFixed(2), r.mask, ...floor]))
   }
 }

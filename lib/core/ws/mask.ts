@@ -14,12 +14,16 @@
 import { maskCopyJs, maskInPlaceJs } from './mask-js.js'
 import { simdMaskCopy, simdMaskInto } from './mask-simd.js'
 
-// V8 keeps a typed array of at most 64 bytes on its own heap, where allocating it costs next
-// to nothing; any longer array gets an off-heap buffer, which costs more than copying and
-// masking a kilobyte. So a result of up to 64 bytes is built in JavaScript, on the heap, and
-// anything longer goes through SIMD, whose copy in and call cost less than the JavaScript
-// XOR at every length past that (measured in Node 20, see docs/decisions.md).
-const ON_HEAP_MAX = 64
+/**
+ * A masked copy longer than this (payload plus headroom) goes through WebAssembly SIMD.
+ *
+ * V8 keeps a typed array of at most 64 bytes on its own heap, where allocating it costs next
+ * to nothing; any longer array gets an off-heap buffer, which costs more than copying and
+ * masking a kilobyte. So a result of up to 64 bytes is built in JavaScript, on the heap, and
+ * anything longer goes through SIMD, whose copy in and call cost less than the JavaScript
+ * XOR at every length past that (measured in Node 20, see docs/decisions.md).
+ */
+export const SIMD_COPY_ABOVE = 64
 
 /**
  * From this many bytes on, masking in place goes through WebAssembly SIMD: below it, copying
@@ -47,7 +51,7 @@ export const maskInPlace = (target: Uint8Array, start: number, end: number, key:
  * shares no buffer with it or anything else.
  */
 export const maskCopy = (source: Uint8Array, start: number, end: number, key: Uint8Array, keyAt: number, headroom = 0): Uint8Array =>
-  (headroom + end - start > ON_HEAP_MAX ? simdMaskCopy(source, start, end, keyWord(key, keyAt), headroom) : undefined) ??
+  (headroom + end - start > SIMD_COPY_ABOVE ? simdMaskCopy(source, start, end, keyWord(key, keyAt), headroom) : undefined) ??
   maskCopyJs(source, start, end, key, keyAt, headroom)
 
 /**

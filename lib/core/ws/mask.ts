@@ -46,9 +46,9 @@ export const maskInPlace = (target: Uint8Array, start: number, end: number, key:
 
 /**
  * `source[start, end)` masked with the key at `key[keyAt..keyAt+3]`, as a new array whose
- * byte `headroom` is masked with key byte 0. The first `headroom` bytes (at most 16 for the
- * fast path; room for a frame header) are zero. The source is never modified, and the result
- * shares no buffer with it or anything else.
+ * byte `headroom` is masked with key byte 0. The first `headroom` bytes (room for a frame
+ * header) are zero. The source is never modified, and the result shares no buffer with it or
+ * anything else.
  */
 export const maskCopy = (source: Uint8Array, start: number, end: number, key: Uint8Array, keyAt: number, headroom = 0): Uint8Array =>
   (headroom + end - start > SIMD_COPY_ABOVE ? simdMaskCopy(source, start, end, keyWord(key, keyAt), headroom) : undefined) ??

@@ -202,7 +202,7 @@ if (opt['no-micro'] !== true) {
     log(`micro ${file} (at most ${Math.round(limitMs / 1000)} s${args[0] === MICRO_CHILD_JS ? ', compiled' : ', under tsx'})`)
     const [cmd, ...pre] = pinned(0)
     const ran = spawnSync(cmd!, [...pre, process.execPath, ...args], {
-      encoding: 'utf8', timeout: limitMs, maxBuffer: 64 * 1024 * 1024,
+      encoding: 'utf8', timeout: Math.ceil(limitMs), maxBuffer: 64 * 1024 * 1024,
     })
     const line = parseClientResult(ran.stdout ?? '') as unknown as { result?: unknown; note?: string } | undefined
     const why = ran.error !== undefined ? `${ran.error.message} (limit ${Math.round(limitMs / 1000)} s)` : `exit ${String(ran.status)}`

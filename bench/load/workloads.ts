@@ -45,7 +45,7 @@ export const SIZING: Readonly<Record<'full' | 'quick', Sizing>> = {
 }
 
 const HTTP: readonly ContenderId[] = ['twinport', 'node-http', 'fastify', 'raw-net']
-const WS: readonly ContenderId[] = ['twinport', 'ws', 'socketio']
+const WS: readonly ContenderId[] = ['twinport', 'ws', 'socketio', 'raw-net']
 
 /** The table, in the order RESULTS.md lists it. */
 export const WORKLOADS: readonly Workload[] = [

@@ -5,8 +5,7 @@
  * reported. Pure and portable: no node:* imports, no timers.
  *
  * Hot path: with no middleware nothing is composed, and a handler that answers synchronously
- * is answered without an async frame (one settled promise is all the caller awaits). No
- * closure is created per request on that path.
+ * is answered synchronously (`dispatchHttpNow`): no promise and no closure per request.
  */
 import { makeRequest } from '../http/request.js'
 import { errorResponse, isResponse, json, noContent } from '../http/response.js'
@@ -129,10 +128,15 @@ const withCors = (options: HttpDispatchOptions, http: HttpRequest, res: Response
  * a param that does not percent-decode, or the handler's answer (HEAD runs the GET route;
  * the serializer drops the body). Outside the middleware: `cors.apply` on every response.
  *
+ * The answer comes back synchronously when every step gave it synchronously (no middleware
+ * and a handler that returned a value), else as a promise that never rejects. A server
+ * writes a synchronous answer in the same turn, with no promise or microtask per request.
+ *
  * @example
- * const res = await dispatchHttp(compiled, request, { middleware: [logRequests], cors, context, onError })
+ * const res = dispatchHttpNow(compiled, request, { cors, context, onError })
+ * const answered = res instanceof Promise ? await res : res
  */
-export const dispatchHttp = (compiled: CompiledRoutes, http: HttpRequest, options: HttpDispatchOptions = NO_OPTIONS): Promise<Response> => {
+export const dispatchHttpNow = (compiled: CompiledRoutes, http: HttpRequest, options: HttpDispatchOptions = NO_OPTIONS): Response | Promise<Response> => {
   const ctx = options.context ?? inertHttpContext
   const middleware = options.middleware
   const res =
@@ -140,5 +144,16 @@ export const dispatchHttp = (compiled: CompiledRoutes, http: HttpRequest, option
       ? answer(compiled, http, ctx, options)
       : throughMiddleware(compiled, http, ctx, options, middleware)
   if (res instanceof Promise) return res.then((r: Response) => withCors(options, http, r))
-  return Promise.resolve(withCors(options, http, res))
+  return withCors(options, http, res)
+}
+
+/**
+ * `dispatchHttpNow`, always as a promise (which never rejects).
+ *
+ * @example
+ * const res = await dispatchHttp(compiled, request, { middleware: [logRequests], cors, context, onError })
+ */
+export const dispatchHttp = (compiled: CompiledRoutes, http: HttpRequest, options: HttpDispatchOptions = NO_OPTIONS): Promise<Response> => {
+  const res = dispatchHttpNow(compiled, http, options)
+  return res instanceof Promise ? res : Promise.resolve(res)
 }

@@ -8,7 +8,7 @@ import type { HttpRequest, Response } from '../../../lib/core/http/types.js'
 import type { HttpMiddleware } from '../../../lib/core/middleware/http-middleware.js'
 import { compileRoutes } from '../../../lib/core/route/compile-routes.js'
 import type { CompiledRoutes } from '../../../lib/core/route/compiled-routes.js'
-import { type CorsHooks, dispatchHttp } from '../../../lib/core/route/dispatch-http.js'
+import { type CorsHooks, dispatchHttp, dispatchHttpNow } from '../../../lib/core/route/dispatch-http.js'
 import type { HttpContext } from '../../../lib/core/route/http-context.js'
 import { httpRoute } from '../../../lib/core/route/http-route.js'
 import { inertHttpContext } from '../../../lib/core/route/inert-http-context.js'
@@ -164,6 +164,25 @@ test('dispatchHttp :: a throwing CORS step is a reported 500', async () => {
   const broken: CorsHooks = { preflight: () => undefined, apply: () => { throw new Error('cors') } }
   const res = await dispatchHttp(app, httpRequest('GET', '/hello'), { cors: broken, onError: (e) => void reports.push(e) })
   assert.equal([res.status, (reports[0] as Error).message], [500, 'cors'])
+})
+
+test('dispatchHttpNow :: a synchronous handler is answered synchronously, CORS applied', () => {
+  const cors: CorsHooks = { preflight: () => undefined, apply: (_req, res) => ({ ...res, headers: [...res.headers, ['X-Cors', 'yes']] }) }
+  const res = dispatchHttpNow(app, httpRequest('GET', '/hello'), { cors })
+  assert.not.ok(res instanceof Promise)
+  if (res instanceof Promise) return
+  assert.equal([res.status, res.body, res.headers.at(-1)], [200, { hello: 'world' }, ['X-Cors', 'yes']])
+  const missing = dispatchHttpNow(app, httpRequest('GET', '/nope'))
+  assert.equal(missing instanceof Promise ? 0 : missing.status, 404)
+})
+
+test('dispatchHttpNow :: an async handler or any middleware gives a promise that never rejects', async () => {
+  const rejected = dispatchHttpNow(app, httpRequest('GET', '/reject'), { onError: () => undefined })
+  assert.ok(rejected instanceof Promise)
+  assert.is((await rejected).status, 500)
+  const through = dispatchHttpNow(app, httpRequest('GET', '/hello'), { middleware: [(_req, next) => next()] })
+  assert.ok(through instanceof Promise)
+  assert.is((await through).status, 200)
 })
 
 test.run()

@@ -19,8 +19,8 @@ import type { Limits } from './limits.js'
 
 export interface HttpSessionDeps {
   readonly limits: Limits
-  /** Answers one request (middleware, routes, CORS); never rejects. */
-  readonly respond: (request: HttpRequest) => Promise<Response>
+  /** Answers one request (middleware, routes, CORS): synchronously when it can; never rejects. */
+  readonly respond: (request: HttpRequest) => Response | Promise<Response>
   /**
    * Decides a WebSocket upgrade request: a Response refuses it (sent, then the connection
    * closes); `undefined` accepts it.
@@ -28,7 +28,7 @@ export interface HttpSessionDeps {
   readonly decideUpgrade: (request: HttpRequest) => Response | undefined | Promise<Response | undefined>
   /** Hands the socket to the WebSocket side, with `rest` as its first bytes. */
   readonly takeOver: (request: HttpRequest, rest: Uint8Array) => void
-  /** Corks the socket until the current batch of work is flushed. */
+  /** Corks the socket until the current batch of work is flushed (asynchronous answers only). */
   readonly hold: () => void
   /** Whether the server is shutting down: no more keep-alive. */
   readonly draining: () => boolean
@@ -165,12 +165,21 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
     flush()
   }
 
-  const dispatch = (request: HttpRequest): void => {
+  // An answer given synchronously is serialized at once and written when the chunk is parsed;
+  // an asynchronous one corks the socket, so answers settling in the same turn leave together.
+  const dispatch = (request: HttpRequest, date: string): void => {
     const keepAlive = request.keepAlive && !deps.draining()
     if (!keepAlive) stopped = true
+    const answer = deps.respond(request)
+    if (!(answer instanceof Promise)) {
+      const bytes = serializeResponse(answer, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol })
+      slots.push({ bytes, close: !keepAlive, upgrade: undefined })
+      return
+    }
     const slot: Slot = { bytes: undefined, close: !keepAlive, upgrade: undefined }
     slots.push(slot)
-    void deps.respond(request).then((res) => {
+    deps.hold()
+    void answer.then((res) => {
       slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(), protocol: request.protocol })
       // Flushed once after every answer settled in this turn, so pipelined answers leave together.
       if (slots[0] === slot && !flushQueued) {
@@ -182,6 +191,7 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
 
   const parse = (): void => {
     let bytes = queue.bytes()
+    const date = httpDate()
     while (bytes.length > 0 && !stopped) {
       const step = parseHttpRequest(bytes, httpLimits, resume)
       if (E.isLeft(step)) {
@@ -228,7 +238,7 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
         else decide(decided)
         return
       }
-      dispatch(request)
+      dispatch(request, date)
     }
     queue.keep(stopped ? new Uint8Array(0) : bytes)
   }
@@ -242,8 +252,9 @@ export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSes
       }
       if (queue.length === 0) requestStartedAt = Date.now()
       if (!queue.push(chunk)) return
-      deps.hold()
       parse()
+      // What was answered synchronously leaves now, in one write.
+      if (slots.length > 0 && (slots[0] as Slot).bytes !== undefined) flush()
     },
     sweep(now) {
       if (socket.destroyed || socket.writableEnded) return

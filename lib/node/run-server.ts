@@ -18,7 +18,7 @@ import { compileRoutes } from '../core/route/compile-routes.js'
 import { describeRouteTableError } from '../core/route/route-table-error.js'
 import { dispatchConnect } from '../core/route/dispatch-connect.js'
 import { dispatchDisconnect } from '../core/route/dispatch-disconnect.js'
-import { dispatchHttp, type HttpDispatchOptions } from '../core/route/dispatch-http.js'
+import { dispatchHttpNow, type HttpDispatchOptions } from '../core/route/dispatch-http.js'
 import type { HttpContext } from '../core/route/http-context.js'
 import { routes } from '../core/route/routes.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
@@ -139,7 +139,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     context: httpContext,
     onError: onHttpError,
   }
-  const respond = (request: HttpRequest): Promise<Response> => dispatchHttp(compiled, request, dispatchOptions)
+  const respond = (request: HttpRequest): Response | Promise<Response> => dispatchHttpNow(compiled, request, dispatchOptions)
 
   // The WebSocket handshake (RFC 6455 §4.2): the core validates it, then the HTTP
   // middleware sees it like any request (authentication, logging) and may refuse it.

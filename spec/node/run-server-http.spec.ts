@@ -84,6 +84,21 @@ Http('pipelined requests are answered in order on one connection', async () => {
   }
 })
 
+Http('pipelined synchronous answers around a slow one still leave in request order', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const conn = await rawConnect(port)
+    conn.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /users/8 HTTP/1.1\r\nHost: x\r\n\r\n')
+    await conn.until((d) => d.toString().includes('{"id":"8"'))
+    conn.write('GET /users/9 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    const text = (await conn.closed()).toString()
+    const bodies = text.split('HTTP/1.1 ').slice(1).map((r) => r.slice(r.indexOf('\r\n\r\n') + 4))
+    assert.equal(bodies, ['{"hello":"world"}', '{"slow":true}', '{"id":"8","q":{}}', '{"id":"9","q":{}}'])
+  } finally {
+    await server.close()
+  }
+})
+
 Http('keep-alive serves many requests on one connection; HTTP/1.0 closes by default', async () => {
   const { server, port } = await startServer({ routes: table })
   try {

@@ -18,6 +18,7 @@ import { compileRoutes } from '../core/route/compile-routes.js'
 import { describeRouteTableError } from '../core/route/route-table-error.js'
 import { dispatchConnect } from '../core/route/dispatch-connect.js'
 import { dispatchDisconnect } from '../core/route/dispatch-disconnect.js'
+import { compactRequest } from '../core/http/compact-request.js'
 import { dispatchHttpNow, type HttpDispatchOptions } from '../core/route/dispatch-http.js'
 import type { HttpContext } from '../core/route/http-context.js'
 import { routes } from '../core/route/routes.js'
@@ -196,7 +197,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     httpSessions.delete(client.id)
     client.type = 'ws'
     client.socket.write(handshakeResponse(upgrade, extra))
-    const session = new WsSession(client.socket, new ClientContext(client.id, request, ops), wsShared)
+    const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
     client.receiver = session
     wsClients.set(client.id, session)
     registry.joinNamespace(client.id)

@@ -1,0 +1,46 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { compactRequest } from '../../../lib/core/http/compact-request.js'
+import type { Header, HttpRequest } from '../../../lib/core/http/types.js'
+
+const upgrade: HttpRequest = {
+  method: 'GET',
+  target: '/chat?room=a',
+  path: '/chat',
+  rawQuery: 'room=a',
+  protocol: 'HTTP/1.1',
+  headers: [['Host', 'example.com:8080'], ['Upgrade', 'websocket'], ['Cookie', 'a=1'], ['cookie', 'b=2'], ['X-Empty', '']],
+  trailers: [],
+  body: new Uint8Array(0),
+  keepAlive: true,
+  expectContinue: false,
+}
+
+const plain = (r: HttpRequest): HttpRequest => ({
+  method: r.method, target: r.target, path: r.path, rawQuery: r.rawQuery, protocol: r.protocol,
+  headers: r.headers, trailers: r.trailers, body: r.body, keepAlive: r.keepAlive, expectContinue: r.expectContinue,
+})
+
+test('compactRequest :: every field and every header line, in order, repeated names and empty values kept', () => {
+  const kept = compactRequest(upgrade)
+  assert.equal(plain(kept), upgrade)
+  assert.is(kept.headers, kept.headers, 'the pairs are rebuilt once, then kept')
+})
+
+test('compactRequest :: no headers, a body and trailers are kept as given', () => {
+  const body = new Uint8Array([1, 2, 3])
+  const trailers: readonly Header[] = [['X-Sum', 'abc']]
+  const kept = compactRequest({ ...upgrade, headers: [], body, trailers })
+  assert.equal(kept.headers, [])
+  assert.is(kept.body, body)
+  assert.is(kept.trailers, trailers)
+})
+
+test('compactRequest :: compacting twice gives the same value; JSON carries the headers', () => {
+  const kept = compactRequest(upgrade)
+  assert.is(compactRequest(kept), kept)
+  const json = JSON.parse(JSON.stringify(kept)) as { headers: unknown; path: unknown }
+  assert.equal([json.headers, json.path], [upgrade.headers.map((h) => [...h]), '/chat'])
+})
+
+test.run()

@@ -1,6 +1,6 @@
 /**
  * The SIMD masking routine as WebAssembly bytes (146 of them), generated from
- * `mask-simd.wat` by `scripts/assemble-mask-simd.ts`: edit the .wat, not this file.
+ * `mask-simd.wat` by `spec/support/assemble-mask-simd.ts`: edit the .wat, not this file.
  *
  * Pure and portable: data only. Small enough for a synchronous `new WebAssembly.Module`,
  * which browsers allow on the main thread for modules this size.

@@ -1,5 +1,5 @@
 ;; WebSocket masking (RFC 6455 §5.3) with 128-bit SIMD: the source of `mask-simd-wasm.ts`.
-;; Regenerate the bytes after any change: `npx tsx scripts/assemble-mask-simd.ts`
+;; Regenerate the bytes after any change: `npx tsx spec/support/assemble-mask-simd.ts`
 ;; (spec/core/ws/mask-simd-wasm.spec.ts fails while they differ).
 ;;
 ;; The module owns its memory and never sees the caller's arrays: `mask-simd.ts` copies a

@@ -3,7 +3,7 @@
  * bytes into `lib/core/ws/mask-simd-wasm.ts`, so the pure core carries the module inline and
  * needs no file, fetch or bundler plugin to load it.
  *
- * Run after editing the .wat: `npx tsx scripts/assemble-mask-simd.ts`. The spec
+ * Run after editing the .wat: `npx tsx spec/support/assemble-mask-simd.ts`. The spec
  * `spec/core/ws/mask-simd-wasm.spec.ts` assembles the .wat again and fails if the committed
  * bytes differ.
  */
@@ -12,8 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import wabtInit from 'wabt'
 
 /** Where the source and the generated module live. */
-export const WAT_URL = new URL('../lib/core/ws/mask-simd.wat', import.meta.url)
-const MODULE_URL = new URL('../lib/core/ws/mask-simd-wasm.ts', import.meta.url)
+export const WAT_URL = new URL('../../lib/core/ws/mask-simd.wat', import.meta.url)
+const MODULE_URL = new URL('../../lib/core/ws/mask-simd-wasm.ts', import.meta.url)
 
 /** The .wat text as WebAssembly binary (SIMD enabled, no debug names: the bytes stay small). */
 export const assembleMaskSimd = async (wat: string): Promise<Uint8Array> => {
@@ -36,7 +36,7 @@ export const renderBytesModule = (bytes: Uint8Array): string => {
   for (let i = 0; i < bytes.length; i += 16) lines.push(`  ${Array.from(bytes.subarray(i, i + 16), hexByte).join(', ')},`)
   return `/**
  * The SIMD masking routine as WebAssembly bytes (${bytes.length} of them), generated from
- * \`mask-simd.wat\` by \`scripts/assemble-mask-simd.ts\`: edit the .wat, not this file.
+ * \`mask-simd.wat\` by \`spec/support/assemble-mask-simd.ts\`: edit the .wat, not this file.
  *
  * Pure and portable: data only. Small enough for a synchronous \`new WebAssembly.Module\`,
  * which browsers allow on the main thread for modules this size.

@@ -2,13 +2,15 @@
  * The pure core runs unchanged in a browser: `core-smoke.ts` is bundled for the browser
  * platform (esbuild, no Node polyfills) and run in headless Chromium (Debian package
  * `chromium`, driven by playwright-core). Skipped with a reason when Chromium is missing
- * and `CI` is not set; with `CI` set a missing Chromium fails.
+ * and `CI` is not set; with `CI` set a missing Chromium fails. Large masked frames go through
+ * WebAssembly SIMD in the page, and through the JavaScript fallback with SIMD switched off.
  */
 import { existsSync } from 'node:fs'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { SmokeReport } from './core-smoke.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -41,8 +43,11 @@ if (!existsSync(CHROMIUM) && !inCi) {
       page.on('pageerror', (error) => errors.push(error.message))
       await page.setContent('<!doctype html><title>core</title>')
       await page.addScriptTag({ content: code })
-      const failures = await page.evaluate(() => (globalThis as unknown as { twinportSmoke: { run(): string[] } }).twinportSmoke.run())
-      assert.equal(failures, [])
+      const report = await page.evaluate(() => (globalThis as unknown as { twinportSmoke: { run(): SmokeReport } }).twinportSmoke.run())
+      console.log(`core-in-browser.spec: masking path for payloads over 64 bytes in Chromium: ${report.maskPath}`)
+      assert.equal(report.failures, [])
+      // Chromium has had WebAssembly SIMD since version 91: the fast path must be the one taken.
+      assert.is(report.maskPath, 'simd', 'Chromium masks large payloads through WebAssembly SIMD')
       assert.equal(errors, [])
     } finally {
       await browser.close()

@@ -13,34 +13,28 @@ import { errorResponse } from '../core/http/response.js'
 import { serializeResponse } from '../core/http/serialize-response.js'
 import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
-import { createByteQueue } from './byte-queue.js'
+import { ByteQueue } from './byte-queue.js'
 import { httpDate } from './http-date.js'
 import type { Limits } from './limits.js'
 
-export interface HttpSessionDeps {
+/** What every HTTP session of one server shares. */
+export interface HttpShared {
   readonly limits: Limits
+  readonly httpLimits: HttpLimits
   /** Answers one request (middleware, routes, CORS): synchronously when it can; never rejects. */
   readonly respond: (request: HttpRequest) => Response | Promise<Response>
   /**
    * Decides a WebSocket upgrade request: a Response refuses it (sent, then the connection
    * closes); `undefined` accepts it.
    */
-  readonly decideUpgrade: (request: HttpRequest) => Response | undefined | Promise<Response | undefined>
+  readonly decideUpgrade: (session: HttpSession, request: HttpRequest) => Response | undefined | Promise<Response | undefined>
   /** Hands the socket to the WebSocket side, with `rest` as its first bytes. */
-  readonly takeOver: (request: HttpRequest, rest: Uint8Array) => void
+  readonly takeOver: (session: HttpSession, request: HttpRequest, rest: Uint8Array) => void
   /** Corks the socket until the current batch of work is flushed (asynchronous answers only). */
-  readonly hold: () => void
+  readonly hold: (socket: Socket) => void
   /** Whether the server is shutting down: no more keep-alive. */
   readonly draining: () => boolean
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
-}
-
-export interface HttpSession {
-  receive(chunk: Uint8Array): void
-  /** Enforces the time-outs at time `now` (milliseconds). */
-  sweep(now: number): void
-  /** Closes the connection once the responses owed are sent (graceful shutdown, or the peer ended its side). */
-  finish(): void
 }
 
 // One response owed, in request order; `bytes` is set when it is ready. An upgrade
@@ -71,209 +65,225 @@ const mayUpgrade = (headers: readonly Header[]): boolean => {
 
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
-export const startHttpSession = (socket: Socket, deps: HttpSessionDeps): HttpSession => {
-  const { limits } = deps
-  const httpLimits: HttpLimits = {
-    maxRequestLine: limits.maxRequestLine,
-    maxHeaderBytes: limits.maxHeaderBytes,
-    maxHeaders: limits.maxHeaders,
-    maxBody: limits.maxBody,
-  }
-  const queue = createByteQueue()
-  const slots: Slot[] = []
-  let resume: HttpNeedMore | undefined
-  let stopped = false // no more requests are read: close, error, upgrade, or shutdown
-  let continued = false // 100 Continue sent for the request in progress
-  let firstRequest = true
-  let finishing = false // end the connection once every owed response is written
-  let requestStartedAt = 0
-  let idleSince = Date.now()
-
+/**
+ * A class, not a closure record, on purpose: a server holds one per connection, and a
+ * WebSocket client's session is garbage after the upgrade. A dozen closures per connection
+ * would be a dozen objects for the old generation to collect; here the behaviour lives once
+ * on the prototype, and the per-connection state is the fields below.
+ */
+export class HttpSession {
+  private readonly queue = new ByteQueue()
+  private readonly slots: Slot[] = []
+  private resume: HttpNeedMore | undefined = undefined
+  private stopped = false // no more requests are read: close, error, upgrade, or shutdown
+  private continued = false // 100 Continue sent for the request in progress
+  private firstRequest = true
+  private finishing = false // end the connection once every owed response is written
+  private flushQueued = false
+  private requestStartedAt = 0
+  private idleSince = Date.now()
   // Responses ready together leave in one write: views adjacent in one buffer (consecutive
   // responses from the serializer's pool) are joined without copying, others are copied once.
-  let out: Uint8Array | undefined
-  let outParts: Uint8Array[] | undefined
-  const gather = (bytes: Uint8Array): void => {
-    if (out === undefined) out = bytes
-    else if (out.buffer === bytes.buffer && out.byteOffset + out.length === bytes.byteOffset) {
-      out = new Uint8Array(out.buffer, out.byteOffset, out.length + bytes.length)
-    } else {
-      ;(outParts ??= []).push(out)
-      out = bytes
+  private out: Uint8Array | undefined = undefined
+  private outParts: Uint8Array[] | undefined = undefined
+
+  constructor(
+    readonly socket: Socket,
+    private readonly shared: HttpShared,
+  ) {}
+
+  /** Feeds bytes read from the socket. */
+  receive(chunk: Uint8Array): void {
+    if (this.stopped) {
+      // Bytes after an upgrade request belong to the WebSocket: keep them for it.
+      if (this.slots.some((s) => s.upgrade !== undefined)) this.queue.push(chunk)
+      return
     }
+    if (this.queue.length === 0) this.requestStartedAt = Date.now()
+    if (!this.queue.push(chunk)) return
+    this.parse()
+    // What was answered synchronously leaves now, in one write.
+    if (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined) this.flush()
   }
-  const send = (): void => {
-    if (out === undefined) return
-    const parts = outParts
-    const last = out
-    out = undefined
-    outParts = undefined
-    if (parts === undefined) socket.write(last)
-    else {
-      parts.push(last)
-      let total = 0
-      for (const p of parts) total += p.length
-      if (total > JOIN_LIMIT) for (const p of parts) socket.write(p)
-      else {
-        const joined = new Uint8Array(total)
-        let at = 0
-        for (const p of parts) {
-          joined.set(p, at)
-          at += p.length
-        }
-        socket.write(joined)
+
+  /** The peer ended its side: answer what is owed, then close. */
+  peerEnded(): void {
+    this.finish()
+  }
+
+  /** Enforces the time-outs at time `now` (milliseconds). */
+  sweep(now: number): void {
+    const { socket, queue, shared } = this
+    if (socket.destroyed || socket.writableEnded) return
+    if (!this.stopped && queue.length > 0) {
+      const headMissing = this.resume === undefined || this.resume.resume._tag === 'Head'
+      const allowed = headMissing ? shared.limits.headerTimeoutMs : shared.limits.requestTimeoutMs
+      if (now - this.requestStartedAt > allowed) {
+        shared.debug('request time-out', { headMissing })
+        queue.clear()
+        this.answerNow(errorResponse(408, 'Request Timeout'), true)
       }
+      return
+    }
+    if (this.slots.length === 0 && queue.length === 0 && now - this.idleSince > shared.limits.keepAliveTimeoutMs) socket.end()
+  }
+
+  /** Closes the connection once the responses owed are sent (graceful shutdown, or the peer ended its side). */
+  finish(): void {
+    this.stopped = true
+    this.finishing = true
+    if (this.slots.length === 0) this.socket.end()
+  }
+
+  private gather(bytes: Uint8Array): void {
+    const out = this.out
+    if (out === undefined) this.out = bytes
+    else if (out.buffer === bytes.buffer && out.byteOffset + out.length === bytes.byteOffset) {
+      this.out = new Uint8Array(out.buffer, out.byteOffset, out.length + bytes.length)
+    } else {
+      ;(this.outParts ??= []).push(out)
+      this.out = bytes
     }
   }
 
-  const flush = (): void => {
+  private send(): void {
+    const last = this.out
+    if (last === undefined) return
+    const parts = this.outParts
+    const socket = this.socket
+    this.out = undefined
+    this.outParts = undefined
+    if (parts === undefined) return void socket.write(last)
+    parts.push(last)
+    let total = 0
+    for (const p of parts) total += p.length
+    if (total > JOIN_LIMIT) {
+      for (const p of parts) socket.write(p)
+      return
+    }
+    const joined = new Uint8Array(total)
+    let at = 0
+    for (const p of parts) {
+      joined.set(p, at)
+      at += p.length
+    }
+    socket.write(joined)
+  }
+
+  private flush(): void {
+    const { slots, socket } = this
     while (slots.length > 0) {
       const head = slots[0] as Slot
       if (head.upgrade !== undefined) {
-        if (head.decision === undefined) return send()
-        send()
+        if (head.decision === undefined) return this.send()
+        this.send()
         slots.shift()
-        const rest = queue.bytes()
-        queue.clear()
-        if (head.decision.refusal === undefined) return deps.takeOver(head.upgrade, rest)
+        const rest = this.queue.bytes()
+        this.queue.clear()
+        if (head.decision.refusal === undefined) return this.shared.takeOver(this, head.upgrade, rest)
         socket.end(serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate() }))
         return
       }
-      if (head.bytes === undefined) return send()
+      if (head.bytes === undefined) return this.send()
       slots.shift()
-      gather(head.bytes)
+      this.gather(head.bytes)
       if (head.close) {
-        send()
+        this.send()
         socket.end()
         return
       }
     }
-    send()
-    idleSince = Date.now()
-    if (finishing && !socket.writableEnded) socket.end()
+    this.send()
+    this.idleSince = Date.now()
+    if (this.finishing && !socket.writableEnded) socket.end()
   }
 
-  let flushQueued = false
-  const queuedFlush = (): void => {
-    flushQueued = false
-    flush()
-  }
-
-  const answerNow = (res: Response, close: boolean): void => {
-    stopped = true
-    slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate() }), close, upgrade: undefined })
-    flush()
+  private answerNow(res: Response, close: boolean): void {
+    this.stopped = true
+    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate() }), close, upgrade: undefined })
+    this.flush()
   }
 
   // An answer given synchronously is serialized at once and written when the chunk is parsed;
   // an asynchronous one corks the socket, so answers settling in the same turn leave together.
-  const dispatch = (request: HttpRequest, date: string): void => {
-    const keepAlive = request.keepAlive && !deps.draining()
-    if (!keepAlive) stopped = true
-    const answer = deps.respond(request)
+  private dispatch(request: HttpRequest, date: string): void {
+    const keepAlive = request.keepAlive && !this.shared.draining()
+    if (!keepAlive) this.stopped = true
+    const answer = this.shared.respond(request)
     if (!(answer instanceof Promise)) {
       const bytes = serializeResponse(answer, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol })
-      slots.push({ bytes, close: !keepAlive, upgrade: undefined })
+      this.slots.push({ bytes, close: !keepAlive, upgrade: undefined })
       return
     }
     const slot: Slot = { bytes: undefined, close: !keepAlive, upgrade: undefined }
-    slots.push(slot)
-    deps.hold()
+    this.slots.push(slot)
+    this.shared.hold(this.socket)
     void answer.then((res) => {
       slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(), protocol: request.protocol })
       // Flushed once after every answer settled in this turn, so pipelined answers leave together.
-      if (slots[0] === slot && !flushQueued) {
-        flushQueued = true
-        void RESOLVED.then(queuedFlush)
+      if (this.slots[0] === slot && !this.flushQueued) {
+        this.flushQueued = true
+        void RESOLVED.then(() => {
+          this.flushQueued = false
+          this.flush()
+        })
       }
     })
   }
 
-  const parse = (): void => {
+  private upgrade(request: HttpRequest, rest: Uint8Array): void {
+    this.stopped = true
+    this.queue.keep(rest)
+    const slot: Slot = { bytes: undefined, close: false, upgrade: request }
+    this.slots.push(slot)
+    const decide = (refusal: Response | undefined): void => {
+      slot.decision = { refusal }
+      if (this.slots[0] === slot) this.flush()
+    }
+    const decided = this.shared.decideUpgrade(this, request)
+    if (decided instanceof Promise) void decided.then(decide)
+    else decide(decided)
+  }
+
+  private parse(): void {
+    const { queue, shared } = this
     let bytes = queue.bytes()
     const date = httpDate()
-    while (bytes.length > 0 && !stopped) {
-      const step = parseHttpRequest(bytes, httpLimits, resume)
+    while (bytes.length > 0 && !this.stopped) {
+      const step = parseHttpRequest(bytes, shared.httpLimits, this.resume)
       if (E.isLeft(step)) {
         queue.clear()
-        resume = undefined
+        this.resume = undefined
         // Not HTTP at all (a TLS hello on the plain port, say): nothing useful to answer.
-        if (firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0) {
-          deps.debug('connection closed: not HTTP', { firstByte: bytes[0] })
-          stopped = true
-          socket.destroy()
+        if (this.firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0) {
+          shared.debug('connection closed: not HTTP', { firstByte: bytes[0] })
+          this.stopped = true
+          this.socket.destroy()
           return
         }
-        deps.debug('bad request', { tag: step.left._tag, status: step.left.status })
-        return answerNow(httpErrorResponse(step.left), true)
+        shared.debug('bad request', { tag: step.left._tag, status: step.left.status })
+        return this.answerNow(httpErrorResponse(step.left), true)
       }
       const result = step.right
       if (result._tag === 'NeedMore') {
-        if (resume === undefined) requestStartedAt = Date.now()
-        resume = result
-        if (!continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && slots.length === 0) {
-          continued = true
-          socket.write(CONTINUE)
+        if (this.resume === undefined) this.requestStartedAt = Date.now()
+        this.resume = result
+        if (!this.continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && this.slots.length === 0) {
+          this.continued = true
+          this.socket.write(CONTINUE)
         }
         queue.keep(bytes)
         queue.waitFor(result.atLeast)
         return
       }
-      resume = undefined
-      continued = false
-      firstRequest = false
+      this.resume = undefined
+      this.continued = false
+      this.firstRequest = false
       bytes = result.rest
       const request = result.value
-      if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) {
-        stopped = true
-        queue.keep(bytes)
-        const slot: Slot = { bytes: undefined, close: false, upgrade: request }
-        slots.push(slot)
-        const decide = (refusal: Response | undefined): void => {
-          slot.decision = { refusal }
-          if (slots[0] === slot) flush()
-        }
-        const decided = deps.decideUpgrade(request)
-        if (decided instanceof Promise) void decided.then(decide)
-        else decide(decided)
-        return
-      }
-      dispatch(request, date)
+      if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) return this.upgrade(request, bytes)
+      this.dispatch(request, date)
     }
-    queue.keep(stopped ? new Uint8Array(0) : bytes)
-  }
-
-  return {
-    receive(chunk) {
-      if (stopped) {
-        // Bytes after an upgrade request belong to the WebSocket: keep them for it.
-        if (slots.some((s) => s.upgrade !== undefined)) queue.push(chunk)
-        return
-      }
-      if (queue.length === 0) requestStartedAt = Date.now()
-      if (!queue.push(chunk)) return
-      parse()
-      // What was answered synchronously leaves now, in one write.
-      if (slots.length > 0 && (slots[0] as Slot).bytes !== undefined) flush()
-    },
-    sweep(now) {
-      if (socket.destroyed || socket.writableEnded) return
-      if (!stopped && queue.length > 0) {
-        const headMissing = resume === undefined || resume.resume._tag === 'Head'
-        const allowed = headMissing ? limits.headerTimeoutMs : limits.requestTimeoutMs
-        if (now - requestStartedAt > allowed) {
-          deps.debug('request time-out', { headMissing })
-          queue.clear()
-          answerNow(errorResponse(408, 'Request Timeout'), true)
-        }
-        return
-      }
-      if (slots.length === 0 && queue.length === 0 && now - idleSince > limits.keepAliveTimeoutMs) socket.end()
-    },
-    finish() {
-      stopped = true
-      finishing = true
-      if (slots.length === 0) socket.end()
-    },
+    queue.keep(this.stopped ? new Uint8Array(0) : bytes)
   }
 }

@@ -31,7 +31,7 @@ import type { ServerHandle } from './server-handle.js'
 import { createFlushBatcher } from './flush-batcher.js'
 import { httpDate } from './http-date.js'
 import { nativeAcceptKey } from './native-accept-key.js'
-import { type HttpSession, startHttpSession } from './http-session.js'
+import { HttpSession, type HttpShared } from './http-session.js'
 import { guardLogger } from './guard-logger.js'
 import { createLogger } from './log/create-logger.js'
 import { createNamespaceRegistry } from './namespace-registry.js'
@@ -232,6 +232,20 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     else void connected.then(() => dispatchDisconnect(compiled, session.ctx, onWsError))
   }
 
+  // One record per server. A session finds its client through its socket: `accept` sets it
+  // before the socket's first byte can be read.
+  const clientOf = (session: HttpSession): Client => (session.socket as ClientSocket)[CLIENT] as Client
+  const httpShared: HttpShared = {
+    limits,
+    httpLimits: { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody },
+    respond,
+    decideUpgrade: (session, request) => decideUpgrade(clientOf(session), request),
+    takeOver: (session, request, rest) => takeOver(clientOf(session), request, rest),
+    hold: (socket) => batcher.hold(socket),
+    draining: () => draining,
+    debug: logDebug,
+  }
+
   const accept = (socket: ClientSocket): void => {
     if (draining || clients.size >= limits.maxConnections) {
       logger.warning('connection refused: {reason}', { reason: draining ? 'shutting down' : 'too many connections' })
@@ -243,16 +257,8 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     }
     socket.setNoDelay(true)
     const id = nextId++
-    const http = startHttpSession(socket, {
-      limits,
-      respond,
-      decideUpgrade: (request) => decideUpgrade(client, request),
-      takeOver: (request, rest) => takeOver(client, request, rest),
-      hold: () => batcher.hold(socket),
-      draining: () => draining,
-      debug: logDebug,
-    })
-    const client: Client = { id, socket, type: 'http', receiver: { receive: (chunk) => http.receive(chunk), peerEnded: () => http.finish() }, data: undefined }
+    const http = new HttpSession(socket, httpShared)
+    const client: Client = { id, socket, type: 'http', receiver: http, data: undefined }
     socket[CLIENT] = client
     clients.set(id, client)
     httpSessions.set(id, http)

@@ -208,8 +208,10 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   }
 
   // The socket listeners are shared by every connection; `this` is the socket.
+  // The core sees a plain Uint8Array view of each chunk: every `subarray` it takes is then
+  // the engine's own, not Buffer's slower override (and handlers get what the types say).
   function onSocketData(this: ClientSocket, chunk: Buffer): void {
-    this[CLIENT]?.receiver.receive(chunk)
+    this[CLIENT]?.receiver.receive(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length))
   }
   function onSocketEnd(this: ClientSocket): void {
     this[CLIENT]?.receiver.peerEnded()

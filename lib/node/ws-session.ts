@@ -16,6 +16,7 @@ import { dispatchRawNow, type RawOutcome } from '../core/route/dispatch-raw.js'
 import type { SocketContext } from '../core/route/socket-context.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { type AssemblyLimits, type AssemblyState, assembleMessage, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
+import { continuePartialText, type PartialText, startPartialText } from '../core/ws/check-partial-text.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { decodeFrame } from '../core/ws/decode-frame.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
@@ -52,6 +53,7 @@ export class WsSession {
   private alive = true
   private closeTimer: NodeJS.Timeout | undefined = undefined
   private waiting = false // a dispatch of the current chunk answers later
+  private partial: PartialText | undefined = undefined // a text frame still arriving, checked so far
 
   constructor(
     readonly socket: Socket,
@@ -64,7 +66,11 @@ export class WsSession {
     this.alive = true
     const socket = this.socket
     if (socket.writableEnded) return
-    if (!this.queue.push(chunk)) return
+    if (!this.queue.push(chunk)) {
+      // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte.
+      if (this.partial !== undefined) this.checkPartial(chunk)
+      return
+    }
     // Replies given in this turn leave together in one write; replies that wait on a
     // promise are held until the batch of this event-loop turn is flushed.
     this.waiting = false
@@ -129,13 +135,24 @@ export class WsSession {
     this.endSoon()
   }
 
+  private checkPartial(chunk: Uint8Array): void {
+    const partial = this.partial as PartialText
+    const checked = continuePartialText(partial, chunk.length > partial.remaining ? chunk.subarray(0, partial.remaining) : chunk)
+    if (E.isLeft(checked)) return this.fail(checked.left)
+    this.partial = checked.right
+  }
+
   private drain(): void {
     const { frameLimits, messageLimits } = this.shared
     let bytes = this.queue.bytes()
+    this.partial = undefined
     while (bytes.length > 0 && !this.socket.destroyed) {
       const step = decodeFrame(bytes, frameLimits)
       if (E.isLeft(step)) return this.fail(step.left)
       if (step.right._tag === 'NeedMore') {
+        const partial = startPartialText(bytes, this.assembly)
+        if (partial !== undefined && E.isLeft(partial)) return this.fail(partial.left)
+        this.partial = partial?.right
         this.queue.keep(bytes)
         this.queue.waitFor(step.right.atLeast)
         return

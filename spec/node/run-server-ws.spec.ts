@@ -196,6 +196,25 @@ Ws('protocol errors close with the RFC code, and other clients are unaffected', 
   }
 })
 
+Ws('invalid UTF-8 fails the connection on the read that brings it, before the rest of the frame', async () => {
+  const { server, port } = await startServer({ routes: chat })
+  try {
+    const raw = await rawWebSocket(port)
+    // A text frame announcing 60,000 bytes (a 16-bit length: 8 header bytes with the key):
+    // "ok" then ff, and the rest never sent.
+    const frame = masked(OPCODE.TEXT, new Uint8Array([0x6f, 0x6b, 0xff, ...new Uint8Array(59_997).fill(0x61)]))
+    raw.write(frame.subarray(0, 8 + 2))
+    await delay(20)
+    assert.is(raw.frames().length, 0, 'valid so far: nothing to say')
+    raw.write(frame.subarray(8 + 2, 8 + 3))
+    await raw.until(() => raw.frames().some((f) => f.opcode === OPCODE.CLOSE))
+    assert.is(closeCodeOf(raw.frames().find((f) => f.opcode === OPCODE.CLOSE)), 1007)
+    raw.socket.destroy()
+  } finally {
+    await server.close()
+  }
+})
+
 Ws('the close handshake: the client\'s close is echoed and the server closes TCP', async () => {
   const { server, port } = await startServer({ routes: chat })
   try {

@@ -22,6 +22,7 @@ export {
   type TextInProgress,
 } from './assemble-message.js'
 export { encodeBase64 } from './base64.js'
+export { continuePartialText, type PartialText, startPartialText } from './check-partial-text.js'
 export { CLOSE_CODE, isValidCloseCode } from './close-code.js'
 export { buildClosePayload, type CloseInfo, type ClosePayloadError, parseClosePayload } from './close-payload.js'
 export { decodeFrame } from './decode-frame.js'

@@ -100,11 +100,13 @@ export class HttpSession {
       if (this.slots.some((s) => s.upgrade !== undefined)) this.queue.push(chunk)
       return
     }
-    if (this.queue.length === 0) this.requestStartedAt = Date.now()
+    // One clock read per chunk serves the time-outs, the Date header and the idle mark.
+    const now = Date.now()
+    if (this.queue.length === 0) this.requestStartedAt = now
     if (!this.queue.push(chunk)) return
-    this.parse()
+    this.parse(now)
     // What was answered synchronously leaves now, in one write.
-    if (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined) this.flush()
+    if (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined) this.flush(now)
   }
 
   /** The peer ended its side: answer what is owed, then close. */
@@ -172,7 +174,7 @@ export class HttpSession {
     socket.write(joined)
   }
 
-  private flush(): void {
+  private flush(now = Date.now()): void {
     const { slots, socket } = this
     while (slots.length > 0) {
       const head = slots[0] as Slot
@@ -196,7 +198,7 @@ export class HttpSession {
       }
     }
     this.send()
-    this.idleSince = Date.now()
+    this.idleSince = now
     if (this.finishing && !socket.writableEnded) socket.end()
   }
 
@@ -247,10 +249,10 @@ export class HttpSession {
     else decide(decided)
   }
 
-  private parse(): void {
+  private parse(now: number): void {
     const { queue, shared } = this
     let bytes = queue.bytes()
-    const date = httpDate()
+    const date = httpDate(now)
     while (bytes.length > 0 && !this.stopped) {
       const step = parseHttpRequest(bytes, shared.httpLimits, this.resume)
       if (E.isLeft(step)) {
@@ -268,7 +270,7 @@ export class HttpSession {
       }
       const result = step.right
       if (result._tag === 'NeedMore') {
-        if (this.resume === undefined) this.requestStartedAt = Date.now()
+        if (this.resume === undefined) this.requestStartedAt = now
         this.resume = result
         if (!this.continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && this.slots.length === 0) {
           this.continued = true

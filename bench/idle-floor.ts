@@ -14,7 +14,9 @@
  * GC in the server (the heap delta after the GC is what stays reachable).
  *
  * Loopback only, bounded in count and time. Run: `npx tsx bench/idle-floor.ts`
- * (`--clients 10000 --base 500 --modes net,tcp-wrap,twinport`).
+ * (`--clients 10000 --base 500 --modes net,tcp-wrap,twinport`; `--node-flags="..."` passes
+ * flags to the servers, e.g. `--max-semi-space-size=1` to see what the young generation's
+ * growth adds).
  */
 import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -123,7 +125,11 @@ const measure = async (mode: Mode, clients: number, base: number): Promise<Recor
   const script = mode === 'twinport' ? TWINPORT : new URL(import.meta.url).pathname
   const port = mode === 'twinport' ? 6200 : 0
   const server = fork(script, mode === 'twinport' ? [] : ['--serve', mode], {
-    execArgv: mode === 'twinport' ? ['--expose-gc', '--import', `data:text/javascript,${encodeURIComponent(PROBE)}`] : ['--expose-gc', '--import', 'tsx'],
+    execArgv: [
+      '--expose-gc',
+      ...nodeFlags,
+      ...(mode === 'twinport' ? ['--import', `data:text/javascript,${encodeURIComponent(PROBE)}`] : ['--import', 'tsx']),
+    ],
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   })
@@ -166,8 +172,11 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '10000' },
     base: { type: 'string', default: '500' },
     modes: { type: 'string', default: 'net,tcp-wrap,twinport' },
+    'node-flags': { type: 'string', default: '' },
   },
 })
+// Flags for the server processes, e.g. `--node-flags=--max-semi-space-size=1`.
+const nodeFlags = (values['node-flags'] ?? '').split(' ').filter((f) => f !== '')
 
 if (values.serve === 'net' || values.serve === 'tcp-wrap') await child(values.serve)
 else {

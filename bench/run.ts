@@ -102,6 +102,7 @@ if (buildFailure !== undefined) unavailable.twinport = buildFailure
 if (unavailable.twinport === undefined && !existsSync(CONTENDERS.twinport.script)) {
   unavailable.twinport = `${CONTENDERS.twinport.script} does not exist`
 }
+if (unavailable.twinport !== undefined) unavailable['twinport-young1'] = unavailable.twinport
 for (const id of Object.keys(unavailable)) log(`${id}: not available (${unavailable[id as ContenderId]})`)
 
 const samples: Sample[] = []
@@ -124,7 +125,7 @@ const measure = async (w: Workload, id: ContenderId, round: number): Promise<Sam
   const contender = CONTENDERS[id]
   const quiet = await waitForQuiet(Math.min(quick ? 3000 : 8000, quietBudgetMs))
   quietBudgetMs = Math.max(0, quietBudgetMs - quiet.waitedMs)
-  const server = await startServer(contender.script)
+  const server = await startServer(contender.script, undefined, contender.nodeFlags)
   if (typeof server === 'string') {
     log(`${w.id} round ${round} ${id}: server failed: ${server}`)
     // Others edit lib/ while this runs: one failed start is a failed run; three in a row, and

@@ -5,7 +5,7 @@
  */
 
 /** Identifiers of the contenders, as used on the command line (`--contenders`). */
-export type ContenderId = 'raw-net' | 'node-http' | 'fastify' | 'ws' | 'socketio' | 'twinport'
+export type ContenderId = 'raw-net' | 'node-http' | 'fastify' | 'ws' | 'socketio' | 'twinport' | 'twinport-young1' | 'ws-young1'
 
 /** A server to benchmark. */
 export interface Contender {
@@ -16,7 +16,14 @@ export interface Contender {
   readonly script: string
   /** the protocol the WebSocket load client speaks to it. */
   readonly dialect: 'ws' | 'socketio'
+  /** flags for `node` itself (a deployment setting, not the library's). */
+  readonly nodeFlags?: readonly string[]
 }
+
+// V8's young generation capped at 1 MiB per semi-space (the default grows to 16 MiB while
+// thousands of connections are set up, and that growth stays in the RSS): how a server that
+// holds many idle connections can be run.
+const YOUNG1 = ['--max-semi-space-size=1']
 
 /** Every contender; `node-http` and `ws` are the same peer server (node:http with ws attached). */
 export const CONTENDERS: Readonly<Record<ContenderId, Contender>> = {
@@ -28,4 +35,8 @@ export const CONTENDERS: Readonly<Record<ContenderId, Contender>> = {
   // Compiled by the harness (tsconfig.bench.json), as an application ships it: run from
   // source under tsx, every closure would also pay esbuild's keepNames helper.
   twinport: { id: 'twinport', label: 'twinport', script: 'bench/.tmp/dist/examples/echo.js', dialect: 'ws' },
+  'twinport-young1': {
+    id: 'twinport-young1', label: 'twinport, node --max-semi-space-size=1', script: 'bench/.tmp/dist/examples/echo.js', dialect: 'ws', nodeFlags: YOUNG1,
+  },
+  'ws-young1': { id: 'ws-young1', label: 'ws (+bufferutil), node --max-semi-space-size=1', script: 'bench/peers/node-http.ts', dialect: 'ws', nodeFlags: YOUNG1 },
 }

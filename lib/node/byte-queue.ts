@@ -69,4 +69,3 @@ export class ByteQueue {
   }
 }
 
-export const createByteQueue = (): ByteQueue => new ByteQueue()

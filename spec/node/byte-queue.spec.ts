@@ -1,11 +1,11 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createByteQueue } from '../../lib/node/byte-queue.js'
+import { ByteQueue } from '../../lib/node/byte-queue.js'
 
 const u8 = (...xs: number[]): Uint8Array => new Uint8Array(xs)
 
 test('byteQueue :: concatenates chunks once and keeps them as one', () => {
-  const q = createByteQueue()
+  const q = new ByteQueue()
   assert.ok(q.push(u8(1, 2)))
   assert.ok(q.push(u8(3)))
   const all = q.bytes()
@@ -15,7 +15,7 @@ test('byteQueue :: concatenates chunks once and keeps them as one', () => {
 })
 
 test('byteQueue :: waits for the bytes a decoder asked for', () => {
-  const q = createByteQueue()
+  const q = new ByteQueue()
   q.push(u8(1))
   q.waitFor(4)
   assert.not.ok(q.push(u8(2)))
@@ -25,7 +25,7 @@ test('byteQueue :: waits for the bytes a decoder asked for', () => {
 })
 
 test('byteQueue :: keep replaces the buffer with the rest and forgets the need', () => {
-  const q = createByteQueue()
+  const q = new ByteQueue()
   q.push(u8(1, 2, 3))
   q.waitFor(10)
   q.keep(q.bytes().subarray(2))
@@ -38,7 +38,7 @@ test('byteQueue :: keep replaces the buffer with the rest and forgets the need',
 })
 
 test('byteQueue :: a small rest of a big buffer is copied, not pinned', () => {
-  const q = createByteQueue()
+  const q = new ByteQueue()
   const big = new Uint8Array(1 << 20)
   big[big.length - 1] = 9
   q.push(big)

@@ -11,8 +11,8 @@ import { makeLogger } from '../../lib/core/log/make-logger.js'
 import { decodeFrame } from '../../lib/core/ws/decode-frame.js'
 import type { Frame } from '../../lib/core/ws/frame.js'
 import { runServer } from '../../lib/node/run-server.js'
-import type { ServerHandle } from '../../lib/node/server-handle.js'
-import type { ServerOptions } from '../../lib/node/server-options.js'
+import type { ServerHandle } from '../../lib/engine/server-handle.js'
+import type { ServerOptions } from '../../lib/engine/server-options.js'
 
 export interface LogRecord {
   readonly level: string

@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createNamespaceRegistry, DEFAULT_NAMESPACE } from '../../lib/node/namespace-registry.js'
+import { createNamespaceRegistry, DEFAULT_NAMESPACE } from '../../lib/engine/namespace-registry.js'
 
 test('namespaceRegistry :: a room named without a namespace lives in "/"', () => {
   const reg = createNamespaceRegistry()

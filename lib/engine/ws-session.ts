@@ -7,7 +7,6 @@
  * fields and the behaviour lives once on the prototype; what every session shares (limits,
  * routes, hooks) is one `WsShared` record per server.
  */
-import type { Socket } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { CompiledRoutes } from '../core/route/compiled-routes.js'
@@ -25,11 +24,15 @@ import type { EventId } from '../core/ws/event.js'
 import type { FrameLimits } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { ByteQueue } from './byte-queue.js'
+import type { Outlet } from './delivery.js'
 import type { Limits } from './limits.js'
-import { encodeText } from './outgoing.js'
+import type { FrameWriter, SocketIo, TimerId, Timers } from './platform.js'
 
 /** What every WebSocket session of one server shares. */
-export interface WsShared {
+export interface WsShared<S> {
+  readonly io: SocketIo<S>
+  readonly timers: Timers
+  readonly frames: FrameWriter
   readonly limits: Limits
   readonly frameLimits: FrameLimits
   readonly messageLimits: AssemblyLimits
@@ -37,35 +40,37 @@ export interface WsShared {
   readonly wsMiddleware: readonly WsMiddleware[]
   readonly onError: WsErrorReporter
   /** Writes bytes to a client, respecting its send-buffer limit. */
-  readonly write: (socket: Socket, bytes: Uint8Array) => void
+  readonly write: (session: WsSession<S>, bytes: Uint8Array) => void
   /** Corks the socket until the current batch of work is flushed. */
-  readonly hold: (socket: Socket) => void
+  readonly hold: (socket: S) => void
   /** Logs a protocol failure (debug level: it is the client's fault, not the server's). */
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
 }
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 
-export class WsSession {
+export class WsSession<S> implements Outlet<S> {
+  inFlight = 0
   private readonly queue = new ByteQueue()
   private assembly: AssemblyState = initialAssembly
   private closing = false
   private alive = true
-  private closeTimer: NodeJS.Timeout | undefined = undefined
+  private closeTimer: TimerId | undefined = undefined
   private waiting = false // a dispatch of the current chunk answers later
   private partial: PartialText | undefined = undefined // a text frame still arriving, checked so far
 
   constructor(
-    readonly socket: Socket,
+    readonly socket: S,
     readonly ctx: SocketContext,
-    private readonly shared: WsShared,
+    private readonly shared: WsShared<S>,
   ) {}
 
   /** Feeds bytes read from the socket. */
   receive(chunk: Uint8Array): void {
     this.alive = true
-    const socket = this.socket
-    if (socket.writableEnded) return
+    const { socket, shared } = this
+    const io = shared.io
+    if (io.isEnded(socket)) return
     if (!this.queue.push(chunk)) {
       // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte.
       if (this.partial !== undefined) this.checkPartial(chunk)
@@ -74,28 +79,42 @@ export class WsSession {
     // Replies given in this turn leave together in one write; replies that wait on a
     // promise are held until the batch of this event-loop turn is flushed.
     this.waiting = false
-    socket.cork()
+    io.cork(socket)
     this.drain()
-    socket.uncork()
-    if (this.waiting) this.shared.hold(socket)
+    io.uncork(socket)
+    if (this.waiting) shared.hold(socket)
   }
 
   /** The peer ended its side: end ours too. */
   peerEnded(): void {
-    this.socket.end()
+    this.shared.io.end(this.socket)
   }
 
   /** The socket is gone: stop the close timer. */
   closed(): void {
-    if (this.closeTimer !== undefined) clearTimeout(this.closeTimer)
+    if (this.closeTimer !== undefined) this.shared.timers.clearTimeout(this.closeTimer)
   }
 
   /** Starts the close handshake with `code` (RFC 6455 §7.1.2); data is no longer dispatched. */
   close(code: number, reason = ''): void {
-    if (this.closing || this.socket.destroyed) return
+    if (this.closing || this.shared.io.isClosed(this.socket)) return
     this.closing = true
     this.write(encodeFrameBytes(closeFrame(code, reason)))
     // The client answers with its own close frame; then the server closes TCP first (§7.1.1).
+    this.destroyLater()
+  }
+
+  /**
+   * Slow consumer (delivery decided): say why behind the backlog (1008), send nothing more,
+   * and drop the connection if the client has not read up by the close time-out.
+   */
+  dropSlow(): void {
+    if (this.closing) return
+    this.closing = true
+    this.queue.clear()
+    const { io } = this.shared
+    io.write(this.socket, encodeFrameBytes(closeFrame(CLOSE_CODE.POLICY_VIOLATION, 'slow consumer')))
+    io.end(this.socket)
     this.destroyLater()
   }
 
@@ -103,7 +122,7 @@ export class WsSession {
   heartbeat(): void {
     if (!this.alive) {
       this.shared.debug('websocket client missed a heartbeat', { clientId: this.ctx.clientId })
-      this.socket.destroy()
+      this.shared.io.destroy(this.socket)
       return
     }
     this.alive = false
@@ -111,20 +130,19 @@ export class WsSession {
   }
 
   private write(bytes: Uint8Array): void {
-    this.shared.write(this.socket, bytes)
+    this.shared.write(this, bytes)
   }
 
   private destroyLater(): void {
     if (this.closeTimer !== undefined) return
-    const socket = this.socket
-    this.closeTimer = setTimeout(() => socket.destroy(), this.shared.limits.closeTimeoutMs)
-    this.closeTimer.unref()
+    const { socket, shared } = this
+    this.closeTimer = shared.timers.setTimeout(() => shared.io.destroy(socket), shared.limits.closeTimeoutMs)
   }
 
   private endSoon(): void {
     this.closing = true
     this.queue.clear()
-    this.socket.end()
+    this.shared.io.end(this.socket)
     this.destroyLater()
   }
 
@@ -143,10 +161,10 @@ export class WsSession {
   }
 
   private drain(): void {
-    const { frameLimits, messageLimits } = this.shared
+    const { frameLimits, messageLimits, io } = this.shared
     let bytes = this.queue.bytes()
     this.partial = undefined
-    while (bytes.length > 0 && !this.socket.destroyed) {
+    while (bytes.length > 0 && !io.isClosed(this.socket)) {
       const step = decodeFrame(bytes, frameLimits)
       if (E.isLeft(step)) return this.fail(step.left)
       if (step.right._tag === 'NeedMore') {
@@ -162,7 +180,7 @@ export class WsSession {
       if (E.isLeft(assembled)) return this.fail(assembled.left)
       this.assembly = assembled.right.state
       if (assembled.right.output !== undefined) this.onIncoming(assembled.right.output)
-      if (this.socket.writableEnded) return this.queue.clear()
+      if (io.isEnded(this.socket)) return this.queue.clear()
     }
     this.queue.keep(bytes)
   }
@@ -212,7 +230,7 @@ export class WsSession {
   }
 
   private sendText(text: string): void {
-    this.write(encodeText(text))
+    this.write(this.shared.frames.text(text))
   }
 
   // A return value JSON cannot hold (a cycle, a BigInt) is the handler's failure, not a crash.

@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ByteQueue } from '../../lib/node/byte-queue.js'
+import { ByteQueue } from '../../lib/engine/byte-queue.js'
 
 const u8 = (...xs: number[]): Uint8Array => new Uint8Array(xs)
 

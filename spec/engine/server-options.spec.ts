@@ -1,8 +1,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as E from 'fp-ts/lib/Either.js'
-import { DEFAULT_LIMITS } from '../../lib/node/limits.js'
-import { resolveOptions, type ServerOptions } from '../../lib/node/server-options.js'
+import { DEFAULT_LIMITS } from '../../lib/engine/limits.js'
+import { resolveOptions, type ServerOptions } from '../../lib/engine/server-options.js'
 
 const errors = (options: unknown): readonly string[] => {
   const r = resolveOptions(options as ServerOptions)

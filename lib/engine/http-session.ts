@@ -4,8 +4,6 @@
  * `Connection: close`, hands a valid WebSocket upgrade to the server, and enforces the
  * head, request and keep-alive time-outs (checked by the server's periodic sweep).
  */
-import { Buffer } from 'node:buffer'
-import type { Socket } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpLimits } from '../core/http/http-limits.js'
@@ -17,9 +15,14 @@ import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
 import { ByteQueue } from './byte-queue.js'
 import { httpDate } from './http-date.js'
 import type { Limits } from './limits.js'
+import type { SocketIo, Timers } from './platform.js'
 
 /** What every HTTP session of one server shares. */
-export interface HttpShared {
+export interface HttpShared<S> {
+  readonly io: SocketIo<S>
+  readonly timers: Timers
+  /** A scratch array to join small answers into. */
+  readonly allocate: (size: number) => Uint8Array
   readonly limits: Limits
   readonly httpLimits: HttpLimits
   /** Answers one request (middleware, routes, CORS): synchronously when it can; never rejects. */
@@ -28,11 +31,11 @@ export interface HttpShared {
    * Decides a WebSocket upgrade request: a Response refuses it (sent, then the connection
    * closes); `undefined` accepts it.
    */
-  readonly decideUpgrade: (session: HttpSession, request: HttpRequest) => Response | undefined | Promise<Response | undefined>
+  readonly decideUpgrade: (session: HttpSession<S>, request: HttpRequest) => Response | undefined | Promise<Response | undefined>
   /** Hands the socket to the WebSocket side, with `rest` as its first bytes. */
-  readonly takeOver: (session: HttpSession, request: HttpRequest, rest: Uint8Array) => void
+  readonly takeOver: (session: HttpSession<S>, request: HttpRequest, rest: Uint8Array) => void
   /** Corks the socket until the current batch of work is flushed (asynchronous answers only). */
-  readonly hold: (socket: Socket) => void
+  readonly hold: (socket: S) => void
   /** Whether the server is shutting down: no more keep-alive. */
   readonly draining: () => boolean
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
@@ -72,7 +75,7 @@ const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
  * would be a dozen objects for the old generation to collect; here the behaviour lives once
  * on the prototype, and the per-connection state is the fields below.
  */
-export class HttpSession {
+export class HttpSession<S> {
   private readonly queue = new ByteQueue()
   private readonly slots: Slot[] = []
   private resume: HttpNeedMore | undefined = undefined
@@ -82,16 +85,18 @@ export class HttpSession {
   private finishing = false // end the connection once every owed response is written
   private flushQueued = false
   private requestStartedAt = 0
-  private idleSince = Date.now()
+  private idleSince: number
   // Responses ready together leave in one write: views adjacent in one buffer (consecutive
   // responses from the serializer's pool) are joined without copying, others are copied once.
   private out: Uint8Array | undefined = undefined
   private outParts: Uint8Array[] | undefined = undefined
 
   constructor(
-    readonly socket: Socket,
-    private readonly shared: HttpShared,
-  ) {}
+    readonly socket: S,
+    private readonly shared: HttpShared<S>,
+  ) {
+    this.idleSince = shared.timers.now()
+  }
 
   /** Feeds bytes read from the socket. */
   receive(chunk: Uint8Array): void {
@@ -101,7 +106,7 @@ export class HttpSession {
       return
     }
     // One clock read per chunk serves the time-outs, the Date header and the idle mark.
-    const now = Date.now()
+    const now = this.shared.timers.now()
     if (this.queue.length === 0) this.requestStartedAt = now
     if (!this.queue.push(chunk)) return
     this.parse(now)
@@ -117,7 +122,7 @@ export class HttpSession {
   /** Enforces the time-outs at time `now` (milliseconds). */
   sweep(now: number): void {
     const { socket, queue, shared } = this
-    if (socket.destroyed || socket.writableEnded) return
+    if (shared.io.isClosed(socket) || shared.io.isEnded(socket)) return
     if (!this.stopped && queue.length > 0) {
       const headMissing = this.resume === undefined || this.resume.resume._tag === 'Head'
       const allowed = headMissing ? shared.limits.headerTimeoutMs : shared.limits.requestTimeoutMs
@@ -128,14 +133,14 @@ export class HttpSession {
       }
       return
     }
-    if (this.slots.length === 0 && queue.length === 0 && now - this.idleSince > shared.limits.keepAliveTimeoutMs) socket.end()
+    if (this.slots.length === 0 && queue.length === 0 && now - this.idleSince > shared.limits.keepAliveTimeoutMs) shared.io.end(socket)
   }
 
   /** Closes the connection once the responses owed are sent (graceful shutdown, or the peer ended its side). */
   finish(): void {
     this.stopped = true
     this.finishing = true
-    if (this.slots.length === 0) this.socket.end()
+    if (this.slots.length === 0) this.shared.io.end(this.socket)
   }
 
   private gather(bytes: Uint8Array): void {
@@ -153,29 +158,31 @@ export class HttpSession {
     const last = this.out
     if (last === undefined) return
     const parts = this.outParts
-    const socket = this.socket
+    const { socket, shared } = this
+    const io = shared.io
     this.out = undefined
     this.outParts = undefined
-    if (parts === undefined) return void socket.write(last)
+    if (parts === undefined) return io.write(socket, last)
     parts.push(last)
     let total = 0
     for (const p of parts) total += p.length
     if (total > JOIN_LIMIT) {
-      for (const p of parts) socket.write(p)
+      for (const p of parts) io.write(socket, p)
       return
     }
-    // From Node's shared pool: a fresh ArrayBuffer of a few hundred bytes costs microseconds.
-    const joined = Buffer.allocUnsafe(total)
+    // From the adapter (Node's shared pool: a fresh ArrayBuffer of a few hundred bytes costs microseconds).
+    const joined = shared.allocate(total)
     let at = 0
     for (const p of parts) {
       joined.set(p, at)
       at += p.length
     }
-    socket.write(joined)
+    io.write(socket, joined)
   }
 
-  private flush(now = Date.now()): void {
+  private flush(now = this.shared.timers.now()): void {
     const { slots, socket } = this
+    const io = this.shared.io
     while (slots.length > 0) {
       const head = slots[0] as Slot
       if (head.upgrade !== undefined) {
@@ -185,7 +192,7 @@ export class HttpSession {
         const rest = this.queue.bytes()
         this.queue.clear()
         if (head.decision.refusal === undefined) return this.shared.takeOver(this, head.upgrade, rest)
-        socket.end(serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate() }))
+        io.end(socket, serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate(now) }))
         return
       }
       if (head.bytes === undefined) return this.send()
@@ -193,18 +200,18 @@ export class HttpSession {
       this.gather(head.bytes)
       if (head.close) {
         this.send()
-        socket.end()
+        io.end(socket)
         return
       }
     }
     this.send()
     this.idleSince = now
-    if (this.finishing && !socket.writableEnded) socket.end()
+    if (this.finishing && !io.isEnded(socket)) io.end(socket)
   }
 
   private answerNow(res: Response, close: boolean): void {
     this.stopped = true
-    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate() }), close, upgrade: undefined })
+    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate(this.shared.timers.now()) }), close, upgrade: undefined })
     this.flush()
   }
 
@@ -223,7 +230,7 @@ export class HttpSession {
     this.slots.push(slot)
     this.shared.hold(this.socket)
     void answer.then((res) => {
-      slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(), protocol: request.protocol })
+      slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(this.shared.timers.now()), protocol: request.protocol })
       // Flushed once after every answer settled in this turn, so pipelined answers leave together.
       if (this.slots[0] === slot && !this.flushQueued) {
         this.flushQueued = true
@@ -262,7 +269,7 @@ export class HttpSession {
         if (this.firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0) {
           shared.debug('connection closed: not HTTP', { firstByte: bytes[0] })
           this.stopped = true
-          this.socket.destroy()
+          shared.io.destroy(this.socket)
           return
         }
         shared.debug('bad request', { tag: step.left._tag, status: step.left.status })
@@ -274,7 +281,7 @@ export class HttpSession {
         this.resume = result
         if (!this.continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && this.slots.length === 0) {
           this.continued = true
-          this.socket.write(CONTINUE)
+          shared.io.write(this.socket, CONTINUE)
         }
         queue.keep(bytes)
         queue.waitFor(result.atLeast)

@@ -2,7 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Logger } from '../../lib/core/log/logger.js'
 import { makeLogger } from '../../lib/core/log/make-logger.js'
-import { guardLogger } from '../../lib/node/guard-logger.js'
+import { guardLogger } from '../../lib/engine/guard-logger.js'
 import { startServer } from '../support/server.js'
 import { httpRoute } from '../../lib/core/route/http-route.js'
 

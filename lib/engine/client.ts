@@ -1,0 +1,25 @@
+/**
+ * One connection as the engine tracks it (seed §2.1: `$clients`, `$clientTypes`,
+ * `$clientData`): its id, the runtime's socket, its type, what reads its bytes now (the
+ * HTTP session, then the WebSocket session after an upgrade), and the application's
+ * per-client data. An adapter keeps this record with its socket and hands it back with
+ * every chunk, end and close.
+ */
+
+export type ClientType = 'http' | 'ws'
+
+/** What the socket's bytes and end go to. */
+export interface Receiver {
+  receive(chunk: Uint8Array): void
+  /** The peer ended its side of the connection. */
+  peerEnded(): void
+}
+
+export interface Client<S> {
+  readonly id: number
+  readonly socket: S
+  type: ClientType
+  receiver: Receiver
+  /** Created on the first `setClientData`: most clients never store anything. */
+  data: Map<string, unknown> | undefined
+}

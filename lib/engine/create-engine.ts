@@ -1,0 +1,347 @@
+/**
+ * `createEngine`: the server, whatever the runtime (DESIGN §7). Every connection starts as
+ * HTTP and becomes a WebSocket client when it asks for a valid upgrade. The engine owns the
+ * client registry, namespaces and rooms, delivery and backpressure, time-outs, the
+ * heartbeat and graceful close; it reaches sockets, the clock and timers only through the
+ * `Platform` an adapter gives it, and every protocol decision is the pure core's.
+ * Must not import `node:*`, Buffer or process.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { compileCors, type Cors } from '../core/http/compile-cors.js'
+import { decodeCorsConfig } from '../core/http/cors-config.js'
+import { errorResponse } from '../core/http/response.js'
+import { withHeader } from '../core/http/response-updates.js'
+import { serializeResponse } from '../core/http/serialize-response.js'
+import type { Header, HttpRequest, Response } from '../core/http/types.js'
+import type { Logger } from '../core/log/logger.js'
+import { composeHttp } from '../core/middleware/compose-http.js'
+import { compileRoutes } from '../core/route/compile-routes.js'
+import { describeRouteTableError } from '../core/route/route-table-error.js'
+import { dispatchConnect } from '../core/route/dispatch-connect.js'
+import { dispatchDisconnect } from '../core/route/dispatch-disconnect.js'
+import { compactRequest } from '../core/http/compact-request.js'
+import { dispatchHttpNow, type HttpDispatchOptions } from '../core/route/dispatch-http.js'
+import type { HttpContext } from '../core/route/http-context.js'
+import { routes } from '../core/route/routes.js'
+import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
+import { CLOSE_CODE } from '../core/ws/close-code.js'
+import { handshakeResponse } from '../core/ws/handshake-response.js'
+import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
+import type { Client } from './client.js'
+import { ClientContext, type ClientOps } from './client-context.js'
+import { createDelivery } from './delivery.js'
+import { createFlushBatcher } from './flush-batcher.js'
+import { guardLogger } from './guard-logger.js'
+import { httpDate } from './http-date.js'
+import { HttpSession, type HttpShared } from './http-session.js'
+import { createNamespaceRegistry } from './namespace-registry.js'
+import { encodeEventFrame, encodeRawFrame } from './outgoing.js'
+import type { Platform } from './platform.js'
+import type { ServerHandle } from './server-handle.js'
+import { type ResolvedOptions, resolveOptions, type ServerOptions } from './server-options.js'
+import { WsSession, type WsShared } from './ws-session.js'
+
+/** A running engine: what an adapter calls, and the handle's operations. */
+export interface Engine<S> {
+  readonly options: ResolvedOptions
+  readonly logger: Logger
+  /**
+   * A new connection. Answers the record the adapter keeps with the socket and hands back
+   * with every chunk (`client.receiver.receive`), end (`client.receiver.peerEnded`) and
+   * close (`closed`); or `undefined` when the connection is refused (past `maxConnections`
+   * or shutting down): the engine has queued a 503 and ended it, and the adapter should
+   * keep reading (and dropping) the peer's bytes so its FIN is seen.
+   */
+  accept(socket: S): Client<S> | undefined
+  /** The connection is gone (both sides closed, or destroyed). */
+  closed(client: Client<S>): void
+  /**
+   * The operations of a running server, less what only the adapter knows (its address).
+   * `close` stops the heartbeat and time-outs, closes WebSockets with 1001, finishes HTTP
+   * answers, cuts what outlives the grace period, and resolves once no connection is left;
+   * the adapter stops listening.
+   */
+  readonly handle: Omit<ServerHandle, 'address'>
+}
+
+/**
+ * Builds the engine. Throws an Error naming every bad option or route-table problem (the
+ * adapter's `runServer` lets it reject its promise).
+ *
+ * @example
+ * const engine = createEngine({ routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] }, platform)
+ */
+export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): Engine<S> => {
+  const { io, timers, frames } = platform
+  const resolved = resolveOptions(options)
+  if (E.isLeft(resolved)) throw new Error(`runServer: invalid options\n  ${resolved.left.join('\n  ')}`)
+  const { limits, debug } = resolved.right
+  const compiledEither = compileRoutes(routes(options.routes ?? []))
+  if (E.isLeft(compiledEither)) throw new Error(`runServer: invalid route table\n  ${compiledEither.left.map(describeRouteTableError).join('\n  ')}`)
+  const compiled = compiledEither.right
+  let cors: Cors | undefined
+  if (options.cors !== false) {
+    const config = decodeCorsConfig(options.cors ?? {})
+    if (E.isLeft(config)) throw new Error(`runServer: invalid option cors.${config.left.field}: ${config.left.message}`)
+    cors = compileCors(config.right)
+  }
+  const logger: Logger = guardLogger(options.logger ?? platform.defaultLogger(debug))
+  const logDebug = (message: string, context: Readonly<Record<string, unknown>>): void => {
+    if (debug) logger.debug(message, context)
+  }
+
+  const registry = createNamespaceRegistry()
+  const batcher = createFlushBatcher(io, timers)
+  const clients = new Map<number, Client<S>>()
+  const wsClients = new Map<number, WsSession<S>>()
+  const httpSessions = new Map<number, HttpSession<S>>()
+  let nextId = 1
+  let draining = false
+
+  const onWsError: WsErrorReporter = (error, site) => logger.exception(error, { ...site })
+  const onHttpError = (error: unknown, request: HttpRequest): void => logger.exception(error, { method: request.method, path: request.path })
+
+  const delivery = createDelivery<S>({
+    io,
+    maxSendBuffer: limits.maxSendBuffer,
+    registry,
+    sessions: wsClients,
+    onSlowConsumer: (outlet, bytes) =>
+      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsSession<S>).ctx.clientId, bytes }),
+  })
+
+  const disconnectClient = (clientId: number): void => {
+    const session = wsClients.get(clientId)
+    if (session !== undefined) return session.close(CLOSE_CODE.NORMAL, '')
+    const client = clients.get(clientId)
+    if (client !== undefined) io.destroy(client.socket)
+  }
+
+  // Only a connected WebSocket client can be in a room: a stale id would never be cleaned up.
+  const joinRoom = (clientId: number, room: string, namespace?: string): void => {
+    if (wsClients.has(clientId)) registry.joinRoom(clientId, room, namespace)
+  }
+  const leaveRoom = (clientId: number, room: string, namespace?: string): void => registry.leaveRoom(clientId, room, namespace)
+
+  const getClientData = (clientId: number, key?: string): unknown => {
+    const client = clients.get(clientId)
+    if (client === undefined) return undefined
+    if (key === undefined) return Object.fromEntries(client.data ?? [])
+    return client.data?.get(key)
+  }
+  const setClientData = (clientId: number, key: string, value: unknown): void => {
+    const client = clients.get(clientId)
+    if (client !== undefined) (client.data ??= new Map()).set(key, value)
+  }
+
+  const ops: ClientOps = {
+    send: (clientId, event, data) => delivery.send(clientId, encodeEventFrame(frames, event, data)),
+    broadcast: (event, data, target) => delivery.broadcast(encodeEventFrame(frames, event, data), target),
+    sendRaw: (clientId, message) => delivery.send(clientId, encodeRawFrame(frames, message)),
+    broadcastRaw: (message, target) => delivery.broadcast(encodeRawFrame(frames, message), target),
+    joinRoom,
+    leaveRoom,
+    disconnectClient,
+    setClientData,
+    getClientData,
+  }
+
+  const httpContext: HttpContext = {
+    send: (clientId, event, data) => void ops.send(clientId, event, data),
+    broadcast: (event, data, target) => void ops.broadcast(event, data, target),
+    clients: () => [...wsClients.keys()],
+    roomMembers: (room, namespace) => registry.clientsInRoom(room, namespace),
+    disconnectClient,
+    getClientData,
+    setClientData,
+  }
+
+  const dispatchOptions: HttpDispatchOptions = {
+    middleware: options.httpMiddleware ?? [],
+    ...(cors === undefined ? {} : { cors }),
+    context: httpContext,
+    onError: onHttpError,
+  }
+  const respond = (request: HttpRequest): Response | Promise<Response> => dispatchHttpNow(compiled, request, dispatchOptions)
+
+  // The WebSocket handshake (RFC 6455 §4.2): the core validates it, then the HTTP
+  // middleware sees it like any request (authentication, logging) and may refuse it.
+  const upgradeAccepted = errorResponse(101, 'Switching Protocols')
+  const upgradeOptions: UpgradeOptions = {
+    allowedOrigins: resolved.right.allowedOrigins,
+    protocols: resolved.right.protocols,
+    ...(platform.acceptKey === undefined ? {} : { acceptKey: platform.acceptKey }),
+  }
+  const httpStack = composeHttp(options.httpMiddleware ?? [])
+  // Upgrades validated by decideUpgrade, for takeOver to answer without validating twice.
+  const validated = new WeakMap<HttpRequest, Upgrade>()
+  const extraHeaders = new WeakMap<HttpRequest, readonly Header[]>()
+  const decideUpgrade = (client: Client<S>, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
+    if (draining) return errorResponse(503, 'server shutting down')
+    const checked = validateUpgrade(request, upgradeOptions)
+    if (E.isLeft(checked)) {
+      logDebug('websocket handshake refused', { clientId: client.id, status: checked.left.status, reason: checked.left.reason })
+      return checked.left.headers.reduce((res, [name, value]) => withHeader(res, name, value), errorResponse(checked.left.status, checked.left.reason))
+    }
+    validated.set(request, checked.right)
+    if ((options.httpMiddleware ?? []).length === 0) return undefined
+    return httpStack(request, httpContext, async () => upgradeAccepted).then(
+      (res) => {
+        if (res.status !== 101) return res
+        // Headers a middleware added to the acceptance (a cookie, say) go out with the 101.
+        if (res.headers.length > 0) extraHeaders.set(request, res.headers)
+        return undefined
+      },
+      (error: unknown) => {
+        onHttpError(error, request)
+        return errorResponse(500, 'Internal Server Error')
+      },
+    )
+  }
+
+  const wsShared: WsShared<S> = {
+    io,
+    timers,
+    frames,
+    limits,
+    frameLimits: { maxPayload: limits.maxFramePayload, requireMask: true },
+    messageLimits: { maxMessage: limits.maxMessage },
+    compiled,
+    wsMiddleware: options.wsMiddleware ?? [],
+    onError: onWsError,
+    write: delivery.write,
+    hold: (socket) => batcher.hold(socket),
+    debug: logDebug,
+  }
+  // Connect handlers still running, so that disconnect handlers wait for them.
+  const connecting = new Map<number, Promise<unknown>>()
+
+  const takeOver = (client: Client<S>, request: HttpRequest, rest: Uint8Array): void => {
+    const upgrade = validated.get(request)
+    const extra = extraHeaders.get(request)
+    // The request lives on as ctx.request: drop what only the handshake needed.
+    validated.delete(request)
+    extraHeaders.delete(request)
+    if (upgrade === undefined || io.isClosed(client.socket)) return io.destroy(client.socket)
+    httpSessions.delete(client.id)
+    client.type = 'ws'
+    io.write(client.socket, handshakeResponse(upgrade, extra))
+    const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
+    client.receiver = session
+    wsClients.set(client.id, session)
+    registry.joinNamespace(client.id)
+    const connected = dispatchConnect(compiled, session.ctx, onWsError)
+    connecting.set(client.id, connected)
+    void connected.then(() => connecting.delete(client.id))
+    if (rest.length > 0) session.receive(rest)
+  }
+
+  const httpShared: HttpShared<S> = {
+    io,
+    timers,
+    allocate: platform.allocate,
+    limits,
+    httpLimits: { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody },
+    respond,
+    // A session's id is its client's: `accept` registers both before the first byte is read.
+    decideUpgrade: (session, request) => decideUpgrade(clientOf(session), request),
+    takeOver: (session, request, rest) => takeOver(clientOf(session), request, rest),
+    hold: (socket) => batcher.hold(socket),
+    draining: () => draining,
+    debug: logDebug,
+  }
+  const owners = new WeakMap<HttpSession<S>, Client<S>>()
+  const clientOf = (session: HttpSession<S>): Client<S> => owners.get(session) as Client<S>
+
+  let drained: (() => void) | undefined
+
+  const accept = (socket: S): Client<S> | undefined => {
+    if (draining || clients.size >= limits.maxConnections) {
+      logger.warning('connection refused: {reason}', { reason: draining ? 'shutting down' : 'too many connections' })
+      timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
+      io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }))
+      return undefined
+    }
+    const id = nextId++
+    const http = new HttpSession(socket, httpShared)
+    const client: Client<S> = { id, socket, type: 'http', receiver: http, data: undefined }
+    owners.set(http, client)
+    clients.set(id, client)
+    httpSessions.set(id, http)
+    return client
+  }
+
+  const closed = (client: Client<S>): void => {
+    if (clients.get(client.id) !== client) return
+    clients.delete(client.id)
+    httpSessions.delete(client.id)
+    const session = wsClients.get(client.id)
+    if (session !== undefined) {
+      session.closed()
+      wsClients.delete(client.id)
+      registry.leaveNamespace(client.id)
+      const connected = connecting.get(client.id)
+      if (connected === undefined) void dispatchDisconnect(compiled, session.ctx, onWsError)
+      else void connected.then(() => dispatchDisconnect(compiled, session.ctx, onWsError))
+    }
+    if (draining && clients.size === 0) drained?.()
+  }
+
+  const sweepEvery = Math.max(10, Math.min(1000, limits.headerTimeoutMs / 4, limits.keepAliveTimeoutMs / 4, limits.requestTimeoutMs / 4))
+  const sweeper = timers.setInterval(() => {
+    const now = timers.now()
+    for (const session of httpSessions.values()) session.sweep(now)
+  }, sweepEvery)
+  const heartbeat = timers.setInterval(() => {
+    for (const session of wsClients.values()) session.heartbeat()
+  }, limits.heartbeatIntervalMs)
+
+  let closing: Promise<void> | undefined
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      draining = true
+      timers.clearInterval(sweeper)
+      timers.clearInterval(heartbeat)
+      // Sockets that outlive the grace period are cut.
+      const force = timers.setTimeout(() => {
+        for (const client of clients.values()) io.destroy(client.socket)
+      }, limits.closeTimeoutMs)
+      drained = () => {
+        timers.clearTimeout(force)
+        resolve()
+      }
+      if (clients.size === 0) return drained()
+      for (const session of wsClients.values()) session.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
+      for (const session of httpSessions.values()) session.finish()
+    })
+    return closing
+  }
+
+  return {
+    options: resolved.right,
+    logger,
+    accept,
+    closed,
+    handle: {
+      logger,
+      namespaces: registry,
+      send: ops.send,
+      broadcast: ops.broadcast,
+      sendRaw: ops.sendRaw,
+      broadcastRaw: ops.broadcastRaw,
+      joinRoom,
+      leaveRoom,
+      joinNamespace: (clientId, namespace) => {
+        if (wsClients.has(clientId)) registry.joinNamespace(clientId, namespace)
+      },
+      disconnectClient,
+      setClientData,
+      getClientData,
+      clients: () => [...clients.values()].map((c) => ({ id: c.id, type: c.type })),
+      log: (message) => {
+        if (debug) logger.debug(message)
+      },
+      close,
+    },
+  }
+}

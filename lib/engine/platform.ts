@@ -1,0 +1,65 @@
+/**
+ * What the engine needs from a runtime, and nothing more: a way to write to and close one
+ * connection, a clock and timers, and a few optional fast paths. Each adapter (Node, Bun,
+ * Deno) implements this record once; the engine holds no runtime API of its own.
+ * Must not import `node:*`, Buffer or process.
+ */
+import type { Logger } from '../core/log/logger.js'
+
+/**
+ * The operations on one connection. `S` is the runtime's own socket (a `net.Socket`, a Bun
+ * socket, a small Deno record), passed through untouched: no wrapper object per
+ * connection, so an idle connection costs what its socket costs.
+ */
+export interface SocketIo<S> {
+  /** Queues bytes for the peer; never blocks and never throws. */
+  write(socket: S, bytes: Uint8Array): void
+  /** Bytes accepted by `write` that have not reached the kernel yet (the send backlog). */
+  buffered(socket: S): number
+  /** Whether the connection is gone: destroyed, or closed by both sides. */
+  isClosed(socket: S): boolean
+  /** Whether our side has ended (no more writes will be accepted). */
+  isEnded(socket: S): boolean
+  /** Ends our side once what is queued is sent, optionally after `bytes`. */
+  end(socket: S, bytes?: Uint8Array): void
+  /** Drops the connection now, discarding what is queued. */
+  destroy(socket: S): void
+  /** Holds writes together until `uncork` (one system call for a batch of frames). */
+  cork(socket: S): void
+  uncork(socket: S): void
+}
+
+/** An opaque timer handle, whatever the runtime returns. */
+export type TimerId = unknown
+
+/** The clock and timers. Timers never keep the process alive on their own. */
+export interface Timers {
+  /** Milliseconds since the epoch. */
+  now(): number
+  setTimeout(run: () => void, ms: number): TimerId
+  clearTimeout(id: TimerId): void
+  setInterval(run: () => void, ms: number): TimerId
+  clearInterval(id: TimerId): void
+  /** Runs `run` once the current batch of I/O callbacks and microtasks is done. */
+  afterIo(run: () => void): void
+}
+
+/** Server frames; the portable writer is `portableFrames`, an adapter may bring a faster one. */
+export interface FrameWriter {
+  /** An unmasked text frame holding `text`. */
+  text(text: string): Uint8Array
+  /** An unmasked binary frame holding a copy of `data`. */
+  binary(data: Uint8Array): Uint8Array
+}
+
+export interface Platform<S> {
+  readonly io: SocketIo<S>
+  readonly timers: Timers
+  readonly frames: FrameWriter
+  /** `Sec-WebSocket-Accept` from the key; the core's portable SHA-1 when absent. */
+  readonly acceptKey?: (key: string) => string
+  /** A scratch array to join small writes into (Node: its pooled Buffer). */
+  readonly allocate: (size: number) => Uint8Array
+  /** The logger used when the options name none. */
+  readonly defaultLogger: (debug: boolean) => Logger
+}

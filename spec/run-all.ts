@@ -6,8 +6,8 @@
  *    not compile are guarded with `@ts-expect-error`, so they count here too);
  *  - every spec under `spec/` in Node, under c8 with 90% lines and branches for `lib/`
  *    (uvu's own pass/fail counts, plus one check for the coverage gate);
- *  - the portable core specs (`spec/core`) again in Bun and in Deno, proving the core runs
- *    unchanged outside Node.
+ *  - the portable specs (`spec/core`, `spec/engine`) again in Bun and in Deno, proving the
+ *    core and the engine run unchanged outside Node.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -82,11 +82,16 @@ const node = await exec(bin('c8'), [
 countUvu('node suite', node.out.replace(/ERROR: Coverage[^\n]*/g, ''), node.out.includes('ERROR: Coverage') ? 0 : node.code)
 check('coverage of lib/ at or above 90% lines and branches', !/ERROR: Coverage/.test(node.out))
 
+// The portable layers: their specs run again in Bun and in Deno.
+const PORTABLE = ['spec/core', 'spec/engine']
+
 const bun = 'node_modules/bun/bin/bun.exe'
-console.log('[run-all] portable core specs in Bun')
+console.log('[run-all] portable core and engine specs in Bun')
 if (existsSync(bun)) {
-  const run = await exec(bun, ['spec/support/uvu-entry.ts', 'spec/core'], { FORCE_COLOR: '0' })
-  countUvu('bun core suite', run.out, run.code)
+  for (const dir of PORTABLE) {
+    const run = await exec(bun, ['spec/support/uvu-entry.ts', dir], { FORCE_COLOR: '0' })
+    countUvu(`bun ${dir} suite`, run.out, run.code)
+  }
 } else {
   console.error('[run-all] Bun is missing from node_modules (npm ci installs it); counted as one failure')
   tally.failed += 1
@@ -95,13 +100,15 @@ if (existsSync(bun)) {
 // Deno runs the same TypeScript directly; `--sloppy-imports` maps the `.js` import
 // specifiers (what tsc's nodenext wants) to the `.ts` files, as tsx and Bun do.
 const deno = 'node_modules/deno/bin.cjs'
-console.log('[run-all] portable core specs in Deno')
+console.log('[run-all] portable core and engine specs in Deno')
 if (existsSync(deno)) {
-  const run = await exec(process.execPath, [
-    deno, 'run', '--quiet', '--allow-read', '--allow-env', '--sloppy-imports', '--node-modules-dir=manual',
-    'spec/support/uvu-entry.ts', 'spec/core',
-  ], { FORCE_COLOR: '0', NO_COLOR: '1' })
-  countUvu('deno core suite', run.out, run.code)
+  for (const dir of PORTABLE) {
+    const run = await exec(process.execPath, [
+      deno, 'run', '--quiet', '--allow-read', '--allow-env', '--sloppy-imports', '--node-modules-dir=manual',
+      'spec/support/uvu-entry.ts', dir,
+    ], { FORCE_COLOR: '0', NO_COLOR: '1' })
+    countUvu(`deno ${dir} suite`, run.out, run.code)
+  }
 } else {
   console.error('[run-all] Deno is missing from node_modules (npm ci installs it); counted as one failure')
   tally.failed += 1

@@ -58,7 +58,7 @@ export interface Platform<S> {
   readonly frames: FrameWriter
   /** `Sec-WebSocket-Accept` from the key; the core's portable SHA-1 when absent. */
   readonly acceptKey?: (key: string) => string
-  /** A scratch array to join small writes into (Node: its pooled Buffer). */
+  /** A scratch array to join small writes into (on Node, from its buffer pool). */
   readonly allocate: (size: number) => Uint8Array
   /** The logger used when the options name none. */
   readonly defaultLogger: (debug: boolean) => Logger

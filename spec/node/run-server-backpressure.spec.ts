@@ -1,0 +1,84 @@
+/**
+ * The slow-consumer rule on a real socket (docs/decisions.md "Slow consumers"): a client
+ * that reads is never dropped because a small frame joined the queue behind a large echo;
+ * a client that stops reading is, after a close frame 1008 queued behind its backlog.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { onMessage } from '../../lib/core/route/on-message.js'
+import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
+import { OPCODE } from '../../lib/core/ws/frame.js'
+import { closeCodeOf, eventually, rawWebSocket, startServer } from '../support/server.js'
+
+const MASK = new Uint8Array([9, 8, 7, 6])
+const echo = [onMessage((message) => message)]
+const limits = { maxMessage: 4 << 20, maxFramePayload: 4 << 20, maxSendBuffer: 256 << 10 }
+
+const Backpressure = suite('runServer :: slow consumers')
+
+Backpressure('a limit-sized echo, then a pong and events behind it while the client reads: nobody is dropped', async () => {
+  const { server, records } = await startServer({ routes: echo, limits })
+  try {
+    const c = await rawWebSocket(server.address.port)
+    c.socket.pause() // the client reads at its own pace: the whole echo waits in the server's backlog
+    const big = new Uint8Array(limits.maxMessage).map((_, i) => i * 7)
+    // The message and a ping in one write: the echo and the pong are queued in the same turn.
+    c.write(Buffer.concat([encodeFrameBytes({ opcode: OPCODE.BINARY, payload: big, fin: true }, MASK), encodeFrameBytes({ opcode: OPCODE.PING, payload: new Uint8Array([1]), fin: true }, MASK)]))
+    await eventually(() => server.clients().length === 1 && records.length > 0, 2000, 'the server to log its start')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    for (let i = 0; i < 5; i++) server.broadcast('tick', i) // events join the queue while the echo drains
+    c.socket.resume()
+    await c.until(() => c.frames().length >= 7, 5000)
+    const frames = c.frames()
+    assert.is(frames[0]?.opcode, OPCODE.BINARY)
+    assert.ok(Buffer.from(frames[0]?.payload ?? []).equals(Buffer.from(big)), 'the echo arrives intact')
+    assert.is(frames[1]?.opcode, OPCODE.PONG)
+    assert.equal(frames.slice(2).map((f) => JSON.parse(Buffer.from(f.payload).toString())), [0, 1, 2, 3, 4].map((data) => ({ event: 'tick', data })))
+    assert.not.ok(records.some((r) => r.message.startsWith('slow consumer')), 'no slow-consumer verdict')
+    // Still open and usable.
+    c.write(encodeFrameBytes({ opcode: OPCODE.TEXT, payload: new TextEncoder().encode('still here'), fin: true }, MASK))
+    await c.until(() => c.frames().length === 8)
+    assert.is(Buffer.from(c.frames()[7]?.payload ?? []).toString(), 'still here')
+    c.socket.destroy()
+  } finally {
+    await server.close()
+  }
+})
+
+Backpressure('a client that stops reading is dropped, with a close 1008 queued behind its backlog, and others keep receiving', async () => {
+  const { server, records } = await startServer({ routes: echo, limits })
+  try {
+    const stuck = await rawWebSocket(server.address.port)
+    const reader = await rawWebSocket(server.address.port)
+    stuck.socket.pause()
+    const chunk = 'x'.repeat(64 << 10)
+    let sent = 0
+    // Bounded: the verdict must come long before 64 MiB are queued.
+    while (!records.some((r) => r.message.startsWith('slow consumer')) && sent < 1024) {
+      server.broadcast('chunk', chunk)
+      sent += 1
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    const verdict = records.find((r) => r.message.startsWith('slow consumer'))
+    assert.ok(verdict !== undefined, 'a slow-consumer verdict')
+    assert.is(verdict?.level, 'warning')
+    // The reader got everything the stuck client missed and more.
+    server.broadcast('after', true)
+    await reader.until(() => reader.frames().some((f) => Buffer.from(f.payload).toString().includes('"after"')), 5000)
+    assert.is(reader.frames().length, sent + 1)
+    // The stuck client, reading at last, finds its backlog and then the reason.
+    stuck.socket.resume()
+    await stuck.closed(5000)
+    const frames = stuck.frames()
+    const last = frames[frames.length - 1]
+    assert.is(last?.opcode, OPCODE.CLOSE)
+    assert.is(closeCodeOf(last), 1008)
+    assert.ok(frames.length < sent + 1, 'nothing was queued after the verdict')
+    assert.equal(server.clients().length, 1)
+    reader.socket.destroy()
+  } finally {
+    await server.close()
+  }
+})
+
+Backpressure.run()

@@ -10,7 +10,9 @@ import type { LogContext, Logger } from '../../lib/core/log/logger.js'
 import { makeLogger } from '../../lib/core/log/make-logger.js'
 import { decodeFrame } from '../../lib/core/ws/decode-frame.js'
 import type { Frame } from '../../lib/core/ws/frame.js'
-import { runServer } from '../../lib/node/run-server.js'
+import { runServer as runNode } from '../../lib/node/run-server.js'
+const runServer: typeof runNode =
+  'Bun' in globalThis ? (await import('../../lib/bun/run-server.js')).runServer : 'Deno' in globalThis ? (await import('../../lib/deno/run-server.js')).runServer : runNode
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import type { ServerOptions } from '../../lib/engine/server-options.js'
 
@@ -59,10 +61,20 @@ export interface RawConnection {
 export const rawConnect = (port: number): Promise<RawConnection> =>
   new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1')
-    let data = Buffer.alloc(0)
+    // Chunks are joined when read, not on every arrival: megabytes come in thousands of chunks.
+    const chunks: Buffer[] = []
+    let joined = Buffer.alloc(0)
+    let joinedCount = 0
+    const data = (): Buffer => {
+      if (joinedCount !== chunks.length) {
+        joined = Buffer.concat(chunks)
+        joinedCount = chunks.length
+      }
+      return joined
+    }
     let ended = false
     socket.on('data', (chunk: Buffer) => {
-      data = Buffer.concat([data, chunk])
+      chunks.push(chunk)
     })
     socket.on('close', () => {
       ended = true
@@ -71,14 +83,14 @@ export const rawConnect = (port: number): Promise<RawConnection> =>
     socket.once('connect', () =>
       resolve({
         socket,
-        received: () => data,
+        received: data,
         closed: async (ms = 2000) => {
           await eventually(() => ended, ms, 'the server to close the connection')
-          return data
+          return data()
         },
         until: async (check, ms = 2000) => {
-          await eventually(() => check(data), ms, 'the expected bytes')
-          return data
+          await eventually(() => check(data()), ms, 'the expected bytes')
+          return data()
         },
         write: (chunk) => void socket.write(chunk),
       }),

@@ -1,0 +1,35 @@
+/**
+ * The part of Deno's documented network API (`Deno.listen`, `Deno.listenTls`,
+ * `Deno.Conn`) the adapter uses, typed here so the project needs no Deno type package.
+ */
+
+export interface DenoConn {
+  read(into: Uint8Array): Promise<number | null>
+  /** Writes some of `data`; answers how many bytes were written. */
+  write(data: Uint8Array): Promise<number>
+  /** Half-close: sends FIN. */
+  closeWrite(): Promise<void>
+  close(): void
+  setNoDelay?(enabled?: boolean): void
+}
+
+export interface DenoListener extends AsyncIterable<DenoConn> {
+  readonly addr: { readonly hostname: string; readonly port: number }
+  close(): void
+}
+
+export interface DenoTlsOptions {
+  /** PEM certificate chain. */
+  readonly cert: string
+  /** PEM private key. */
+  readonly key: string
+}
+
+export interface DenoApi {
+  listen(options: { readonly hostname: string; readonly port: number; readonly transport?: 'tcp' }): DenoListener
+  listenTls(options: { readonly hostname: string; readonly port: number; readonly cert: string; readonly key: string; readonly alpnProtocols?: readonly string[] }): DenoListener
+  unrefTimer(id: number): void
+}
+
+/** The `Deno` global, or undefined outside Deno. */
+export const denoApi = (): DenoApi | undefined => (globalThis as { Deno?: DenoApi }).Deno

@@ -4,9 +4,11 @@
  * - WebSocket clients on `/bcast` share one room: each message is sent to all of them;
  * - `GET /hello` answers `{"hello":"world"}`; `POST /echo` answers the body and its type.
  *
- * Run: `npm run example:echo` (HOST and PORT from the environment, default 0.0.0.0:6001).
+ * Run: `npm run example:echo` (HOST and PORT from the environment, default 0.0.0.0:6001);
+ * the same app on Bun and Deno: `npm run example:echo:bun`, `npm run example:echo:deno`.
  */
-import { httpRoute, json, onConnect, onMessage, response, routes, runServer } from '../lib/index.js'
+import { httpRoute, json, onConnect, onMessage, response, routes } from '../lib/index.js'
+import { runServer } from './run-anywhere.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })

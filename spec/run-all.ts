@@ -7,7 +7,9 @@
  *  - every spec under `spec/` in Node, under c8 with 90% lines and branches for `lib/`
  *    (uvu's own pass/fail counts, plus one check for the coverage gate);
  *  - the portable specs (`spec/core`, `spec/engine`) again in Bun and in Deno, proving the
- *    core and the engine run unchanged outside Node.
+ *    core and the engine run unchanged outside Node;
+ *  - the integration specs (`spec/node/run-server-*`) in Bun and in Deno against their own
+ *    adapters, and the examples served by Bun and by Deno to Node's clients.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -112,6 +114,32 @@ if (existsSync(deno)) {
 } else {
   console.error('[run-all] Deno is missing from node_modules (npm ci installs it); counted as one failure')
   tally.failed += 1
+}
+
+// The integration specs in Bun and in Deno, each against its own adapter (the spec helpers
+// start the server with the runtime's runServer), with that runtime's clients.
+const INTEGRATION = { dir: 'spec/node', filter: 'run-server' }
+console.log('[run-all] integration specs in Bun against twinport/bun')
+if (existsSync(bun)) {
+  const run = await exec(bun, ['spec/support/uvu-entry.ts', INTEGRATION.dir, INTEGRATION.filter], { FORCE_COLOR: '0' })
+  countUvu('bun integration suite', run.out, run.code)
+}
+console.log('[run-all] integration specs in Deno against twinport/deno')
+if (existsSync(deno)) {
+  const run = await exec(process.execPath, [
+    deno, 'run', '--quiet', '--allow-all', '--sloppy-imports', '--node-modules-dir=manual',
+    'spec/support/uvu-entry.ts', INTEGRATION.dir, INTEGRATION.filter,
+  ], { FORCE_COLOR: '0', NO_COLOR: '1' })
+  countUvu('deno integration suite', run.out, run.code)
+}
+
+// The examples as processes in Bun and in Deno, driven by Node's clients (ws, fetch).
+for (const runtime of ['bun', 'deno'] as const) {
+  console.log(`[run-all] examples served by ${runtime}, Node clients`)
+  const run = await exec(process.execPath, ['--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec/examples', 'server.spec'], { FORCE_COLOR: '0', TWINPORT_TARGET: runtime })
+  countUvu(`examples on ${runtime} (chat)`, run.out, run.code)
+  const echo = await exec(process.execPath, ['--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec/examples', 'echo.spec'], { FORCE_COLOR: '0', TWINPORT_TARGET: runtime })
+  countUvu(`examples on ${runtime} (echo)`, echo.out, echo.code)
 }
 
 const skippedNote = tally.skipped > 0 ? `, ${tally.skipped} skipped` : ''

@@ -3,7 +3,8 @@
  * is made of and its origin rules). `server.ts` calls it for `npm start`; tests call it on
  * port 0 in-process.
  */
-import { runServer, type ServerHandle } from '../../lib/index.js'
+import type { ServerHandle } from '../../lib/index.js'
+import { runServer } from '../run-anywhere.js'
 import { type ChatOptions, chatServerOptions } from './chat-server-options.js'
 
 export type { ChatOptions } from './chat-server-options.js'

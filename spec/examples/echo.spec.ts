@@ -6,8 +6,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { scriptCommand, targetRuntime } from '../support/runtimes.js'
 import WebSocket, { type RawData } from 'ws'
 
+// The server runs in the runtime TWINPORT_TARGET names; the clients here are Node's.
+const runtime = targetRuntime()
+const target = scriptCommand(runtime, 'examples/echo.ts')
 const WAIT_MS = 15_000
 
 interface Ctx {
@@ -15,7 +19,7 @@ interface Ctx {
   port: string
 }
 
-const echo = suite<Ctx>('examples/echo.ts', { child: undefined, port: '' })
+const echo = suite<Ctx>(`examples/echo.ts on ${runtime}`, { child: undefined, port: '' })
 
 const bounded = <A>(what: string, run: (resolve: (a: A) => void, reject: (e: Error) => void) => void): Promise<A> =>
   new Promise<A>((resolve, reject) => {
@@ -33,7 +37,7 @@ const bounded = <A>(what: string, run: (resolve: (a: A) => void, reject: (e: Err
   })
 
 echo.before(async (ctx) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/echo.ts'], {
+  const child = spawn(target.command, [...target.args], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

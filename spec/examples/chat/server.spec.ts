@@ -5,8 +5,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { scriptCommand, targetRuntime } from '../../support/runtimes.js'
 import WebSocket from 'ws'
 
+// The server runs in the runtime TWINPORT_TARGET names; the clients here are Node's.
+const runtime = targetRuntime()
+const target = scriptCommand(runtime, 'examples/chat/server.ts')
 const WAIT_MS = 15_000
 
 // Resolves with the first match of `pattern` in what the process prints, within WAIT_MS.
@@ -35,8 +39,8 @@ const exited = (child: ChildProcess): Promise<number | null> =>
     })
   })
 
-test('npm start :: serves the chat on HOST/PORT with CHAT_ORIGINS, and shuts down gracefully on SIGTERM', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/chat/server.ts'], {
+test(`npm start on ${runtime} :: serves the chat on HOST/PORT with CHAT_ORIGINS, and shuts down gracefully on SIGTERM`, async () => {
+  const child = spawn(target.command, [...target.args], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0', DEBUG: '1', CHAT_ORIGINS: ' https://partner.example, ,https://b.example' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

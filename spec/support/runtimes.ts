@@ -1,0 +1,44 @@
+/**
+ * Which runtime a spec's server runs in, and how to start a TypeScript entry point there.
+ * Specs that start an example as a process (`spec/examples/*.spec.ts`) drive it with Node
+ * clients whatever the server's runtime: `TWINPORT_TARGET=bun|deno|node` (default node)
+ * picks the runtime, and `npm test` runs those specs once per runtime.
+ */
+
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+
+export type Runtime = 'node' | 'bun' | 'deno'
+
+export const RUNTIMES: readonly Runtime[] = ['node', 'bun', 'deno']
+
+/** The runtime named by `TWINPORT_TARGET`, Node when unset. */
+export const targetRuntime = (): Runtime => {
+  const named = process.env.TWINPORT_TARGET ?? 'node'
+  if (named === 'node' || named === 'bun' || named === 'deno') return named
+  throw new Error(`TWINPORT_TARGET: expected node, bun or deno, got ${named}`)
+}
+
+/** The command and arguments that run `script` (a .ts file) in `runtime`, from the project root. */
+export const scriptCommand = (runtime: Runtime, script: string): { readonly command: string; readonly args: readonly string[] } => {
+  switch (runtime) {
+    case 'node':
+      return { command: process.execPath, args: ['--import', 'tsx', script] }
+    case 'bun':
+      return { command: 'node_modules/bun/bin/bun.exe', args: [script] }
+    case 'deno':
+      // The binary itself, not npm's wrapper script: signals must reach the server.
+      return {
+        command: denoBinary(),
+        args: ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', '--sloppy-imports', '--node-modules-dir=manual', script],
+      }
+  }
+}
+
+const DENO = 'node_modules/deno/deno'
+
+// npm's `deno` package links its binary into place on first run of its wrapper script.
+const denoBinary = (): string => {
+  if (!existsSync(DENO)) spawnSync(process.execPath, ['node_modules/deno/bin.cjs', '--version'], { stdio: 'ignore' })
+  return DENO
+}

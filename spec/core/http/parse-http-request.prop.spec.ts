@@ -10,7 +10,7 @@ import type { Header } from '../../../lib/core/http/types.js'
 const enc = new TextEncoder()
 const tchars = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 const token = fc.string({ unit: fc.constantFrom(...tchars), minLength: 1, maxLength: 12 })
-const reserved = new Set(['content-length', 'transfer-encoding', 'connection', 'expect'])
+const reserved = new Set(['content-length', 'transfer-encoding', 'connection', 'expect', 'host'])
 const fieldName = token.filter((n) => !reserved.has(n.toLowerCase()))
 const visible = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 20 })
 const value = fc.oneof(fc.constant(''), visible, fc.tuple(visible, visible).map(([a, b]) => `${a} ${b}`))
@@ -21,6 +21,7 @@ const request = fc.record({
   path: fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${s.join('/')}`),
   query: fc.option(fc.string({ unit: fc.constantFrom(...'ab=&+%12'), maxLength: 10 }), { nil: undefined }),
   minor: fc.constantFrom(0, 1),
+  host: fc.constantFrom('example.com', 'localhost:6001', '127.0.0.1:80', '[::1]:6001', ''),
   headers: fc.array(fc.tuple(fieldName, value), { maxLength: 8 }),
   body: fc.uint8Array({ maxLength: 300 }),
   chunks: fc.option(fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 5 }), { nil: undefined }),
@@ -30,7 +31,7 @@ type Req = typeof request extends fc.Arbitrary<infer T> ? T : never
 
 const serialise = (r: Req): Uint8Array => {
   const target = r.query === undefined ? r.path : `${r.path}?${r.query}`
-  let head = `${r.method} ${target} HTTP/1.${r.minor}\r\n`
+  let head = `${r.method} ${target} HTTP/1.${r.minor}\r\nHost: ${r.host}\r\n`
   for (const [n, v] of r.headers) head += `${n}: ${v}\r\n`
   const parts: Uint8Array[] = []
   if (r.chunks === undefined) {
@@ -67,7 +68,7 @@ test('parseHttpRequest :: a serialised random request parses back to itself', ()
       assert.is(got.rawQuery, r.query ?? '')
       assert.is(got.protocol, r.minor === 1 ? 'HTTP/1.1' : 'HTTP/1.0')
       const expectHeaders: Header[] = r.headers.map(([n, v]) => [n, v])
-      assert.equal(got.headers.slice(0, r.headers.length), expectHeaders)
+      assert.equal(got.headers.slice(0, r.headers.length + 1), [['Host', r.host], ...expectHeaders])
       assert.equal(got.body, r.body)
     }),
     { numRuns: 200 },
@@ -96,7 +97,14 @@ const tiny: HttpLimits = { maxRequestLine: 40, maxHeaderBytes: 120, maxHeaders: 
 const STATUSES = new Set([400, 413, 414, 431, 501, 505])
 
 test('parseHttpRequest :: random bytes never throw and respect the limits', () => {
-  const prefix = fc.constantFrom('', 'GET / HTTP/1.1\r\n', 'POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n', 'POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\n')
+  const prefix = fc.constantFrom(
+    '',
+    '\r\n',
+    'GET / HTTP/1.1\r\n',
+    'GET / HTTP/1.1\r\nHost: a\r\n',
+    'POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n',
+    'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n',
+  )
   const noise = fc.uint8Array({ maxLength: 400 }).chain((b) => fc.constant(b))
   const texty = fc.string({ unit: fc.constantFrom('a', ' ', ':', '\r', '\n', '\r\n', '0', 'f', ';', 'G', 'T', '/', 'HTTP/1.1'), maxLength: 120 }).map((s) => enc.encode(s))
   fc.assert(

@@ -7,16 +7,10 @@
  *
  * Pure and portable: no node:* imports.
  */
+import { REG_NAME } from './char-classes.js'
 
-const table = (accept: (b: number) => boolean): Uint8Array => Uint8Array.from({ length: 128 }, (_, b) => (accept(b) ? 1 : 0))
-const isAlnum = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a)
-
-// RFC 3986 §2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
-// RFC 3986 §2.2: sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
-// reg-name = *( unreserved / pct-encoded / sub-delims ); "%" is checked apart (pct-encoded).
-const REG_NAME = table((b) => isAlnum(b) || "-._~!$&'()*+,;=".includes(String.fromCharCode(b)))
 // IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
-const FUTURE = table((b) => REG_NAME[b] === 1 || b === 0x3a)
+const FUTURE = Uint8Array.from({ length: 256 }, (_, b) => (REG_NAME[b] === 1 || b === 0x3a ? 1 : 0))
 
 const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
@@ -28,7 +22,7 @@ const isRegName = (s: string, from: number, to: number): boolean => {
     if (c === 0x25) {
       if (i + 2 >= to || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2))) return false
       i += 2
-    } else if (c >= 0x80 || REG_NAME[c] !== 1) return false
+    } else if (c > 0xff || REG_NAME[c] !== 1) return false
   }
   return true
 }
@@ -71,7 +65,7 @@ const isIpvFuture = (s: string): boolean => {
   for (let i = 1; i < dot; i++) if (!isHex(s.charCodeAt(i))) return false
   for (let i = dot + 1; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if (c >= 0x80 || FUTURE[c] !== 1) return false
+    if (c > 0xff || FUTURE[c] !== 1) return false
   }
   return true
 }
@@ -104,3 +98,4 @@ export const isValidHost = (value: string): boolean => {
   for (let i = end + 1; i < value.length; i++) if (!isDigit(value.charCodeAt(i))) return false
   return true
 }
+

@@ -204,14 +204,18 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
     if (fields.right.obsText) text = latin1(bytes, 0, end)
     headers = fieldsOf(text, 0, fields.right.offsets)
   }
-  return completeHead(text, method, targetStart, targetEnd, query, protocol, headers, end, limits)
+  let hosts = 0
+  for (let i = 0; i < headers.length; i++) if (isNamed((headers[i] as Header)[0], 'host')) hosts++
+  return completeHead(text, method, targetStart, targetEnd, query, protocol, headers, hosts, false, end, limits)
 }
 
 /**
  * The rest of a head once its request line and fields are read: the target's form (path and
  * query), the body framing and the connection semantics. `text` is the decoded head, in
  * which `targetStart..targetEnd` is the request-target and `query` the offset of its first
- * `?` (-1 when none). Shared by {@link parseHead} and the single-pass reader.
+ * `?` (-1 when none). The caller counts the Host field lines (`hosts`); `hostChecked` says it
+ * also found the value of the only one valid (on its bytes, the cheaper check). Shared by
+ * {@link parseHead} and the single-pass reader.
  */
 export const completeHead = (
   text: string,
@@ -221,6 +225,8 @@ export const completeHead = (
   query: number,
   protocol: 'HTTP/1.0' | 'HTTP/1.1',
   headers: readonly Header[],
+  hosts: number,
+  hostChecked: boolean,
   end: number,
   limits: HttpLimits,
 ): Either<HttpError, Head> => {
@@ -247,17 +253,9 @@ export const completeHead = (
   let close = false
   let keep = false
   let expectContinue = false
-  let hosts = 0
-  let host = ''
   for (let i = 0; i < headers.length; i++) {
     const [name, value] = headers[i] as Header
     switch (name.length) {
-      case 4:
-        if (isNamed(name, 'host')) {
-          hosts++
-          host = value
-        }
-        break
       case 14:
         if (isNamed(name, 'content-length')) lengths.push(value)
         break
@@ -290,7 +288,10 @@ export const completeHead = (
   if (hosts === 0) {
     if (protocol === 'HTTP/1.1') return left(missingHost())
   } else if (hosts > 1) return left(duplicateHost(hosts))
-  else if (!isValidHost(host)) return left(invalidHost(host))
+  else if (!hostChecked) {
+    const host = (headers.find(([name]) => isNamed(name, 'host')) as Header)[1]
+    if (!isValidHost(host)) return left(invalidHost(host))
+  }
   const framing = framingOf(lengths, codings, limits)
   if (framing._tag === 'Left') return framing
   // RFC 9112 §9.3: 1.1 persists unless "close"; 1.0 only with "keep-alive". §6.1: a 1.0

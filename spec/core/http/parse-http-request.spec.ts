@@ -271,6 +271,7 @@ test('parseHttpRequest :: a third empty line, or a bare LF or CR before the requ
 test('parseHttpRequest :: after empty lines, offsets count from the start of the buffer', () => {
   const err = rejects('\r\n\r\nGET / HTTP/1.1\r\nHost : h\r\n\r\n', 'WhitespaceBeforeColon', 400)
   assert.is((err as { offset: number }).offset, 4 + 20)
+  assert.equal(rejects('\r\nGET / HTTP/1.1\r\n\r\n', 'MissingHost', 400), { _tag: 'MissingHost', status: 400, reason: 'missing_host' })
   // Not HTTP after a CRLF is an ordinary bad method, not "not HTTP at the first byte".
   const tls = parseHttpRequest(new Uint8Array([0x0d, 0x0a, 0x16, 0x03, 0x01]))
   assert.ok(tls._tag === 'Left')

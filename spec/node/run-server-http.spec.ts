@@ -150,7 +150,18 @@ const rejections: ReadonlyArray<readonly [string, string, number]> = [
   ['invalid chunk size', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400],
   ['whitespace before a colon', 'GET /hello HTTP/1.1\r\nHost : x\r\n\r\n', 400],
   ['obs-fold', 'GET /hello HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n  2\r\n\r\n', 400],
-  ['unknown transfer coding', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n', 501],
+  ['unknown transfer coding before a final chunked', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n', 501],
+  ['chunked not the final coding', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n', 400],
+  ['a coding without chunked', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n', 400],
+  ['HTTP/1.1 without Host', 'GET /hello HTTP/1.1\r\n\r\n', 400],
+  ['HTTP/1.1 without Host, a body declared but not sent', 'POST /users HTTP/1.1\r\nContent-Length: 10\r\n\r\n', 400],
+  ['two Host lines', 'GET /hello HTTP/1.1\r\nHost: x\r\nHost: x\r\n\r\n', 400],
+  ['an invalid Host', 'GET /hello HTTP/1.1\r\nHost: a b\r\n\r\n', 400],
+  ['three empty lines before the request line', '\r\n\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+  ['a chunk extension with no name', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;\r\nhi\r\n0\r\n\r\n', 400],
+  ['whitespace after a chunk size', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nhi\r\n0\r\n\r\n', 400],
+  ['an unterminated quoted chunk extension', 'POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;a="x\r\nhi\r\n0\r\n\r\n', 400],
+  ['a method that is not a token', 'G(T /hello HTTP/1.1\r\nHost: x\r\n\r\n', 400],
   ['unsupported version', 'GET /hello HTTP/2.0\r\nHost: x\r\n\r\n', 505],
   ['target too long', `GET /${'a'.repeat(300)} HTTP/1.1\r\nHost: x\r\n\r\n`, 414],
   ['headers too large', `GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(1200)}\r\n\r\n`, 431],
@@ -167,6 +178,91 @@ Http('malformed requests get their status with a JSON error body, then the conne
       assert.match(text, /\{"error":"[a-z_]+"\}$/, what)
     }
     assert.is((await fetch(`http://127.0.0.1:${port}/hello`)).status, 200)
+  } finally {
+    await server.close()
+  }
+})
+
+// Each is a request the parser refuses, with what the client is told.
+const refusedInPipeline: ReadonlyArray<readonly [string, string, number, string]> = [
+  ['no Host', 'POST /count HTTP/1.1\r\nContent-Length: 0\r\n\r\n', 400, 'missing_host'],
+  ['two Host lines', 'POST /count HTTP/1.1\r\nHost: x\r\nHost: y\r\nContent-Length: 0\r\n\r\n', 400, 'duplicate_host'],
+  ['a bad chunk extension', 'POST /count HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1 x\r\na\r\n0\r\n\r\n', 400, 'invalid_chunk'],
+  ['chunked not last', 'POST /count HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n', 400, 'invalid_transfer_encoding'],
+  ['an unknown coding', 'POST /count HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br, chunked\r\n\r\n0\r\n\r\n', 501, 'unsupported_transfer_coding'],
+  ['too many empty lines', '\r\n\r\n\r\nPOST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n', 400, 'too_many_empty_lines'],
+]
+
+Http('a refused request closes the connection; nothing pipelined behind it runs', async () => {
+  let count = 0
+  const counted = [httpRoute('POST', '/count', () => ({ count: ++count }))]
+  const { server, port } = await startServer({ routes: counted })
+  try {
+    const good = 'POST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'
+    for (const [what, bad, status, reason] of refusedInPipeline) {
+      const before = count
+      const text = await rawExchange(port, good + bad + good + good)
+      const answers = text.split(/(?=HTTP\/1\.1 )/)
+      assert.is(answers.length, 2, what)
+      assert.is(statusOf(answers[0] ?? ''), 200, what)
+      assert.is(statusOf(answers[1] ?? ''), status, what)
+      assert.match(answers[1] ?? '', /Connection: close\r\n/, what)
+      assert.ok((answers[1] ?? '').endsWith(`{"error":"${reason}"}`), what)
+      assert.is(count, before + 1, `${what}: only the request before it ran`)
+    }
+  } finally {
+    await server.close()
+  }
+})
+
+// RFC 9112 §2.2: a server "SHOULD ignore at least one empty line (CRLF) received prior to the request-line".
+Http('empty lines before the first request and between pipelined requests are ignored', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const first = await rawExchange(port, '\r\nGET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    assert.is(statusOf(first), 200)
+    assert.ok(first.endsWith('{"hello":"world"}'))
+    const two = await rawExchange(port, '\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    assert.is(statusOf(two), 200)
+    const conn = await rawConnect(port)
+    // A CRLF after a body (some clients send one), then two between requests, then one alone in its own write.
+    conn.write('POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n\r\n\r\nGET /users/1 HTTP/1.1\r\nHost: x\r\n\r\n')
+    await conn.until((d) => d.toString().includes('{"id":"1"'))
+    conn.write('\r\n')
+    await delay(20)
+    conn.write('GET /users/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    const text = (await conn.closed()).toString()
+    const bodies = text.split('HTTP/1.1 ').slice(1).map((r) => r.slice(r.indexOf('\r\n\r\n') + 4))
+    assert.equal(bodies, ['{"got":"hi"}', '{"hello":"world"}', '{"id":"1","q":{}}', '{"id":"2","q":{}}'])
+  } finally {
+    await server.close()
+  }
+})
+
+// RFC 9110 §9.1: method = token; the route table decides what a token it does not know gets.
+Http('an unknown token method gets 404 or 405 from the routes; a non-token method gets 400', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const wrong = await rawExchange(port, 'BREW /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    assert.is(statusOf(wrong), 405)
+    assert.match(wrong, /Allow: GET, HEAD\r\n/)
+    const missing = await rawExchange(port, 'BREW /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    assert.is(statusOf(missing), 404)
+    const bad = await rawExchange(port, 'BR{W /hello HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.is(statusOf(bad), 400)
+    assert.ok(bad.endsWith('{"error":"invalid_method"}'))
+  } finally {
+    await server.close()
+  }
+})
+
+// RFC 9112 §3.2 requires Host of HTTP/1.1 requests only (decisions.md).
+Http('an HTTP/1.0 request without Host is served', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const text = await rawExchange(port, 'POST /users HTTP/1.0\r\nContent-Length: 2\r\n\r\nhi')
+    assert.is(statusOf(text), 200)
+    assert.ok(text.endsWith('{"got":"hi"}'))
   } finally {
     await server.close()
   }

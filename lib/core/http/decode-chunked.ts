@@ -2,8 +2,9 @@
  * `decodeChunked`: a resumable step over a chunked body (RFC 9112 §7.1), from the first
  * chunk-size line to the end of the trailer section. It keeps the offsets of the chunk
  * data rather than copying them, and copies once, at the end, into one body. Extensions are
- * accepted and ignored, within a bounded line; trailers are parsed like header fields and
- * bounded like the head. The body limit is checked as each chunk size is read.
+ * checked against their grammar (§7.1.1) and ignored, within a bounded line; trailers are
+ * parsed like header fields and bounded like the head. The body limit is checked as each
+ * chunk size is read.
  *
  *   chunked-body = *chunk last-chunk trailer-section CRLF
  *   chunk        = chunk-size [ chunk-ext ] CRLF chunk-data CRLF
@@ -13,6 +14,7 @@
  */
 import { type Either, left, right } from 'fp-ts/lib/Either.js'
 import * as classes from './char-classes.js'
+import { findChunkExtError } from './find-chunk-ext-error.js'
 import { bareLf, bodyTooLarge, type HttpError, headersTooLarge, invalidChunk } from './http-error.js'
 import type { HttpLimits } from './http-limits.js'
 import { latin1 } from './latin1.js'
@@ -20,7 +22,7 @@ import { fieldsOf, parseFieldLines } from './parse-field-lines.js'
 import type { Header } from './types.js'
 
 // Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
-const { CR, HEX, HTAB, LF, SP } = classes
+const { CR, HEX, LF } = classes
 
 /** Longest chunk-size line (size and extensions), CRLF excluded. */
 export const MAX_CHUNK_LINE = 4096
@@ -131,15 +133,10 @@ export const decodeChunked = (
       if (total + n > limits.maxBody) return left(bodyTooLarge(limits.maxBody))
     }
     if (p === pos) return left(invalidChunk(pos))
-    // chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ): accepted, not interpreted.
-    const lineEnd = lf - 1
-    if (p < lineEnd) {
-      const c = bytes[p] as number
-      if (c !== 0x3b && c !== SP && c !== HTAB) return left(invalidChunk(p))
-      for (let k = p; k < lineEnd; k++) {
-        const e = bytes[k] as number
-        if ((e < 0x20 && e !== HTAB) || e === 0x7f) return left(invalidChunk(k))
-      }
+    // chunk-ext (RFC 9112 §7.1.1): parsed exactly, then ignored.
+    if (p < lf - 1) {
+      const bad = findChunkExtError(bytes, p, lf - 1)
+      if (bad >= 0) return left(invalidChunk(bad))
     }
     pos = lf + 1
     searched = pos

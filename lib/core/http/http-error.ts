@@ -57,13 +57,33 @@ export interface ConflictingContentLength extends Base<'ConflictingContentLength
 export interface InvalidContentLength extends Base<'InvalidContentLength', 400, 'invalid_content_length'> {
   readonly value: string
 }
-/** A Transfer-Encoding list that does not end in exactly one `chunked` (RFC 9112 §6.1). */
+/**
+ * A Transfer-Encoding list that is not `#transfer-coding`, or whose final coding is not a
+ * plain `chunked`, or that applies chunked twice (RFC 9112 §6.1, §6.3 item 4: 400 and close).
+ */
 export interface InvalidTransferEncoding extends Base<'InvalidTransferEncoding', 400, 'invalid_transfer_encoding'> {
   readonly value: string
 }
 /** A chunk-size line or chunk framing that is not RFC 9112 §7.1 grammar. */
 export interface InvalidChunk extends Base<'InvalidChunk', 400, 'invalid_chunk'> {
   readonly offset: number
+}
+/**
+ * An HTTP/1.1 request without a Host field (RFC 9112 §3.2: "A server MUST respond with a 400
+ * (Bad Request) status code to any HTTP/1.1 request message that lacks a Host header field").
+ */
+export interface MissingHost extends Base<'MissingHost', 400, 'missing_host'> {}
+/** More than one Host field line, in any version (RFC 9112 §3.2: 400). */
+export interface DuplicateHost extends Base<'DuplicateHost', 400, 'duplicate_host'> {
+  readonly count: number
+}
+/** A Host value that is not `uri-host [ ":" port ]` (RFC 9110 §7.2, RFC 3986 §3.2.2; RFC 9112 §3.2: 400). */
+export interface InvalidHost extends Base<'InvalidHost', 400, 'invalid_host'> {
+  readonly value: string
+}
+/** More empty lines (CRLF) before a request line than the parser ignores (RFC 9112 §2.2). */
+export interface TooManyEmptyLines extends Base<'TooManyEmptyLines', 400, 'too_many_empty_lines'> {
+  readonly limit: number
 }
 /** A JSON body the route read is not valid JSON (or not UTF-8). */
 export interface InvalidJson extends Base<'InvalidJson', 400, 'invalid_json'> {}
@@ -79,7 +99,7 @@ export interface RequestLineTooLong extends Base<'RequestLineTooLong', 414, 'req
 export interface HeadersTooLarge extends Base<'HeadersTooLarge', 431, 'headers_too_large'> {
   readonly limit: number
 }
-/** A transfer coding other than chunked (RFC 9112 §6.1: 501). */
+/** A transfer coding other than chunked before a final `chunked` (RFC 9112 §6.1: 501). */
 export interface UnsupportedTransferCoding extends Base<'UnsupportedTransferCoding', 501, 'unsupported_transfer_coding'> {
   readonly coding: string
 }
@@ -103,6 +123,10 @@ export type HttpError =
   | InvalidContentLength
   | InvalidTransferEncoding
   | InvalidChunk
+  | MissingHost
+  | DuplicateHost
+  | InvalidHost
+  | TooManyEmptyLines
   | InvalidJson
   | BodyTooLarge
   | RequestLineTooLong
@@ -153,6 +177,15 @@ export const invalidTransferEncoding = (value: string): InvalidTransferEncoding 
   value,
 })
 export const invalidChunk = (offset: number): InvalidChunk => ({ _tag: 'InvalidChunk', status: 400, reason: 'invalid_chunk', offset })
+export const missingHost = (): MissingHost => ({ _tag: 'MissingHost', status: 400, reason: 'missing_host' })
+export const duplicateHost = (count: number): DuplicateHost => ({ _tag: 'DuplicateHost', status: 400, reason: 'duplicate_host', count })
+export const invalidHost = (value: string): InvalidHost => ({ _tag: 'InvalidHost', status: 400, reason: 'invalid_host', value })
+export const tooManyEmptyLines = (limit: number): TooManyEmptyLines => ({
+  _tag: 'TooManyEmptyLines',
+  status: 400,
+  reason: 'too_many_empty_lines',
+  limit,
+})
 export const invalidJson = (): InvalidJson => ({ _tag: 'InvalidJson', status: 400, reason: 'invalid_json' })
 export const bodyTooLarge = (limit: number): BodyTooLarge => ({ _tag: 'BodyTooLarge', status: 413, reason: 'body_too_large', limit })
 export const requestLineTooLong = (limit: number): RequestLineTooLong => ({

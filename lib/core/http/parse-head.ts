@@ -2,9 +2,10 @@
  * `parseHead`: a complete request head (request line and fields, RFC 9112 §3 and §5) to its
  * values and its body framing (§6). Called once `scanHead` found the blank line. Refuses
  * what RFC 9112 tells a server to refuse: malformed request line (400), other versions (505),
+ * an HTTP/1.1 request without Host, several Host lines or an invalid Host value (400, §3.2),
  * Content-Length together with Transfer-Encoding, differing or malformed Content-Lengths,
  * a Transfer-Encoding list not ending in one `chunked` (400), codings other than chunked
- * (501), a declared body larger than `maxBody` (413).
+ * before it (501), a declared body larger than `maxBody` (413).
  *
  * Pure and portable: no node:* imports.
  */
@@ -14,18 +15,23 @@ import {
   bodyTooLarge,
   conflictingContentLength,
   contentLengthWithTransferEncoding,
+  duplicateHost,
   type HttpError,
   invalidContentLength,
+  invalidHost,
   invalidMethod,
   invalidRequestLine,
   invalidTarget,
   invalidTransferEncoding,
+  missingHost,
   unsupportedTransferCoding,
   unsupportedVersion,
 } from './http-error.js'
 import type { HttpLimits } from './http-limits.js'
 import { asciiText, latin1 } from './latin1.js'
+import { isValidHost } from './is-valid-host.js'
 import { fieldsOf, parseAsciiFields, parseFieldLines } from './parse-field-lines.js'
+import { readTransferCodings } from './read-transfer-codings.js'
 import type { Header, HttpRequest } from './types.js'
 
 // Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
@@ -86,6 +92,15 @@ const isAllDigits = (s: string): boolean => {
   return true
 }
 
+// Whether `name` is `lower` (lower-case letters and "-") in any case, without allocating.
+// For token bytes, `c | 0x20` equals a lower-case letter or "-" only for that letter in
+// either case, or for "-" itself.
+const isNamed = (name: string, lower: string): boolean => {
+  if (name.length !== lower.length) return false
+  for (let i = 0; i < lower.length; i++) if ((name.charCodeAt(i) | 0x20) !== lower.charCodeAt(i)) return false
+  return true
+}
+
 // RFC 9112 §6.3 items 3–5 and RFC 9110 §8.6.
 const framingOf = (
   lengths: readonly string[],
@@ -94,13 +109,24 @@ const framingOf = (
 ): Either<HttpError, Framing> => {
   if (lengths.length > 0 && codings.length > 0) return left(contentLengthWithTransferEncoding())
   if (codings.length > 0) {
-    const members = listMembers(codings.join(','))
-    if (members.length === 0) return left(invalidTransferEncoding(codings.join(', ')))
-    const other = members.find((c) => c !== 'chunked')
-    if (other !== undefined) return left(unsupportedTransferCoding(other))
-    // Chunked applied twice is not allowed (RFC 9112 §6.1).
-    if (members.length > 1) return left(invalidTransferEncoding(codings.join(', ')))
-    return right(CHUNKED)
+    // The usual single `chunked` first, without building the list.
+    if (codings.length === 1 && isNamed(codings[0] as string, 'chunked')) return right(CHUNKED)
+    const members = readTransferCodings(codings)
+    const last = members?.[members.length - 1]
+    // RFC 9112 §6.3: "If a Transfer-Encoding header field is present in a request and the
+    // chunked transfer coding is not the final encoding, the message body length cannot be
+    // determined reliably; the server MUST respond with the 400 (Bad Request) status code and
+    // then close the connection." No parameters are defined for chunked (§7.1).
+    if (members === undefined || last === undefined || last.name !== 'chunked' || last.parameters) {
+      return left(invalidTransferEncoding(codings.join(', ')))
+    }
+    const before = members.slice(0, -1)
+    // §6.1: "A sender MUST NOT apply the chunked transfer coding more than once to a message body."
+    if (before.some((c) => c.name === 'chunked')) return left(invalidTransferEncoding(codings.join(', ')))
+    // §6.1: "A server that receives a request message with a transfer coding it does not
+    // understand SHOULD respond with 501 (Not Implemented)." This core decodes none but chunked.
+    const other = before[0]
+    return other === undefined ? right(CHUNKED) : left(unsupportedTransferCoding(other.name))
   }
   if (lengths.length === 0) return right(NO_BODY)
   // One plain decimal value: the usual case, no splitting.
@@ -178,23 +204,18 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
     if (fields.right.obsText) text = latin1(bytes, 0, end)
     headers = fieldsOf(text, 0, fields.right.offsets)
   }
-  return completeHead(text, method, targetStart, targetEnd, query, protocol, headers, end, limits)
-}
-
-// Whether `name` is `lower` (lower-case letters and "-") in any case, without allocating.
-// For token bytes, `c | 0x20` equals a lower-case letter or "-" only for that letter in
-// either case, or for "-" itself.
-const isNamed = (name: string, lower: string): boolean => {
-  if (name.length !== lower.length) return false
-  for (let i = 0; i < lower.length; i++) if ((name.charCodeAt(i) | 0x20) !== lower.charCodeAt(i)) return false
-  return true
+  let hosts = 0
+  for (let i = 0; i < headers.length; i++) if (isNamed((headers[i] as Header)[0], 'host')) hosts++
+  return completeHead(text, method, targetStart, targetEnd, query, protocol, headers, hosts, false, end, limits)
 }
 
 /**
  * The rest of a head once its request line and fields are read: the target's form (path and
  * query), the body framing and the connection semantics. `text` is the decoded head, in
  * which `targetStart..targetEnd` is the request-target and `query` the offset of its first
- * `?` (-1 when none). Shared by {@link parseHead} and the single-pass reader.
+ * `?` (-1 when none). The caller counts the Host field lines (`hosts`); `hostChecked` says it
+ * also found the value of the only one valid (on its bytes, the cheaper check). Shared by
+ * {@link parseHead} and the single-pass reader.
  */
 export const completeHead = (
   text: string,
@@ -204,6 +225,8 @@ export const completeHead = (
   query: number,
   protocol: 'HTTP/1.0' | 'HTTP/1.1',
   headers: readonly Header[],
+  hosts: number,
+  hostChecked: boolean,
   end: number,
   limits: HttpLimits,
 ): Either<HttpError, Head> => {
@@ -256,6 +279,18 @@ export const completeHead = (
         if (isNamed(name, 'expect') && value.toLowerCase() === '100-continue') expectContinue = true
         break
     }
+  }
+  // RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any
+  // HTTP/1.1 request message that lacks a Host header field and to any request message that
+  // contains more than one Host header field line or a Host header field with an invalid
+  // field value." Decided here, on the head, before any body is waited for. HTTP/1.0 may
+  // omit Host (decisions.md).
+  if (hosts === 0) {
+    if (protocol === 'HTTP/1.1') return left(missingHost())
+  } else if (hosts > 1) return left(duplicateHost(hosts))
+  else if (!hostChecked) {
+    const host = (headers.find(([name]) => isNamed(name, 'host')) as Header)[1]
+    if (!isValidHost(host)) return left(invalidHost(host))
   }
   const framing = framingOf(lengths, codings, limits)
   if (framing._tag === 'Left') return framing

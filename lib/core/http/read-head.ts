@@ -22,7 +22,7 @@ import { HEAD_START, type HeadScan, lineLimit } from './scan-head.js'
 import type { Header } from './types.js'
 
 // Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
-const { CR, LF, SP, HTAB, COLON, TCHAR } = classes
+const { CR, LF, SP, HTAB, COLON, REG_NAME, TCHAR } = classes
 
 // Field offsets of the head being read (`[nameStart, nameEnd, valueStart, valueEnd]` per
 // field). Reading never calls out, so one scratch array serves every call.
@@ -41,6 +41,11 @@ const methodOf = (bytes: Uint8Array, end: number, text: string): string => {
   }
   return text.slice(0, end)
 }
+
+// Whether the 4 token bytes at `at` spell "host" in any case (`| 0x20` folds letters only).
+const isHostName = (bytes: Uint8Array, at: number): boolean =>
+  ((bytes[at] as number) | 0x20) === 0x68 && ((bytes[at + 1] as number) | 0x20) === 0x6f &&
+  ((bytes[at + 2] as number) | 0x20) === 0x73 && ((bytes[at + 3] as number) | 0x20) === 0x74
 
 /**
  * Reads the head at the start of a fresh buffer: the head (or the error it earns once
@@ -89,6 +94,8 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
   // head ends with an empty line.
   const maxFields = limits.maxHeaders * 4
   let count = 0
+  let hosts = 0
+  let hostChecked = false
   pos = lineEnd + 1
   for (;;) {
     const lineStart = pos
@@ -102,7 +109,7 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
       for (let i = 0; i < count; i += 4) {
         headers.push([text.slice(offsets[i] as number, offsets[i + 1] as number), text.slice(offsets[i + 2] as number, offsets[i + 3] as number)])
       }
-      return completeHead(text, methodOf(bytes, methodEnd, text), targetStart, targetEnd, query, protocol, headers, end, limits)
+      return completeHead(text, methodOf(bytes, methodEnd, text), targetStart, targetEnd, query, protocol, headers, hosts, hostChecked, end, limits)
     }
     while (TCHAR[c] === 1) c = bytes[++pos] as number
     const nameEnd = pos
@@ -113,6 +120,19 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
     c = bytes[++pos] as number
     while (c === SP || c === HTAB) c = bytes[++pos] as number
     const valueStart = pos
+    // RFC 9112 §3.2: the Host value is checked on the way, in the one walk over the value:
+    // `reg-name [ ":" *DIGIT ]` (its usual form) straight up to the CR is valid; anything
+    // else goes on as a plain value and is left to `isValidHost` once complete.
+    const isHost = nameEnd - lineStart === 4 && isHostName(bytes, lineStart)
+    let plainHost = false
+    if (isHost) {
+      while (REG_NAME[c] === 1) c = bytes[++pos] as number
+      if (c === COLON) {
+        c = bytes[++pos] as number
+        while (c >= 0x30 && c <= 0x39) c = bytes[++pos] as number
+      }
+      plainHost = c === CR
+    }
     // VCHAR and SP (0x20–0x7E) by comparison rather than a table, HTAB apart. Past the end
     // of the buffer `c` is undefined, which fails every comparison.
     for (;;) {
@@ -131,6 +151,10 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
       const t = bytes[valueEnd - 1] as number
       if (t !== SP && t !== HTAB) break
       valueEnd--
+    }
+    if (isHost) {
+      hosts++
+      hostChecked = plainHost
     }
     offsets[count] = lineStart
     offsets[count + 1] = nameEnd

@@ -28,7 +28,7 @@ const viaReader = (bytes: Uint8Array, limits: HttpLimits) => {
 // Heads made of plausible pieces and of the bytes that must be refused or left to the exact path.
 const piece = fc.constantFrom(
   'GET', 'POST', 'OPTIONS', 'G@T', ' ', '/', '/a?b=1', 'http://h.example/p', '*', '#', ' HTTP/1.1', ' HTTP/1.0', ' HTTP/2.0',
-  '\r\n', '\r', '\n', 'Host: a', 'Content-Length: 5', 'Content-Length: 1, 1', 'Transfer-Encoding: chunked', 'Connection: close',
+  '\r\n', '\r', '\n', 'Host: a', 'host: a b', 'HOST:[::1]:8', 'Host: a:x', 'Host: a ', 'Content-Length: 5', 'Content-Length: 1, 1', 'Transfer-Encoding: chunked', 'Connection: close',
   'Connection: keep-alive, x', 'expect: 100-continue', 'X: \x01', 'X: \xe9', 'X: \x7f', 'X :a', ' folded', 'X:\t v \t', ':v', 'hello', '',
 )
 const head = fc.array(piece, { maxLength: 14 }).map((ps) => ps.join(''))
@@ -38,8 +38,9 @@ const valid = fc
     fc.constantFrom('/', '/a/b?c=d', 'http://h.example:8080/x?y', '*'),
     fc.constantFrom('HTTP/1.1', 'HTTP/1.0'),
     fc.array(fc.tuple(fc.constantFrom('Host', 'Accept', 'Content-Length', 'connection', 'X-Long-Header-Name'), fc.stringMatching(/^[ -~]{0,20}$/)), { maxLength: 8 }),
+    fc.constantFrom('', 'Host: a\r\n', 'host: localhost:6001\r\n', 'Host: [::1]\r\n', 'Host: a:b\r\n'),
   )
-  .map(([m, t, v, hs]) => `${m} ${t} ${v}\r\n${hs.map(([n, x]) => `${n}: ${x}\r\n`).join('')}\r\n`)
+  .map(([m, t, v, hs, host]) => `${m} ${t} ${v}\r\n${host}${hs.map(([n, x]) => `${n}: ${x}\r\n`).join('')}\r\n`)
 const limits = fc.constantFrom<HttpLimits>(
   DEFAULT_HTTP_LIMITS,
   { ...DEFAULT_HTTP_LIMITS, maxRequestLine: 12, maxHeaderBytes: 48, maxHeaders: 2 },

@@ -19,15 +19,33 @@ test('readHead :: a complete plain head in one pass, trailing bytes untouched', 
 })
 
 test('readHead :: an unknown method is kept as sent', () => {
-  const r = read('M-SEARCH / HTTP/1.1\r\n\r\n')
+  const r = read('M-SEARCH / HTTP/1.1\r\nHost: a\r\n\r\n')
   assert.ok(r !== undefined && '_tag' in r && r._tag === 'Right')
   assert.is(r.right.method, 'M-SEARCH')
 })
 
 test('readHead :: framing errors of a complete head are answered', () => {
-  const r = read('GET / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n')
+  const r = read('GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n')
   assert.ok(r !== undefined && '_tag' in r && r._tag === 'Left')
   assert.equal([r.left._tag, r.left.status], ['ContentLengthWithTransferEncoding', 400])
+})
+
+// RFC 9112 §3.2: one Host, with a valid value, on HTTP/1.1. The reader checks the usual
+// reg-name[:port] on its walk and leaves any other form to isValidHost.
+test('readHead :: Host is counted and checked on the way', () => {
+  const tag = (raw: string) => {
+    const r = read(raw)
+    return r !== undefined && '_tag' in r ? (r._tag === 'Left' ? r.left._tag : r.right.headers) : r
+  }
+  assert.equal(tag('GET / HTTP/1.1\r\nHOST: localhost:6001\r\n\r\n'), [['HOST', 'localhost:6001']])
+  assert.equal(tag('GET / HTTP/1.1\r\nHost: [::1]:80 \r\n\r\n'), [['Host', '[::1]:80']])
+  assert.equal(tag('GET / HTTP/1.1\r\nHost: a%41\r\n\r\n'), [['Host', 'a%41']])
+  assert.equal(tag('GET / HTTP/1.1\r\nHost: \r\n\r\n'), [['Host', '']])
+  assert.equal(tag('GET / HTTP/1.0\r\nHosts: a b\r\n\r\n'), [['Hosts', 'a b']])
+  assert.is(tag('GET / HTTP/1.1\r\nHost: a b\r\n\r\n'), 'InvalidHost')
+  assert.is(tag('GET / HTTP/1.1\r\nHost: a:1x\r\n\r\n'), 'InvalidHost')
+  assert.is(tag('GET / HTTP/1.1\r\nhost: a\r\nhOST: a\r\n\r\n'), 'DuplicateHost')
+  assert.is(tag('GET / HTTP/1.1\r\nHostx: a\r\n\r\n'), 'MissingHost')
 })
 
 test('readHead :: a buffer ending inside the head says where scanHead goes on', () => {

@@ -5,6 +5,11 @@
  * fragment, so it fails on the frame that brings the first invalid byte; close payloads are
  * validated.
  *
+ * A message whose first frame has RSV1 set is compressed (permessage-deflate, RFC 7692 §6):
+ * its fragments are joined still compressed and come out as one `Compressed` value, without
+ * a UTF-8 check; the shell inflates the payload and `inflatedMessage` checks the result.
+ * `decodeFrame` lets RSV1 through only when the extension was negotiated.
+ *
  * States are values: a state may be used any number of times and is never changed by a step.
  * A state in the middle of a binary message holds the fragments' payloads as they were given
  * (views, not copies); the caller must not change them.
@@ -15,7 +20,15 @@ import * as E from 'fp-ts/lib/Either.js'
 import { parseClosePayload } from './close-payload.js'
 import { type Frame, OPCODE } from './frame.js'
 import { decodeUtf8, decodeUtf8Fragment } from './utf8.js'
-import { expectedContinuation, invalidUtf8, messageTooBig, reservedOpcode, unexpectedContinuation, type WsError } from './ws-error.js'
+import {
+  expectedContinuation,
+  invalidUtf8,
+  messageTooBig,
+  misplacedRsv1,
+  reservedOpcode,
+  unexpectedContinuation,
+  type WsError,
+} from './ws-error.js'
 
 /** A text message, decoded. */
 export interface Text {
@@ -48,8 +61,19 @@ export interface Close {
   readonly reason: string
 }
 
+/**
+ * A compressed text or binary message (RSV1 on its first frame, RFC 7692 §6): the payloads
+ * of its frames joined, still compressed. Text is not checked yet: the shell inflates `data`
+ * (RFC 7692 §7.2.2) and gives the result to `inflatedMessage`, which checks UTF-8 (1007).
+ */
+export interface Compressed {
+  readonly _tag: 'Compressed'
+  readonly opcode: typeof OPCODE.TEXT | typeof OPCODE.BINARY
+  readonly data: Uint8Array
+}
+
 /** What the connection receives, frame by frame. */
-export type Incoming = Text | Binary | Ping | Pong | Close
+export type Incoming = Text | Binary | Compressed | Ping | Pong | Close
 
 // Collected pieces, newest first: adding one is O(1) and leaves the older list intact.
 interface Pieces<A> {
@@ -77,8 +101,16 @@ export interface BinaryInProgress {
   readonly chunks: Pieces<Uint8Array> | undefined
 }
 
+/** In a fragmented compressed message: the payloads so far, still compressed. */
+export interface CompressedInProgress {
+  readonly _tag: 'CompressedInProgress'
+  readonly opcode: typeof OPCODE.TEXT | typeof OPCODE.BINARY
+  readonly size: number
+  readonly chunks: Pieces<Uint8Array> | undefined
+}
+
 /** Where a connection is between two frames. */
-export type AssemblyState = Idle | TextInProgress | BinaryInProgress
+export type AssemblyState = Idle | TextInProgress | BinaryInProgress | CompressedInProgress
 
 /** The state of a new connection. */
 export const initialAssembly: AssemblyState = { _tag: 'Idle' }
@@ -91,9 +123,22 @@ export interface AssemblyStep {
 
 /** The limit assembly enforces. */
 export interface AssemblyLimits {
-  /** The largest message, all fragments together (1009). */
+  /**
+   * The largest message, all fragments together (1009). A compressed message is held to
+   * `compressedBound(maxMessage)` here, and to `maxMessage` itself once inflated.
+   */
   readonly maxMessage: number
 }
+
+/**
+ * The most compressed bytes a message of `maxMessage` bytes can take. DEFLATE may grow data
+ * it cannot shrink: stored blocks cost 5 bytes per block of at most 64 KiB, and zlib bounds
+ * the growth by `n + n/4096 + n/16384 + 13` (`deflateBound`). This bound is above that, so
+ * a message within the limit once inflated is never refused for its compressed size.
+ *
+ * @example compressedBound(1024) // 1024 + 0 + 64
+ */
+export const compressedBound = (maxMessage: number): number => maxMessage + Math.floor(maxMessage / 2048) + 64
 
 const toArray = <A>(pieces: Pieces<A> | undefined): A[] => {
   const out: A[] = []
@@ -122,8 +167,29 @@ const control = (state: AssemblyState, frame: Frame): E.Either<WsError, Assembly
   return E.isLeft(close) ? close : step(state, { _tag: 'Close', code: close.right.code, reason: close.right.reason })
 }
 
+// The first frame of a compressed message (RSV1 set, RFC 7692 §6), when idle.
+const startCompressed = (frame: Frame, limits: AssemblyLimits): E.Either<WsError, AssemblyStep> => {
+  const size = frame.payload.length
+  const bound = compressedBound(limits.maxMessage)
+  if (size > bound) return E.left(messageTooBig(size, bound))
+  const opcode = frame.opcode === OPCODE.TEXT ? OPCODE.TEXT : OPCODE.BINARY
+  if (frame.fin) return step(initialAssembly, { _tag: 'Compressed', opcode, data: frame.payload })
+  return step({ _tag: 'CompressedInProgress', opcode, size, chunks: size === 0 ? undefined : { head: frame.payload, tail: undefined } }, undefined)
+}
+
+// A continuation frame of a compressed message.
+const resumeCompressed = (state: CompressedInProgress, frame: Frame, limits: AssemblyLimits): E.Either<WsError, AssemblyStep> => {
+  const size = state.size + frame.payload.length
+  const bound = compressedBound(limits.maxMessage)
+  if (size > bound) return E.left(messageTooBig(size, bound))
+  const chunks = frame.payload.length === 0 ? state.chunks : { head: frame.payload, tail: state.chunks }
+  if (frame.fin) return step(initialAssembly, { _tag: 'Compressed', opcode: state.opcode, data: joinBytes(chunks, size) })
+  return step({ _tag: 'CompressedInProgress', opcode: state.opcode, size, chunks }, undefined)
+}
+
 // The first frame of a message (text or binary), when idle.
 const start = (frame: Frame, limits: AssemblyLimits): E.Either<WsError, AssemblyStep> => {
+  if (frame.rsv1) return startCompressed(frame, limits)
   const size = frame.payload.length
   if (size > limits.maxMessage) return E.left(messageTooBig(size, limits.maxMessage))
   if (frame.opcode === OPCODE.TEXT) {
@@ -140,7 +206,8 @@ const start = (frame: Frame, limits: AssemblyLimits): E.Either<WsError, Assembly
 }
 
 // A continuation frame, in the middle of a message.
-const resume = (state: TextInProgress | BinaryInProgress, frame: Frame, limits: AssemblyLimits): E.Either<WsError, AssemblyStep> => {
+const resume = (state: TextInProgress | BinaryInProgress | CompressedInProgress, frame: Frame, limits: AssemblyLimits): E.Either<WsError, AssemblyStep> => {
+  if (state._tag === 'CompressedInProgress') return resumeCompressed(state, frame, limits)
   const size = state.size + frame.payload.length
   if (size > limits.maxMessage) return E.left(messageTooBig(size, limits.maxMessage))
   if (state._tag === 'BinaryInProgress') {
@@ -168,10 +235,15 @@ const resume = (state: TextInProgress | BinaryInProgress, frame: Frame, limits: 
  */
 export const assembleMessage = (state: AssemblyState, frame: Frame, limits: AssemblyLimits): E.Either<WsError, AssemblyStep> => {
   const opcode = frame.opcode
-  if (opcode === OPCODE.CLOSE || opcode === OPCODE.PING || opcode === OPCODE.PONG) return control(state, frame)
+  // RFC 7692 §6.1: RSV1 marks the first frame of a compressed message and nothing else.
+  // decodeFrame refuses it elsewhere already; a hand-made frame may carry it.
+  if (opcode === OPCODE.CLOSE || opcode === OPCODE.PING || opcode === OPCODE.PONG) {
+    return frame.rsv1 ? E.left(misplacedRsv1(opcode)) : control(state, frame)
+  }
   // decodeFrame lets no other opcode through; a hand-made frame may have one.
   if (opcode > OPCODE.BINARY) return E.left(reservedOpcode(opcode))
   if (opcode === OPCODE.CONTINUATION) {
+    if (frame.rsv1) return E.left(misplacedRsv1(opcode))
     return state._tag === 'Idle' ? E.left(unexpectedContinuation()) : resume(state, frame, limits)
   }
   return state._tag === 'Idle' ? start(frame, limits) : E.left(expectedContinuation(opcode))

@@ -65,7 +65,8 @@ export const continuePartialText = (scan: PartialText, chunk: Uint8Array): E.Eit
  * When `bytes` start with the complete header of an incomplete frame that carries text (a
  * text frame, or a continuation while a text message is in progress), checks the payload
  * bytes already there and answers how far it got; `undefined` for any other frame, or when
- * the header itself is not complete yet. For bytes `decodeFrame` answered `NeedMore` to
+ * the header itself is not complete yet (and for a compressed frame, RSV1 set, whose bytes
+ * are not text until inflated). For bytes `decodeFrame` answered `NeedMore` to
  * (which has validated the header's bits and limits).
  *
  * @example
@@ -75,7 +76,12 @@ export const continuePartialText = (scan: PartialText, chunk: Uint8Array): E.Eit
 export const startPartialText = (bytes: Uint8Array, state: AssemblyState): E.Either<InvalidUtf8, PartialText> | undefined => {
   if (bytes.length < 2) return undefined
   const opcode = bytes[0]! & 0x0f
-  const text = (opcode === OPCODE.TEXT && state._tag === 'Idle') || (opcode === OPCODE.CONTINUATION && state._tag === 'TextInProgress')
+  // A text frame with RSV1 starts a compressed message (RFC 7692 §6): its bytes are DEFLATE
+  // data, checked as UTF-8 only once inflated. Its continuations are skipped too, as the
+  // state is then `CompressedInProgress`, not `TextInProgress`.
+  const text =
+    (opcode === OPCODE.TEXT && state._tag === 'Idle' && (bytes[0]! & 0x40) === 0) ||
+    (opcode === OPCODE.CONTINUATION && state._tag === 'TextInProgress')
   if (!text) return undefined
   // RFC 6455 §5.2: a 7-bit length, or 126 + 16 bits, or 127 + 64 bits, then the key if masked.
   const masked = (bytes[1]! & 0x80) !== 0

@@ -15,6 +15,7 @@ import {
   fragmentedControlFrame,
   frameTooBig,
   lengthOutOfRange,
+  misplacedRsv1,
   reservedBits,
   reservedOpcode,
   unmaskedFrame,
@@ -54,6 +55,10 @@ export const decodeFrame = (bytes: Uint8Array, limits: FrameLimits): E.Either<Ws
   const opcode = b0 & 0x0f
   if (rsv !== 0 && (rsv !== 0x4 || limits.allowRsv1 !== true)) return E.left(reservedBits(rsv))
   if (((DEFINED_OPCODES >>> opcode) & 1) === 0) return E.left(reservedOpcode(opcode))
+  // RFC 7692 §6.1: "An endpoint MUST NOT set the "Per-Message Compressed" bit of control
+  // frames and non-first fragments of a data message." RSV1 is only left here when allowed;
+  // a defined opcode is a continuation (0) or a control frame (8 and up) outside 1 and 2.
+  if (rsv !== 0 && (opcode === 0 || opcode > 2)) return E.left(misplacedRsv1(opcode))
   const masked = (b1 & 0x80) !== 0
   if (!masked && limits.requireMask) return E.left(unmaskedFrame())
   const lengthField = b1 & 0x7f

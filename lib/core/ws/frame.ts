@@ -58,7 +58,11 @@ export interface FrameLimits {
    * `false` accepts masked and unmasked frames alike (a client, or tests).
    */
   readonly requireMask: boolean
-  /** RSV1 is allowed, because an extension that uses it (permessage-deflate) was negotiated. */
+  /**
+   * RSV1 is allowed on the first frame of a data message, because permessage-deflate was
+   * negotiated (RFC 7692 §6). Still 1002 on a control or continuation frame (§6.1), and
+   * without this flag (RFC 6455 §5.2).
+   */
   readonly allowRsv1?: boolean
 }
 

@@ -1,6 +1,6 @@
 /**
  * The public API of the pure WebSocket core (RFC 6455): frames, masking, message assembly,
- * close payloads, the opening handshake and the event envelope.
+ * close payloads, the opening handshake, extensions (permessage-deflate) and the event envelope.
  *
  * Pure and portable: no node:* imports, no Buffer.
  */
@@ -13,6 +13,9 @@ export {
   type Binary,
   type BinaryInProgress,
   type Close,
+  type Compressed,
+  type CompressedInProgress,
+  compressedBound,
   type Idle,
   type Incoming,
   initialAssembly,
@@ -27,6 +30,7 @@ export { CLOSE_CODE, isValidCloseCode } from './close-code.js'
 export { buildClosePayload, type CloseInfo, type ClosePayloadError, parseClosePayload } from './close-payload.js'
 export { decodeFrame } from './decode-frame.js'
 export { encodeFrame, encodeFrameBytes } from './encode-frame.js'
+export * from './extensions/index.js'
 export { decodeEnvelope, encodeAck, encodeErrorEvent, encodeEvent, EventEnvelope, type WireEvent } from './envelope.js'
 export type { EventError, EventErrorCode, EventId, EventMessage } from './event.js'
 export { type Frame, type FrameLimits, isControlOpcode, MAX_CONTROL_PAYLOAD, OPCODE, type Opcode, type OutFrame } from './frame.js'

@@ -118,10 +118,30 @@ export interface ClosePayloadTooShort {
   readonly reason: string
 }
 
+/**
+ * RSV1 (permessage-deflate's "Per-Message Compressed" bit) on a control frame or a
+ * continuation frame (RFC 7692 §6.1): the bit belongs on the first frame of a data message only.
+ */
+export interface MisplacedRsv1 {
+  readonly _tag: 'MisplacedRsv1'
+  readonly opcode: number
+  readonly closeCode: ProtocolError
+  readonly reason: string
+}
+
+/** A compressed message whose payload is not a valid DEFLATE stream (RFC 7692 §7.2.2). */
+export interface InvalidCompressedData {
+  readonly _tag: 'InvalidCompressedData'
+  readonly closeCode: InvalidPayload
+  readonly reason: string
+}
+
 /** What can go wrong on a WebSocket connection once it is open. */
 export type WsError =
   | UnmaskedFrame
   | ReservedBits
+  | MisplacedRsv1
+  | InvalidCompressedData
   | ReservedOpcode
   | FragmentedControlFrame
   | ControlFrameTooLong
@@ -150,6 +170,21 @@ export const reservedBits = (bits: number): ReservedBits => ({
   bits,
   closeCode: PROTOCOL_ERROR,
   reason: `reserved bits set: ${[bits & 4 ? 'RSV1' : '', bits & 2 ? 'RSV2' : '', bits & 1 ? 'RSV3' : ''].filter(Boolean).join(' ')}`,
+})
+
+/** @example misplacedRsv1(9).reason // 'RSV1 on a control frame' */
+export const misplacedRsv1 = (opcode: number): MisplacedRsv1 => ({
+  _tag: 'MisplacedRsv1',
+  opcode,
+  closeCode: PROTOCOL_ERROR,
+  reason: opcode === 0 ? 'RSV1 on a continuation frame' : 'RSV1 on a control frame',
+})
+
+/** @example invalidCompressedData().closeCode // 1007 */
+export const invalidCompressedData = (): InvalidCompressedData => ({
+  _tag: 'InvalidCompressedData',
+  closeCode: CLOSE_CODE.INVALID_PAYLOAD,
+  reason: 'invalid compressed data',
 })
 
 /** @example reservedOpcode(3).reason // 'reserved opcode 3' */

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { type AssemblyState, assembleMessage, type Incoming, initialAssembly } from '../../../lib/core/ws/assemble-message.js'
+import { type AssemblyState, assembleMessage, compressedBound, type Incoming, initialAssembly } from '../../../lib/core/ws/assemble-message.js'
 import { type Frame, OPCODE } from '../../../lib/core/ws/frame.js'
 import type { WsError } from '../../../lib/core/ws/ws-error.js'
 import { hex, utf8 } from './hex.js'
@@ -162,6 +162,96 @@ test('assembleMessage :: a close payload of one byte is 1002, a bad code 1002, a
       ['InvalidUtf8', 1007],
     ],
   )
+})
+
+// Compressed messages: RSV1 on the first frame (RFC 7692 §6).
+
+const compressed = (opcode: number, payload: Uint8Array, fin = true): Frame => ({ ...frame(opcode, payload, fin), rsv1: true })
+
+test('assembleMessage :: RFC 7692 §7.2.3.1 compressed "Hello" comes out still compressed, unchecked', () => {
+  const payload = hex('f2 48 cd c9 c9 07 00')
+  const result = run([compressed(OPCODE.TEXT, payload)])
+  assert.equal(result, { out: [{ _tag: 'Compressed', opcode: OPCODE.TEXT, data: payload }], state: initialAssembly })
+  if (!('_tag' in result)) assert.is((result.out[0] as { data: Uint8Array }).data, payload, 'one frame: the payload itself')
+})
+
+test('assembleMessage :: RFC 7692 §7.2.3.1 compressed "Hello" in two fragments is joined', () => {
+  const result = run([compressed(OPCODE.TEXT, hex('f2 48 cd'), false), frame(OPCODE.CONTINUATION, hex('c9 c9 07 00'))])
+  assert.equal(result, { out: [{ _tag: 'Compressed', opcode: OPCODE.TEXT, data: hex('f2 48 cd c9 c9 07 00') }], state: initialAssembly })
+})
+
+test('assembleMessage :: compressed text is not UTF-8-checked on the way in (ff is fine until inflated)', () => {
+  const result = run([compressed(OPCODE.TEXT, hex('ff'), false), frame(OPCODE.CONTINUATION, hex('fe'), false), frame(OPCODE.CONTINUATION, hex(''))])
+  assert.equal(result, { out: [{ _tag: 'Compressed', opcode: OPCODE.TEXT, data: hex('ff fe') }], state: initialAssembly })
+})
+
+test('assembleMessage :: a compressed binary message, fragments with pings between', () => {
+  const result = run([
+    compressed(OPCODE.BINARY, hex('62'), false),
+    frame(OPCODE.PING, utf8('p')),
+    frame(OPCODE.CONTINUATION, hex(''), false),
+    frame(OPCODE.CONTINUATION, hex('64 02 00')),
+  ])
+  assert.equal(result, {
+    out: [
+      { _tag: 'Ping', payload: utf8('p') },
+      { _tag: 'Compressed', opcode: OPCODE.BINARY, data: hex('62 64 02 00') },
+    ],
+    state: initialAssembly,
+  })
+})
+
+test('assembleMessage :: an empty compressed message, in one frame or fragments', () => {
+  assert.equal(run([compressed(OPCODE.BINARY, hex(''))]), { out: [{ _tag: 'Compressed', opcode: OPCODE.BINARY, data: hex('') }], state: initialAssembly })
+  assert.equal(run([compressed(OPCODE.TEXT, hex(''), false), frame(OPCODE.CONTINUATION, hex(''))]), {
+    out: [{ _tag: 'Compressed', opcode: OPCODE.TEXT, data: hex('') }],
+    state: initialAssembly,
+  })
+})
+
+test('assembleMessage :: a compressed message in progress is its own state', () => {
+  const result = run([compressed(OPCODE.TEXT, hex('f2 48'), false)])
+  if ('_tag' in result) throw new Error('unexpected error')
+  assert.equal(result.state, { _tag: 'CompressedInProgress', opcode: OPCODE.TEXT, size: 2, chunks: { head: hex('f2 48'), tail: undefined } })
+})
+
+test('assembleMessage :: compressed, then uncompressed: each message decides for itself', () => {
+  const result = run([compressed(OPCODE.TEXT, hex('f2 48 cd c9 c9 07 00')), frame(OPCODE.TEXT, utf8('plain'))])
+  assert.equal(result, {
+    out: [
+      { _tag: 'Compressed', opcode: OPCODE.TEXT, data: hex('f2 48 cd c9 c9 07 00') },
+      { _tag: 'Text', text: 'plain' },
+    ],
+    state: initialAssembly,
+  })
+})
+
+test('assembleMessage :: RSV1 on a continuation frame is 1002 (RFC 7692 §6.1)', () => {
+  const after = errorOf([compressed(OPCODE.TEXT, hex('f2'), false), compressed(OPCODE.CONTINUATION, hex('48'))])
+  assert.equal(after, { _tag: 'MisplacedRsv1', opcode: 0, closeCode: 1002, reason: 'RSV1 on a continuation frame' })
+  const plain = errorOf([frame(OPCODE.TEXT, utf8('a'), false), compressed(OPCODE.CONTINUATION, utf8('b'))])
+  assert.equal([plain._tag, plain.closeCode], ['MisplacedRsv1', 1002])
+})
+
+test('assembleMessage :: RSV1 on a control frame is 1002 (RFC 7692 §6.1)', () => {
+  for (const opcode of [OPCODE.CLOSE, OPCODE.PING, OPCODE.PONG]) {
+    assert.equal(errorOf([compressed(opcode, hex(''))]), { _tag: 'MisplacedRsv1', opcode, closeCode: 1002, reason: 'RSV1 on a control frame' })
+  }
+})
+
+test('assembleMessage :: a new compressed message inside a fragmented one is 1002', () => {
+  const err = errorOf([compressed(OPCODE.BINARY, hex('01'), false), compressed(OPCODE.BINARY, hex('02'))])
+  assert.equal([err._tag, err.closeCode], ['ExpectedContinuation', 1002])
+})
+
+test('assembleMessage :: compressed bytes are held to compressedBound(maxMessage), 1009 past it', () => {
+  // 1000 + floor(1000 / 2048) + 64 = 1064: a message at the limit may grow a little when deflated.
+  assert.is(compressedBound(1000), 1064)
+  assert.not.ok('_tag' in run([compressed(OPCODE.BINARY, new Uint8Array(1064))]))
+  assert.equal(errorOf([compressed(OPCODE.BINARY, new Uint8Array(1065))]), { _tag: 'MessageTooBig', size: 1065, limit: 1064, closeCode: 1009, reason: 'message too big' })
+  const split = errorOf([compressed(OPCODE.TEXT, new Uint8Array(600), false), frame(OPCODE.CONTINUATION, new Uint8Array(465))])
+  assert.equal([split._tag, split._tag === 'MessageTooBig' && split.size], ['MessageTooBig', 1065])
+  assert.is(compressedBound(16 * 1024 * 1024), 16 * 1024 * 1024 + 8192 + 64)
 })
 
 test('assembleMessage :: a single frame over the message limit is 1009', () => {

@@ -46,6 +46,20 @@ test('startPartialText :: nothing to check for binary, control frames, an incomp
   assert.is(startPartialText(encodeFrameBytes({ opcode: OPCODE.TEXT, payload: hex('ff') }, KEY), binaryStart.right.state), undefined)
 })
 
+test('startPartialText :: skips a compressed text frame (RSV1) and its continuations (RFC 7692 §6)', () => {
+  // DEFLATE bytes are not text: ff here is fine until the message is inflated.
+  const first = encodeFrameBytes({ opcode: OPCODE.TEXT, rsv1: true, fin: false, payload: new Uint8Array(10).fill(0xff) }, KEY)
+  assert.is(startPartialText(first.subarray(0, 8), initialAssembly), undefined)
+  const start = assembleMessage(initialAssembly, { fin: false, rsv1: true, rsv2: false, rsv3: false, opcode: OPCODE.TEXT, payload: hex('ff') }, { maxMessage: 100 })
+  if (E.isLeft(start)) throw new Error('unexpected error')
+  assert.is(start.right.state._tag, 'CompressedInProgress')
+  const continuation = encodeFrameBytes({ opcode: OPCODE.CONTINUATION, payload: hex('ff ff ff') }, KEY)
+  assert.is(startPartialText(continuation.subarray(0, 7), start.right.state), undefined)
+  // The same frame without RSV1 is checked, and fails.
+  const plain = encodeFrameBytes({ opcode: OPCODE.TEXT, fin: false, payload: new Uint8Array(10).fill(0xff) }, KEY)
+  assert.ok(E.isLeft(startPartialText(plain.subarray(0, 8), initialAssembly)!))
+})
+
 test('continuePartialText :: later reads are checked with the key in phase, code points split across reads', () => {
   // "é€" is c3 a9 e2 82 ac; each read ends inside a code point.
   const payload = new Uint8Array([...utf8('aé€'), ...new Uint8Array(20).fill(0x62)])

@@ -176,6 +176,51 @@ test('decodeFrame :: rejects RSV2 even when RSV1 is allowed (1002)', () => {
   assert.equal([err._tag, err.closeCode, err.reason], ['ReservedBits', 1002, 'reserved bits set: RSV1 RSV2'])
 })
 
+// RSV1 with permessage-deflate (RFC 7692 §6).
+
+const DEFLATE: FrameLimits = { ...SERVER, allowRsv1: true }
+
+test('decodeFrame :: RFC 7692 §7.2.3.1 compressed "Hello" in one frame: RSV1 read, payload left compressed', () => {
+  decodesTo({ ...LENIENT, allowRsv1: true }, hex('c1 07 f2 48 cd c9 c9 07 00'), { ...frame(OPCODE.TEXT, hex('f2 48 cd c9 c9 07 00')), rsv1: true })
+})
+
+test('decodeFrame :: RFC 7692 §7.2.3.1 compressed "Hello" in two fragments: RSV1 on the first only', () => {
+  const out = feedAll(decodeWith({ ...LENIENT, allowRsv1: true }), hex('41 03 f2 48 cd  80 04 c9 c9 07 00'))
+  assert.equal(out.values, [{ ...frame(OPCODE.TEXT, hex('f2 48 cd'), false), rsv1: true }, frame(OPCODE.CONTINUATION, hex('c9 c9 07 00'))])
+})
+
+test('decodeFrame :: a masked compressed binary frame', () => {
+  // "Hello" compressed, masked with the key 37 fa 21 3d.
+  decodesTo(DEFLATE, hex('c2 87 37 fa 21 3d c5 b2 ec f4 fe fd 21'), { ...frame(OPCODE.BINARY, hex('f2 48 cd c9 c9 07 00')), rsv1: true })
+})
+
+test('decodeFrame :: rejects RSV1 on a continuation frame, even with the extension (RFC 7692 §6.1, 1002)', () => {
+  // "An endpoint MUST NOT set the "Per-Message Compressed" bit of control frames and
+  // non-first fragments of a data message."
+  const err = failsWith(DEFLATE, hex('c0 80 00 00 00 00'))
+  assert.equal(err, { _tag: 'MisplacedRsv1', opcode: 0, closeCode: 1002, reason: 'RSV1 on a continuation frame' })
+  assert.equal(failsWith(DEFLATE, hex('40 80 00 00 00 00'))._tag, 'MisplacedRsv1', 'without FIN too')
+})
+
+test('decodeFrame :: rejects RSV1 on every control frame, even with the extension (RFC 7692 §6.1, 1002)', () => {
+  for (const opcode of [OPCODE.CLOSE, OPCODE.PING, OPCODE.PONG]) {
+    const err = failsWith(DEFLATE, Uint8Array.of(0xc0 | opcode, 0x80, 0, 0, 0, 0))
+    assert.equal(err, { _tag: 'MisplacedRsv1', opcode, closeCode: 1002, reason: 'RSV1 on a control frame' })
+  }
+})
+
+test('decodeFrame :: RSV1 on a continuation or control frame without the extension is ReservedBits (1002)', () => {
+  assert.equal([failsWith(SERVER, hex('c0 80 00 00 00 00'))._tag, failsWith(SERVER, hex('c9 80 00 00 00 00'))._tag], ['ReservedBits', 'ReservedBits'])
+})
+
+test('decodeFrame :: a misplaced RSV1 is known from the first two bytes', () => {
+  assert.equal(decodeFrame(hex('c9 7e'), DEFLATE), E.left({ _tag: 'MisplacedRsv1', opcode: 9, closeCode: 1002, reason: 'RSV1 on a control frame' }))
+})
+
+test('decodeFrame :: a reserved opcode with RSV1 is a reserved opcode (1002)', () => {
+  assert.is(failsWith(DEFLATE, hex('c3 80 00 00 00 00'))._tag, 'ReservedOpcode')
+})
+
 test('decodeFrame :: rejects every reserved opcode (1002)', () => {
   for (const opcode of [3, 4, 5, 6, 7, 0xb, 0xc, 0xd, 0xe, 0xf]) {
     const err = failsWith(SERVER, Uint8Array.of(0x80 | opcode, 0x80, 0, 0, 0, 0))

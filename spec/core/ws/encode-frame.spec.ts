@@ -67,6 +67,14 @@ test('encodeFrame :: FIN and RSV bits as given', () => {
   assert.is(head({ rsv3: true }), '91 00')
 })
 
+test('encodeFrame :: RFC 7692 §7.2.3.1 compressed "Hello": RSV1 on the first frame only', () => {
+  const deflated = hex('f2 48 cd c9 c9 07 00')
+  assert.is(both({ opcode: OPCODE.TEXT, rsv1: true, payload: deflated }), 'c1 07 f2 48 cd c9 c9 07 00')
+  assert.is(both({ opcode: OPCODE.TEXT, rsv1: true, fin: false, payload: deflated.subarray(0, 3) }), '41 03 f2 48 cd')
+  assert.is(both({ opcode: OPCODE.CONTINUATION, payload: deflated.subarray(3) }), '80 04 c9 c9 07 00')
+  assert.is(both({ opcode: OPCODE.BINARY, rsv1: true, payload: deflated }, KEY), 'c2 87 37 fa 21 3d c5 b2 ec f4 fe fd 21')
+})
+
 test('encodeFrame :: an unmasked payload goes out as the same array (no copy)', () => {
   const payload = new Uint8Array(70000)
   const [, out] = encodeFrame({ opcode: OPCODE.BINARY, payload })

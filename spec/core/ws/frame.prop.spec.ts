@@ -25,7 +25,8 @@ const dataFrameArb: fc.Arbitrary<Frame> = fc.record({
   rsv3: fc.constant(false),
   opcode: fc.constantFrom(OPCODE.CONTINUATION, OPCODE.TEXT, OPCODE.BINARY),
   payload: payloadArb,
-}).map((f) => ({ ...f })) // a plain object: fast-check's records have no prototype
+  // RFC 7692 §6.1: RSV1 only on the first frame of a message, never on a continuation.
+}).map((f) => ({ ...f, rsv1: f.rsv1 && f.opcode !== OPCODE.CONTINUATION })) // a plain object: fast-check's records have no prototype
 
 const controlFrameArb: fc.Arbitrary<Frame> = fc.record({
   fin: fc.constant(true),

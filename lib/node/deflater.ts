@@ -1,0 +1,78 @@
+/**
+ * One `node:zlib` raw DEFLATE stream that compresses whole WebSocket messages for
+ * permessage-deflate (RFC 7692 §7.2.1): the message is written, a sync flush ends it on a
+ * byte boundary, and the flush's trailing `00 00 ff ff` is left off.
+ *
+ * One job at a time (the stream pool sees to it). The LZ77 window carries over from one
+ * message to the next until `reset()`: that is context takeover.
+ */
+import { constants, createDeflateRaw, type DeflateRaw } from 'node:zlib'
+import { stripDeflateTail } from '../core/ws/extensions/deflate-tail.js'
+import type { PoolStream } from './stream-pool.js'
+
+/** The zlib settings of a compressor. */
+export interface DeflaterOptions {
+  /** The LZ77 window the peer agreed to (8–15); 8 runs as 9, see below. */
+  readonly windowBits: number
+  readonly level: number
+  readonly memLevel: number
+}
+
+/**
+ * A raw DEFLATE stream for whole messages.
+ *
+ * @example
+ * const deflater = new Deflater({ windowBits: 15, level: 6, memLevel: 8 })
+ * await deflater.compress(new TextEncoder().encode('Hello')) // f2 48 cd c9 c9 07 00
+ */
+export class Deflater implements PoolStream {
+  private readonly stream: DeflateRaw
+  private chunks: Buffer[] = []
+  private size = 0
+  private failed: ((error: Error) => void) | undefined = undefined
+
+  constructor(options: DeflaterOptions) {
+    this.stream = createDeflateRaw({
+      // zlib refuses a raw window of 8 bits (it had a bug there) and compresses with 9
+      // instead; a 9-bit zlib window never reaches back more than 512 - 262 = 250 bytes
+      // (MAX_DIST), so its output is valid for a peer that asked for 8 (256 bytes).
+      windowBits: Math.max(9, options.windowBits),
+      level: options.level,
+      memLevel: options.memLevel,
+    })
+    this.stream.on('data', (chunk: Buffer) => {
+      this.chunks.push(chunk)
+      this.size += chunk.length
+    })
+    this.stream.on('error', (error: Error) => this.failed?.(error))
+  }
+
+  /** The stream can take no further message. */
+  get broken(): boolean {
+    return this.stream.destroyed
+  }
+
+  /** The compressed payload for one message, tail removed (a view of zlib's output). */
+  compress(message: Uint8Array): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      this.failed = reject
+      this.stream.write(message)
+      this.stream.flush(constants.Z_SYNC_FLUSH, () => {
+        this.failed = undefined
+        const { chunks, size } = this
+        this.chunks = []
+        this.size = 0
+        resolve(stripDeflateTail(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
+      })
+    })
+  }
+
+  /** Forgets the window: the next message is compressed on its own (no context takeover). */
+  reset(): void {
+    this.stream.reset()
+  }
+
+  close(): void {
+    this.stream.close()
+  }
+}

@@ -19,8 +19,8 @@ import {
   errorResponse,
   html,
   type HttpContext,
+  httpErrorResponse,
   httpRoute,
-  isJson,
   json,
   type Json,
   onDisconnect,
@@ -137,10 +137,9 @@ export const chatRoutes = (deps: ChatDeps): RouteTable => {
     if (isLeft(room) || room.right !== req.params.room) return errorResponse(400, `invalid room name: expected ${RoomName.name}`)
     // A write from another site's page is refused even where CORS would not stop it.
     if (!allowed(req.headerMap.get('origin'), req.headerMap.get('host'))) return errorResponse(403, 'origin not allowed')
-    // JSON only: a cross-site form cannot send it without a CORS preflight, which we do not grant.
-    if (!isJson(req)) return errorResponse(415, 'expected Content-Type: application/json')
+    // JSON only (415 otherwise): a cross-site form cannot send it without a CORS preflight, which we do not grant.
     const body = readJsonBody(req)
-    if (isLeft(body)) return errorResponse(400, 'invalid_json')
+    if (isLeft(body)) return httpErrorResponse(body.left)
     const payload = PostPayload.decode(body.right)
     if (isLeft(payload)) return json({ error: 'invalid_payload', details: issues(payload.left) }, 400)
     if (!rooms.exists(room.right)) return errorResponse(404, `no room "${room.right}": a room exists while someone is in it`)

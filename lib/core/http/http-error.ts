@@ -67,6 +67,15 @@ export interface InvalidChunk extends Base<'InvalidChunk', 400, 'invalid_chunk'>
 }
 /** A JSON body the route read is not valid JSON (or not UTF-8). */
 export interface InvalidJson extends Base<'InvalidJson', 400, 'invalid_json'> {}
+/**
+ * A route that reads JSON got a body of another media type, or of none (RFC 9110 §15.5.16:
+ * 415 "the content is in a format not supported by this method on the target resource").
+ * `contentType` is the media type received, lower-cased and without parameters; `''` when
+ * the request had no Content-Type.
+ */
+export interface UnsupportedMediaType extends Base<'UnsupportedMediaType', 415, 'unsupported_media_type'> {
+  readonly contentType: string
+}
 /** The body (declared or decoded) exceeds `maxBody`. */
 export interface BodyTooLarge extends Base<'BodyTooLarge', 413, 'body_too_large'> {
   readonly limit: number
@@ -104,6 +113,7 @@ export type HttpError =
   | InvalidTransferEncoding
   | InvalidChunk
   | InvalidJson
+  | UnsupportedMediaType
   | BodyTooLarge
   | RequestLineTooLong
   | HeadersTooLarge
@@ -154,6 +164,12 @@ export const invalidTransferEncoding = (value: string): InvalidTransferEncoding 
 })
 export const invalidChunk = (offset: number): InvalidChunk => ({ _tag: 'InvalidChunk', status: 400, reason: 'invalid_chunk', offset })
 export const invalidJson = (): InvalidJson => ({ _tag: 'InvalidJson', status: 400, reason: 'invalid_json' })
+export const unsupportedMediaType = (contentType: string): UnsupportedMediaType => ({
+  _tag: 'UnsupportedMediaType',
+  status: 415,
+  reason: 'unsupported_media_type',
+  contentType,
+})
 export const bodyTooLarge = (limit: number): BodyTooLarge => ({ _tag: 'BodyTooLarge', status: 413, reason: 'body_too_large', limit })
 export const requestLineTooLong = (limit: number): RequestLineTooLong => ({
   _tag: 'RequestLineTooLong',

@@ -1,15 +1,15 @@
 /**
  * The seed's Request accessors (§4.2) as pure functions of a `Request`, plus `all` and
  * `input` (body, then query, then path params) and the Either-returning body reads a route
- * uses to answer 400 `invalid_json`. Names match the seed's methods; the Response reads are
+ * uses to answer 400 `invalid_json` or 415 `unsupported_media_type`. Names match the seed's methods; the Response reads are
  * `getResponseHeader`/`getResponseHeaders`, so both sets can be imported together.
  *
  * Pure and portable: no node:* imports.
  */
-import { type Either, isLeft, isRight, right } from 'fp-ts/lib/Either.js'
-import type { InvalidJson } from './http-error.js'
+import { type Either, isLeft, isRight, left, right } from 'fp-ts/lib/Either.js'
+import { type InvalidJson, invalidJson, type UnsupportedMediaType, unsupportedMediaType } from './http-error.js'
 import type { QueryValue } from './parse-query.js'
-import { isJsonMediaType, mediaType, parseJsonBytes, type RequestBodyValue } from './parse-request-body.js'
+import { isJsonMediaType, mediaType, type RequestBodyValue } from './parse-request-body.js'
 import type { Params, Request } from './request.js'
 import type { Json } from './types.js'
 
@@ -70,14 +70,26 @@ export const getBody = (req: Request): RequestBodyValue => (isRight(req.body) ? 
 /** The body, or `InvalidJson` (400 `invalid_json`) for a JSON body that does not parse. */
 export const readBody = (req: Request): Either<InvalidJson, RequestBodyValue> => req.body
 
+/** Why `readJsonBody` found no JSON: 415 for another media type, 400 for a body that does not parse. */
+export type JsonBodyError = InvalidJson | UnsupportedMediaType
+
 /**
- * The body as JSON whatever the declared type: `InvalidJson` when it is empty or not JSON.
+ * The body as JSON. The request must declare it: `application/json` or a `+json` type
+ * (RFC 6839 §3.1, e.g. `application/problem+json`), parameters ignored. Any other type, or
+ * none (RFC 9110 §8.3 lets a recipient take a body without a type as octet-stream), is
+ * `UnsupportedMediaType` (415), since a JSON route that accepted form or text bodies would
+ * take requests a cross-site page can send without a CORS preflight. A declared JSON body
+ * that is empty, not UTF-8 or not JSON is `InvalidJson` (400).
  *
  * @example
- * pipe(readJsonBody(req), match((e) => errorResponse(e.status, e.reason), (data) => json(data)))
+ * pipe(readJsonBody(req), match(httpErrorResponse, (data) => json(data)))
  */
-export const readJsonBody = (req: Request): Either<InvalidJson, Json> =>
-  isJson(req) && isRight(req.body) && req.body.right !== undefined ? right(req.body.right as Json) : parseJsonBytes(req.rawBody)
+export const readJsonBody = (req: Request): Either<JsonBodyError, Json> => {
+  const type = mediaType(req.headerMap.get('content-type'))
+  if (!isJsonMediaType(type)) return left(unsupportedMediaType(type))
+  // A declared JSON body was parsed when the request was built: Left when it is not JSON.
+  return isRight(req.body) && req.body.right !== undefined ? right(req.body.right as Json) : left(invalidJson())
+}
 
 type Fields = Readonly<Record<string, unknown>>
 

@@ -10,8 +10,9 @@ import { type Either, isLeft, isRight, left, right } from 'fp-ts/lib/Either.js'
 import { type InvalidJson, invalidJson, type UnsupportedMediaType, unsupportedMediaType } from './http-error.js'
 import type { QueryValue } from './parse-query.js'
 import { isJsonMediaType, mediaType, type RequestBodyValue } from './parse-request-body.js'
+import { headerValue } from './header-value.js'
 import type { Params, Request } from './request.js'
-import type { Json } from './types.js'
+import type { HttpRequest, Json } from './types.js'
 
 /** The method, as received (methods are case-sensitive, RFC 9110 §9.1). */
 export const getMethod = (req: Request): string => req.method
@@ -24,11 +25,24 @@ export const getQuery = (req: Request): Readonly<Record<string, QueryValue>> => 
 /** The path params record. */
 export const getParams = <P extends Params>(req: Request<P>): P => req.params
 
-/** The value of a header (case-insensitive name), repeated lines joined; `undefined` when absent. */
-export const getHeader = (req: Request, name: string): string | undefined => req.headerMap.get(name.toLowerCase())
+// A route's `Request` carries its header index; a parsed `HttpRequest` (what middleware and
+// `ctx.request` hold) has the lines only.
+const isRouteRequest = (req: Request | HttpRequest): req is Request => 'headerMap' in req
 
-/** Whether the request has header `name` (case-insensitive). */
-export const hasHeader = (req: Request, name: string): boolean => req.headerMap.has(name.toLowerCase())
+/**
+ * The value of a header (case-insensitive name), repeated lines joined; `undefined` when
+ * absent. Takes a route's `Request` or a parsed `HttpRequest` (HTTP middleware,
+ * `ctx.request` of a WebSocket handler).
+ *
+ * @example
+ * getHeader(ctx.request, 'X-Forwarded-For') // '203.0.113.7, 10.0.0.2'
+ */
+export const getHeader = (req: Request | HttpRequest, name: string): string | undefined =>
+  isRouteRequest(req) ? req.headerMap.get(name.toLowerCase()) : headerValue(req.headers, name)
+
+/** Whether the request has header `name` (case-insensitive); a `Request` or an `HttpRequest`. */
+export const hasHeader = (req: Request | HttpRequest, name: string): boolean =>
+  isRouteRequest(req) ? req.headerMap.has(name.toLowerCase()) : headerValue(req.headers, name) !== undefined
 
 /** Every header as a record keyed by lower-case name. */
 export const getHeaders = (req: Request): Readonly<Record<string, string>> => Object.fromEntries(req.headerMap)

@@ -1,6 +1,7 @@
 /**
  * `readJsonBody` by content type: JSON types are read (400 when the body is not JSON), any
- * other type or none is 415; and the answer `httpErrorResponse` gives each.
+ * other type or none is 415; the answer `httpErrorResponse` gives each; and `getHeader` /
+ * `hasHeader` on what middleware and `ctx.request` hold as well as on a route's request.
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -8,7 +9,8 @@ import { invalidJson, unsupportedMediaType } from '../../../lib/core/http/http-e
 import { httpErrorResponse } from '../../../lib/core/http/http-error-response.js'
 import { getBodyString } from '../../../lib/core/http/read-response.js'
 import { makeRequest } from '../../../lib/core/http/request.js'
-import { readJsonBody } from '../../../lib/core/http/request-accessors.js'
+import { compactRequest } from '../../../lib/core/http/compact-request.js'
+import { getHeader, hasHeader, readJsonBody } from '../../../lib/core/http/request-accessors.js'
 import type { HttpRequest } from '../../../lib/core/http/types.js'
 
 // A POST with `contentType` (none when undefined) and the body given as hex.
@@ -95,6 +97,19 @@ test('httpErrorResponse :: 415 says which type to send and which arrived', () =>
 test('httpErrorResponse :: 400 invalid_json stays {"error": reason}', () => {
   const res = httpErrorResponse(invalidJson())
   assert.equal([res.status, getBodyString(res)], [400, '{"error":"invalid_json"}'])
+})
+
+test('getHeader :: reads a parsed HttpRequest (middleware, ctx.request) as it reads a route request', () => {
+  const http: HttpRequest = {
+    ...post('application/json', '').http,
+    headers: [['Host', 'a'], ['X-Forwarded-For', '203.0.113.7'], ['x-forwarded-for', '10.0.0.2']],
+  }
+  for (const req of [http, compactRequest(http), makeRequest(http, {})]) {
+    assert.is(getHeader(req, 'X-FORWARDED-FOR'), '203.0.113.7, 10.0.0.2')
+    assert.is(getHeader(req, 'authorization'), undefined)
+    assert.ok(hasHeader(req, 'host'))
+    assert.not.ok(hasHeader(req, 'origin'))
+  }
 })
 
 test.run()

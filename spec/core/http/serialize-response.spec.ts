@@ -79,11 +79,11 @@ test('serializeResponse :: an unencodable JSON body is 500 unserializable_body, 
     )
   }
   assert.is(reported.length, 2)
+  // What JSON.stringify threw (each engine words it its own way; all throw a TypeError).
   assert.instance(reported[0], TypeError)
-  assert.match(String(reported[0]), 'circular')
-  const big = json({ n: 10n } as never)
-  serializeResponse(big, options)
-  assert.match(String(reported[2]), 'BigInt')
+  serializeResponse(json({ n: 10n } as never), options)
+  assert.instance(reported[2], TypeError)
+  assert.is.not(String(reported[2]), 'TypeError: the response body has no JSON text')
 })
 
 test('serializeResponse :: a body with no JSON text is reported with a TypeError; without a hook it is still 500', () => {

@@ -39,8 +39,15 @@ export const UserName = boundedText(`UserName (1-${CHAT_LIMITS.name} characters)
 /** A message text: 1–500 characters after trimming, one line. */
 export const MessageText = boundedText(`MessageText (1-${CHAT_LIMITS.text} characters, one line)`, CHAT_LIMITS.text)
 
-/** `hello`: pick (or change) the user name. Unknown keys are dropped. */
-export const HelloPayload = t.exact(t.type({ name: UserName }))
+/** A resume token, as `hello` answered it (see `chat-presence.ts`). */
+export const ResumeToken = boundedText('ResumeToken (1-64 characters)', 64)
+
+/**
+ * `hello`: pick (or change) the user name; `resume` is the token of an earlier `hello`,
+ * to come back as the same person after a reload or a lost connection. Unknown keys are dropped.
+ */
+// (`t.union` with undefined rather than `t.partial`, so failures name `name`, not `0.name`.)
+export const HelloPayload = t.exact(t.type({ name: UserName, resume: t.union([ResumeToken, t.undefined]) }))
 /** `join` and `leave`: the room. */
 export const RoomPayload = t.exact(t.type({ room: RoomName }))
 /** `message` over the WebSocket: the room and the text (the sender's name is known). */

@@ -1,7 +1,7 @@
 /**
  * `createChatRooms`: the chat's own state, beside the server's room registry: each
- * client's name, who is in which room (by name, for the member list), and the last few
- * messages of each room for newcomers. A room exists while someone is in it. The server's
+ * client's name (unique, ignoring case), who is in which room (by name, for the member
+ * list), and the last few messages of each room for newcomers. A room exists while someone is in it. The server's
  * registry decides who receives a broadcast; this state answers `GET /api/rooms` and fills
  * the notices. Plain data, no node:* imports, no I/O.
  */
@@ -27,9 +27,19 @@ export interface RoomSummary {
 
 /** The chat state. Ids are the server's client ids. */
 export interface ChatRooms {
-  /** Sets a client's name; answers the rooms the client is in (to tell them about it). */
+  /**
+   * Sets a client's name; answers the rooms the client is in (to tell them about it).
+   * The caller checks `holderOf` first: names are unique.
+   */
   setName(clientId: number, name: string): readonly string[]
   nameOf(clientId: number): string | undefined
+  /** The client whose name is `name`, ignoring case ("Ada" is "ada"). */
+  holderOf(name: string): number | undefined
+  /**
+   * Gives `from`'s name and rooms, in place in each member list, to `to` (a client with
+   * no name yet: the same person on a new connection). Answers the rooms.
+   */
+  transfer(from: number, to: number): readonly string[]
   join(clientId: number, room: string): JoinOutcome
   /** False when the client was not in the room. */
   leave(clientId: number, room: string): boolean
@@ -61,6 +71,7 @@ interface Room {
  */
 export const createChatRooms = (): ChatRooms => {
   const names = new Map<number, string>()
+  const holders = new Map<string, number>() // lower-cased name -> client
   const rooms = new Map<string, Room>()
   const clientRooms = new Map<number, Set<string>>()
 
@@ -84,10 +95,33 @@ export const createChatRooms = (): ChatRooms => {
 
   return {
     setName(clientId, name) {
+      const before = names.get(clientId)
+      if (before !== undefined) holders.delete(before.toLowerCase())
       names.set(clientId, name)
+      holders.set(name.toLowerCase(), clientId)
       return roomsOf(clientId)
     },
     nameOf: (clientId) => names.get(clientId),
+    holderOf: (name) => holders.get(name.toLowerCase()),
+    transfer(from, to) {
+      const name = names.get(from)
+      const mine = clientRooms.get(from)
+      if (name === undefined || names.has(to)) return []
+      names.delete(from)
+      names.set(to, name)
+      holders.set(name.toLowerCase(), to)
+      if (mine === undefined) return []
+      clientRooms.delete(from)
+      clientRooms.set(to, mine)
+      for (const room of mine) {
+        const members = rooms.get(room)?.members
+        if (members === undefined) continue
+        const order = [...members].map((id) => (id === from ? to : id))
+        members.clear()
+        for (const id of order) members.add(id)
+      }
+      return [...mine]
+    },
     join(clientId, room) {
       if (!names.has(clientId)) return { _tag: 'NameRequired' }
       const mine = clientRooms.get(clientId) ?? new Set<string>()
@@ -105,6 +139,8 @@ export const createChatRooms = (): ChatRooms => {
     forget(clientId) {
       const left = roomsOf(clientId)
       for (const room of left) leave(clientId, room)
+      const name = names.get(clientId)
+      if (name !== undefined && holders.get(name.toLowerCase()) === clientId) holders.delete(name.toLowerCase())
       names.delete(clientId)
       return left
     },

@@ -3,12 +3,16 @@
  *
  * Client events (each validated by a codec of `chat-codecs.ts`; send an `id` to get the
  * reply as an ack, `{ ok: true, ... }` or `{ ok: false, error, message }`):
- *   hello   {name}        pick or change your name (renames are announced in your rooms)
- *   join    {room}        join a room; the reply lists its members and recent messages
- *   leave   {room}        leave a room
- *   message {room, text}  say something in a room you are in
- * Server events: `joined`/`left` {room, name, members}, `renamed` {room, from, to},
- * `message` (a ChatMessage), `rooms` {rooms} to everyone when a room's head count changes.
+ *   hello   {name, resume?}  pick or change your name (unique; renames are announced in
+ *                            your rooms); the reply's `token`, sent back as `resume` on a
+ *                            new connection within the grace period, resumes you: same
+ *                            name, same rooms, nothing announced
+ *   join    {room}           join a room; the reply lists its members and recent messages
+ *   leave   {room}           leave a room
+ *   message {room, text}     say something in a room you are in
+ * Server events: `joined`/`left` {room, name, members} to the others in the room,
+ * `renamed` {room, from, to}, `message` (a ChatMessage), `rooms` {rooms} to everyone when a
+ * room's head count changes. A departure is announced only after the grace period.
  *
  * HTTP: `GET /` (the page, with `/app.js` and `/app.css`), `GET /api/rooms`,
  * `POST /api/rooms/{room}/messages` with JSON `{name, text}` (201 and the message).
@@ -19,8 +23,8 @@ import {
   errorResponse,
   html,
   type HttpContext,
+  httpErrorResponse,
   httpRoute,
-  isJson,
   json,
   type Json,
   onDisconnect,
@@ -34,12 +38,14 @@ import {
 import type { ChatAssets } from './chat-assets.js'
 import { HelloPayload, PostPayload, RoomName, RoomPayload, SayPayload } from './chat-codecs.js'
 import type { ChatMessage, MessageInput } from './chat-message.js'
+import type { Presence } from './chat-presence.js'
 import type { ChatRooms } from './chat-rooms.js'
 import type { OriginPolicy } from './origin-policy.js'
 
 /** What the routes work with; `chatServerOptions` builds it. */
 export interface ChatDeps {
   readonly rooms: ChatRooms
+  readonly presence: Presence
   readonly allowed: OriginPolicy
   readonly assets: ChatAssets
   readonly newMessage: (input: MessageInput) => ChatMessage
@@ -48,7 +54,7 @@ export interface ChatDeps {
 /** An application-level refusal, sent as the ack of the event. */
 export interface ChatRefusal {
   readonly ok: false
-  readonly error: 'name_required' | 'too_many_rooms' | 'not_in_room'
+  readonly error: 'name_required' | 'name_taken' | 'too_many_rooms' | 'not_in_room'
   readonly message: string
 }
 
@@ -77,19 +83,30 @@ const PAGE_HEADERS = {
 
 /** Builds the route table over the chat state in `deps`. */
 export const chatRoutes = (deps: ChatDeps): RouteTable => {
-  const { rooms, allowed, assets, newMessage } = deps
+  const { rooms, presence, allowed, assets, newMessage } = deps
 
   const headCount = (room: string): number => rooms.members(room).length
   const announceRooms = (ctx: SocketContext | HttpContext): void => ctx.broadcast('rooms', { rooms: rooms.list() })
 
   const ws = {
-    hello: socketOn('hello', HelloPayload, ({ name }, ctx) => {
+    hello: socketOn('hello', HelloPayload, ({ name, resume }, ctx) => {
+      const holder = rooms.holderOf(name)
+      if (holder !== undefined && holder !== ctx.clientId) {
+        // Taken, unless this is its holder back on a new connection within the grace period.
+        const fresh = rooms.nameOf(ctx.clientId) === undefined
+        if (!fresh || resume === undefined || !presence.resume(holder, resume, ctx.clientId)) {
+          return refuse('name_taken', `"${name}" is taken: pick another name`)
+        }
+        const back = rooms.transfer(holder, ctx.clientId)
+        for (const room of back) ctx.joinRoom(room)
+        return { ok: true, id: ctx.clientId, name: rooms.nameOf(ctx.clientId), token: resume, rooms: back }
+      }
       const before = rooms.nameOf(ctx.clientId)
       const inRooms = rooms.setName(ctx.clientId, name)
       if (before !== undefined && before !== name) {
         for (const room of inRooms) ctx.broadcast('renamed', { room, from: before, to: name }, { room })
       }
-      return { ok: true, id: ctx.clientId, name }
+      return { ok: true, id: ctx.clientId, name, token: presence.tokenFor(ctx.clientId), rooms: inRooms }
     }),
     join: socketOn('join', RoomPayload, ({ room }, ctx) => {
       const outcome = rooms.join(ctx.clientId, room)
@@ -100,7 +117,8 @@ export const chatRoutes = (deps: ChatDeps): RouteTable => {
           return refuse('too_many_rooms', `you may be in at most ${outcome.limit} rooms`)
         case 'Joined':
           ctx.joinRoom(room)
-          ctx.broadcast('joined', { room, name: rooms.nameOf(ctx.clientId), members: outcome.members.length }, { room })
+          // The joiner learns it from the reply; a notice about yourself is noise.
+          ctx.broadcast('joined', { room, name: rooms.nameOf(ctx.clientId), members: outcome.members.length }, { room, except: ctx.clientId })
           announceRooms(ctx)
           break
         case 'AlreadyIn':
@@ -123,12 +141,17 @@ export const chatRoutes = (deps: ChatDeps): RouteTable => {
       ctx.broadcast('message', message, { room })
       return { ok: true, message }
     }),
-    // The server has already taken the client out of its rooms; tell the others.
+    // The server has already taken the client out of its rooms. A named client is held for
+    // the grace period (it may be a reload); the others are told only if it does not come back.
     goodbye: onDisconnect((ctx) => {
       const name = rooms.nameOf(ctx.clientId)
-      const left = rooms.forget(ctx.clientId)
-      for (const room of left) ctx.broadcast('left', { room, name, members: headCount(room) }, { room })
-      if (left.length > 0) announceRooms(ctx)
+      const gone = (): void => {
+        const left = rooms.forget(ctx.clientId)
+        for (const room of left) ctx.broadcast('left', { room, name, members: headCount(room) }, { room })
+        if (left.length > 0) announceRooms(ctx)
+      }
+      if (name === undefined) gone()
+      else presence.hold(ctx.clientId, gone)
     }),
   }
 
@@ -137,10 +160,9 @@ export const chatRoutes = (deps: ChatDeps): RouteTable => {
     if (isLeft(room) || room.right !== req.params.room) return errorResponse(400, `invalid room name: expected ${RoomName.name}`)
     // A write from another site's page is refused even where CORS would not stop it.
     if (!allowed(req.headerMap.get('origin'), req.headerMap.get('host'))) return errorResponse(403, 'origin not allowed')
-    // JSON only: a cross-site form cannot send it without a CORS preflight, which we do not grant.
-    if (!isJson(req)) return errorResponse(415, 'expected Content-Type: application/json')
+    // JSON only (415 otherwise): a cross-site form cannot send it without a CORS preflight, which we do not grant.
     const body = readJsonBody(req)
-    if (isLeft(body)) return errorResponse(400, 'invalid_json')
+    if (isLeft(body)) return httpErrorResponse(body.left)
     const payload = PostPayload.decode(body.right)
     if (isLeft(payload)) return json({ error: 'invalid_payload', details: issues(payload.left) }, 400)
     if (!rooms.exists(room.right)) return errorResponse(404, `no room "${room.right}": a room exists while someone is in it`)

@@ -17,6 +17,7 @@
 import type { Logger, ServerOptions } from '../../lib/index.js'
 import { type ChatAssets, loadChatAssets } from './chat-assets.js'
 import { messageFactory } from './chat-message.js'
+import { createPresence, type Schedule } from './chat-presence.js'
 import { createChatRooms } from './chat-rooms.js'
 import { chatRoutes } from './chat-routes.js'
 import { originPolicy } from './origin-policy.js'
@@ -36,6 +37,21 @@ export interface ChatOptions {
   readonly assets?: ChatAssets
   /** The clock stamping messages. */
   readonly now?: () => Date
+  /**
+   * How long a departed member stays in its rooms before "left" is announced, so that a
+   * reload or a short loss of connection goes unnoticed (default `CHAT_GRACE_MS`; 0: none).
+   */
+  readonly graceMs?: number
+}
+
+/** Long enough for a page reload and the page's first two reconnection attempts (0.5 s, 1 s). */
+export const CHAT_GRACE_MS = 5_000
+
+// The grace timers must not keep a process alive that is otherwise done.
+const schedule: Schedule = (ms, run) => {
+  const timer = setTimeout(run, ms)
+  timer.unref()
+  return () => clearTimeout(timer)
 }
 
 /** A chat line is at most 500 characters; 64 KiB leaves room for any valid event or post. */
@@ -52,6 +68,7 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
   const allowed = originPolicy(origins)
   const routes = chatRoutes({
     rooms: createChatRooms(),
+    presence: createPresence({ graceMs: options.graceMs ?? CHAT_GRACE_MS, schedule, newToken: () => crypto.randomUUID() }),
     allowed,
     assets: options.assets ?? loadChatAssets(),
     newMessage: messageFactory(options.now),

@@ -1,8 +1,10 @@
 /**
  * `npm start`: the chat demo on HOST/PORT (defaults `0.0.0.0` and `6001`). `CHAT_ORIGINS`
  * (comma-separated) lists other sites' origins trusted to use it; `DEBUG=1` logs more.
- * SIGINT/SIGTERM close it gracefully (WebSocket clients get 1001, HTTP answers finish).
+ * SIGINT/SIGTERM close it gracefully (WebSocket clients get 1001, HTTP answers finish),
+ * logging the start and the end of the drain.
  */
+import { shutDown } from './shut-down.js'
 import { startChat } from './start-chat.js'
 
 const origins = (process.env.CHAT_ORIGINS ?? '')
@@ -21,8 +23,8 @@ chat.logger.info('chat demo: open http://{host}:{port}/ in a browser', {
   port: chat.address.port,
 })
 
-const stop = (): void => {
-  void chat.close().then(() => process.exit(0))
+const stop = (signal: NodeJS.Signals): void => {
+  void shutDown(chat, signal).then(() => process.exit(0))
 }
 process.once('SIGINT', stop)
 process.once('SIGTERM', stop)

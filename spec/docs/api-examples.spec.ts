@@ -1,13 +1,16 @@
 /**
- * docs/api.md as a test: every ```ts block of the API reference (and of the guide) runs,
- * and the reference names every export of `twinport`. A block is a small ES module that imports from
- * `twinport` (or `twinport/core`) and checks what it claims with `node:assert/strict`, so
- * an example that drifts from the code fails here.
+ * The docs as a test: every ```ts block of the API reference and of the guide is
+ * type-checked and run, the README's example is type-checked, and the reference names
+ * every export of `twinport`. A block is a small ES module that imports from `twinport`
+ * (or `twinport/core`) and checks what it claims with `node:assert/strict`, so an example
+ * that drifts from the code fails here.
  *
- * Each block is written to `spec/docs/.tmp/` (gitignored; tsc skips dot-directories) with
- * the package name pointed at `lib/` by absolute path, then imported in this process, one
- * after the other. The process's files are removed afterwards.
+ * Each block is written to `spec/docs/.tmp/` (gitignored; the project's tsc skips
+ * dot-directories) twice: as written, for tsc with `twinport` mapped to `lib/` (`paths`),
+ * and with the package name pointed at `lib/` by absolute path, to be imported in this
+ * process, one after the other. The process's files are removed afterwards.
  */
+import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -19,8 +22,10 @@ const root = resolve(here, '..', '..')
 // One directory per process, so two suites running at once never share files.
 const tmp = join(here, '.tmp', String(process.pid))
 const apiPath = join(root, 'docs', 'api.md')
-// Pages whose ```ts blocks are complete programs (fragments are fenced as ```typescript).
+// Pages whose ```ts blocks are complete programs, run and type-checked.
 const pages = ['api.md', 'guide.md']
+// Pages whose ```ts blocks are type-checked only (the README's starts a server on 6001 for good).
+const checkedOnly = ['README.md']
 
 /** One fenced `ts` block: where it starts and the heading it sits under. */
 interface Block {
@@ -55,6 +60,7 @@ const pointAtLib = (code: string): string =>
 const markdown = readFileSync(apiPath, 'utf8')
 const blocks = tsBlocks(markdown)
 const pageBlocks = pages.map((page) => ({ page, blocks: tsBlocks(readFileSync(join(root, 'docs', page), 'utf8')) }))
+const readmeBlocks = checkedOnly.map((page) => ({ page, blocks: tsBlocks(readFileSync(join(root, page), 'utf8')) }))
 
 // The words of the prose's inline code spans (`runServer(options?)` names `runServer`).
 const codeWords = new Set([...markdown.matchAll(/`([^`\n]+)`/g)].flatMap((m) => (m[1] as string).match(/[A-Za-z_$][\w$]*/g) ?? []))
@@ -82,15 +88,63 @@ examples('docs/api.md :: has examples to run', () => {
   assert.ok(blocks.length >= 30, `expected many examples, found ${blocks.length}`)
 })
 
+// Listeners an example left on the process (a shutdown example wires signals).
+const signalListeners = (): Set<unknown> => new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')])
+
 for (const { page, blocks: found } of pageBlocks) {
   for (const block of found) {
     examples(`docs/${page} :: example at line ${block.line} (${block.heading}) runs`, async () => {
       const file = join(tmp, `${page.replace('.md', '')}-line-${block.line}.ts`)
       writeFileSync(file, `${pointAtLib(block.code)}\n`)
+      const before = signalListeners()
       await import(pathToFileURL(file).href)
+      const left = [...signalListeners()].filter((l) => !before.has(l))
+      assert.equal(left.length, 0, 'the example leaves signal listeners behind')
     })
   }
 }
+
+examples('docs :: every TypeScript block of the guide and the reference is a checked ```ts block', () => {
+  for (const page of pages) {
+    const unchecked = (readFileSync(join(root, 'docs', page), 'utf8').match(/^```(typescript|tsx?|js|javascript)\s*$/gm) ?? []).filter((f) => f !== '```ts')
+    assert.equal(unchecked, [], `docs/${page} has code blocks the suite does not run`)
+  }
+})
+
+// tsc over every block as written, with `twinport` and `twinport/core` mapped to lib/.
+const typeCheck = (dir: string): Promise<string> => {
+  const tsconfig = {
+    extends: join(root, 'tsconfig.json'),
+    compilerOptions: {
+      noEmit: true,
+      rootDir: root,
+      paths: { twinport: [join(root, 'lib', 'index.ts')], 'twinport/core': [join(root, 'lib', 'core', 'index.ts')] },
+    },
+    include: ['*.ts'],
+    exclude: [],
+  }
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig))
+  return new Promise((resolve) => {
+    execFile(join(root, 'node_modules', '.bin', 'tsc'), ['-p', dir], { cwd: dir, timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve(error === null ? '' : `${stdout}${stderr}` || error.message),
+    )
+  })
+}
+
+examples('docs :: every example type-checks (guide, reference, README)', async () => {
+  const dir = join(tmp, 'check')
+  mkdirSync(dir, { recursive: true })
+  let count = 0
+  for (const { page, blocks: found } of [...pageBlocks, ...readmeBlocks]) {
+    for (const block of found) {
+      writeFileSync(join(dir, `${page.replace('.md', '')}-line-${block.line}.ts`), `${block.code}\n`)
+      count += 1
+    }
+  }
+  assert.ok(count > 40, `expected the examples to be found, got ${count}`)
+  const errors = await typeCheck(dir)
+  assert.is(errors, '', `examples that do not compile (file names give the page and line):\n${errors}`)
+})
 
 // Names exported only as types, collected from the source: `export interface X`, `export type X`
 // in modules re-exported with `*`, and `type X` in named re-export lists.

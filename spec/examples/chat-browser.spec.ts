@@ -1,15 +1,18 @@
 /**
  * End to end through headless Chromium (Debian package `chromium`, driven by
- * playwright-core): two pages join the same room of the chat demo and see each other's
- * messages and notices, a message posted over the REST API appears in both, and markup
- * typed by a user is shown as text. Without `/usr/bin/chromium` the test is skipped (and
- * says why), unless `CI` is set: there it fails, since CI installs Chromium.
+ * playwright-core): pages of the chat demo chat in one room, see REST posts, show markup
+ * as text; and what users noticed first: renames update the member line on every page,
+ * names are unique, a refused message is explained in words and the explanation goes on
+ * the next action, a reload or a lost connection resumes you silently (no leave/join for
+ * the others, no "you joined" for you), and a phone's 390 px screen shows the chat.
+ * Without `/usr/bin/chromium` the tests are skipped (and say why), unless `CI` is set:
+ * there they fail, since CI installs Chromium.
  */
 import { existsSync } from 'node:fs'
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { test } from 'uvu'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { silentLogger } from '../../lib/index.js'
+import { type ServerHandle, silentLogger } from '../../lib/index.js'
 import { startChat } from '../../examples/chat/start-chat.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -23,10 +26,9 @@ const ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ]
-// Every wait is bounded; the whole test is bounded too, and the browser is always closed.
+// Every wait is bounded; each test is bounded too, and the browser is always closed.
 const STEP_MS = 10_000
-const WHOLE_MS = 90_000
-const NAME = 'chat demo :: two browser pages chat in one room, REST posts reach both'
+const TEST_MS = 60_000
 
 const inCi = (process.env.CI ?? '') !== ''
 
@@ -42,16 +44,43 @@ const withDeadline = async <A>(ms: number, what: string, run: () => Promise<A>):
   }
 }
 
-// Opens the page, picks a name and joins `room`; resolves when the page shows the room.
-const enter = async (page: Page, url: string, name: string, room: string): Promise<void> => {
-  await page.goto(url, { timeout: STEP_MS })
-  await page.locator('#status[data-state="open"]').waitFor({ timeout: STEP_MS })
+interface Ctx {
+  chat: ServerHandle
+  url: string
+  browser: Browser
+  contexts: BrowserContext[]
+  pageErrors: string[]
+}
+
+// A page in a context of its own (its own sessionStorage), errors collected.
+const open = async (ctx: Ctx, viewport?: { width: number; height: number }): Promise<Page> => {
+  const context = await ctx.browser.newContext(viewport === undefined ? {} : { viewport })
+  ctx.contexts.push(context)
+  const page = await context.newPage()
+  page.setDefaultTimeout(STEP_MS)
+  page.on('pageerror', (error) => ctx.pageErrors.push(error.message))
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') ctx.pageErrors.push(msg.text())
+  })
+  await page.goto(ctx.url)
+  await page.locator('#status[data-state="open"]').waitFor()
+  return page
+}
+
+const setName = async (page: Page, name: string): Promise<void> => {
   await page.fill('#name', name)
   await page.click('#name-form button')
-  await page.locator('#whoami', { hasText: `You are ${name}.` }).waitFor({ timeout: STEP_MS })
+}
+
+// Opens the page, picks a name and joins `room`; resolves when the page shows the room.
+const enter = async (ctx: Ctx, name: string, room: string, viewport?: { width: number; height: number }): Promise<Page> => {
+  const page = await open(ctx, viewport)
+  await setName(page, name)
+  await page.locator('#whoami', { hasText: `You are ${name}.` }).waitFor()
   await page.fill('#room', room)
   await page.click('#join-form button')
-  await page.locator('#room-title', { hasText: `#${room}` }).waitFor({ timeout: STEP_MS })
+  await page.locator('#room-title', { hasText: `#${room}` }).waitFor()
+  return page
 }
 
 const say = async (page: Page, text: string): Promise<void> => {
@@ -64,77 +93,197 @@ const sees = async (page: Page, name: string, text: string): Promise<void> => {
   const line = page.locator('#logs .msg').filter({ has: page.locator('.msg-name', { hasText: name }) }).filter({
     has: page.locator('.msg-text', { hasText: text }),
   })
-  await line.first().waitFor({ timeout: STEP_MS })
-  const shown = await line.first().locator('.msg-text').textContent({ timeout: STEP_MS })
-  assert.is(shown, text)
+  await line.first().waitFor()
+  assert.is(await line.first().locator('.msg-text').textContent(), text)
 }
+
+const notices = async (page: Page): Promise<string[]> => page.locator('#logs .notice').allTextContents()
+
+// The WebSocket clients the server has now.
+const wsIds = (chat: ServerHandle): Set<number> => new Set(chat.clients().filter((c) => c.type === 'ws').map((c) => c.id))
+
+const browserSuite = suite<Ctx>('chat demo in Chromium', {
+  chat: undefined as unknown as ServerHandle,
+  url: '',
+  browser: undefined as unknown as Browser,
+  contexts: [],
+  pageErrors: [],
+})
+
+browserSuite.before(async (ctx) => {
+  ctx.chat = await startChat({ host: '127.0.0.1', port: 0, logger: silentLogger })
+  ctx.url = `http://127.0.0.1:${ctx.chat.address.port}/`
+  ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 })
+})
+
+browserSuite.after.each(async (ctx) => {
+  await Promise.all(ctx.contexts.splice(0).map((c) => c.close().catch(() => undefined)))
+  const errors = ctx.pageErrors.splice(0)
+  assert.equal(errors, [], 'the pages logged errors')
+})
+
+browserSuite.after(async (ctx) => {
+  await ctx.browser?.close().catch(() => undefined)
+  await ctx.chat?.close()
+})
+
+const check = (name: string, run: (ctx: Ctx) => Promise<void>): void => browserSuite(name, (ctx) => withDeadline(TEST_MS, name, () => run(ctx)))
+
+check('chat demo :: two pages chat in one room, REST posts reach both, markup stays text', async (ctx) => {
+  const ada = await enter(ctx, 'ada', 'lobby')
+  const bob = await enter(ctx, 'bob', 'lobby')
+  await ada.locator('#logs .notice', { hasText: 'bob joined #lobby' }).waitFor()
+  await ada.locator('#members', { hasText: '2 here' }).waitFor()
+
+  await say(ada, 'hello from ada')
+  await sees(bob, 'ada', 'hello from ada')
+  await sees(ada, 'ada', 'hello from ada')
+  await say(bob, 'hi ada, bob here')
+  await sees(ada, 'bob', 'hi ada, bob here')
+
+  const posted = await fetch(`${ctx.url}api/rooms/lobby/messages`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'rest-bot', text: 'posted over the REST API' }),
+    signal: AbortSignal.timeout(STEP_MS),
+  })
+  assert.is(posted.status, 201)
+  await sees(ada, 'rest-bot', 'posted over the REST API')
+  await sees(bob, 'rest-bot', 'posted over the REST API')
+
+  // Markup from a user is text on the other side, never elements.
+  const markup = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b>'
+  await say(bob, markup)
+  await sees(ada, 'bob', markup)
+  assert.is(await ada.locator('#logs img, #logs b').count(), 0)
+  assert.is.not(await ada.title(), 'pwned')
+
+  // The room list comes from GET /api/rooms and the `rooms` event.
+  await ada.locator('#room-list button', { hasText: '#lobby' }).filter({ hasText: '2' }).waitFor()
+  await bob.click('#leave')
+  await ada.locator('#logs .notice', { hasText: 'bob left #lobby' }).waitFor()
+  // Nobody is told about themselves.
+  assert.not.ok((await notices(bob)).some((n) => n.startsWith('bob ')), String(await notices(bob)))
+})
+
+check('rename :: the member line changes on both pages', async (ctx) => {
+  const cleo = await enter(ctx, 'cleo', 'names')
+  const dan = await enter(ctx, 'dan', 'names')
+  await cleo.locator('#members', { hasText: '2 here: cleo, dan' }).waitFor()
+  await setName(dan, 'daniel')
+  await dan.locator('#whoami', { hasText: 'You are daniel.' }).waitFor()
+  await cleo.locator('#logs .notice', { hasText: 'dan is now daniel' }).waitFor()
+  for (const page of [cleo, dan]) {
+    await page.locator('#members', { hasText: '2 here: cleo, daniel' }).waitFor()
+    assert.is(await page.locator('#members').textContent(), '2 here: cleo, daniel')
+  }
+})
+
+check('names :: a name in use is refused in words; the words go with the next input', async (ctx) => {
+  await enter(ctx, 'erin', 'unique')
+  const other = await open(ctx)
+  await setName(other, 'ERIN')
+  await other.locator('#error', { hasText: '"ERIN" is taken: pick another name' }).waitFor()
+  assert.is(await other.locator('#whoami').textContent(), 'Pick a name to join rooms.')
+  await other.fill('#name', 'frank')
+  await other.locator('#error').waitFor({ state: 'hidden' })
+  await other.click('#name-form button')
+  await other.locator('#whoami', { hasText: 'You are frank.' }).waitFor()
+})
+
+check('message :: a blank message gets a short human explanation, cleared by typing', async (ctx) => {
+  const gus = await enter(ctx, 'gus', 'blank')
+  await say(gus, '   ')
+  const error = gus.locator('#error')
+  await error.waitFor({ state: 'visible' })
+  assert.is(await error.textContent(), 'Type a message first (at most 500 characters).')
+  await gus.locator('#message').pressSequentially('h')
+  await error.waitFor({ state: 'hidden' })
+  await say(gus, 'hello')
+  await sees(gus, 'gus', 'hello')
+  assert.ok(await error.isHidden())
+})
+
+check('reload :: name and rooms survive a reload, and the room sees no leave or join', async (ctx) => {
+  const hana = await enter(ctx, 'hana', 'reload')
+  await hana.fill('#room', 'reload-2')
+  await hana.click('#join-form button')
+  await hana.locator('#room-title', { hasText: '#reload-2' }).waitFor()
+  await hana.locator('#tabs button', { hasText: '#reload' }).first().click()
+  const ivan = await enter(ctx, 'ivan', 'reload')
+  await say(hana, 'before the reload')
+  await sees(ivan, 'hana', 'before the reload')
+
+  await hana.reload()
+  await hana.locator('#status[data-state="open"]').waitFor()
+  assert.is(await hana.locator('#whoami').textContent(), 'You are hana.')
+  assert.is(await hana.locator('#room-title').textContent(), '#reload')
+  assert.equal(await hana.locator('#tabs button').allTextContents(), ['#reload', '#reload-2'])
+  await hana.locator('#members', { hasText: '2 here: hana, ivan' }).waitFor()
+  await sees(hana, 'hana', 'before the reload')
+
+  await say(hana, 'after the reload')
+  await sees(ivan, 'hana', 'after the reload')
+  assert.not.ok((await notices(ivan)).some((n) => n.startsWith('hana ')), String(await notices(ivan)))
+  assert.equal(await notices(hana), [])
+  assert.is(await ivan.locator('#members').textContent(), '2 here: hana, ivan')
+})
+
+check('reconnect :: after a lost connection nobody is told, you least of all', async (ctx) => {
+  const before = wsIds(ctx.chat)
+  const jill = await enter(ctx, 'jill', 'wifi')
+  const [jillId] = [...wsIds(ctx.chat)].filter((id) => !before.has(id))
+  assert.type(jillId, 'number')
+  const kai = await enter(ctx, 'kai', 'wifi')
+  await jill.locator('#logs .notice', { hasText: 'kai joined #wifi' }).waitFor()
+
+  ctx.chat.disconnectClient(jillId as number)
+  await jill.locator('#status[data-state="closed"]').waitFor()
+  await jill.locator('#status[data-state="open"]').waitFor()
+  await say(jill, 'back again')
+  await sees(kai, 'jill', 'back again')
+  assert.equal(await notices(jill), ['kai joined #wifi'])
+  assert.not.ok((await notices(kai)).some((n) => n.startsWith('jill ')), String(await notices(kai)))
+})
+
+check('phone :: at 390 px wide the chat panel is on screen, before and after a conversation', async (ctx) => {
+  const viewport = { width: 390, height: 844 }
+  const within = async (page: Page, what: string): Promise<void> => {
+    const box = await page.locator('.chat').boundingBox()
+    assert.ok(box !== null, 'the chat panel is shown')
+    const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height
+    assert.ok(inside, `${what}: the chat panel ${JSON.stringify(box)} leaves the ${viewport.width}x${viewport.height} viewport`)
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${what}: no sideways scrolling`)
+  }
+  const phone = await open(ctx, viewport)
+  await within(phone, 'on arrival')
+  await setName(phone, 'lena')
+  await phone.locator('#whoami', { hasText: 'You are lena.' }).waitFor()
+  for (const room of ['phone', 'a-rather-long-room-name-32-chars']) {
+    await phone.fill('#room', room)
+    await phone.click('#join-form button')
+    await phone.locator('#room-title', { hasText: `#${room}` }).waitFor()
+  }
+  for (let i = 1; i <= 12; i++) {
+    await say(phone, `line ${i} of a conversation long enough to need scrolling`)
+    await sees(phone, 'lena', `line ${i} of a conversation long enough to need scrolling`)
+  }
+  await within(phone, 'after twelve messages in two rooms')
+  assert.ok(await phone.locator('#message').isVisible())
+  assert.ok(await phone.locator('#send-form button').isVisible())
+})
 
 if (!existsSync(CHROMIUM) && !inCi) {
   console.log(`chat-browser.spec: skipped: ${CHROMIUM} not found (install the Debian package "chromium"; with CI set this fails)`)
-  test.skip(NAME, () => undefined)
+  const skipped = suite('chat demo in Chromium')
+  skipped.skip('chat demo :: every browser test', () => undefined)
+  skipped.run()
 } else if (!existsSync(CHROMIUM)) {
-  test(NAME, () => {
+  const failing = suite('chat demo in Chromium')
+  failing('chat demo :: Chromium is installed', () => {
     assert.unreachable(`${CHROMIUM} not found, and CI is set: .ci/run must install the Debian package "chromium"`)
   })
+  failing.run()
 } else {
-  test(NAME, async () => {
-    const chat = await startChat({ host: '127.0.0.1', port: 0, logger: silentLogger })
-    const url = `http://127.0.0.1:${chat.address.port}/`
-    let browser: Browser | undefined
-    const pageErrors: string[] = []
-    try {
-      await withDeadline(WHOLE_MS, 'browser test', async () => {
-        browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 })
-        const open = async (): Promise<Page> => {
-          const page = await (await browser!.newContext()).newPage()
-          page.setDefaultTimeout(STEP_MS)
-          page.on('pageerror', (error) => pageErrors.push(error.message))
-          page.on('console', (msg) => {
-            if (msg.type() === 'error') pageErrors.push(msg.text())
-          })
-          return page
-        }
-        const ada = await open()
-        const bob = await open()
-        await enter(ada, url, 'ada', 'lobby')
-        await enter(bob, url, 'bob', 'lobby')
-        await ada.locator('#logs .notice', { hasText: 'bob joined #lobby' }).waitFor({ timeout: STEP_MS })
-        await ada.locator('#members', { hasText: '2 here' }).waitFor({ timeout: STEP_MS })
-
-        await say(ada, 'hello from ada')
-        await sees(bob, 'ada', 'hello from ada')
-        await sees(ada, 'ada', 'hello from ada')
-        await say(bob, 'hi ada, bob here')
-        await sees(ada, 'bob', 'hi ada, bob here')
-
-        const posted = await fetch(`${url}api/rooms/lobby/messages`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ name: 'rest-bot', text: 'posted over the REST API' }),
-          signal: AbortSignal.timeout(STEP_MS),
-        })
-        assert.is(posted.status, 201)
-        await sees(ada, 'rest-bot', 'posted over the REST API')
-        await sees(bob, 'rest-bot', 'posted over the REST API')
-
-        // Markup from a user is text on the other side, never elements.
-        const markup = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b>'
-        await say(bob, markup)
-        await sees(ada, 'bob', markup)
-        assert.is(await ada.locator('#logs img, #logs b').count(), 0)
-        assert.is.not(await ada.title(), 'pwned')
-
-        // The room list comes from GET /api/rooms and the `rooms` event.
-        await ada.locator('#room-list button', { hasText: '#lobby' }).filter({ hasText: '2' }).waitFor({ timeout: STEP_MS })
-        await bob.click('#leave')
-        await ada.locator('#logs .notice', { hasText: 'bob left #lobby' }).waitFor({ timeout: STEP_MS })
-      })
-      assert.equal(pageErrors, [])
-    } finally {
-      await browser?.close().catch(() => undefined)
-      await chat.close()
-    }
-  })
+  browserSuite.run()
 }
-
-test.run()

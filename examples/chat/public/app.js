@@ -1,5 +1,7 @@
 // The chat page: one WebSocket to the same origin, events as {"event","data","id"} JSON.
-// Everything a user typed is shown with textContent, never parsed as markup.
+// Everything a user typed is shown with textContent, never parsed as markup. Who you are
+// and your rooms are kept in sessionStorage, so a reload (or a lost connection) resumes you
+// within the server's grace period without the room seeing you leave and come back.
 'use strict'
 ;(() => {
   const $ = (id) => document.getElementById(id)
@@ -18,11 +20,30 @@
   }
 
   const state = {
-    ws: null, name: null, active: null, nextId: 1, retry: 500,
+    ws: null, name: null, token: null, active: null, nextId: 1, retry: 500,
     pending: new Map(), // ack id -> { resolve, timer }
-    rooms: new Map(), // room -> { log, tab, members: string[], unread: number }
+    rooms: new Map(), // room -> { log, members: string[], unread: number }
   }
 
+  // --- this tab's session: name, resume token, rooms --------------------------------------
+  const SESSION = 'twinport-chat'
+  const save = () => {
+    const session = { name: state.name, token: state.token, rooms: [...state.rooms.keys()], active: state.active }
+    try {
+      sessionStorage.setItem(SESSION, JSON.stringify(session))
+    } catch {
+      // Storage refused (private mode, quota): the page still works, without resuming.
+    }
+  }
+  const restore = () => {
+    try {
+      return JSON.parse(sessionStorage.getItem(SESSION) ?? 'null')
+    } catch {
+      return null
+    }
+  }
+
+  // --- what the user sees -----------------------------------------------------------------
   const setStatus = (text, kind) => {
     ui.status.textContent = text
     ui.status.dataset.state = kind
@@ -31,31 +52,42 @@
     ui.error.textContent = text
     ui.error.hidden = text === ''
   }
+  // Data the server's codecs refused comes back as developer text; say it for people.
+  const HINTS = {
+    hello: 'A name is 1 to 32 characters.',
+    join: 'A room name is 1 to 32 letters, digits, _ or -.',
+    message: 'Type a message first (at most 500 characters).',
+  }
+  const explain = (event, reply) => (reply.error === 'invalid_payload' ? HINTS[event] : reply.message) ?? 'Something went wrong.'
   const enable = (form, on) => {
     for (const control of form.elements) control.disabled = !on
   }
 
-  // Sends an event with an id and resolves with the ack's data (or a refusal after 10 s).
+  // Sends an event with an id and resolves with the ack's data, or `{ ok: false, error, message }`.
   const request = (event, data) =>
     new Promise((resolve) => {
       const ws = state.ws
-      if (ws === null || ws.readyState !== WebSocket.OPEN) return resolve({ ok: false, message: 'not connected' })
+      if (ws === null || ws.readyState !== WebSocket.OPEN) return resolve({ ok: false, message: 'Not connected.' })
       const id = state.nextId++
       const timer = setTimeout(() => {
         state.pending.delete(id)
-        resolve({ ok: false, message: 'no answer from the server' })
+        resolve({ ok: false, message: 'No answer from the server.' })
       }, 10000)
       state.pending.set(id, { resolve, timer })
       ws.send(JSON.stringify({ event, data, id }))
     })
+  const answer = (id, data) => {
+    const waiting = state.pending.get(id)
+    if (waiting === undefined) return false
+    state.pending.delete(id)
+    clearTimeout(waiting.timer)
+    waiting.resolve(data)
+    return true
+  }
 
   const time = (iso) => {
     const d = new Date(iso)
     return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
-  }
-
-  const scrollDown = (entry) => {
-    if (entry.log === ui.logs.firstElementChild) ui.logs.scrollTop = ui.logs.scrollHeight
   }
 
   const addLine = (room, node) => {
@@ -65,8 +97,9 @@
     if (room !== state.active) {
       entry.unread += 1
       renderTabs()
+    } else {
+      ui.logs.scrollTop = ui.logs.scrollHeight
     }
-    scrollDown(entry)
   }
 
   const notice = (room, text) => addLine(room, el('div', 'notice', text))
@@ -101,8 +134,8 @@
   }
 
   const activate = (room) => {
-    state.active = room
-    const entry = state.rooms.get(room)
+    const entry = room === null ? undefined : state.rooms.get(room)
+    state.active = entry === undefined ? null : room
     if (entry === undefined) {
       ui.logs.replaceChildren(el('p', 'hint empty', 'Join a room to start chatting.'))
     } else {
@@ -112,6 +145,7 @@
     }
     renderTabs()
     renderHead()
+    save()
   }
 
   const renderRoomList = (rooms) => {
@@ -135,63 +169,89 @@
       .then((body) => renderRoomList(body.rooms))
       .catch(() => undefined)
 
-  const join = async (room) => {
-    showError('')
+  // --- actions ----------------------------------------------------------------------------
+  const named = (reply) => {
+    state.name = reply.name
+    state.token = reply.token
+    ui.whoami.textContent = `You are ${reply.name}.`
+    ui.name.value = reply.name
+    enable(ui.joinForm, true)
+    save()
+  }
+
+  // Joins `room` (or confirms we are in it) and keeps its members; history only for a new tab.
+  const enter = async (room) => {
     const reply = await request('join', { room })
-    if (!reply.ok) return showError(reply.message)
-    if (!state.rooms.has(reply.room)) {
-      const entry = { log: el('div', 'log'), members: reply.members, unread: 0 }
-      state.rooms.set(reply.room, entry)
+    if (!reply.ok) return reply
+    const entry = state.rooms.get(reply.room)
+    if (entry !== undefined) entry.members = reply.members
+    else {
+      state.rooms.set(reply.room, { log: el('div', 'log'), members: reply.members, unread: 0 })
       for (const msg of reply.history) addMessage(msg)
     }
+    return reply
+  }
+
+  const join = async (room) => {
+    showError('')
+    const reply = await enter(room)
+    if (!reply.ok) return showError(explain('join', reply))
     activate(reply.room)
     ui.message.focus()
   }
 
   const leave = async (room) => {
+    showError('')
     const reply = await request('leave', { room })
-    if (!reply.ok) showError(reply.message)
+    if (!reply.ok) showError(explain('leave', reply))
     state.rooms.delete(room)
     activate(state.rooms.keys().next().value ?? null)
   }
 
+  // On a new connection: the same name with the resume token, then the same rooms. Within
+  // the server's grace period this is silent; after it, the room sees us join again.
+  const resume = async (rooms, active) => {
+    const reply = await request('hello', { name: state.name, ...(state.token ? { resume: state.token } : {}) })
+    if (!reply.ok) {
+      state.name = state.token = null
+      state.rooms.clear()
+      activate(null)
+      ui.whoami.textContent = 'Pick a name to join rooms.'
+      return showError(explain('hello', reply))
+    }
+    named(reply)
+    for (const room of rooms) await enter(room)
+    activate(state.rooms.has(active) ? active : (state.rooms.keys().next().value ?? null))
+  }
+
+  // How each notice changes a room's member line.
+  const MEMBERS = {
+    joined: (names, { name }) => [...names.filter((n) => n !== name), name],
+    left: (names, { name }) => names.filter((n) => n !== name),
+    renamed: (names, { from, to }) => names.map((n) => (n === from ? to : n)),
+  }
+
   const onEvent = ({ event, data, id }) => {
     switch (event) {
-      case 'ack': {
-        const waiting = state.pending.get(id)
-        if (waiting === undefined) return
-        state.pending.delete(id)
-        clearTimeout(waiting.timer)
-        return waiting.resolve(data)
-      }
+      case 'ack':
+        return void answer(id, data)
+      case 'error':
+        if (id !== undefined && answer(id, { ok: false, error: data.error, message: data.message })) return
+        return showError(data.message)
       case 'message':
         return addMessage(data)
       case 'joined':
-      case 'left': {
+      case 'left':
+      case 'renamed': {
         const entry = state.rooms.get(data.room)
         if (entry === undefined) return
-        if (event === 'joined' && !entry.members.includes(data.name)) entry.members.push(data.name)
-        if (event === 'left') {
-          const at = entry.members.indexOf(data.name)
-          if (at >= 0) entry.members.splice(at, 1)
-        }
-        notice(data.room, `${data.name} ${event} #${data.room}`)
+        entry.members = MEMBERS[event](entry.members, data)
+        notice(data.room, event === 'renamed' ? `${data.from} is now ${data.to}` : `${data.name} ${event} #${data.room}`)
         if (data.room === state.active) renderHead()
         return
       }
-      case 'renamed':
-        return notice(data.room, `${data.from} is now ${data.to}`)
       case 'rooms':
         return renderRoomList(data.rooms)
-      case 'error': {
-        const waiting = id === undefined ? undefined : state.pending.get(id)
-        if (waiting !== undefined) {
-          state.pending.delete(id)
-          clearTimeout(waiting.timer)
-          return waiting.resolve({ ok: false, message: data.message })
-        }
-        return showError(data.message)
-      }
     }
   }
 
@@ -201,12 +261,9 @@
     ws.addEventListener('open', async () => {
       state.ws = ws
       state.retry = 500
+      if (state.name !== null) await resume([...new Set([...state.rooms.keys(), ...rejoin.rooms])], state.active ?? rejoin.active)
+      rejoin = { rooms: [], active: null }
       setStatus('connected', 'open')
-      // After a reconnect, say who we are again and go back to our rooms.
-      if (state.name !== null) {
-        await request('hello', { name: state.name })
-        for (const room of state.rooms.keys()) void request('join', { room })
-      }
       enable(ui.joinForm, state.name !== null)
       renderHead()
       refreshRoomList()
@@ -228,14 +285,15 @@
     })
   }
 
+  // Any new input or action replaces the last error.
+  document.addEventListener('input', () => showError(''))
+
   ui.nameForm.addEventListener('submit', async (e) => {
     e.preventDefault()
     showError('')
     const reply = await request('hello', { name: ui.name.value })
-    if (!reply.ok) return showError(reply.message)
-    state.name = reply.name
-    ui.whoami.textContent = `You are ${reply.name}.`
-    enable(ui.joinForm, true)
+    if (!reply.ok) return showError(explain('hello', reply))
+    named(reply)
     ui.room.focus()
   })
 
@@ -249,15 +307,27 @@
   ui.sendForm.addEventListener('submit', async (e) => {
     e.preventDefault()
     if (state.active === null) return
-    const reply = await request('message', { room: state.active, text: ui.message.value })
-    if (!reply.ok) return showError(reply.message)
     showError('')
+    // The field is free for the next line at once; a refused text comes back if it is still empty.
+    const text = ui.message.value
     ui.message.value = ''
+    const reply = await request('message', { room: state.active, text })
+    if (reply.ok) return
+    if (ui.message.value === '') ui.message.value = text
+    showError(explain('message', reply))
   })
 
   ui.leave.addEventListener('click', () => {
     if (state.active !== null) void leave(state.active)
   })
 
+  // A reload in this tab: come back as the same person, in the same rooms.
+  const saved = restore()
+  let rejoin = { rooms: [], active: null }
+  if (typeof saved?.name === 'string') {
+    state.name = saved.name
+    state.token = typeof saved.token === 'string' ? saved.token : null
+    rejoin = { rooms: Array.isArray(saved.rooms) ? saved.rooms : [], active: saved.active ?? null }
+  }
   connect()
 })()

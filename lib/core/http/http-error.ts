@@ -87,6 +87,15 @@ export interface TooManyEmptyLines extends Base<'TooManyEmptyLines', 400, 'too_m
 }
 /** A JSON body the route read is not valid JSON (or not UTF-8). */
 export interface InvalidJson extends Base<'InvalidJson', 400, 'invalid_json'> {}
+/**
+ * A route that reads JSON got a body of another media type, or of none (RFC 9110 §15.5.16:
+ * 415 "the content is in a format not supported by this method on the target resource").
+ * `contentType` is the media type received, lower-cased and without parameters; `''` when
+ * the request had no Content-Type.
+ */
+export interface UnsupportedMediaType extends Base<'UnsupportedMediaType', 415, 'unsupported_media_type'> {
+  readonly contentType: string
+}
 /** The body (declared or decoded) exceeds `maxBody`. */
 export interface BodyTooLarge extends Base<'BodyTooLarge', 413, 'body_too_large'> {
   readonly limit: number
@@ -128,6 +137,7 @@ export type HttpError =
   | InvalidHost
   | TooManyEmptyLines
   | InvalidJson
+  | UnsupportedMediaType
   | BodyTooLarge
   | RequestLineTooLong
   | HeadersTooLarge
@@ -187,6 +197,12 @@ export const tooManyEmptyLines = (limit: number): TooManyEmptyLines => ({
   limit,
 })
 export const invalidJson = (): InvalidJson => ({ _tag: 'InvalidJson', status: 400, reason: 'invalid_json' })
+export const unsupportedMediaType = (contentType: string): UnsupportedMediaType => ({
+  _tag: 'UnsupportedMediaType',
+  status: 415,
+  reason: 'unsupported_media_type',
+  contentType,
+})
 export const bodyTooLarge = (limit: number): BodyTooLarge => ({ _tag: 'BodyTooLarge', status: 413, reason: 'body_too_large', limit })
 export const requestLineTooLong = (limit: number): RequestLineTooLong => ({
   _tag: 'RequestLineTooLong',

@@ -1,17 +1,18 @@
 /**
  * The seed's Request accessors (§4.2) as pure functions of a `Request`, plus `all` and
  * `input` (body, then query, then path params) and the Either-returning body reads a route
- * uses to answer 400 `invalid_json`. Names match the seed's methods; the Response reads are
+ * uses to answer 400 `invalid_json` or 415 `unsupported_media_type`. Names match the seed's methods; the Response reads are
  * `getResponseHeader`/`getResponseHeaders`, so both sets can be imported together.
  *
  * Pure and portable: no node:* imports.
  */
-import { type Either, isLeft, isRight, right } from 'fp-ts/lib/Either.js'
-import type { InvalidJson } from './http-error.js'
+import { type Either, isLeft, isRight, left, right } from 'fp-ts/lib/Either.js'
+import { type InvalidJson, invalidJson, type UnsupportedMediaType, unsupportedMediaType } from './http-error.js'
 import type { QueryValue } from './parse-query.js'
-import { isJsonMediaType, mediaType, parseJsonBytes, type RequestBodyValue } from './parse-request-body.js'
+import { isJsonMediaType, mediaType, type RequestBodyValue } from './parse-request-body.js'
+import { headerValue } from './header-value.js'
 import type { Params, Request } from './request.js'
-import type { Json } from './types.js'
+import type { HttpRequest, Json } from './types.js'
 
 /** The method, as received (methods are case-sensitive, RFC 9110 §9.1). */
 export const getMethod = (req: Request): string => req.method
@@ -24,11 +25,24 @@ export const getQuery = (req: Request): Readonly<Record<string, QueryValue>> => 
 /** The path params record. */
 export const getParams = <P extends Params>(req: Request<P>): P => req.params
 
-/** The value of a header (case-insensitive name), repeated lines joined; `undefined` when absent. */
-export const getHeader = (req: Request, name: string): string | undefined => req.headerMap.get(name.toLowerCase())
+// A route's `Request` carries its header index; a parsed `HttpRequest` (what middleware and
+// `ctx.request` hold) has the lines only.
+const isRouteRequest = (req: Request | HttpRequest): req is Request => 'headerMap' in req
 
-/** Whether the request has header `name` (case-insensitive). */
-export const hasHeader = (req: Request, name: string): boolean => req.headerMap.has(name.toLowerCase())
+/**
+ * The value of a header (case-insensitive name), repeated lines joined; `undefined` when
+ * absent. Takes a route's `Request` or a parsed `HttpRequest` (HTTP middleware,
+ * `ctx.request` of a WebSocket handler).
+ *
+ * @example
+ * getHeader(ctx.request, 'X-Forwarded-For') // '203.0.113.7, 10.0.0.2'
+ */
+export const getHeader = (req: Request | HttpRequest, name: string): string | undefined =>
+  isRouteRequest(req) ? req.headerMap.get(name.toLowerCase()) : headerValue(req.headers, name)
+
+/** Whether the request has header `name` (case-insensitive); a `Request` or an `HttpRequest`. */
+export const hasHeader = (req: Request | HttpRequest, name: string): boolean =>
+  isRouteRequest(req) ? req.headerMap.has(name.toLowerCase()) : headerValue(req.headers, name) !== undefined
 
 /** Every header as a record keyed by lower-case name. */
 export const getHeaders = (req: Request): Readonly<Record<string, string>> => Object.fromEntries(req.headerMap)
@@ -70,14 +84,26 @@ export const getBody = (req: Request): RequestBodyValue => (isRight(req.body) ? 
 /** The body, or `InvalidJson` (400 `invalid_json`) for a JSON body that does not parse. */
 export const readBody = (req: Request): Either<InvalidJson, RequestBodyValue> => req.body
 
+/** Why `readJsonBody` found no JSON: 415 for another media type, 400 for a body that does not parse. */
+export type JsonBodyError = InvalidJson | UnsupportedMediaType
+
 /**
- * The body as JSON whatever the declared type: `InvalidJson` when it is empty or not JSON.
+ * The body as JSON. The request must declare it: `application/json` or a `+json` type
+ * (RFC 6839 §3.1, e.g. `application/problem+json`), parameters ignored. Any other type, or
+ * none (RFC 9110 §8.3 lets a recipient take a body without a type as octet-stream), is
+ * `UnsupportedMediaType` (415), since a JSON route that accepted form or text bodies would
+ * take requests a cross-site page can send without a CORS preflight. A declared JSON body
+ * that is empty, not UTF-8 or not JSON is `InvalidJson` (400).
  *
  * @example
- * pipe(readJsonBody(req), match((e) => errorResponse(e.status, e.reason), (data) => json(data)))
+ * pipe(readJsonBody(req), match(httpErrorResponse, (data) => json(data)))
  */
-export const readJsonBody = (req: Request): Either<InvalidJson, Json> =>
-  isJson(req) && isRight(req.body) && req.body.right !== undefined ? right(req.body.right as Json) : parseJsonBytes(req.rawBody)
+export const readJsonBody = (req: Request): Either<JsonBodyError, Json> => {
+  const type = mediaType(req.headerMap.get('content-type'))
+  if (!isJsonMediaType(type)) return left(unsupportedMediaType(type))
+  // A declared JSON body was parsed when the request was built: Left when it is not JSON.
+  return isRight(req.body) && req.body.right !== undefined ? right(req.body.right as Json) : left(invalidJson())
+}
 
 type Fields = Readonly<Record<string, unknown>>
 

@@ -20,6 +20,12 @@ export interface SerializeOptions {
   readonly date?: string
   /** The request's version: an HTTP/1.0 client that keeps the connection gets `Connection: keep-alive`. */
   readonly protocol?: 'HTTP/1.0' | 'HTTP/1.1'
+  /**
+   * Told when a JSON body cannot be encoded (a cycle, a BigInt) and 500
+   * `unserializable_body` goes out instead, with what `JSON.stringify` threw, so the shell
+   * can log it with the route like any handler error. Must not throw.
+   */
+  readonly onUnserializable?: (error: unknown) => void
 }
 
 const encoder = new TextEncoder()
@@ -105,6 +111,17 @@ const isFramingHeader = (name: string): boolean => {
 
 const UNSERIALIZABLE = '{"error":"unserializable_body"}'
 
+// Why a body has no JSON text: what JSON.stringify throws, or a TypeError when it gives
+// `undefined` (a function, a symbol). Only on the failure path, after stringifyJson failed.
+const unserializableReason = (body: unknown): unknown => {
+  try {
+    JSON.stringify(body)
+    return new TypeError('the response body has no JSON text')
+  } catch (error) {
+    return error
+  }
+}
+
 
 // The head and body as one buffer; the body is `bodyText` (ASCII) when set, else `body`.
 // One native encodeInto straight into the pool: cheaper than a JS loop over a built-up string.
@@ -131,7 +148,11 @@ const assemble = (head: string, bodyText: string | undefined, body: Uint8Array):
   return out.subarray(0, written + body.length)
 }
 
+// Whether the response serializeFresh wrote last had a body that could not be encoded.
+let lastFailed = false
+
 const serializeFresh = (res: Response, options: SerializeOptions): Uint8Array => {
+  lastFailed = false
   let status = Number.isInteger(res.status) && res.status >= 100 && res.status <= 599 ? res.status : 500
   let contentType = res.contentType
   const body = res.body
@@ -149,6 +170,8 @@ const serializeFresh = (res: Response, options: SerializeOptions): Uint8Array =>
       status = 500
       contentType = 'application/json'
       bodyText = UNSERIALIZABLE
+      lastFailed = true
+      options.onUnserializable?.(unserializableReason(body))
     } else if (json.length <= POOLED_MAX && isAscii(json)) bodyText = json
     else bytes = encoder.encode(json)
   }
@@ -201,7 +224,8 @@ export const serializeResponse = (res: Response, options: SerializeOptions): Uin
     return lastBytes
   }
   lastBytes = serializeFresh(res, options)
-  lastResponse = res
+  // A body that failed to encode is not remembered: each time it is sent, it is reported.
+  lastResponse = lastFailed ? undefined : res
   lastKeepAlive = options.keepAlive
   lastHead = options.head
   lastDateOption = options.date

@@ -82,7 +82,7 @@ test('body :: urlencoded form to a record, text otherwise, empty is undefined', 
   assert.not.ok(isJson(form))
   const plain = makeRequest(http({ headers: [], bodyText: '{"a":1}' }), {})
   assert.is(getBody(plain), '{"a":1}')
-  assert.equal(readJsonBody(plain), { _tag: 'Right', right: { a: 1 } })
+  assert.equal(readJsonBody(plain), { _tag: 'Left', left: { _tag: 'UnsupportedMediaType', status: 415, reason: 'unsupported_media_type', contentType: '' } })
   assert.equal(all(plain), { x: ['1', '2'], q: 'a b' })
   const empty = makeRequest(http({ bodyText: '' }), {})
   assert.is(getBody(empty), undefined)

@@ -66,4 +66,32 @@ test('serializeResponse :: the same response value serialised twice, and fresh o
   assert.ok(wire(serializeResponse(constant, { keepAlive: true })).endsWith('{"hello":"world"}'))
 })
 
+test('serializeResponse :: an unencodable JSON body is 500 unserializable_body, reported each time it is sent', () => {
+  const cyclic: Record<string, unknown> = { name: 'loop' }
+  cyclic['self'] = cyclic
+  const res = response(cyclic as never)
+  const reported: unknown[] = []
+  const options = { keepAlive: true, onUnserializable: (error: unknown) => void reported.push(error) }
+  for (let i = 0; i < 2; i++) {
+    assert.is(
+      wire(serializeResponse(res, options)),
+      'HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: 31\r\n\r\n{"error":"unserializable_body"}',
+    )
+  }
+  assert.is(reported.length, 2)
+  // What JSON.stringify threw (each engine words it its own way; all throw a TypeError).
+  assert.instance(reported[0], TypeError)
+  serializeResponse(json({ n: 10n } as never), options)
+  assert.instance(reported[2], TypeError)
+  assert.is.not(String(reported[2]), 'TypeError: the response body has no JSON text')
+})
+
+test('serializeResponse :: a body with no JSON text is reported with a TypeError; without a hook it is still 500', () => {
+  const reported: unknown[] = []
+  const fn = response((() => 1) as never)
+  assert.match(wire(serializeResponse(fn, { keepAlive: true, onUnserializable: (e) => void reported.push(e) })), '{"error":"unserializable_body"}')
+  assert.equal(String(reported[0]), 'TypeError: the response body has no JSON text')
+  assert.match(wire(serializeResponse(response((() => 2) as never), KA)), 'HTTP/1.1 500 Internal Server Error')
+})
+
 test.run()

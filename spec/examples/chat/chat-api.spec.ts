@@ -118,6 +118,13 @@ api('POST messages :: 400 for a room name the rooms cannot have', async (ctx) =>
 api('POST messages :: 415 without a JSON content type (a cross-site form cannot post)', async (ctx) => {
   const res = await post(ctx, 'lobby', JSON.stringify({ name: 'bot', text: 'x' }), { 'Content-Type': 'text/plain' })
   assert.is(res.status, 415)
+  assert.equal(await res.json(), {
+    error: 'unsupported_media_type',
+    message: 'expected a JSON body (Content-Type: application/json), got text/plain',
+  })
+  const form = await post(ctx, 'lobby', 'name=bot&text=x', { 'Content-Type': 'application/x-www-form-urlencoded' })
+  assert.is(form.status, 415)
+  assert.match(((await form.json()) as { message: string }).message, 'got application/x-www-form-urlencoded')
 })
 
 api('POST messages :: 403 from a page of another site, accepted from a listed origin', async (ctx) => {

@@ -33,9 +33,22 @@ export interface ChatClient {
 
 export const chatUrl = (chat: ServerHandle): string => `http://127.0.0.1:${chat.address.port}`
 
-/** The chat on 127.0.0.1 and a free port, silent, with a fixed clock. */
+/** The chat on 127.0.0.1 and a free port, silent, with a fixed clock and no grace period. */
 export const startTestChat = (options: ChatOptions = {}): Promise<ServerHandle> =>
-  startChat({ host: '127.0.0.1', port: 0, logger: silentLogger, now: () => new Date('2026-01-02T03:04:05Z'), ...options })
+  startChat({ host: '127.0.0.1', port: 0, logger: silentLogger, now: () => new Date('2026-01-02T03:04:05Z'), graceMs: 0, ...options })
+
+/**
+ * Resolves once the server has at most `stillOpen` WebSocket clients and has run the others'
+ * `onDisconnect` handlers, so the next step can take their names (bounded by WAIT_MS).
+ */
+export const settle = async (chat: ServerHandle, stillOpen = 0): Promise<void> => {
+  const deadline = Date.now() + WAIT_MS
+  while (chat.clients().filter((c) => c.type === 'ws').length > stillOpen) {
+    if (Date.now() > deadline) throw new Error(`WebSocket clients still connected after ${WAIT_MS} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  await new Promise((resolve) => setImmediate(resolve))
+}
 
 /** Connects a client (with `origin` it acts like a browser page of that origin). */
 export const connect = async (chat: ServerHandle, origin?: string): Promise<ChatClient> => {

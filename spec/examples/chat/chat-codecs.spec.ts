@@ -42,7 +42,10 @@ test('codecs :: `is` accepts only values decode would give back unchanged', () =
 })
 
 test('payloads :: unknown keys are dropped, missing ones refused', () => {
-  assert.equal(decoded(HelloPayload.decode({ name: 'ada', admin: true })), { name: 'ada' })
+  assert.equal(decoded(HelloPayload.decode({ name: 'ada', admin: true })), { name: 'ada', resume: undefined })
+  assert.equal(decoded(HelloPayload.decode({ name: 'ada', resume: ' 6f1c ' })), { name: 'ada', resume: '6f1c' })
+  assert.ok(isLeft(HelloPayload.decode({ name: 'ada', resume: 'x'.repeat(65) })))
+  assert.ok(isLeft(HelloPayload.decode({ name: 'ada', resume: null })))
   assert.equal(decoded(SayPayload.decode({ room: 'lobby', text: ' hi ', html: '<b>' })), { room: 'lobby', text: 'hi' })
   assert.equal(decoded(PostPayload.decode({ name: 'bot', text: 'x' })), { name: 'bot', text: 'x' })
   assert.ok(isLeft(SayPayload.decode({ room: 'lobby' })))

@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { ServerHandle } from '../../../lib/index.js'
 import { MAX_ROOMS_PER_CLIENT } from '../../../examples/chat/chat-rooms.js'
-import { type ChatClient, chatUrl, connect, member, startTestChat } from './chat-client.js'
+import { type ChatClient, chatUrl, connect, member, settle, startTestChat } from './chat-client.js'
 
 interface Ctx {
   chat: ServerHandle
@@ -21,6 +21,7 @@ events.before(async (ctx) => {
 })
 events.after.each(async (ctx) => {
   await Promise.all(ctx.clients.splice(0).map((c) => c.close()))
+  await settle(ctx.chat)
 })
 events.after(async (ctx) => {
   await ctx.chat.close()
@@ -32,12 +33,33 @@ const keep = (ctx: Ctx, ...clients: ChatClient[]): ChatClient[] => {
   return clients
 }
 
-events('hello :: answers the trimmed name and the client id', async (ctx) => {
+events('hello :: answers the trimmed name, the client id, a resume token and the rooms', async (ctx) => {
   const [ada] = keep(ctx, await connect(ctx.chat))
   const reply = await ada!.request('hello', { name: '  ada  ' })
   assert.is(reply.ok, true)
   assert.is(reply.name, 'ada')
   assert.type(reply.id, 'number')
+  assert.match(reply.token, /^[0-9a-f-]{36}$/)
+  assert.equal(reply.rooms, [])
+  assert.is((await ada!.request('hello', { name: 'ada' })).token, reply.token)
+})
+
+events('hello :: names are unique, ignoring case; a name is free again once its holder is gone', async (ctx) => {
+  const [ada, other] = keep(ctx, await member(ctx.chat, 'ada'), await connect(ctx.chat))
+  for (const name of ['ada', 'ADA', ' Ada ']) {
+    assert.equal(await other!.request('hello', { name }), { ok: false, error: 'name_taken', message: `"${name.trim()}" is taken: pick another name` })
+  }
+  // A resume token of someone connected does not take the name over either.
+  const token = (await ada!.request('hello', { name: 'ada' })).token
+  assert.is((await other!.request('hello', { name: 'ada', resume: token })).error, 'name_taken')
+  // Its holder may change its case; the old name is then free.
+  assert.is((await ada!.request('hello', { name: 'Ada' })).name, 'Ada')
+  assert.is((await ada!.request('hello', { name: 'adele' })).ok, true)
+  assert.is((await other!.request('hello', { name: 'ada' })).ok, true)
+  await ada!.close()
+  await settle(ctx.chat, 1)
+  const [late] = keep(ctx, await connect(ctx.chat))
+  assert.is((await late!.request('hello', { name: 'adele' })).ok, true)
 })
 
 events('join :: refused before hello with name_required', async (ctx) => {
@@ -52,17 +74,22 @@ events('join :: lists members, announces the joiner to the room and the head cou
   const reply = await bob.request('join', { room: 'events-join' })
   assert.equal(reply, { ok: true, room: 'events-join', members: ['ada', 'bob'], history: [] })
   assert.equal(await ada!.next('joined', (d) => d.name === 'bob'), { room: 'events-join', name: 'bob', members: 2 })
-  assert.equal(await bob.next('joined'), { room: 'events-join', name: 'bob', members: 2 })
   const rooms = await outsider!.next('rooms', (d) => d.rooms.some((r: { members: number }) => r.members === 2))
   assert.equal(rooms.rooms, [{ room: 'events-join', members: 2 }])
+  await bob.next('rooms', (d) => d.rooms.some((r: { members: number }) => r.members === 2))
+  // The joiner learns it from the reply: no notice about itself.
+  assert.not.ok(bob.pending().some((r) => r.event === 'joined'))
   assert.not.ok(outsider!.pending().some((r) => r.event === 'joined'))
 })
 
 events('join :: joining twice is harmless and announced once', async (ctx) => {
-  const [ada] = keep(ctx, await member(ctx.chat, 'ada', 'events-twice'))
-  await ada!.next('joined')
+  const [ada, bob] = keep(ctx, await member(ctx.chat, 'ada', 'events-twice'), await member(ctx.chat, 'bob', 'events-twice'))
+  await ada!.next('joined', (d) => d.name === 'bob')
+  assert.is((await bob!.request('join', { room: 'events-twice' })).ok, true)
+  await ada!.request('hello', { name: 'ada' }) // a round trip: anything announced has arrived
+  assert.not.ok(ada!.pending().some((r) => r.event === 'joined'))
   const again = await ada!.request('join', { room: 'events-twice' })
-  assert.equal(again, { ok: true, room: 'events-twice', members: ['ada'], history: [] })
+  assert.equal(again, { ok: true, room: 'events-twice', members: ['ada', 'bob'], history: [] })
   await ada!.request('hello', { name: 'ada' }) // a round trip: anything announced has arrived
   assert.not.ok(ada!.pending().some((r) => r.event === 'joined'))
 })
@@ -194,3 +221,65 @@ trusted('origin :: an origin listed in `origins` may connect', async () => {
 })
 
 trusted.run()
+
+const grace = suite('chat grace period')
+
+// A server with a grace period no test waits out: a departure within it is silent.
+grace('hello :: a member back on a new connection with its token keeps name and rooms, and nobody is told', async () => {
+  const chat = await startTestChat({ graceMs: 60_000 })
+  const clients: ChatClient[] = []
+  try {
+    const ada = await member(chat, 'ada', 'grace')
+    const bob = await connect(chat)
+    clients.push(ada, bob)
+    const token = (await bob.request('hello', { name: 'bob' })).token as string
+    await bob.request('join', { room: 'grace' })
+    await ada.next('joined', (d) => d.name === 'bob')
+    await bob.close()
+    await settle(chat, 1)
+
+    // Within the grace period the name is held: not for others, not with a wrong token.
+    const eve = await connect(chat)
+    clients.push(eve)
+    assert.is((await eve.request('hello', { name: 'bob' })).error, 'name_taken')
+    assert.is((await eve.request('hello', { name: 'bob', resume: 'not-the-token' })).error, 'name_taken')
+
+    const back = await connect(chat)
+    clients.push(back)
+    const reply = await back.request('hello', { name: 'bob', resume: token })
+    assert.equal({ ...reply, id: 0 }, { ok: true, id: 0, name: 'bob', token, rooms: ['grace'] })
+    assert.equal(await back.request('join', { room: 'grace' }), { ok: true, room: 'grace', members: ['ada', 'bob'], history: [] })
+    // The room's messages reach the new connection, and ada saw neither a leave nor a join.
+    await ada.request('message', { room: 'grace', text: 'still there?' })
+    assert.is((await back.next('message')).text, 'still there?')
+    assert.not.ok(ada.pending().some((r) => r.event === 'left' || r.event === 'joined'))
+    assert.equal(((await (await fetch(`${chatUrl(chat)}/api/rooms`)).json()) as unknown), { rooms: [{ room: 'grace', members: 2 }] })
+    // A token works once: the held client is gone now.
+    const again = await connect(chat)
+    clients.push(again)
+    assert.is((await again.request('hello', { name: 'bob', resume: token })).error, 'name_taken')
+  } finally {
+    await Promise.all(clients.map((c) => c.close()))
+    await chat.close()
+  }
+})
+
+grace('disconnect :: without a return, the departure is announced when the grace period ends', async () => {
+  const chat = await startTestChat({ graceMs: 20 })
+  const clients: ChatClient[] = []
+  try {
+    const ada = await member(chat, 'ada', 'grace-end')
+    const bob = await member(chat, 'bob', 'grace-end')
+    clients.push(ada)
+    await bob.close()
+    assert.equal(await ada.next('left'), { room: 'grace-end', name: 'bob', members: 1 })
+    const late = await connect(chat)
+    clients.push(late)
+    assert.is((await late.request('hello', { name: 'bob' })).ok, true)
+  } finally {
+    await Promise.all(clients.map((c) => c.close()))
+    await chat.close()
+  }
+})
+
+grace.run()

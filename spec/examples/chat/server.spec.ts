@@ -1,6 +1,7 @@
 /**
  * `npm start` (examples/chat/server.ts) as a process: it listens on HOST/PORT, serves the
- * page and the WebSocket, and on SIGTERM closes WebSocket clients with 1001 and exits 0.
+ * page and the WebSocket, and on SIGTERM closes WebSocket clients with 1001, logs the start
+ * and the end of the drain with counts, and exits 0.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { test } from 'uvu'
@@ -39,7 +40,7 @@ const exited = (child: ChildProcess): Promise<number | null> =>
     })
   })
 
-test(`npm start on ${runtime} :: serves the chat on HOST/PORT with CHAT_ORIGINS, and shuts down gracefully on SIGTERM`, async () => {
+test(`npm start on ${runtime} :: serves the chat on HOST/PORT with CHAT_ORIGINS, and shuts down gracefully on SIGTERM, logging the drain`, async () => {
   const child = spawn(target.command, [...target.args], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0', DEBUG: '1', CHAT_ORIGINS: ' https://partner.example, ,https://b.example' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -66,8 +67,14 @@ test(`npm start on ${runtime} :: serves the chat on HOST/PORT with CHAT_ORIGINS,
         resolve(code)
       })
     })
+    const drainStart = waitForOutput(child, /chat demo: SIGTERM: draining (\d+) WebSocket and (\d+) HTTP connections/)
+    const drainEnd = waitForOutput(child, /chat demo: drained: (\d+) connections closed in \d+ ms/)
     child.kill('SIGTERM')
     assert.is(await closeCode, 1001)
+    const [, websockets] = await drainStart
+    assert.is(websockets, '1')
+    const [, closed] = await drainEnd
+    assert.ok(Number(closed) >= 1, `closed ${closed}`)
     assert.is(await exited(child), 0)
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL')

@@ -67,6 +67,12 @@ const mayUpgrade = (headers: readonly Header[]): boolean => {
   return false
 }
 
+// Whether every byte is CR or LF: what a client may leave after its last request.
+const onlyLineEnds = (bytes: Uint8Array): boolean => {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0x0d && bytes[i] !== 0x0a) return false
+  return true
+}
+
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
@@ -123,7 +129,8 @@ export class HttpSession<S> {
   sweep(now: number): void {
     const { socket, queue, shared } = this
     if (shared.io.isClosed(socket) || shared.io.isEnded(socket)) return
-    if (!this.stopped && queue.length > 0) {
+    // Empty lines left after the last request (RFC 9112 §2.2) are no request in progress.
+    if (!this.stopped && queue.length > 0 && !onlyLineEnds(queue.bytes())) {
       const headMissing = this.resume === undefined || this.resume.resume._tag === 'Head'
       const allowed = headMissing ? shared.limits.headerTimeoutMs : shared.limits.requestTimeoutMs
       if (now - this.requestStartedAt > allowed) {
@@ -133,7 +140,7 @@ export class HttpSession<S> {
       }
       return
     }
-    if (this.slots.length === 0 && queue.length === 0 && now - this.idleSince > shared.limits.keepAliveTimeoutMs) shared.io.end(socket)
+    if (this.slots.length === 0 && now - this.idleSince > shared.limits.keepAliveTimeoutMs) shared.io.end(socket)
   }
 
   /** Closes the connection once the responses owed are sent (graceful shutdown, or the peer ended its side). */
@@ -266,7 +273,9 @@ export class HttpSession<S> {
         queue.clear()
         this.resume = undefined
         // Not HTTP at all (a TLS hello on the plain port, say): nothing useful to answer.
-        if (this.firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0) {
+        // A first byte that is visible ASCII is a malformed request and gets its 400.
+        const first = bytes[0] ?? 0
+        if (this.firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0 && (first < 0x21 || first > 0x7e)) {
           shared.debug('connection closed: not HTTP', { firstByte: bytes[0] })
           this.stopped = true
           shared.io.destroy(this.socket)

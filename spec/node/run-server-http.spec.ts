@@ -278,6 +278,30 @@ Http('bytes that are not HTTP at all close the connection without an answer', as
   }
 })
 
+Http('a malformed first request line starting with a visible character gets 400, not a silent close', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const text = await rawExchange(port, '(GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.is(statusOf(text), 400)
+  } finally {
+    await server.close()
+  }
+})
+
+// RFC 9112 §2.2: empty lines after a request are no request in progress.
+Http('a CRLF left after the last request is idle time, not a slow head: closed when idle, no 408', async () => {
+  const { server, port } = await startServer({ routes: table, limits: { headerTimeoutMs: 40, keepAliveTimeoutMs: 200 } })
+  try {
+    const conn = await rawConnect(port)
+    conn.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n\r\n')
+    const text = (await conn.closed()).toString()
+    assert.is(statusOf(text), 200)
+    assert.not.match(text, /408/, 'the idle rule closed it, not the head time-out')
+  } finally {
+    await server.close()
+  }
+})
+
 Http('a head that does not arrive in time gets 408; an idle keep-alive connection is closed', async () => {
   const { server, port } = await startServer({ routes: table, limits: { headerTimeoutMs: 80, keepAliveTimeoutMs: 80 } })
   try {

@@ -247,6 +247,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     decideUpgrade: (session, request) => decideUpgrade(clientOf(session), request),
     takeOver: (session, request, rest) => takeOver(clientOf(session), request, rest),
     hold: (socket) => batcher.hold(socket),
+    // Logged like a handler error, with the route: the client only saw a 500.
+    onUnserializable: (request, error) =>
+      logger.error('the answer to {method} {path} is not JSON: {reason}', { method: request.method, path: request.path, reason: error instanceof Error ? error.message : String(error) }),
     draining: () => draining,
     debug: logDebug,
   }

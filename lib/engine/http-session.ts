@@ -36,6 +36,8 @@ export interface HttpShared<S> {
   readonly takeOver: (session: HttpSession<S>, request: HttpRequest, rest: Uint8Array) => void
   /** Corks the socket until the current batch of work is flushed (asynchronous answers only). */
   readonly hold: (socket: S) => void
+  /** An answer whose JSON body could not be encoded went out as 500 `unserializable_body`. */
+  readonly onUnserializable: (request: HttpRequest, error: unknown) => void
   /** Whether the server is shutting down: no more keep-alive. */
   readonly draining: () => boolean
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
@@ -228,8 +230,9 @@ export class HttpSession<S> {
     const keepAlive = request.keepAlive && !this.shared.draining()
     if (!keepAlive) this.stopped = true
     const answer = this.shared.respond(request)
+    const onUnserializable = (error: unknown): void => this.shared.onUnserializable(request, error)
     if (!(answer instanceof Promise)) {
-      const bytes = serializeResponse(answer, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol })
+      const bytes = serializeResponse(answer, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol, onUnserializable })
       this.slots.push({ bytes, close: !keepAlive, upgrade: undefined })
       return
     }
@@ -237,7 +240,7 @@ export class HttpSession<S> {
     this.slots.push(slot)
     this.shared.hold(this.socket)
     void answer.then((res) => {
-      slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(this.shared.timers.now()), protocol: request.protocol })
+      slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(this.shared.timers.now()), protocol: request.protocol, onUnserializable })
       // Flushed once after every answer settled in this turn, so pipelined answers leave together.
       if (this.slots[0] === slot && !this.flushQueued) {
         this.flushQueued = true

@@ -5,6 +5,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
+import type { CorsOptions } from '../core/http/cors-config.js'
 import type { Logger } from '../core/log/logger.js'
 import type { HttpMiddleware } from '../core/middleware/http-middleware.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
@@ -25,7 +26,7 @@ export interface ServerOptions {
   /** HTTP middleware, first outermost. */
   readonly httpMiddleware?: readonly HttpMiddleware[]
   /** CORS configuration (seed §2.7; defaults when absent), or `false` for no CORS headers. */
-  readonly cors?: unknown
+  readonly cors?: CorsOptions | false
   /** Origins allowed to open a WebSocket (default `['*']`, any). */
   readonly allowedOrigins?: readonly string[]
   /** WebSocket subprotocols the server speaks, in preference order. */

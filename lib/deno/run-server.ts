@@ -9,6 +9,7 @@
  */
 import type { Client } from '../engine/client.js'
 import { createEngine } from '../engine/create-engine.js'
+import { joinBytes } from '../engine/join-bytes.js'
 import { portableFrames } from '../engine/outgoing.js'
 import type { Platform, SocketIo, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
@@ -31,17 +32,6 @@ interface Socket {
 }
 
 const READ_SIZE = 64 * 1024
-
-const join = (parts: readonly Uint8Array[], total: number): Uint8Array => {
-  if (parts.length === 1) return parts[0] as Uint8Array
-  const joined = new Uint8Array(total)
-  let at = 0
-  for (const part of parts) {
-    joined.set(part, at)
-    at += part.length
-  }
-  return joined
-}
 
 const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
   const gone = (socket: Socket): void => {
@@ -70,7 +60,7 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
   const pump = async (socket: Socket): Promise<void> => {
     socket.writing = true
     while (socket.backlog.length > 0 && !socket.closed) {
-      const chunk = join(socket.backlog, socket.backlogBytes)
+      const chunk = joinBytes(socket.backlog, socket.backlogBytes)
       socket.backlog = [chunk]
       let written: number
       try {
@@ -124,7 +114,7 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
       socket.corked = undefined
       let total = 0
       for (const part of parts) total += part.length
-      if (total > 0 && !socket.closed) enqueue(socket, join(parts, total))
+      if (total > 0 && !socket.closed) enqueue(socket, joinBytes(parts, total))
     },
   }
   return io

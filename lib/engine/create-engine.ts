@@ -25,17 +25,20 @@ import type { HttpContext } from '../core/route/http-context.js'
 import { routes } from '../core/route/routes.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
+import { encodeEvent } from '../core/ws/envelope.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
+import { CLOSE_RECONNECTING, readSessionQuery, sessionMessage } from '../core/ws/session-wire.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client } from './client.js'
 import { ClientContext, type ClientOps } from './client-context.js'
+import { ClientSession } from './client-session.js'
 import { createDelivery } from './delivery.js'
 import { createFlushBatcher } from './flush-batcher.js'
 import { guardLogger } from './guard-logger.js'
 import { httpDate } from './http-date.js'
 import { HttpSession, type HttpShared } from './http-session.js'
 import { createNamespaceRegistry } from './namespace-registry.js'
-import { encodeEventFrame, encodeRawFrame } from './outgoing.js'
+import { encodeRawFrame } from './outgoing.js'
 import type { Platform } from './platform.js'
 import type { ServerHandle } from './server-handle.js'
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './server-options.js'
@@ -95,6 +98,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const clients = new Map<number, Client<S>>()
   const wsClients = new Map<number, WsSession<S>>()
   const httpSessions = new Map<number, HttpSession<S>>()
+  // Client sessions (opt-in): every session by id, and those whose client is away, by client id.
+  const recovery = resolved.right.recovery
+  const books = new Map<string, ClientSession>()
+  const parked = new Map<number, ClientSession>()
   let nextId = 1
   let draining = false
 
@@ -103,14 +110,18 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
 
   const delivery = createDelivery<S>({
     io,
+    frames,
     maxSendBuffer: limits.maxSendBuffer,
     registry,
     sessions: wsClients,
+    parked,
     onSlowConsumer: (outlet, bytes) =>
       logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsSession<S>).ctx.clientId, bytes }),
   })
 
   const disconnectClient = (clientId: number): void => {
+    const away = parked.get(clientId)
+    if (away !== undefined) return expire(away)
     const session = wsClients.get(clientId)
     if (session !== undefined) return session.close(CLOSE_CODE.NORMAL, '')
     const client = clients.get(clientId)
@@ -134,9 +145,16 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (client !== undefined) (client.data ??= new Map()).set(key, value)
   }
 
+  // An event is encoded once; clients with a session get it numbered, the rest the same frame.
   const ops: ClientOps = {
-    send: (clientId, event, data) => delivery.send(clientId, encodeEventFrame(frames, event, data)),
-    broadcast: (event, data, target) => delivery.broadcast(encodeEventFrame(frames, event, data), target),
+    send: (clientId, event, data) => {
+      const text = encodeEvent({ event, data })
+      return delivery.send(clientId, frames.text(text), text)
+    },
+    broadcast: (event, data, target) => {
+      const text = encodeEvent({ event, data })
+      return delivery.broadcast(frames.text(text), target, text)
+    },
     sendRaw: (clientId, message) => delivery.send(clientId, encodeRawFrame(frames, message)),
     broadcastRaw: (message, target) => delivery.broadcast(encodeRawFrame(frames, message), target),
     joinRoom,
@@ -210,6 +228,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     wsMiddleware: options.wsMiddleware ?? [],
     onError: onWsError,
     write: delivery.write,
+    sendToSession: (clientId, text) => void delivery.sendToSession(clientId, text),
     hold: (socket) => batcher.hold(socket),
     debug: logDebug,
   }
@@ -226,10 +245,20 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     httpSessions.delete(client.id)
     client.type = 'ws'
     io.write(client.socket, handshakeResponse(upgrade, extra))
+    const asked = recovery === undefined ? undefined : readSessionQuery(request.rawQuery)
+    const resumed = asked?.resume === undefined ? undefined : resume(client, asked.resume.sid, asked.resume.lastSeq)
     const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
     client.receiver = session
     wsClients.set(client.id, session)
-    registry.joinNamespace(client.id)
+    if (resumed === undefined) registry.joinNamespace(client.id)
+    if (asked !== undefined && recovery !== undefined) {
+      const book = resumed?.book ?? new ClientSession(globalThis.crypto.randomUUID(), client.id, recovery)
+      books.set(book.sid, book)
+      session.book = book
+      // The session message first, unnumbered; then what the client missed, in order.
+      io.write(client.socket, frames.text(sessionMessage(book.sid, resumed !== undefined, limits.heartbeatIntervalMs)))
+      for (const text of resumed?.missed ?? []) io.write(client.socket, frames.text(text))
+    }
     const connected = dispatchConnect(compiled, session.ctx, onWsError)
     connecting.set(client.id, connected)
     void connected.then(() => connecting.delete(client.id))
@@ -274,19 +303,75 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     return client
   }
 
+  // A session ends for good: its rooms, its data, its number.
+  function expire(book: ClientSession): void {
+    if (book.expiry !== undefined) timers.clearTimeout(book.expiry)
+    parked.delete(book.clientId)
+    books.delete(book.sid)
+    if (!wsClients.has(book.clientId)) registry.leaveNamespace(book.clientId)
+  }
+
+  const disconnected = (session: WsSession<S>, clientId: number): void => {
+    session.closed()
+    wsClients.delete(clientId)
+    const book = session.book
+    // A link that broke (or a client saying it comes back) keeps its session for the window;
+    // a deliberate close, or the server's own, ends it.
+    const code = session.peerCloseCode
+    const keep = book !== undefined && recovery !== undefined && !draining && !session.serverClosed && (code === undefined || code === CLOSE_RECONNECTING || code === CLOSE_CODE.ABNORMAL)
+    if (keep) {
+      book.data = clients.get(clientId)?.data
+      parked.set(clientId, book)
+      book.expiry = timers.setTimeout(() => expire(book), recovery.windowMs)
+    } else {
+      if (book !== undefined) books.delete(book.sid)
+      registry.leaveNamespace(clientId)
+    }
+    const connected = connecting.get(clientId)
+    if (connected === undefined) void dispatchDisconnect(compiled, session.ctx, onWsError)
+    else void connected.then(() => dispatchDisconnect(compiled, session.ctx, onWsError))
+  }
+
+  /**
+   * A client asks to resume session `sid` having seen up to `lastSeq`: when the session is
+   * known and everything after `lastSeq` is still kept, the new connection takes the old
+   * client id (rooms and namespace are kept under it), its data, and what it missed.
+   */
+  const resume = (client: Client<S>, sid: string, lastSeq: number): { readonly book: ClientSession; readonly missed: readonly string[] } | undefined => {
+    const book = books.get(sid)
+    const missed = book?.since(lastSeq)
+    if (book === undefined || missed === undefined) return undefined
+    const live = wsClients.get(book.clientId)
+    if (live !== undefined) {
+      // The old link is dead but not yet noticed: this connection replaces it (rooms stay;
+      // the old socket's close finds its id taken and changes nothing).
+      const old = clients.get(book.clientId)
+      clients.delete(book.clientId)
+      wsClients.delete(book.clientId)
+      live.closed()
+      void dispatchDisconnect(compiled, live.ctx, onWsError)
+      if (old !== undefined) {
+        book.data = old.data
+        io.destroy(old.socket)
+      }
+    }
+    if (book.expiry !== undefined) timers.clearTimeout(book.expiry)
+    book.expiry = undefined
+    parked.delete(book.clientId)
+    clients.delete(client.id)
+    client.id = book.clientId
+    client.data = book.data
+    book.data = undefined
+    clients.set(client.id, client)
+    return { book, missed }
+  }
+
   const closed = (client: Client<S>): void => {
     if (clients.get(client.id) !== client) return
-    clients.delete(client.id)
     httpSessions.delete(client.id)
     const session = wsClients.get(client.id)
-    if (session !== undefined) {
-      session.closed()
-      wsClients.delete(client.id)
-      registry.leaveNamespace(client.id)
-      const connected = connecting.get(client.id)
-      if (connected === undefined) void dispatchDisconnect(compiled, session.ctx, onWsError)
-      else void connected.then(() => dispatchDisconnect(compiled, session.ctx, onWsError))
-    }
+    if (session !== undefined) disconnected(session, client.id)
+    clients.delete(client.id)
     if (draining && clients.size === 0) drained?.()
   }
 

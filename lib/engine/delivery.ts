@@ -12,8 +12,9 @@
  * backlog), gets nothing more, and is dropped when it has not read up by the close time-out.
  */
 import type { BroadcastTarget } from '../core/route/socket-context.js'
+import type { ClientSession } from './client-session.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
-import type { SocketIo } from './platform.js'
+import type { FrameWriter, SocketIo } from './platform.js'
 
 /** What delivery needs of a WebSocket session. */
 export interface Outlet<S> {
@@ -22,14 +23,19 @@ export interface Outlet<S> {
   inFlight: number
   /** Stops the session after a slow-consumer verdict: close frame, end, destroy later. */
   dropSlow(): void
+  /** The client's session, when it has one: what it is sent is numbered. */
+  readonly book?: ClientSession | undefined
 }
 
 export interface DeliveryDeps<S> {
   readonly io: SocketIo<S>
   readonly maxSendBuffer: number
   readonly registry: NamespaceRegistry
+  readonly frames: FrameWriter
   /** The connected WebSocket clients by id. */
   readonly sessions: ReadonlyMap<number, Outlet<S>>
+  /** Sessions whose client is away (within the recovery window): what they miss is kept. */
+  readonly parked: ReadonlyMap<number, ClientSession>
   /** Told before a slow consumer is dropped. */
   readonly onSlowConsumer: (outlet: Outlet<S>, waitingBytes: number) => void
 }
@@ -37,13 +43,22 @@ export interface DeliveryDeps<S> {
 export interface Delivery<S> {
   /** Writes to one session, unless it is gone or too slow. */
   write(outlet: Outlet<S>, bytes: Uint8Array): void
-  /** Writes to one client; false when there is no such WebSocket client. */
-  send(clientId: number, bytes: Uint8Array): boolean
+  /**
+   * Writes to one client; false when there is no such WebSocket client. `text` is the
+   * envelope the frame holds, for clients with a session (numbered); raw messages have none.
+   */
+  send(clientId: number, bytes: Uint8Array, text?: string): boolean
+  /**
+   * Sends an envelope to a client with a session, numbered, on whichever connection holds
+   * the session now (or kept for its replay while it is away): an answer may outlive the
+   * connection that asked.
+   */
+  sendToSession(clientId: number, text: string): boolean
   /** Writes to every receiver of `target`; answers how many there were. */
-  broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined): number
+  broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string): number
 }
 
-export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlowConsumer }: DeliveryDeps<S>): Delivery<S> => {
+export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer }: DeliveryDeps<S>): Delivery<S> => {
   const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     const socket = outlet.socket
     if (io.isClosed(socket) || io.isEnded(socket)) return
@@ -60,25 +75,33 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
   const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
     if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
     if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
-    return sessions.keys()
+    return parked.size === 0 ? sessions.keys() : [...sessions.keys(), ...parked.keys()]
+  }
+
+  // One receiver: the shared frame, or its own numbered one; a parked session keeps the text.
+  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined): boolean => {
+    const session = sessions.get(id)
+    if (session !== undefined) {
+      const book = session.book
+      if (book !== undefined && text !== undefined) write(session, frames.text(book.number(text)))
+      else if (bytes !== undefined) write(session, bytes)
+      else return false
+      return true
+    }
+    const away = parked.get(id)
+    if (away === undefined || text === undefined) return false
+    away.number(text)
+    return true
   }
 
   return {
     write,
-    send(clientId, bytes) {
-      const session = sessions.get(clientId)
-      if (session === undefined) return false
-      write(session, bytes)
-      return true
-    },
-    broadcast(bytes, target) {
+    send: (clientId, bytes, text) => deliver(clientId, bytes, text),
+    sendToSession: (clientId, text) => deliver(clientId, undefined, text),
+    broadcast(bytes, target, text) {
       let count = 0
       for (const id of receivers(target)) {
-        if (id === target?.except) continue
-        const session = sessions.get(id)
-        if (session === undefined) continue
-        write(session, bytes)
-        count += 1
+        if (id !== target?.except && deliver(id, bytes, text)) count += 1
       }
       return count
     },

@@ -35,7 +35,16 @@ export interface ServerOptions {
   readonly logger?: Logger
   /** Limits and time-outs; each missing one takes its default. */
   readonly limits?: Partial<Limits>
+  /**
+   * Sessions for clients that ask for them (`tp_v=1`, as `twinport/client` does): numbered
+   * messages, recovery of rooms, data and missed messages within `windowMs` (default 2
+   * minutes), retried requests answered once. `false` turns them off.
+   */
+  readonly recovery?: { readonly windowMs?: number; readonly maxMessages?: number } | false
 }
+
+/** The recovery defaults (docs/decisions.md, "Client sessions and recovery"). */
+export const DEFAULT_RECOVERY = { windowMs: 120_000, maxMessages: 1000, maxAnswers: 256 } as const
 
 export interface ResolvedOptions {
   readonly host: string
@@ -44,6 +53,8 @@ export interface ResolvedOptions {
   readonly allowedOrigins: readonly string[]
   readonly protocols: readonly string[]
   readonly limits: Limits
+  /** Session limits, or `undefined` when sessions are off. */
+  readonly recovery: { readonly windowMs: number; readonly maxMessages: number; readonly maxAnswers: number } | undefined
 }
 
 const positiveInt = new t.Type<number, number, unknown>(
@@ -81,6 +92,7 @@ const OptionsCodec = t.partial({
   protocols: t.readonlyArray(t.string),
   logger: loggerShape,
   limits: t.exact(t.partial(limitProps)),
+  recovery: t.union([t.literal(false), t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt }))]),
 })
 
 // "limits.maxBody: expected a positive integer, got -1" from an io-ts error.
@@ -119,5 +131,6 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
     allowedOrigins: options.allowedOrigins ?? ['*'],
     protocols: options.protocols ?? [],
     limits,
+    recovery: options.recovery === false ? undefined : { ...DEFAULT_RECOVERY, ...options.recovery },
   })
 }

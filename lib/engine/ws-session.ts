@@ -23,7 +23,9 @@ import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope
 import type { EventId } from '../core/ws/event.js'
 import type { FrameLimits } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
+import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
 import { ByteQueue } from './byte-queue.js'
+import { type ClientSession, PENDING } from './client-session.js'
 import type { Outlet } from './delivery.js'
 import type { Limits } from './limits.js'
 import type { FrameWriter, SocketIo, TimerId, Timers } from './platform.js'
@@ -41,6 +43,8 @@ export interface WsShared<S> {
   readonly onError: WsErrorReporter
   /** Writes bytes to a client, respecting its send-buffer limit. */
   readonly write: (session: WsSession<S>, bytes: Uint8Array) => void
+  /** Sends an envelope, numbered, to the connection that holds client `clientId`'s session now. */
+  readonly sendToSession: (clientId: number, text: string) => void
   /** Corks the socket until the current batch of work is flushed. */
   readonly hold: (socket: S) => void
   /** Logs a protocol failure (debug level: it is the client's fault, not the server's). */
@@ -51,6 +55,12 @@ type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 
 export class WsSession<S> implements Outlet<S> {
   inFlight = 0
+  /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
+  book: ClientSession | undefined = undefined
+  /** The close code the peer sent, if it sent one; `undefined` for a link that just broke. */
+  peerCloseCode: number | undefined = undefined
+  /** The server ended this connection on purpose (disconnectClient, shutdown): no recovery. */
+  serverClosed = false
   private readonly queue = new ByteQueue()
   private assembly: AssemblyState = initialAssembly
   private closing = false
@@ -99,6 +109,7 @@ export class WsSession<S> implements Outlet<S> {
   close(code: number, reason = ''): void {
     if (this.closing || this.shared.io.isClosed(this.socket)) return
     this.closing = true
+    this.serverClosed = true
     this.write(encodeFrameBytes(closeFrame(code, reason)))
     // The client answers with its own close frame; then the server closes TCP first (§7.1.1).
     this.destroyLater()
@@ -111,6 +122,7 @@ export class WsSession<S> implements Outlet<S> {
   dropSlow(): void {
     if (this.closing) return
     this.closing = true
+    this.serverClosed = true
     this.queue.clear()
     const { io } = this.shared
     io.write(this.socket, encodeFrameBytes(closeFrame(CLOSE_CODE.POLICY_VIOLATION, 'slow consumer')))
@@ -126,7 +138,10 @@ export class WsSession<S> implements Outlet<S> {
       return
     }
     this.alive = false
-    if (!this.closing) this.write(encodeFrameBytes(pingFrame()))
+    if (this.closing) return
+    this.write(encodeFrameBytes(pingFrame()))
+    // Browsers cannot see pings: a session client watches for this event instead.
+    if (this.book !== undefined) this.write(this.shared.frames.text(HEARTBEAT_MESSAGE))
   }
 
   private write(bytes: Uint8Array): void {
@@ -150,6 +165,7 @@ export class WsSession<S> implements Outlet<S> {
   private fail(error: { readonly closeCode: number; readonly reason: string; readonly _tag: string }): void {
     this.shared.debug('websocket connection failed', { clientId: this.ctx.clientId, closeCode: error.closeCode, reason: error.reason, tag: error._tag })
     if (!this.closing) this.write(encodeFrameBytes(closeFrame(error.closeCode, error.reason)))
+    this.serverClosed = true
     this.endSoon()
   }
 
@@ -197,6 +213,7 @@ export class WsSession<S> implements Outlet<S> {
       case 'Pong':
         return
       case 'Close':
+        this.peerCloseCode = incoming.code ?? CLOSE_CODE.NO_STATUS
         // Echo the code when we did not start the close (§5.5.1), then close TCP.
         if (!this.closing) this.write(encodeFrameBytes(closeFrame(incoming.code ?? CLOSE_CODE.NORMAL, '')))
         this.endSoon()
@@ -216,11 +233,23 @@ export class WsSession<S> implements Outlet<S> {
     }
     const envelope = decodeEnvelope(message.text)
     if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
-    const event = envelope.right.event
+    const { event, id } = envelope.right
+    const book = id === undefined ? undefined : this.book
+    if (book !== undefined) {
+      // A request retried after a reconnect (same id, same session): answered once.
+      const answer = book.answerOf(id as EventId)
+      if (answer === PENDING) return
+      if (answer !== undefined) return this.sendText(answer)
+      book.remember(id as EventId, PENDING)
+    }
     this.waiting = true
     void dispatchEvent(compiled, envelope.right, ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
-      if (outcome._tag === 'Ack') this.sendAck(outcome.id, outcome.value, event)
-      else if (outcome._tag === 'Failed') this.sendText(encodeErrorEvent(outcome.error))
+      const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
+      if (book !== undefined) {
+        if (text === undefined) book.forget(id as EventId)
+        else book.remember(id as EventId, text)
+      }
+      if (text !== undefined) this.sendText(text)
     })
   }
 
@@ -229,19 +258,19 @@ export class WsSession<S> implements Outlet<S> {
     else if (outcome._tag === 'NoRawRoute') this.close(outcome.closeCode, 'binary messages are not supported')
   }
 
+  // An envelope to this client; with a session, to whichever connection holds it by then.
   private sendText(text: string): void {
-    this.write(this.shared.frames.text(text))
+    if (this.book === undefined) this.write(this.shared.frames.text(text))
+    else this.shared.sendToSession(this.book.clientId, text)
   }
 
   // A return value JSON cannot hold (a cycle, a BigInt) is the handler's failure, not a crash.
-  private sendAck(id: EventId, value: unknown, event: string): void {
-    let text: string
+  private ackText(id: EventId, value: unknown, event: string): string {
     try {
-      text = encodeAck(id, value)
+      return encodeAck(id, value)
     } catch (error) {
       this.shared.onError(error, { phase: 'event', clientId: this.ctx.clientId, event })
-      text = encodeErrorEvent({ code: 'handler_error', message: `the answer of "${event}" is not JSON`, id })
+      return encodeErrorEvent({ code: 'handler_error', message: `the answer of "${event}" is not JSON`, id })
     }
-    this.sendText(text)
   }
 }

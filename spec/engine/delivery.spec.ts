@@ -2,6 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createDelivery, type Outlet } from '../../lib/engine/delivery.js'
 import { createNamespaceRegistry } from '../../lib/engine/namespace-registry.js'
+import { portableFrames } from '../../lib/engine/outgoing.js'
 import type { SocketIo } from '../../lib/engine/platform.js'
 
 // An in-memory socket: `backlog` is what the runtime has not handed to the kernel yet;
@@ -32,7 +33,7 @@ const setup = () => {
   const dropped: number[] = []
   const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => void (socket.ended = true) }
   const sessions = new Map([[1, outlet]])
-  const delivery = createDelivery({ io, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions, onSlowConsumer: (_o, waiting) => dropped.push(waiting) })
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions, parked: new Map(), onSlowConsumer: (_o, waiting) => dropped.push(waiting) })
   return { socket, dropped, delivery }
 }
 const bytes = (n: number): Uint8Array => new Uint8Array(n)

@@ -2,7 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as E from 'fp-ts/lib/Either.js'
 import { DEFAULT_LIMITS } from '../../lib/engine/limits.js'
-import { resolveOptions, type ServerOptions } from '../../lib/engine/server-options.js'
+import { DEFAULT_RECOVERY, resolveOptions, type ServerOptions } from '../../lib/engine/server-options.js'
 
 const errors = (options: unknown): readonly string[] => {
   const r = resolveOptions(options as ServerOptions)
@@ -13,8 +13,17 @@ test('resolveOptions :: the seed defaults: 0.0.0.0:6001, no debug, any origin', 
   const r = resolveOptions({})
   assert.ok(E.isRight(r))
   if (E.isRight(r)) {
-    assert.equal(r.right, { host: '0.0.0.0', port: 6001, debug: false, allowedOrigins: ['*'], protocols: [], limits: DEFAULT_LIMITS })
+    assert.equal(r.right, { host: '0.0.0.0', port: 6001, debug: false, allowedOrigins: ['*'], protocols: [], limits: DEFAULT_LIMITS, recovery: DEFAULT_RECOVERY })
   }
+})
+
+test('resolveOptions :: recovery: defaults, partial overrides, off, and bad values named', () => {
+  const given = resolveOptions({ recovery: { windowMs: 5000 } })
+  assert.equal(E.isRight(given) ? given.right.recovery : 'left', { ...DEFAULT_RECOVERY, windowMs: 5000 })
+  const off = resolveOptions({ recovery: false })
+  assert.is(E.isRight(off) ? off.right.recovery : 'left', undefined)
+  assert.ok(errors({ recovery: { windowMs: 0 } }).some((e) => e.startsWith('recovery')), 'a zero window is refused')
+  assert.ok(errors({ recovery: true }).some((e) => e.startsWith('recovery')), 'true is not an option value')
 })
 
 test('resolveOptions :: given limits override their defaults only', () => {

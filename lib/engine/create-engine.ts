@@ -259,9 +259,12 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       io.write(client.socket, frames.text(sessionMessage(book.sid, resumed !== undefined, limits.heartbeatIntervalMs)))
       for (const text of resumed?.missed ?? []) io.write(client.socket, frames.text(text))
     }
-    const connected = dispatchConnect(compiled, session.ctx, onWsError)
-    connecting.set(client.id, connected)
-    void connected.then(() => connecting.delete(client.id))
+    // A recovered client is the same client: its connect handlers ran when it first came.
+    if (resumed === undefined) {
+      const connected = dispatchConnect(compiled, session.ctx, onWsError)
+      connecting.set(client.id, connected)
+      void connected.then(() => connecting.delete(client.id))
+    }
     if (rest.length > 0) session.receive(rest)
   }
 
@@ -303,13 +306,25 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     return client
   }
 
-  // A session ends for good: its rooms, its data, its number.
+  // The disconnect handlers run once a client is gone for good (after its connect handlers).
+  const runDisconnect = (clientId: number, ctx: WsSession<S>['ctx']): void => {
+    const connected = connecting.get(clientId)
+    if (connected === undefined) void dispatchDisconnect(compiled, ctx, onWsError)
+    else void connected.then(() => dispatchDisconnect(compiled, ctx, onWsError))
+  }
+
+  // A parked session ends for good: its rooms, its data, its number; then onDisconnect.
   function expire(book: ClientSession): void {
     if (book.expiry !== undefined) timers.clearTimeout(book.expiry)
     parked.delete(book.clientId)
     books.delete(book.sid)
-    if (!wsClients.has(book.clientId)) registry.leaveNamespace(book.clientId)
+    registry.leaveNamespace(book.clientId)
+    const ctx = awayCtx.get(book)
+    awayCtx.delete(book)
+    if (ctx !== undefined) runDisconnect(book.clientId, ctx)
   }
+  // The context of a parked session's last connection, for its disconnect handlers.
+  const awayCtx = new Map<ClientSession, WsSession<S>['ctx']>()
 
   const disconnected = (session: WsSession<S>, clientId: number): void => {
     session.closed()
@@ -320,16 +335,16 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     const code = session.peerCloseCode
     const keep = book !== undefined && recovery !== undefined && !draining && !session.serverClosed && (code === undefined || code === CLOSE_RECONNECTING || code === CLOSE_CODE.ABNORMAL)
     if (keep) {
+      // Away, not gone: no disconnect handlers unless the window ends first.
       book.data = clients.get(clientId)?.data
       parked.set(clientId, book)
+      awayCtx.set(book, session.ctx)
       book.expiry = timers.setTimeout(() => expire(book), recovery.windowMs)
-    } else {
-      if (book !== undefined) books.delete(book.sid)
-      registry.leaveNamespace(clientId)
+      return
     }
-    const connected = connecting.get(clientId)
-    if (connected === undefined) void dispatchDisconnect(compiled, session.ctx, onWsError)
-    else void connected.then(() => dispatchDisconnect(compiled, session.ctx, onWsError))
+    if (book !== undefined) books.delete(book.sid)
+    registry.leaveNamespace(clientId)
+    runDisconnect(clientId, session.ctx)
   }
 
   /**
@@ -349,7 +364,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       clients.delete(book.clientId)
       wsClients.delete(book.clientId)
       live.closed()
-      void dispatchDisconnect(compiled, live.ctx, onWsError)
       if (old !== undefined) {
         book.data = old.data
         io.destroy(old.socket)
@@ -358,6 +372,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (book.expiry !== undefined) timers.clearTimeout(book.expiry)
     book.expiry = undefined
     parked.delete(book.clientId)
+    awayCtx.delete(book)
     clients.delete(client.id)
     client.id = book.clientId
     client.data = book.data
@@ -388,6 +403,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       draining = true
+      // Clients away within their window are not coming back to this process.
+      for (const book of [...parked.values()]) expire(book)
       timers.clearInterval(sweeper)
       timers.clearInterval(heartbeat)
       // Sockets that outlive the grace period are cut.

@@ -6,6 +6,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as t from 'io-ts'
 import WebSocket from 'ws'
+import { onConnect } from '../../lib/core/route/on-connect.js'
+import { onDisconnect } from '../../lib/core/route/on-disconnect.js'
 import { socketOn } from '../../lib/core/route/socket-on.js'
 import { delay, eventually, startServer } from '../support/server.js'
 
@@ -188,6 +190,30 @@ Sessions('recovery: false turns sessions off: tp_v=1 is ignored', async () => {
     await waitFor(c.got, (m) => m.event === 'ack', 'ack')
     assert.equal(c.got, [{ event: 'ack', id: 1, data: 1 }])
     c.ws.close()
+  } finally {
+    await server.close()
+  }
+})
+
+Sessions('a blip is not a departure: no disconnect, no second connect; the window ending is the departure', async () => {
+  const seen: string[] = []
+  const lifecycle = [onConnect((ctx) => void seen.push(`connect ${ctx.clientId}`)), onDisconnect((ctx) => void seen.push(`disconnect ${ctx.clientId}`))]
+  const { server, port } = await startServer({ routes: [...routes, ...lifecycle], recovery: { windowMs: 150 } })
+  try {
+    const c = await connect(port, '?tp_v=1')
+    const { sid } = (await waitFor(c.got, (m) => m.event === 'tp:session', 'session')).data as { sid: string }
+    await eventually(() => seen.length === 1, 2000, 'connect')
+    const id = server.clients()[0]?.id
+    c.ws.terminate()
+    await eventually(() => server.clients().length === 0, 2000, 'the break')
+    const back = await connect(port, `?tp_v=1&tp_sid=${sid}&tp_last=0`)
+    await waitFor(back.got, (m) => m.event === 'tp:session' && (m.data as { recovered: boolean }).recovered, 'recovered')
+    await delay(30)
+    assert.equal(seen, [`connect ${id}`])
+    back.ws.terminate()
+    await eventually(() => seen.length === 2, 2000, 'the disconnect when the window ends')
+    assert.equal(seen, [`connect ${id}`, `disconnect ${id}`])
+    assert.equal(server.namespaces.clientsInRoom('r'), [])
   } finally {
     await server.close()
   }

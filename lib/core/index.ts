@@ -10,6 +10,7 @@ export * from './ws/index.js'
 // short name; the route table's is reached through `RouteTableError`.
 export { type InvalidMethod } from './http/index.js'
 export * from './route/compile-routes.js'
+export * from './route/declare-body.js'
 export type { CompiledRoutes } from './route/compiled-routes.js'
 export * from './route/dispatch-connect.js'
 export * from './route/dispatch-disconnect.js'

@@ -47,3 +47,12 @@ export interface Response {
   readonly contentType: string
   readonly body: ResponseBody
 }
+
+/**
+ * What `json(data)` returns: a `Response` whose type remembers the data, so the typed HTTP
+ * client of `twinport/client` knows what a route answers. Nothing changes at run time.
+ */
+export interface JsonResponse<T> extends Response {
+  /** Type-level only, never set at run time: the JSON data of the body. */
+  readonly '~json'?: T
+}

@@ -7,7 +7,9 @@
  *  - every spec under `spec/` in Node, under c8 with 90% lines and branches for `lib/`
  *    (uvu's own pass/fail counts, plus one check for the coverage gate);
  *  - the portable core specs (`spec/core`) again in Bun and in Deno, proving the core runs
- *    unchanged outside Node.
+ *    unchanged outside Node;
+ *  - the client specs (`spec/client`) in Bun and in Deno, on their global WebSocket, against
+ *    real servers started in the same process.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -83,28 +85,33 @@ countUvu('node suite', node.out.replace(/ERROR: Coverage[^\n]*/g, ''), node.out.
 check('coverage of lib/ at or above 90% lines and branches', !/ERROR: Coverage/.test(node.out))
 
 const bun = 'node_modules/bun/bin/bun.exe'
-console.log('[run-all] portable core specs in Bun')
-if (existsSync(bun)) {
-  const run = await exec(bun, ['spec/support/uvu-entry.ts', 'spec/core'], { FORCE_COLOR: '0' })
-  countUvu('bun core suite', run.out, run.code)
-} else {
-  console.error('[run-all] Bun is missing from node_modules (npm ci installs it); counted as one failure')
-  tally.failed += 1
+for (const [dir, what] of [['spec/core', 'core'], ['spec/client', 'client']] as const) {
+  console.log(`[run-all] ${what} specs in Bun`)
+  if (existsSync(bun)) {
+    const run = await exec(bun, ['spec/support/uvu-entry.ts', dir], { FORCE_COLOR: '0' })
+    countUvu(`bun ${what} suite`, run.out, run.code)
+  } else {
+    console.error('[run-all] Bun is missing from node_modules (npm ci installs it); counted as one failure')
+    tally.failed += 1
+  }
 }
 
 // Deno runs the same TypeScript directly; `--sloppy-imports` maps the `.js` import
 // specifiers (what tsc's nodenext wants) to the `.ts` files, as tsx and Bun do.
+// The client specs start servers on 127.0.0.1, hence --allow-net for them only.
 const deno = 'node_modules/deno/bin.cjs'
-console.log('[run-all] portable core specs in Deno')
-if (existsSync(deno)) {
-  const run = await exec(process.execPath, [
-    deno, 'run', '--quiet', '--allow-read', '--allow-env', '--sloppy-imports', '--node-modules-dir=manual',
-    'spec/support/uvu-entry.ts', 'spec/core',
-  ], { FORCE_COLOR: '0', NO_COLOR: '1' })
-  countUvu('deno core suite', run.out, run.code)
-} else {
-  console.error('[run-all] Deno is missing from node_modules (npm ci installs it); counted as one failure')
-  tally.failed += 1
+for (const [dir, what, net] of [['spec/core', 'core', []], ['spec/client', 'client', ['--allow-net=127.0.0.1']]] as const) {
+  console.log(`[run-all] ${what} specs in Deno`)
+  if (existsSync(deno)) {
+    const run = await exec(process.execPath, [
+      deno, 'run', '--quiet', '--allow-read', '--allow-env', ...net, '--sloppy-imports', '--node-modules-dir=manual',
+      'spec/support/uvu-entry.ts', dir,
+    ], { FORCE_COLOR: '0', NO_COLOR: '1' })
+    countUvu(`deno ${what} suite`, run.out, run.code)
+  } else {
+    console.error('[run-all] Deno is missing from node_modules (npm ci installs it); counted as one failure')
+    tally.failed += 1
+  }
 }
 
 const skippedNote = tally.skipped > 0 ? `, ${tally.skipped} skipped` : ''

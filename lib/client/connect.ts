@@ -216,8 +216,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       const d = isRecord(data) ? data : {}
       return answer(id, data, {
         _tag: 'ServerError',
-        code: String(d['error']),
-        message: String(d['message']),
+        code: String(d['error'] ?? 'unknown'),
+        message: String(d['message'] ?? ''),
         ...(d['details'] === undefined ? {} : { details: d['details'] }),
       })
     }
@@ -300,7 +300,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     s.onerror = guard('error', (ev: { message?: unknown }) => report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` }))
     s.onclose = guard('close', (ev: { code: number; reason: string }) => {
       detach(s)
-      ended(ev.code, ev.reason)
+      // Some runtimes (Deno) report 0 for a connection that ended without a close frame.
+      ended(ev.code || 1006, ev.reason)
     })
   }
 

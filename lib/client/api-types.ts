@@ -20,9 +20,20 @@ type RouteAt<App, Method extends string, Path extends string> =
 // 0 extends 1 & T holds only for `any`.
 type IsAny<T> = 0 extends 1 & T ? true : false
 
-// A response's data: a `json(data)` response gives `data`; any other Response (an error, a
-// page) contributes nothing (non-2xx answers reject); a plain value is sent as JSON.
-type Answered<V> = V extends Response ? (V extends JsonResponse<infer T> ? ('~json' extends keyof V ? T : never) : never) : V
+// A response's data: a `json(data)` response gives `data` unless its status is known and not
+// 2xx (those reject); any other Response (an error, a page) contributes nothing; a plain
+// value is sent as JSON.
+type Answered<V> = V extends Response
+  ? V extends JsonResponse<infer T, infer S>
+    ? '~json' extends keyof V
+      ? number extends S
+        ? T
+        : `${S}` extends `2${string}`
+          ? T
+          : never
+      : never
+    : never
+  : V
 
 /**
  * What a route whose handler returns `R` answers to the typed helper: the plain value, the

@@ -81,7 +81,7 @@ export type RequestArgs<D> = undefined extends D ? [data?: D, options?: RequestO
  * A connection to a twinport server, typed by its route table `App` (`typeof table`) and the
  * map `Events` of what the server sends. Untyped, any name and any data go.
  */
-export interface Client<App = RouteTable, Events extends EventMap = EventMap> {
+export interface Client<App = RouteTable, Events extends object = EventMap> {
   readonly state: ClientState
   /** The session, once the server has given one. */
   readonly session: SessionInfo | undefined

@@ -78,7 +78,7 @@ const noop = (): void => undefined
  * const joined = await client.request('join', { room: 'lobby' }, { timeout: 5000 })
  * client.close()
  */
-export function connect<App extends RouteSource = RouteTable, Events extends EventMap = EventMap>(
+export function connect<App extends RouteSource = RouteTable, Events extends object = EventMap>(
   url: string,
   options?: ClientOptions,
 ): Client<App, Events>

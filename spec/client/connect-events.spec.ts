@@ -232,6 +232,15 @@ test('connect :: close validates its code; a long reason still closes', async (c
   assert.is(c.state, 'closed')
 })
 
+test('connect :: close while the handshake is under way is quiet', async (ctx) => {
+  const c = client(ctx)
+  const problems = record(c, ['error'])
+  c.close()
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  assert.is(c.state, 'closed')
+  assert.equal(problems, [])
+})
+
 test('connect :: a bad URL is a TypeError at once', () => {
   for (const url of ['not a url', 'ftp://127.0.0.1/']) {
     assert.throws(() => connect(url, { WebSocket: WebSocketImpl }), (e: Error) => e instanceof TypeError && e.message === `connect: not a ws(s) or http(s) URL: ${url}`)

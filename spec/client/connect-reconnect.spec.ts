@@ -47,7 +47,6 @@ test('connect :: survives a server restart on the same port; what was sent offli
   const c = connect(`ws://127.0.0.1:${port}/`, FAST)
   let second: Awaited<ReturnType<typeof startServer>> | undefined
   try {
-    const log = record(c, ['close', 'reconnected'])
     await nextOf(c, 'open')
     await c.request('record', 'before')
     const closed = nextOf(c, 'close')

@@ -20,9 +20,6 @@ const session = (sid: string, recovered: boolean, heartbeat?: number): unknown =
   data: heartbeat === undefined ? { sid, recovered } : { sid, recovered, heartbeat },
 })
 
-// Resolves when the peer has received `n` messages.
-const received = (peer: RawPeer, n: number): Promise<void> => eventually(() => peer.received.length >= n, 2000, `${n} messages at the server`)
-
 test('connect :: asks for a session with tp_v=1 and hears the session message', async () => {
   const server = await rawServer((peer) => peer.send(session('s-1', false)))
   const c = connect(server.url, FAST)

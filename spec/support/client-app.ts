@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts'
 import type { SocketContext } from '../../lib/core/route/socket-context.js'
-import { declareBody, httpRoute, json, noContent, onMessage, readJsonBody, routes, socketOn, text } from '../../lib/index.js'
+import { declareBody, httpRoute, json, onMessage, readJsonBody, routes, socketOn, text } from '../../lib/index.js'
 import { isRight } from 'fp-ts/lib/Either.js'
 
 /** What the server sends to clients, by event name. */
@@ -82,7 +82,7 @@ export const clientApp = () => {
           return json({ room: req.params.room, text: note.right.text, id: 1 }, 201)
         }),
       ),
-      httpRoute('DELETE', '/api/rooms/{room}', () => noContent()),
+      httpRoute('DELETE', '/api/rooms/{room}', () => undefined),
       httpRoute('GET', '/plain', () => text('plain words')),
     ],
   )

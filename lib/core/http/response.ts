@@ -32,13 +32,14 @@ export const response = (body?: ResponseBody, status = 200, headers: HeaderInput
 /**
  * A JSON response. A string is encoded as a JSON string (`json('hi')` sends `"hi"`), so the
  * stored body of a string is its JSON text; other data is kept as given and encoded when sent.
- * Its type remembers the data's type (`JsonResponse<T>`), for typed clients.
+ * Its type remembers the data's type and the status (`JsonResponse<T, S>`), for typed clients.
  *
  * @example
  * json({ ok: true }).contentType // 'application/json'
  */
-export const json = <T extends Json>(data: T, status = 200, headers: HeaderInput = {}): JsonResponse<T> =>
-  build(typeof data === 'string' ? JSON.stringify(data) : data, status, headers, APPLICATION_JSON)
+export const json = <T extends Json, S extends number = 200>(data: T, status: S = 200 as S, headers: HeaderInput = {}): JsonResponse<T, S> =>
+  // `build` keeps the status it is given.
+  build(typeof data === 'string' ? JSON.stringify(data) : data, status, headers, APPLICATION_JSON) as JsonResponse<T, S>
 
 /** An HTML response (`text/html; charset=utf-8`). */
 export const html = (markup: string, status = 200, headers: HeaderInput = {}): Response =>

@@ -49,10 +49,12 @@ export interface Response {
 }
 
 /**
- * What `json(data)` returns: a `Response` whose type remembers the data, so the typed HTTP
- * client of `twinport/client` knows what a route answers. Nothing changes at run time.
+ * What `json(data, status)` returns: a `Response` whose type remembers the data and the
+ * status, so the typed HTTP client of `twinport/client` knows what a route answers when it
+ * succeeds (`json(x, 201)`) and what is an error (`json(e, 400)`). Nothing changes at run time.
  */
-export interface JsonResponse<T> extends Response {
+export interface JsonResponse<T, S extends number = number> extends Response {
+  readonly status: S
   /** Type-level only, never set at run time: the JSON data of the body. */
   readonly '~json'?: T
 }

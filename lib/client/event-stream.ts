@@ -24,7 +24,8 @@ export interface EventStream<T> extends AsyncIterableIterator<T> {
 }
 
 /**
- * An iterator that yields what `subscribe` pushes, in order.
+ * An iterator that yields what `subscribe` pushes, in order. It subscribes at once, so
+ * nothing pushed before the first read is missed.
  *
  * @example
  * let push = (_: number) => {}
@@ -34,46 +35,48 @@ export interface EventStream<T> extends AsyncIterableIterator<T> {
  */
 export const eventStream = <T>({ subscribe, buffer, name, signal }: StreamSource<T>): EventStream<T> => {
   const items: T[] = []
-  let waiting: ((result: IteratorResult<T>) => void) | undefined
+  let wake = (): void => undefined
   let done = false
   let failure: Error | undefined
-  const take = (): ((result: IteratorResult<T>) => void) | undefined => {
-    const w = waiting
-    waiting = undefined
-    return w
-  }
   const end = (): void => {
-    if (done) return
-    done = true
-    unsubscribe()
-    signal?.removeEventListener('abort', end)
-    take()?.({ value: undefined, done: true })
+    if (!done) {
+      done = true
+      unsubscribe()
+      signal?.removeEventListener('abort', end)
+    }
+    wake()
   }
   const unsubscribe = subscribe((value) => {
-    const w = take()
-    if (w !== undefined) w({ value, done: false })
-    else if (items.length < buffer) items.push(value)
+    if (items.length < buffer) items.push(value)
     else {
       failure = new RangeError(`events("${name}"): over ${buffer} messages waiting`)
       end()
     }
+    wake()
   })
   if (signal?.aborted === true) end()
   else signal?.addEventListener('abort', end)
-  const stream: EventStream<T> = {
-    next: () => {
-      if (items.length > 0) return Promise.resolve({ value: items.shift() as T, done: false })
-      const f = failure
-      failure = undefined
-      return f !== undefined ? Promise.reject(f) : done ? Promise.resolve({ value: undefined, done: true }) : new Promise((resolve) => (waiting = resolve))
-    },
-    return: () => {
+  async function* read(): AsyncGenerator<T, undefined> {
+    try {
+      for (;;) {
+        if (items.length > 0) yield items.shift() as T
+        else if (failure !== undefined) throw failure
+        else if (done) return undefined
+        else await new Promise<void>((resolve) => (wake = resolve))
+      }
+    } finally {
+      end()
+    }
+  }
+  const stream = read()
+  const stop = stream.return.bind(stream)
+  // Returning before the first read still lets go of the listener.
+  return Object.assign(stream, {
+    end,
+    return: (value?: undefined) => {
       items.length = 0
       end()
-      return Promise.resolve({ value: undefined, done: true })
+      return stop(value)
     },
-    end,
-    [Symbol.asyncIterator]: () => stream,
-  }
-  return stream
+  })
 }

@@ -92,10 +92,11 @@ test('eventStream :: an abort signal ends it; an aborted one ends it at once', a
   assert.equal(await s2.next(), { value: undefined, done: true })
 })
 
-test('eventStream :: return drops the buffer', async () => {
-  const { stream, push } = source()
+test('eventStream :: return drops the buffer and unsubscribes, even before the first read', async () => {
+  const { stream, push, subscribed } = source()
   push(1)
   assert.equal(await stream.return?.(), { value: undefined, done: true })
+  assert.is(subscribed(), 0)
   assert.equal(await stream.next(), { value: undefined, done: true })
 })
 

@@ -5,7 +5,7 @@
  *
  * Imports types only, so nothing of the core (nor fp-ts or io-ts) reaches a browser bundle.
  */
-import type { RouteSource, RoutesOf, SocketOnRoute } from '../core/route/route.js'
+import type { RoutesOf, SocketOnRoute } from '../core/route/route.js'
 
 /**
  * The events the server sends to clients, by name: a plain interface the application
@@ -45,6 +45,3 @@ export type AckData<R> =
 export type EventResult<App, K extends string> = AckData<
   SocketRoutes<App> extends infer R ? (R extends SocketOnRoute<infer N, unknown, infer Res> ? (K extends N ? Res : never) : never) : never
 >
-
-/** The route source a client is typed from: a route table, a controller or one route. */
-export type AppRoutes = RouteSource

@@ -8,7 +8,7 @@ export type { Client, ClientState, EmitArgs, EmitOptions, LifecycleEvents, Lifec
 export { resolveClientOptions, type ClientOptions, type ReconnectOptions, type ResolvedClientOptions } from './client-options.js'
 export type { ClientProblem } from './client-problem.js'
 export { describeFailure, RequestError, type RequestFailure } from './request-error.js'
-export type { AckData, AppRoutes, EventData, EventMap, EventName, EventResult, SocketRoutes } from './app-types.js'
+export type { AckData, EventData, EventMap, EventName, EventResult, SocketRoutes } from './app-types.js'
 export { backoffDelay } from './backoff-delay.js'
 export { shouldReconnect } from './should-reconnect.js'
 export { readServerMessage, type ServerMessage } from './read-server-message.js'

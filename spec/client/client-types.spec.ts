@@ -11,7 +11,7 @@ import type { AckData, EventData, EventName } from '../../lib/client/app-types.j
 import type { ApiPath, HttpResult } from '../../lib/client/api-types.js'
 import { connect } from '../../lib/client/connect.js'
 import { createApi } from '../../lib/client/create-api.js'
-import { httpRoute, json, mount, type Response, routes, socketOn } from '../../lib/index.js'
+import { httpRoute, json, mount, type Response, routes, socketOn, type TypedHttpContext, type TypedSocketContext } from '../../lib/index.js'
 import type { ServerHandle } from '../../lib/node/server-handle.js'
 import { nextOf, WebSocketImpl } from '../support/client.js'
 import { type AppEvents, type ClientApp, clientApp } from '../support/client-app.js'
@@ -172,6 +172,27 @@ test('types :: route tables keep names through routes(), arrays, controllers and
     ['GET /api/users/{id}', 'GET /api'],
   )
   check<Equal<ApiPath<typeof mounted, 'POST'>, never>>()
+})
+
+test('types :: a handler annotates its context with the shared event map and keeps its codec type', () => {
+  const Say = t.type({ room: t.string, text: t.string })
+  const say = socketOn('say', Say, ({ room, text }, ctx: TypedSocketContext<AppEvents>) => {
+    check<Equal<typeof room, string>>()
+    ctx.broadcast('said', { room, text }, { room })
+    ctx.emit('tick', 1)
+    // @ts-expect-error: tick carries a number
+    ctx.emit('tick', 'one')
+    // @ts-expect-error: not an event of the map
+    ctx.send(1, 'unknown', null)
+    return text.length
+  })
+  const post = httpRoute('POST', '/tick', (_req, ctx: TypedHttpContext<AppEvents>) => {
+    ctx.broadcast('tick', 2)
+    // @ts-expect-error: said carries { room, text }
+    ctx.send(1, 'said', { room: 'r' })
+  })
+  check<Equal<EventData<typeof say, 'say'>, { room: string; text: string }>>()
+  assert.equal([say.event, post.method], ['say', 'POST'])
 })
 
 test('types :: AckData and HttpResult map handler results to what the wire carries', () => {

@@ -16,7 +16,7 @@ import type { Client, ClientState, LifecycleName, RequestOptions, StreamOptions 
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
-import { createListeners, type Listener } from './listeners.js'
+import { createListeners, type Listener } from './create-listeners.js'
 import { readServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
 import { settledIds } from './settled-ids.js'

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createListeners } from '../../lib/client/listeners.js'
+import { createListeners } from '../../lib/client/create-listeners.js'
 
 const test = suite('createListeners')
 

@@ -19,6 +19,14 @@ export interface SessionLimits {
   readonly maxAnswers: number
 }
 
+/** A new session id: 128 random bits as 22 characters of base64url. */
+export const newSessionId = (): string => {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16))
+  let binary = ''
+  for (const b of bytes) binary += String.fromCharCode(b)
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
 /** An answer still being computed: a retry waits for it instead of running the handler again. */
 export const PENDING = 'pending'
 

@@ -31,7 +31,7 @@ import { CLOSE_RECONNECTING, readSessionQuery, sessionMessage } from '../core/ws
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client } from './client.js'
 import { ClientContext, type ClientOps } from './client-context.js'
-import { ClientSession } from './client-session.js'
+import { ClientSession, newSessionId } from './client-session.js'
 import { createDelivery } from './delivery.js'
 import { createFlushBatcher } from './flush-batcher.js'
 import { guardLogger } from './guard-logger.js'
@@ -245,14 +245,15 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     httpSessions.delete(client.id)
     client.type = 'ws'
     io.write(client.socket, handshakeResponse(upgrade, extra))
-    const asked = recovery === undefined ? undefined : readSessionQuery(request.rawQuery)
+    // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
+    const asked = recovery === undefined || compiled.raw !== undefined ? undefined : readSessionQuery(request.rawQuery)
     const resumed = asked?.resume === undefined ? undefined : resume(client, asked.resume.sid, asked.resume.lastSeq)
     const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
     client.receiver = session
     wsClients.set(client.id, session)
     if (resumed === undefined) registry.joinNamespace(client.id)
     if (asked !== undefined && recovery !== undefined) {
-      const book = resumed?.book ?? new ClientSession(globalThis.crypto.randomUUID(), client.id, recovery)
+      const book = resumed?.book ?? new ClientSession(newSessionId(), client.id, recovery)
       books.set(book.sid, book)
       session.book = book
       // The session message first, unnumbered; then what the client missed, in order.

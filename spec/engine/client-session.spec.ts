@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ClientSession, PENDING } from '../../lib/engine/client-session.js'
+import { ClientSession, newSessionId, PENDING } from '../../lib/engine/client-session.js'
 
 const limits = { windowMs: 1000, maxMessages: 16, maxAnswers: 3 }
 const seqOf = (text: string): number => (JSON.parse(text) as { seq: number }).seq
@@ -47,6 +47,12 @@ test('ClientSession :: answers remembered by id, pending first, the oldest forgo
   s.remember(3, 'Z')
   assert.is(s.answerOf(1), undefined)
   assert.equal([s.answerOf('x'), s.answerOf(2), s.answerOf(3)], ['X', 'Y', 'Z'])
+})
+
+test('newSessionId :: 22 characters of base64url, different every time', () => {
+  const ids = new Set(Array.from({ length: 200 }, newSessionId))
+  assert.is(ids.size, 200)
+  for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{22}$/)
 })
 
 test.run()

@@ -2,7 +2,7 @@
  * The public API of the pure HTTP/1.1 core: parsing, Request, Response, serialisation and
  * CORS. Pure and portable: no node:* imports.
  */
-export type { Header, HttpRequest, Json, Response, ResponseBody } from './types.js'
+export type { Header, HttpRequest, Json, JsonResponse, Response, ResponseBody } from './types.js'
 export * from './http-error.js'
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js'
 export { type HttpDecodeStep, type HttpNeedMore, type HttpResume, parseHttpRequest } from './parse-http-request.js'

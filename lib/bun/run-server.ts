@@ -15,6 +15,7 @@ import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
 import { createLogger } from '../node/log/create-logger.js'
 import { nativeAcceptKey } from '../node/native-accept-key.js'
+import { createPerMessageDeflate } from '../node/permessage-deflate.js'
 import { nodeFrames } from '../node/node-frames.js'
 import { type BunSocket, type BunTlsOptions, bunApi } from './bun-api.js'
 
@@ -130,6 +131,7 @@ const bunPlatform: Platform<Socket> = {
   acceptKey: nativeAcceptKey,
   allocate: (size) => Buffer.allocUnsafe(size),
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
+  deflate: createPerMessageDeflate,
 }
 
 /** Options of `runServer` on Bun: the same as on Node, plus TLS (`Bun.listen`'s `tls`). */

@@ -10,10 +10,23 @@
  * another event joined the queue behind it, and memory per client stays bounded by
  * `maxSendBuffer` plus two of the largest frames. A slow client is told why (close 1008, queued behind its
  * backlog), gets nothing more, and is dropped when it has not read up by the close time-out.
+ *
+ * A connection that negotiated permessage-deflate has its frames pass through its own
+ * ordered queue first (`Outlet.deflate`, lib/engine/ws-deflate.ts), which compresses and then
+ * admits them here; a broadcast tells the queue so, and its compression may be shared.
  */
 import type { BroadcastTarget } from '../core/route/socket-context.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
 import type { SocketIo } from './platform.js'
+
+/**
+ * Where a connection's frames go first when it compresses (permessage-deflate): a queue that
+ * compresses what it should and hands every frame back to `admit`, in the order sent.
+ */
+export interface FrameQueue {
+  /** `broadcast`: the same frame goes to many receivers now (a compression may be shared). */
+  send(frame: Uint8Array, broadcast: boolean): void
+}
 
 /** What delivery needs of a WebSocket session. */
 export interface Outlet<S> {
@@ -22,6 +35,8 @@ export interface Outlet<S> {
   inFlight: number
   /** Stops the session after a slow-consumer verdict: close frame, end, destroy later. */
   dropSlow(): void
+  /** Set when the connection negotiated compression; `undefined` for plain frames. */
+  readonly deflate: FrameQueue | undefined
 }
 
 export interface DeliveryDeps<S> {
@@ -35,8 +50,10 @@ export interface DeliveryDeps<S> {
 }
 
 export interface Delivery<S> {
-  /** Writes to one session, unless it is gone or too slow. */
+  /** Writes to one session (through its compression, if any), unless it is gone or too slow. */
   write(outlet: Outlet<S>, bytes: Uint8Array): void
+  /** Writes a finished frame to one session, unless it is gone or too slow (the last step). */
+  admit(outlet: Outlet<S>, bytes: Uint8Array): void
   /** Writes to one client; false when there is no such WebSocket client. */
   send(clientId: number, bytes: Uint8Array): boolean
   /** Writes to every receiver of `target`; answers how many there were. */
@@ -44,7 +61,7 @@ export interface Delivery<S> {
 }
 
 export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlowConsumer }: DeliveryDeps<S>): Delivery<S> => {
-  const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+  const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     const socket = outlet.socket
     if (io.isClosed(socket) || io.isEnded(socket)) return
     const waiting = io.buffered(socket)
@@ -57,6 +74,12 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
     io.write(socket, bytes)
   }
 
+  // A compressing connection's frames go through its queue, which admits them in order.
+  const write = (outlet: Outlet<S>, bytes: Uint8Array, broadcast = false): void => {
+    if (outlet.deflate === undefined) admit(outlet, bytes)
+    else outlet.deflate.send(bytes, broadcast)
+  }
+
   const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
     if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
     if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
@@ -64,7 +87,8 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
   }
 
   return {
-    write,
+    write: (outlet, bytes) => write(outlet, bytes),
+    admit,
     send(clientId, bytes) {
       const session = sessions.get(clientId)
       if (session === undefined) return false
@@ -77,7 +101,7 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
         if (id === target?.except) continue
         const session = sessions.get(id)
         if (session === undefined) continue
-        write(session, bytes)
+        write(session, bytes, true)
         count += 1
       }
       return count

@@ -13,7 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { constants, createInflateRaw, type InflateRaw } from 'node:zlib'
 import { DEFLATE_TAIL } from '../core/ws/extensions/deflate-tail.js'
 import { invalidCompressedData, messageTooBig, type WsError } from '../core/ws/ws-error.js'
-import type { PoolStream } from './stream-pool.js'
+import type { PoolStream } from '../engine/stream-pool.js'
 
 type Outcome = E.Either<WsError, Uint8Array>
 
@@ -58,6 +58,9 @@ export class Inflater implements PoolStream {
       this.stream.write(payload)
       this.stream.write(DEFLATE_TAIL)
       this.stream.flush(constants.Z_SYNC_FLUSH, () => {
+        // Deno's node:zlib calls back after destroying the stream on bad data (Node never
+        // calls back then, and reports the error alone).
+        if (this.stream.destroyed) return this.finish(E.left(invalidCompressedData()))
         const { chunks, size } = this
         this.finish(E.right(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
       })

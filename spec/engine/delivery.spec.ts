@@ -30,7 +30,7 @@ const LIMIT = 1000
 const setup = () => {
   const socket: FakeSocket = { backlog: 0, written: [], closed: false, ended: false }
   const dropped: number[] = []
-  const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => void (socket.ended = true) }
+  const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => void (socket.ended = true), deflate: undefined }
   const sessions = new Map([[1, outlet]])
   const delivery = createDelivery({ io, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions, onSlowConsumer: (_o, waiting) => dropped.push(waiting) })
   return { socket, dropped, delivery }

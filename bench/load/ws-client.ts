@@ -13,13 +13,19 @@
  *   --mode bcast --clients 10000 --repeat 5            time to the last receipt on /bcast
  *   --mode idle  --clients 10000 --base 500            server RSS per idle connection
  *   [--settle 1000]  ms to let the server settle before reading RSS or broadcasting
+ *   [--json 4096]    send a realistic JSON message of about this size instead of 32 bytes
+ *   [--offer 'permessage-deflate; client_max_window_bits']  offer compression (RFC 7692): the
+ *                    client's messages go out compressed (RSV1) on connections that agreed, and
+ *                    the bytes on the wire per message are reported
  */
 import { connect, type Socket } from 'node:net'
+import { constants, deflateRawSync } from 'node:zlib'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { RESULT_PREFIX, type ClientResult } from './client-result.js'
 import { dialectOf, type Room } from './dialect.js'
 import { CLK_TCK, processCpuTicks, processRssBytes } from './proc.js'
+import { jsonPayload } from './json-payload.js'
 import { maskedFrame, OPCODE, scanFrames } from './ws-frames.js'
 import { percentile } from '../report/stats.js'
 
@@ -43,6 +49,8 @@ const { values: opt } = parseArgs({
     concurrency: { type: 'string', default: '200' },
     deadline: { type: 'string', default: '120000' },
     settle: { type: 'string', default: '1000' },
+    json: { type: 'string', default: '0' },
+    offer: { type: 'string', default: '' },
   },
 })
 
@@ -58,17 +66,31 @@ const dialect = dialectOf(opt.dialect ?? 'ws')
 if (dialect === undefined) throw new Error(`--dialect must be ws or socketio, got ${String(opt.dialect)}`)
 if (!['echo', 'rate', 'bcast', 'idle'].includes(mode)) throw new Error(`unknown --mode ${mode}`)
 
-// 32 printable bytes by default: the message every contender echoes or broadcasts.
-const PAYLOAD = 'twinport-bench-0123456789abcdefghijklmnopqrstuvwxyz'.repeat(1 + (num('payload') >> 5)).slice(0, num('payload'))
+// 32 printable bytes by default: the message every contender echoes or broadcasts; or JSON.
+const PAYLOAD =
+  num('json') > 0
+    ? jsonPayload(num('json'))
+    : 'twinport-bench-0123456789abcdefghijklmnopqrstuvwxyz'.repeat(1 + (num('payload') >> 5)).slice(0, num('payload'))
 const KEY = new Uint8Array([0x37, 0xfa, 0x21, 0x3d])
-const frameFor = (room: Room): Buffer =>
-  Buffer.from(maskedFrame(OPCODE.text, new TextEncoder().encode(dialect.wrap(room, PAYLOAD)), KEY))
+const OFFER = opt.offer ?? ''
+// RFC 7692 §7.2.1: DEFLATE with a sync flush, the trailing 00 00 ff ff left off. Compressed
+// on its own (no window carried over), which is valid whatever context takeover was agreed.
+const deflate = (bytes: Uint8Array): Uint8Array => {
+  const out = deflateRawSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH })
+  return out.subarray(0, out.length - 4)
+}
+const frameFor = (room: Room, compressed = false): Buffer => {
+  const message = new TextEncoder().encode(dialect.wrap(room, PAYLOAD))
+  return Buffer.from(compressed ? maskedFrame(OPCODE.text, deflate(message), KEY, true) : maskedFrame(OPCODE.text, message, KEY))
+}
 
 let failures = 0
 let lastError = ''
 
 interface Conn {
   readonly socket: Socket
+  /** the server agreed on permessage-deflate. */
+  deflate: boolean
   state: 'handshake' | 'preamble' | 'open'
   pending: Buffer | null
   preambleLeft: number
@@ -81,11 +103,12 @@ let onMessages: (c: Conn, n: number) => void = () => {}
 
 const open = (room: Room, done: (c: Conn | undefined) => void): void => {
   const onread = (nread: number, buf: Uint8Array): boolean => {
+    bytesIn += nread
     receive(c, room, settle, (buf as Buffer).subarray(0, nread))
     return true
   }
   const socket = connect({ host: HOST, port, noDelay: true, onread: { buffer: SHARED, callback: onread } })
-  const c: Conn = { socket, state: 'handshake', pending: null, preambleLeft: dialect.preambleFrames, sent: [] }
+  const c: Conn = { socket, deflate: false, state: 'handshake', pending: null, preambleLeft: dialect.preambleFrames, sent: [] }
   let settled = false
   const settle = (ok: boolean): void => {
     if (settled) return
@@ -96,7 +119,9 @@ const open = (room: Room, done: (c: Conn | undefined) => void): void => {
   socket.on('connect', () => {
     socket.write(
       `GET ${dialect.path(room)} HTTP/1.1\r\nHost: ${HOST}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n' +
+        (OFFER === '' ? '' : `Sec-WebSocket-Extensions: ${OFFER}\r\n`) +
+        '\r\n',
     )
   })
   socket.on('error', (err) => {
@@ -118,6 +143,8 @@ const open = (room: Room, done: (c: Conn | undefined) => void): void => {
  * handled synchronously before the next read, so only an incomplete tail is copied.
  */
 const SHARED = Buffer.allocUnsafe(256 * 1024)
+/** Bytes read from every socket, handshakes included. */
+let bytesIn = 0
 
 const receive = (c: Conn, room: Room, settle: (ok: boolean) => void, chunk: Buffer): void => {
   let buf = c.pending === null ? chunk : Buffer.concat([c.pending, chunk])
@@ -135,6 +162,7 @@ const receive = (c: Conn, room: Room, settle: (ok: boolean) => void, chunk: Buff
       c.socket.destroy()
       return
     }
+    c.deflate = /\r\nsec-websocket-extensions:[ \t]*permessage-deflate/i.test(buf.subarray(0, end + 2).toString('latin1'))
     buf = buf.subarray(end + 4)
     c.state = c.preambleLeft > 0 ? 'preamble' : 'open'
     if (c.state === 'open') settle(true)
@@ -202,12 +230,16 @@ const span = (a: Mark, b: Mark): Pick<ClientResult, 'ms' | 'serverCpuMs' | 'clie
 let finished = false
 let everyone: Conn[] = []
 
+// With --offer, every connection must have agreed: the frames are built compressed.
+const agreement = (): Pick<ClientResult, 'agreed'> => (OFFER === '' ? {} : { agreed: everyone.filter((c) => c.deflate).length })
+
 const echo = async (): Promise<ClientResult> => {
   const inflight = Math.max(1, num('inflight'))
-  const frame = frameFor('echo')
+  const frame = frameFor('echo', OFFER !== '')
   const batch = Buffer.concat(Array.from({ length: inflight }, () => frame))
   everyone = await openAll(num('conns'), 'echo')
   if (everyone.length === 0) return fail('echo', 'no connection opened')
+  if (OFFER !== '' && everyone.some((c) => !c.deflate)) return fail('echo', 'permessage-deflate was offered and not agreed')
   let received = 0
   let refill = true
   onMessages = (c, n) => {
@@ -219,11 +251,13 @@ const echo = async (): Promise<ClientResult> => {
   await sleep(num('warmup'))
   const a = mark()
   const r0 = received
+  const in0 = bytesIn
   await sleep(num('ms'))
   const b = mark()
   const messages = received - r0
+  const wire = { down: (bytesIn - in0) / Math.max(1, messages), up: frame.length }
   refill = false
-  return { mode: 'echo', ok: messages > 0, failures, messages, ...span(a, b) }
+  return { mode: 'echo', ok: messages > 0, failures, messages, ...span(a, b), wire, ...agreement() }
 }
 
 const rate = async (): Promise<ClientResult> => {
@@ -275,11 +309,12 @@ const rate = async (): Promise<ClientResult> => {
 }
 
 const bcast = async (): Promise<ClientResult> => {
-  const frame = frameFor('bcast')
   everyone = await openAll(num('clients'), 'bcast')
   const expected = everyone.length
   const sender = everyone[0]
   if (sender === undefined) return fail('bcast', 'no connection opened')
+  if (OFFER !== '' && everyone.some((c) => !c.deflate)) return fail('bcast', 'permessage-deflate was offered and not agreed')
+  const frame = frameFor('bcast', sender.deflate)
   await sleep(num('settle') / 2)
   let got = 0
   let total = 0
@@ -290,6 +325,7 @@ const bcast = async (): Promise<ClientResult> => {
     if (got >= expected) wake()
   }
   const times: number[] = []
+  const in0 = bytesIn
   const a = mark()
   for (let i = 0; i < num('repeat'); i++) {
     got = 0
@@ -305,7 +341,11 @@ const bcast = async (): Promise<ClientResult> => {
     await sleep(Math.min(300, num('settle')))
   }
   const b = mark()
-  return { mode: 'bcast', ok: times.every(Number.isFinite), ...(lastError === '' ? {} : { error: lastError }), failures, messages: total, ...span(a, b), broadcasts: times }
+  const wire = { down: (bytesIn - in0) / Math.max(1, total) }
+  return {
+    mode: 'bcast', ok: times.every(Number.isFinite), ...(lastError === '' ? {} : { error: lastError }), failures, messages: total, ...span(a, b),
+    broadcasts: times, wire, ...agreement(),
+  }
 }
 
 const idle = async (): Promise<ClientResult> => {
@@ -328,6 +368,7 @@ const idle = async (): Promise<ClientResult> => {
     messages: 0,
     ...span(a, b),
     memory: { base: first.length, full: everyone.length, rssBase, rssFull },
+    ...agreement(),
   }
 }
 

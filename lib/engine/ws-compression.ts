@@ -56,6 +56,8 @@ export const createWsCompression = ({ config, codec, frameLimits, debug }: WsCom
   const shared: DeflateShared = {
     threshold: config.threshold,
     frameLimits: { ...frameLimits, allowRsv1: true },
+    compressor: (params) => codec.createCompressor(params),
+    decompressor: (params) => codec.createDecompressor(params),
     broadcastFrame(frame, payloadAt, windowBits) {
       if (frame !== broadcast) {
         broadcast = frame
@@ -75,6 +77,14 @@ export const createWsCompression = ({ config, codec, frameLimits, debug }: WsCom
     broadcast = undefined
     byWindow = []
   }
+  // Agreements come in a handful of shapes: connections share one record per shape.
+  const interned = new Map<string, DeflateParams>()
+  const intern = (params: DeflateParams): DeflateParams => {
+    const key = `${params.serverNoContextTakeover} ${params.clientNoContextTakeover} ${params.serverMaxWindowBits} ${params.clientMaxWindowBits}`
+    let known = interned.get(key)
+    if (known === undefined) interned.set(key, (known = params))
+    return known
+  }
 
   return {
     negotiate(request, clientId) {
@@ -89,7 +99,7 @@ export const createWsCompression = ({ config, codec, frameLimits, debug }: WsCom
       }
       return E.right(negotiated.right.agreement)
     },
-    attach: (host, params) => new WsDeflate(host, params, codec.createCompressor(params), codec.createDecompressor(params), shared),
+    attach: (host, params) => new WsDeflate(host, intern(params), shared),
     close: () => codec.close(),
   }
 }

@@ -8,8 +8,9 @@
  * close frame) is written first. Nothing is queued while nothing is pending, so a connection
  * that sends only small messages writes them at once, as without the extension.
  *
- * A class, one per compressing connection, with its state in a few fields; what every
- * connection of a server shares is one `DeflateShared` record.
+ * A class, one per compressing connection, with its state in a few fields; the compressor
+ * and the inflater are asked for on first use, so an idle connection holds no more than
+ * this object. What every connection of a server shares is one `DeflateShared` record.
  * Must not import `node:*`, Buffer or process.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -39,6 +40,10 @@ export interface DeflateShared {
   readonly threshold: number
   /** The frame limits with RSV1 allowed on the first frame of a data message (RFC 7692 §6). */
   readonly frameLimits: FrameLimits
+  /** The compressor of a connection that agreed on `params` (the shared one without context takeover). */
+  compressor(params: DeflateParams): MessageCompressor
+  /** The inflater of a connection that agreed on `params`. */
+  decompressor(params: DeflateParams): MessageDecompressor
   /**
    * The compressed frame of a broadcast for every receiver that agreed on
    * `server_no_context_takeover` with this window: compressed once, the same bytes for all.
@@ -68,13 +73,13 @@ export class WsDeflate implements FrameQueue {
   private slots: Slot[] | undefined = undefined
   // A close frame is queued: nothing may follow it (RFC 6455 §5.5.1).
   private shut = false
+  private compressor: MessageCompressor | undefined = undefined
+  private decompressor: MessageDecompressor | undefined = undefined
 
   constructor(
     private readonly host: DeflateHost,
     /** What the handshake agreed on. */
     readonly params: DeflateParams,
-    private readonly compressor: MessageCompressor,
-    private readonly decompressor: MessageDecompressor,
     private readonly shared: DeflateShared,
   ) {}
 
@@ -105,7 +110,7 @@ export class WsDeflate implements FrameQueue {
     const compressed =
       broadcast && params.serverNoContextTakeover
         ? this.shared.broadcastFrame(frame, at, params.serverMaxWindowBits)
-        : compressFrame(this.compressor, frame, at)
+        : compressFrame((this.compressor ??= this.shared.compressor(params)), frame, at)
     compressed.then(
       (bytes) => {
         slot.frame = bytes
@@ -133,6 +138,7 @@ export class WsDeflate implements FrameQueue {
   async inflate(message: Compressed, maxMessage: number): Promise<Inflated> {
     this.inflating = true
     try {
+      this.decompressor ??= this.shared.decompressor(this.params)
       const inflated = await this.decompressor.decompress(message.data, maxMessage)
       return E.isLeft(inflated) ? inflated : inflatedMessage(message, inflated.right)
     } finally {
@@ -143,8 +149,8 @@ export class WsDeflate implements FrameQueue {
   /** The connection is gone: frees its zlib state once the jobs it started have settled. */
   close(): void {
     this.shut = true
-    this.compressor.close()
-    this.decompressor.close()
+    this.compressor?.close()
+    this.decompressor?.close()
   }
 
   // Writes the frames at the front of the queue whose turn has come.

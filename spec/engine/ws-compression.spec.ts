@@ -106,10 +106,12 @@ test('createWsCompression :: a broadcast is compressed once per window, whatever
   assert.is(calls.length, 5)
 })
 
-test('createWsCompression :: attach: RSV1 allowed on top of the server\'s frame limits; close closes the codec', () => {
+test('createWsCompression :: attach: RSV1 allowed on top of the server\'s frame limits; equal agreements share one record; close closes the codec', () => {
   const { compression, closes } = setup()
   const session = compression.attach(host([]), params(15))
   assert.equal(session.frameLimits, { maxPayload: 1000, requireMask: true, allowRsv1: true })
+  assert.is(compression.attach(host([]), params(15)).params, session.params)
+  assert.is.not(compression.attach(host([]), params(10)).params, session.params)
   compression.close()
   assert.is(closes(), 1)
 })

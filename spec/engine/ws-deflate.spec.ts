@@ -63,17 +63,26 @@ const setup = (options: { params?: Partial<DeflateParams>; threshold?: number; d
     compressionFailed: (error) => void failures.push(error),
   }
   const broadcasts: number[] = []
+  const asked: string[] = []
   const shared: DeflateShared = {
     threshold: options.threshold ?? 4,
     frameLimits: { maxPayload: 100, requireMask: true, allowRsv1: true },
+    compressor: () => {
+      asked.push('compressor')
+      return own.compressor
+    },
+    decompressor: () => {
+      asked.push('decompressor')
+      return options.decompressor ?? noDecompressor
+    },
     broadcastFrame: (frame, at, bits) => {
       broadcasts.push(bits)
       return compressFrame(sharedJobs.compressor, frame, at)
     },
   }
   const params: DeflateParams = { serverNoContextTakeover: true, clientNoContextTakeover: false, serverMaxWindowBits: 15, clientMaxWindowBits: 15, ...options.params }
-  const deflate = new WsDeflate(host, params, own.compressor, options.decompressor ?? noDecompressor, shared)
-  return { deflate, own, sharedJobs, written, failures, broadcasts, holds: () => holds }
+  const deflate = new WsDeflate(host, params, shared)
+  return { deflate, own, sharedJobs, written, failures, broadcasts, asked, holds: () => holds }
 }
 
 const text = (s: string): Uint8Array => portableFrames.text(s)
@@ -220,14 +229,28 @@ test('WsDeflate :: inflate: a decompressor that rejects leaves inflating false a
   assert.not.ok(deflate.inflating)
 })
 
-test('WsDeflate :: close frees the compressor and the decompressor, and stops sending', () => {
+test('WsDeflate :: an idle connection asks for no compressor and no inflater; each is asked for once, on first use', async () => {
+  const { deflate, asked } = setup()
+  deflate.send(text('abc'), false)
+  assert.equal(asked, [])
+  deflate.send(text('abcd'), false)
+  deflate.send(text('efgh'), false)
+  await deflate.inflate({ _tag: 'Compressed', opcode: OPCODE.TEXT, data: hex('00') }, 10)
+  await deflate.inflate({ _tag: 'Compressed', opcode: OPCODE.TEXT, data: hex('00') }, 10)
+  assert.equal(asked, ['compressor', 'decompressor'])
+})
+
+test('WsDeflate :: close frees the compressor and the decompressor it used, and stops sending', async () => {
   let decompressorClosed = false
   const { deflate, own, written } = setup({ decompressor: { decompress: async (p) => E.right(p), close: () => void (decompressorClosed = true) } })
+  deflate.send(text('abcd'), false)
+  await deflate.inflate({ _tag: 'Compressed', opcode: OPCODE.BINARY, data: hex('00') }, 10)
   deflate.close()
   assert.equal([own.closes(), decompressorClosed], [1, true])
   deflate.send(text('x'), false)
   assert.equal(written, [])
   assert.is(deflate.frameLimits.allowRsv1, true)
+  setup().deflate.close() // nothing was made: nothing to free
   assert.is(deflate.params.serverMaxWindowBits, 15)
 })
 

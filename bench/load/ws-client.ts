@@ -14,6 +14,7 @@
  *   --mode idle  --clients 10000 --base 500            server RSS per idle connection
  *   [--settle 1000]  ms to let the server settle before reading RSS or broadcasting
  *   [--json 4096]    send a realistic JSON message of about this size instead of 32 bytes
+ *   [--variants 16]  with --json: rotate through this many different messages of that size
  *   [--offer 'permessage-deflate; client_max_window_bits']  offer compression (RFC 7692): the
  *                    client's messages go out compressed (RSV1) on connections that agreed, and
  *                    the bytes on the wire per message are reported
@@ -50,6 +51,7 @@ const { values: opt } = parseArgs({
     deadline: { type: 'string', default: '120000' },
     settle: { type: 'string', default: '1000' },
     json: { type: 'string', default: '0' },
+    variants: { type: 'string', default: '1' },
     offer: { type: 'string', default: '' },
   },
 })
@@ -66,11 +68,12 @@ const dialect = dialectOf(opt.dialect ?? 'ws')
 if (dialect === undefined) throw new Error(`--dialect must be ws or socketio, got ${String(opt.dialect)}`)
 if (!['echo', 'rate', 'bcast', 'idle'].includes(mode)) throw new Error(`unknown --mode ${mode}`)
 
-// 32 printable bytes by default: the message every contender echoes or broadcasts; or JSON.
-const PAYLOAD =
+// 32 printable bytes by default: the message every contender echoes or broadcasts; or JSON,
+// in one or more variants (messages that differ, as an application's do).
+const PAYLOADS: readonly string[] =
   num('json') > 0
-    ? jsonPayload(num('json'))
-    : 'twinport-bench-0123456789abcdefghijklmnopqrstuvwxyz'.repeat(1 + (num('payload') >> 5)).slice(0, num('payload'))
+    ? Array.from({ length: Math.max(1, num('variants')) }, (_, v) => jsonPayload(num('json'), v))
+    : ['twinport-bench-0123456789abcdefghijklmnopqrstuvwxyz'.repeat(1 + (num('payload') >> 5)).slice(0, num('payload'))]
 const KEY = new Uint8Array([0x37, 0xfa, 0x21, 0x3d])
 const OFFER = opt.offer ?? ''
 // RFC 7692 §7.2.1: DEFLATE with a sync flush, the trailing 00 00 ff ff left off. Compressed
@@ -79,8 +82,8 @@ const deflate = (bytes: Uint8Array): Uint8Array => {
   const out = deflateRawSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH })
   return out.subarray(0, out.length - 4)
 }
-const frameFor = (room: Room, compressed = false): Buffer => {
-  const message = new TextEncoder().encode(dialect.wrap(room, PAYLOAD))
+const frameFor = (room: Room, compressed = false, variant = 0): Buffer => {
+  const message = new TextEncoder().encode(dialect.wrap(room, PAYLOADS[variant % PAYLOADS.length]!))
   return Buffer.from(compressed ? maskedFrame(OPCODE.text, deflate(message), KEY, true) : maskedFrame(OPCODE.text, message, KEY))
 }
 
@@ -235,8 +238,19 @@ const agreement = (): Pick<ClientResult, 'agreed'> => (OFFER === '' ? {} : { agr
 
 const echo = async (): Promise<ClientResult> => {
   const inflight = Math.max(1, num('inflight'))
-  const frame = frameFor('echo', OFFER !== '')
-  const batch = Buffer.concat(Array.from({ length: inflight }, () => frame))
+  // Every variant in a ring of frames, long enough to take `inflight` of them from any point.
+  const ring = PAYLOADS.map((_, v) => frameFor('echo', OFFER !== '', v))
+  const frameBytes = ring.reduce((sum, f) => sum + f.length, 0) / ring.length
+  const wrap = Buffer.concat(Array.from({ length: ring.length + inflight }, (_, i) => ring[i % ring.length]!))
+  const offsets = [0]
+  for (let i = 0; i < ring.length + inflight; i++) offsets.push(offsets[i]! + ring[i % ring.length]!.length)
+  let next = 0
+  // The next `k` frames of the ring (k ≤ inflight), as one view: no copy per write.
+  const take = (k: number): Buffer => {
+    const from = next
+    next = (next + k) % ring.length
+    return wrap.subarray(offsets[from]!, offsets[from + k]!)
+  }
   everyone = await openAll(num('conns'), 'echo')
   if (everyone.length === 0) return fail('echo', 'no connection opened')
   if (OFFER !== '' && everyone.some((c) => !c.deflate)) return fail('echo', 'permessage-deflate was offered and not agreed')
@@ -245,9 +259,9 @@ const echo = async (): Promise<ClientResult> => {
   onMessages = (c, n) => {
     received += n
     if (!refill) return
-    for (let left = n; left > 0; left -= inflight) c.socket.write(batch.subarray(0, Math.min(left, inflight) * frame.length))
+    for (let left = n; left > 0; left -= inflight) c.socket.write(take(Math.min(left, inflight)))
   }
-  for (const c of everyone) c.socket.write(batch)
+  for (const c of everyone) c.socket.write(take(inflight))
   await sleep(num('warmup'))
   const a = mark()
   const r0 = received
@@ -255,7 +269,7 @@ const echo = async (): Promise<ClientResult> => {
   await sleep(num('ms'))
   const b = mark()
   const messages = received - r0
-  const wire = { down: (bytesIn - in0) / Math.max(1, messages), up: frame.length }
+  const wire = { down: (bytesIn - in0) / Math.max(1, messages), up: frameBytes }
   refill = false
   return { mode: 'echo', ok: messages > 0, failures, messages, ...span(a, b), wire, ...agreement() }
 }
@@ -314,7 +328,7 @@ const bcast = async (): Promise<ClientResult> => {
   const sender = everyone[0]
   if (sender === undefined) return fail('bcast', 'no connection opened')
   if (OFFER !== '' && everyone.some((c) => !c.deflate)) return fail('bcast', 'permessage-deflate was offered and not agreed')
-  const frame = frameFor('bcast', sender.deflate)
+  const frames = PAYLOADS.map((_, v) => frameFor('bcast', sender.deflate, v))
   await sleep(num('settle') / 2)
   let got = 0
   let total = 0
@@ -334,7 +348,7 @@ const bcast = async (): Promise<ClientResult> => {
       setTimeout(() => resolve(false), 15_000)
     })
     const t = performance.now()
-    sender.socket.write(frame)
+    sender.socket.write(frames[i % frames.length]!)
     const ok = await arrived
     times.push(ok ? performance.now() - t : Number.NaN)
     if (!ok) lastError = `broadcast ${i + 1}: ${got} of ${expected} receipts within 15 s`

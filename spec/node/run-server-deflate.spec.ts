@@ -13,6 +13,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import WebSocket from 'ws'
+import { withHeader } from '../../lib/core/http/response-updates.js'
+import type { HttpMiddleware } from '../../lib/core/middleware/http-middleware.js'
 import { onConnect } from '../../lib/core/route/on-connect.js'
 import { onMessage } from '../../lib/core/route/on-message.js'
 import { rawText } from '../../lib/core/route/raw-message.js'
@@ -183,6 +185,18 @@ Negotiation('window bits: the server\'s own limits are answered to a client that
     client.ws.close()
   }),
 )
+
+Negotiation('a header an HTTP middleware adds to the acceptance goes out beside the agreement', async () => {
+  const cookie: HttpMiddleware = async (_request, next) => withHeader(await next(), 'Set-Cookie', 'seen=1')
+  await withServer({ routes: echo, perMessageDeflate: true, httpMiddleware: [cookie] }, async (port) => {
+    const raw = await offering(port, 'permessage-deflate')
+    assert.match(raw.head, /\r\nSet-Cookie: seen=1\r\nSec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover\r\n/)
+    raw.write(masked({ opcode: OPCODE.TEXT, rsv1: true, payload: deflate(utf8(jsonOf(2000))) }))
+    await raw.until(() => raw.frames().length === 1)
+    assert.is(messageOf(raw.frames()[0]!), jsonOf(2000))
+    raw.socket.destroy()
+  })
+})
 
 Negotiation('off by default, and with enabled: false: an offer gets no answer and frames stay plain', async () => {
   for (const perMessageDeflate of [undefined, false, { enabled: false }] as const) {

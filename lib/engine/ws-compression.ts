@@ -13,7 +13,8 @@ import type { DeflateAgreement } from '../core/ws/extensions/accept-deflate-offe
 import type { DeflateConfig } from '../core/ws/extensions/deflate-config.js'
 import type { DeflateParams } from '../core/ws/extensions/deflate-params.js'
 import type { DeflateCodec } from '../core/ws/extensions/message-codec.js'
-import { negotiateDeflate } from '../core/ws/extensions/negotiate-deflate.js'
+import type { InvalidExtensionsHeader } from '../core/ws/extensions/extension-error.js'
+import { type DeflateNegotiation, negotiateDeflate } from '../core/ws/extensions/negotiate-deflate.js'
 import type { FrameLimits } from '../core/ws/frame.js'
 import { compressFrame } from './compress-frame.js'
 import { type DeflateHost, type DeflateShared, WsDeflate } from './ws-deflate.js'
@@ -40,6 +41,9 @@ export interface WsCompressionDeps {
   readonly frameLimits: FrameLimits
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
 }
+
+// Distinct Sec-WebSocket-Extensions headers whose outcome is kept.
+const MAX_KEPT_OUTCOMES = 32
 
 /**
  * @example
@@ -77,6 +81,20 @@ export const createWsCompression = ({ config, codec, frameLimits, debug }: WsCom
     broadcast = undefined
     byWindow = []
   }
+  // Clients of one kind send the very same header (Chromium: `permessage-deflate;
+  // client_max_window_bits`): its outcome is kept, so a handshake allocates nothing for it
+  // and its connections share one agreement. A few dozen distinct headers at most, so a
+  // client sending a new one each time cannot grow the map.
+  const outcomes = new Map<string, E.Either<InvalidExtensionsHeader, DeflateNegotiation>>()
+  const negotiateOnce = (header: string | undefined): E.Either<InvalidExtensionsHeader, DeflateNegotiation> => {
+    if (header === undefined) return negotiateDeflate(header, config)
+    let outcome = outcomes.get(header)
+    if (outcome === undefined) {
+      outcome = negotiateDeflate(header, config)
+      if (outcomes.size < MAX_KEPT_OUTCOMES) outcomes.set(header, outcome)
+    }
+    return outcome
+  }
   // Agreements come in a handful of shapes: connections share one record per shape.
   const interned = new Map<string, DeflateParams>()
   const intern = (params: DeflateParams): DeflateParams => {
@@ -88,7 +106,7 @@ export const createWsCompression = ({ config, codec, frameLimits, debug }: WsCom
 
   return {
     negotiate(request, clientId) {
-      const negotiated = negotiateDeflate(headerValue(request.headers, 'sec-websocket-extensions'), config)
+      const negotiated = negotiateOnce(headerValue(request.headers, 'sec-websocket-extensions'))
       if (E.isLeft(negotiated)) {
         const { reason, offset, expected } = negotiated.left
         debug('websocket handshake refused', { clientId, status: 400, reason, offset, expected })

@@ -67,6 +67,20 @@ test('createWsCompression :: negotiate: no header, none; an offer, its agreement
   assert.ok(E.isRight(agreed) && agreed.right?.header === 'permessage-deflate; server_no_context_takeover')
 })
 
+test('createWsCompression :: negotiate: a header seen before gives the same agreement; past 32 distinct headers, still right', () => {
+  const { compression } = setup()
+  const a = compression.negotiate(request(['permessage-deflate; client_max_window_bits']), 1)
+  const b = compression.negotiate(request(['permessage-deflate; client_max_window_bits']), 2)
+  assert.ok(E.isRight(a) && E.isRight(b) && a.right !== undefined && a.right === b.right)
+  for (let bits = 0; bits < 40; bits++) {
+    const header = `permessage-deflate; client_max_window_bits=${8 + (bits % 8)}; server_max_window_bits=${15 - (bits % 8)}, x-${bits}`
+    const agreed = compression.negotiate(request([header]), bits)
+    assert.ok(E.isRight(agreed) && agreed.right?.params.clientMaxWindowBits === 8 + (bits % 8), header)
+  }
+  const bad = compression.negotiate(request(['permessage-deflate;']), 3)
+  assert.ok(E.isLeft(bad) && bad.left.status === 400)
+})
+
 test('createWsCompression :: negotiate: a header that does not parse is a 400 with the JSON reason, logged at debug', () => {
   const { compression, logs } = setup()
   const refused = compression.negotiate(request(['permessage-deflate;']), 7)

@@ -75,9 +75,9 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
   }
 
   // A compressing connection's frames go through its queue, which admits them in order.
-  const write = (outlet: Outlet<S>, bytes: Uint8Array, broadcast = false): void => {
+  const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     if (outlet.deflate === undefined) admit(outlet, bytes)
-    else outlet.deflate.send(bytes, broadcast)
+    else outlet.deflate.send(bytes, false)
   }
 
   const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
@@ -87,7 +87,7 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
   }
 
   return {
-    write: (outlet, bytes) => write(outlet, bytes),
+    write,
     admit,
     send(clientId, bytes) {
       const session = sessions.get(clientId)
@@ -101,7 +101,8 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
         if (id === target?.except) continue
         const session = sessions.get(id)
         if (session === undefined) continue
-        write(session, bytes, true)
+        if (session.deflate === undefined) admit(session, bytes)
+        else session.deflate.send(bytes, true)
         count += 1
       }
       return count

@@ -126,7 +126,7 @@ const measure = async (w: Workload, id: ContenderId, round: number): Promise<Sam
   const contender = CONTENDERS[id]
   const quiet = await waitForQuiet(Math.min(quick ? 3000 : 8000, quietBudgetMs))
   quietBudgetMs = Math.max(0, quietBudgetMs - quiet.waitedMs)
-  const server = await startServer(contender.script, undefined, contender.nodeFlags)
+  const server = await startServer(contender.script, undefined, contender.nodeFlags, { ...w.serverEnv, ...contender.env })
   if (typeof server === 'string') {
     log(`${w.id} round ${round} ${id}: server failed: ${server}`)
     // Others edit lib/ while this runs: one failed start is a failed run; three in a row, and

@@ -16,6 +16,7 @@ import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
 import { createLogger } from '../node/log/create-logger.js'
 import { nativeAcceptKey } from '../node/native-accept-key.js'
+import { createPerMessageDeflate } from '../node/permessage-deflate.js'
 import { nodeFrames } from '../node/node-frames.js'
 import { nodeTimers } from '../node/node-platform.js'
 import { type BunSocket, type BunTlsOptions, bunApi } from './bun-api.js'
@@ -115,6 +116,7 @@ const bunPlatform: Platform<Socket> = {
   acceptKey: nativeAcceptKey,
   allocate,
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
+  deflate: createPerMessageDeflate,
 }
 
 /** Options of `runServer` on Bun: the same as on Node, plus TLS (`Bun.listen`'s `tls`). */

@@ -16,6 +16,7 @@ import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
 import { createLogger } from '../node/log/create-logger.js'
 import { nativeAcceptKey } from '../node/native-accept-key.js'
+import { createPerMessageDeflate } from '../node/permessage-deflate.js'
 import { type DenoConn, type DenoTlsOptions, denoApi } from './deno-api.js'
 
 /** One connection as the adapter keeps it (the engine's socket). */
@@ -158,6 +159,7 @@ export const runServer = async (options: DenoServerOptions = {}): Promise<Server
     acceptKey: nativeAcceptKey,
     allocate: (size) => new Uint8Array(size),
     defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
+    deflate: createPerMessageDeflate,
   }
   const engine = createEngine(options, platform)
   closedHook = (socket) => {

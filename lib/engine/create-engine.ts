@@ -28,6 +28,7 @@ import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { encodeEvent } from '../core/ws/envelope.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
 import { CLOSE_RECONNECTING, readSessionQuery, sessionMessage } from '../core/ws/session-wire.js'
+import type { DeflateAgreement } from '../core/ws/extensions/accept-deflate-offer.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client } from './client.js'
 import { ClientContext, type ClientOps } from './client-context.js'
@@ -42,6 +43,7 @@ import { encodeRawFrame } from './outgoing.js'
 import type { Platform } from './platform.js'
 import type { ServerHandle } from './server-handle.js'
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './server-options.js'
+import { createWsCompression, type WsCompression } from './ws-compression.js'
 import { WsSession, type WsShared } from './ws-session.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
@@ -194,12 +196,21 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   // Upgrades validated by decideUpgrade, for takeOver to answer without validating twice.
   const validated = new WeakMap<HttpRequest, Upgrade>()
   const extraHeaders = new WeakMap<HttpRequest, readonly Header[]>()
+  // permessage-deflate (RFC 7692), when on and the runtime has a codec; agreements by request.
+  const frameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
+  const compression = startCompression(resolved.right, platform, frameLimits, logger, logDebug)
+  const agreements = new WeakMap<HttpRequest, DeflateAgreement>()
   const decideUpgrade = (client: Client<S>, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
     if (draining) return errorResponse(503, 'server shutting down')
     const checked = validateUpgrade(request, upgradeOptions)
     if (E.isLeft(checked)) {
       logDebug('websocket handshake refused', { clientId: client.id, status: checked.left.status, reason: checked.left.reason })
       return checked.left.headers.reduce((res, [name, value]) => withHeader(res, name, value), errorResponse(checked.left.status, checked.left.reason))
+    }
+    if (compression !== undefined) {
+      const negotiated = compression.negotiate(request, client.id)
+      if (E.isLeft(negotiated)) return negotiated.left
+      if (negotiated.right !== undefined) agreements.set(request, negotiated.right)
     }
     validated.set(request, checked.right)
     if ((options.httpMiddleware ?? []).length === 0) return undefined
@@ -222,15 +233,17 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     timers,
     frames,
     limits,
-    frameLimits: { maxPayload: limits.maxFramePayload, requireMask: true },
+    frameLimits,
     messageLimits: { maxMessage: limits.maxMessage },
     compiled,
     wsMiddleware: options.wsMiddleware ?? [],
     onError: onWsError,
     write: delivery.write,
     sendToSession: (clientId, text) => void delivery.sendToSession(clientId, text),
+    admit: delivery.admit,
     hold: (socket) => batcher.hold(socket),
     debug: logDebug,
+    exception: (error, context) => logger.exception(error, context),
   }
   // Connect handlers still running, so that disconnect handlers wait for them.
   const connecting = new Map<number, Promise<unknown>>()
@@ -238,17 +251,21 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const takeOver = (client: Client<S>, request: HttpRequest, rest: Uint8Array): void => {
     const upgrade = validated.get(request)
     const extra = extraHeaders.get(request)
+    const agreement = agreements.get(request)
     // The request lives on as ctx.request: drop what only the handshake needed.
     validated.delete(request)
     extraHeaders.delete(request)
+    agreements.delete(request)
     if (upgrade === undefined || io.isClosed(client.socket)) return io.destroy(client.socket)
     httpSessions.delete(client.id)
     client.type = 'ws'
-    io.write(client.socket, handshakeResponse(upgrade, extra))
+    const answer: Header[] | undefined = agreement === undefined ? undefined : [['Sec-WebSocket-Extensions', agreement.header]]
+    io.write(client.socket, handshakeResponse(upgrade, answer === undefined ? extra : [...(extra ?? []), ...answer]))
     // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
     const asked = recovery === undefined || compiled.raw !== undefined ? undefined : readSessionQuery(request.rawQuery)
     const resumed = asked?.resume === undefined ? undefined : resume(client, asked.resume.sid, asked.resume.lastSeq)
     const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
+    if (agreement !== undefined) session.deflate = (compression as WsCompression).attach(session, agreement.params)
     client.receiver = session
     wsClients.set(client.id, session)
     if (resumed === undefined) registry.joinNamespace(client.id)
@@ -414,6 +431,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       }, limits.closeTimeoutMs)
       drained = () => {
         timers.clearTimeout(force)
+        compression?.close()
         resolve()
       }
       if (clients.size === 0) return drained()
@@ -450,4 +468,22 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       close,
     },
   }
+}
+
+// The server's permessage-deflate, or `undefined` when it is off, or on in a runtime that
+// brought no codec (the extension is then declined, which the log says once).
+const startCompression = <S>(
+  resolved: ResolvedOptions,
+  platform: Platform<S>,
+  frameLimits: { readonly maxPayload: number; readonly requireMask: boolean },
+  logger: Logger,
+  debug: (message: string, context: Readonly<Record<string, unknown>>) => void,
+): WsCompression | undefined => {
+  const config = resolved.perMessageDeflate
+  if (!config.enabled) return undefined
+  if (platform.deflate === undefined) {
+    logger.warning('perMessageDeflate is on, but this runtime has no DEFLATE codec: the extension is declined')
+    return undefined
+  }
+  return createWsCompression({ config, codec: platform.deflate(config), frameLimits, debug })
 }

@@ -10,11 +10,24 @@
  * another event joined the queue behind it, and memory per client stays bounded by
  * `maxSendBuffer` plus two of the largest frames. A slow client is told why (close 1008, queued behind its
  * backlog), gets nothing more, and is dropped when it has not read up by the close time-out.
+ *
+ * A connection that negotiated permessage-deflate has its frames pass through its own
+ * ordered queue first (`Outlet.deflate`, lib/engine/ws-deflate.ts), which compresses and then
+ * admits them here; a broadcast tells the queue so, and its compression may be shared.
  */
 import type { BroadcastTarget } from '../core/route/socket-context.js'
 import type { ClientSession } from './client-session.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
 import type { FrameWriter, SocketIo } from './platform.js'
+
+/**
+ * Where a connection's frames go first when it compresses (permessage-deflate): a queue that
+ * compresses what it should and hands every frame back to `admit`, in the order sent.
+ */
+export interface FrameQueue {
+  /** `broadcast`: the same frame goes to many receivers now (a compression may be shared). */
+  send(frame: Uint8Array, broadcast: boolean): void
+}
 
 /** What delivery needs of a WebSocket session. */
 export interface Outlet<S> {
@@ -23,6 +36,8 @@ export interface Outlet<S> {
   inFlight: number
   /** Stops the session after a slow-consumer verdict: close frame, end, destroy later. */
   dropSlow(): void
+  /** Set when the connection negotiated compression; `undefined` for plain frames. */
+  readonly deflate: FrameQueue | undefined
   /** The client's session, when it has one: what it is sent is numbered. */
   readonly book?: ClientSession | undefined
 }
@@ -41,8 +56,10 @@ export interface DeliveryDeps<S> {
 }
 
 export interface Delivery<S> {
-  /** Writes to one session, unless it is gone or too slow. */
+  /** Writes to one session (through its compression, if any), unless it is gone or too slow. */
   write(outlet: Outlet<S>, bytes: Uint8Array): void
+  /** Writes a finished frame to one session, unless it is gone or too slow (the last step). */
+  admit(outlet: Outlet<S>, bytes: Uint8Array): void
   /**
    * Writes to one client; false when there is no such WebSocket client. `text` is the
    * envelope the frame holds, for clients with a session (numbered); raw messages have none.
@@ -59,7 +76,7 @@ export interface Delivery<S> {
 }
 
 export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer }: DeliveryDeps<S>): Delivery<S> => {
-  const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+  const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     const socket = outlet.socket
     if (io.isClosed(socket) || io.isEnded(socket)) return
     const waiting = io.buffered(socket)
@@ -72,20 +89,28 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
     io.write(socket, bytes)
   }
 
+  // A compressing connection's frames go through its queue, which admits them in order.
+  const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+    if (outlet.deflate === undefined) admit(outlet, bytes)
+    else outlet.deflate.send(bytes, false)
+  }
+
   const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
     if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
     if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
     return parked.size === 0 ? sessions.keys() : [...sessions.keys(), ...parked.keys()]
   }
 
-  // One receiver: the shared frame, or its own numbered one; a parked session keeps the text.
-  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined): boolean => {
+  // One receiver: the shared frame (through its compression, shared by a broadcast), or its
+  // own numbered frame when it has a session; a parked session keeps the text for its replay.
+  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean): boolean => {
     const session = sessions.get(id)
     if (session !== undefined) {
       const book = session.book
       if (book !== undefined && text !== undefined) write(session, frames.text(book.number(text)))
-      else if (bytes !== undefined) write(session, bytes)
-      else return false
+      else if (bytes === undefined) return false
+      else if (session.deflate === undefined) admit(session, bytes)
+      else session.deflate.send(bytes, broadcast)
       return true
     }
     const away = parked.get(id)
@@ -96,12 +121,13 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
 
   return {
     write,
-    send: (clientId, bytes, text) => deliver(clientId, bytes, text),
-    sendToSession: (clientId, text) => deliver(clientId, undefined, text),
+    admit,
+    send: (clientId, bytes, text) => deliver(clientId, bytes, text, false),
+    sendToSession: (clientId, text) => deliver(clientId, undefined, text, false),
     broadcast(bytes, target, text) {
       let count = 0
       for (const id of receivers(target)) {
-        if (id !== target?.except && deliver(id, bytes, text)) count += 1
+        if (id !== target?.except && deliver(id, bytes, text, true)) count += 1
       }
       return count
     },

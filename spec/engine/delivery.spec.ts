@@ -31,7 +31,7 @@ const LIMIT = 1000
 const setup = () => {
   const socket: FakeSocket = { backlog: 0, written: [], closed: false, ended: false }
   const dropped: number[] = []
-  const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => void (socket.ended = true) }
+  const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => void (socket.ended = true), deflate: undefined }
   const sessions = new Map([[1, outlet]])
   const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions, parked: new Map(), onSlowConsumer: (_o, waiting) => dropped.push(waiting) })
   return { socket, dropped, delivery }
@@ -90,6 +90,20 @@ test('delivery :: send to an unknown client answers false; broadcast counts rece
   assert.is(delivery.broadcast(bytes(1), { except: 1 }), 0)
   assert.is(delivery.broadcast(bytes(1), { room: 'nobody' }), 0)
   assert.is(delivery.broadcast(bytes(1), { namespace: '/none' }), 0)
+})
+
+test('delivery :: a compressing connection gets its frames through its queue, told which are broadcasts; admit writes at once', () => {
+  const socket: FakeSocket = { backlog: 0, written: [], closed: false, ended: false }
+  const queued: Array<[number, boolean]> = []
+  const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => undefined, deflate: { send: (frame, broadcast) => void queued.push([frame.length, broadcast]) } }
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions: new Map([[1, outlet]]), parked: new Map(), onSlowConsumer: () => undefined })
+  delivery.send(1, bytes(5))
+  delivery.write(outlet, bytes(6))
+  assert.is(delivery.broadcast(bytes(7), undefined), 1)
+  assert.equal(queued, [[5, false], [6, false], [7, true]])
+  assert.equal(socket.written, [])
+  delivery.admit(outlet, bytes(8))
+  assert.equal(socket.written, [8])
 })
 
 test.run()

@@ -10,6 +10,9 @@ import type { HttpMiddleware } from '../core/middleware/http-middleware.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { RouteSource } from '../core/route/route.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
+import { TLS_FIELDS, tlsCodec, type TlsOptions } from './tls-options.js'
+
+export type { Pem, TlsOptions } from './tls-options.js'
 
 export interface ServerOptions {
   /** Interface to listen on (default `0.0.0.0`, seed §1). */
@@ -34,6 +37,8 @@ export interface ServerOptions {
   readonly logger?: Logger
   /** Limits and time-outs; each missing one takes its default. */
   readonly limits?: Partial<Limits>
+  /** Serve `https://` and `wss://` with this key and certificate (plain HTTP when absent). */
+  readonly tls?: TlsOptions
 }
 
 export interface ResolvedOptions {
@@ -43,6 +48,8 @@ export interface ResolvedOptions {
   readonly allowedOrigins: readonly string[]
   readonly protocols: readonly string[]
   readonly limits: Limits
+  /** Present when the server speaks TLS. */
+  readonly tls?: TlsOptions
 }
 
 const positiveInt = new t.Type<number, number, unknown>(
@@ -80,6 +87,7 @@ const OptionsCodec = t.partial({
   protocols: t.readonlyArray(t.string),
   logger: loggerShape,
   limits: t.exact(t.partial(limitProps)),
+  tls: tlsCodec,
 })
 
 // "limits.maxBody: expected a positive integer, got -1" from an io-ts error.
@@ -110,6 +118,8 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
   if (E.isLeft(decoded)) return E.left([...new Set(decoded.left.map(describe))])
   const unknownLimits = Object.keys(options.limits ?? {}).filter((k) => !(k in DEFAULT_LIMITS))
   if (unknownLimits.length > 0) return E.left(unknownLimits.map((k) => `limits.${k}: not a known limit (known: ${Object.keys(DEFAULT_LIMITS).join(', ')})`))
+  const unknownTls = Object.keys(options.tls ?? {}).filter((k) => !(TLS_FIELDS as readonly string[]).includes(k))
+  if (unknownTls.length > 0) return E.left(unknownTls.map((k) => `tls.${k}: not a TLS option (known: ${TLS_FIELDS.join(', ')})`))
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits }
   return E.right({
     host: options.host ?? '0.0.0.0',
@@ -118,5 +128,19 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
     allowedOrigins: options.allowedOrigins ?? ['*'],
     protocols: options.protocols ?? [],
     limits,
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
   })
+}
+
+/**
+ * Checks the argument of `server.setSecureContext` the way `runServer` checks `tls`. Left:
+ * one line per problem, named as at start-up (`tls.key: …`).
+ *
+ * @example
+ * resolveTlsOptions({ key: pem, cert: pem })  // right({ key: pem, cert: pem })
+ * resolveTlsOptions({ cert: pem })            // left(['tls.key: expected PEM text (…), got undefined'])
+ */
+export const resolveTlsOptions = (tls: TlsOptions): E.Either<readonly string[], TlsOptions> => {
+  if (typeof tls !== 'object' || tls === null) return E.left(['tls: expected an object with key and cert'])
+  return E.map((resolved: ResolvedOptions) => resolved.tls as TlsOptions)(resolveOptions({ tls }))
 }

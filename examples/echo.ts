@@ -6,9 +6,12 @@
  *
  * Run: `npm run example:echo` (HOST and PORT from the environment, default 0.0.0.0:6001);
  * the same app on Bun and Deno: `npm run example:echo:bun`, `npm run example:echo:deno`.
+ * With `TLS_KEY` and `TLS_CERT` (PEM files) it serves `https://` and `wss://` instead, and
+ * SIGHUP reloads the certificate (`tls-from-env.ts`).
  */
 import { httpRoute, json, onConnect, onMessage, response, routes } from '../lib/index.js'
 import { runServer } from './run-anywhere.js'
+import { reloadTlsOnHangup, tlsFromEnv } from './tls-from-env.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })
@@ -29,6 +32,7 @@ export const echoRoutes = routes({
   ),
 })
 
+const tls = tlsFromEnv()
 const server = await runServer({
   host: process.env.HOST ?? '0.0.0.0',
   port: Number(process.env.PORT ?? 6001),
@@ -37,9 +41,12 @@ const server = await runServer({
   // A conformance and benchmark target, not a browser API: no CORS headers, like its peers.
   cors: false,
   logger: undefined,
+  ...(tls === undefined ? {} : { tls }),
 })
+const stopReloading = tls === undefined ? () => undefined : reloadTlsOnHangup(server)
 
 const stop = (): void => {
+  stopReloading()
   void server.close().then(() => process.exit(0))
 }
 process.once('SIGINT', stop)

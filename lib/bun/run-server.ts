@@ -185,7 +185,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
             handshakeOver(socket)
             if (debug) logger.debug('tls handshake timed out', { error: `no handshake within ${limits.tlsHandshakeTimeoutMs} ms` })
             bunSocketIo.destroy(socket)
-          }, limits.tlsHandshakeTimeoutMs)
+          }, limits.tlsHandshakeTimeoutMs).unref()
         },
         handshake(socket, success, error) {
           handshakeOver(socket)

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util'
 import { parseClientResult } from './load/client-result.js'
 import { waitForQuiet } from './load/quiet.js'
 import { runLoad } from './load/run-load.js'
+import { makeSelfSigned, type SelfSigned } from './load/self-signed.js'
 import { LIVE, pinned, startServer } from './load/start-server.js'
 import { SIZING, WORKLOADS, type Workload } from './load/workloads.js'
 import { CONTENDERS, type ContenderId } from './peers/contenders.js'
@@ -106,6 +107,16 @@ if (unavailable.twinport === undefined && !existsSync(CONTENDERS.twinport.script
 if (unavailable.twinport !== undefined) unavailable['twinport-young1'] = unavailable.twinport
 for (const id of Object.keys(unavailable)) log(`${id}: not available (${unavailable[id as ContenderId]})`)
 
+// TLS workloads: one self-signed certificate for the whole run, given to every server as
+// TLS_KEY/TLS_CERT (twinport's echo example and the node:https peer read them), deleted at exit.
+let selfSigned: SelfSigned | undefined
+if (workloads.some((w) => w.tls === true)) {
+  selfSigned = makeSelfSigned()
+  process.on('exit', () => selfSigned?.remove())
+}
+const tlsEnv = (w: Workload): Record<string, string> =>
+  w.tls === true && selfSigned !== undefined ? { TLS_KEY: selfSigned.keyPath, TLS_CERT: selfSigned.certPath } : {}
+
 const samples: Sample[] = []
 const failures: Failure[] = []
 
@@ -126,7 +137,7 @@ const measure = async (w: Workload, id: ContenderId, round: number): Promise<Sam
   const contender = CONTENDERS[id]
   const quiet = await waitForQuiet(Math.min(quick ? 3000 : 8000, quietBudgetMs))
   quietBudgetMs = Math.max(0, quietBudgetMs - quiet.waitedMs)
-  const server = await startServer(contender.script, undefined, contender.nodeFlags, { ...w.serverEnv, ...contender.env })
+  const server = await startServer(contender.script, undefined, contender.nodeFlags, { ...w.serverEnv, ...tlsEnv(w), ...contender.env })
   if (typeof server === 'string') {
     log(`${w.id} round ${round} ${id}: server failed: ${server}`)
     // Others edit lib/ while this runs: one failed start is a failed run; three in a row, and
@@ -137,7 +148,7 @@ const measure = async (w: Workload, id: ContenderId, round: number): Promise<Sam
   }
   startFailures[id] = 0
   try {
-    const r = await runLoad(w, contender, server, sizing, round, quiet.quiet)
+    const r = await runLoad(w, contender, server, sizing, round, quiet.quiet, selfSigned?.cert)
     if (typeof r === 'string') {
       log(`${w.id} round ${round} ${id}: FAILED ${r}`)
       return r

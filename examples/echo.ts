@@ -9,9 +9,12 @@
  * `DEFLATE=1 npm run example:echo` offers WebSocket compression (permessage-deflate,
  * RFC 7692) with the server's defaults, for conformance runs and benchmarks; a value
  * other than `1`, `0` or empty is refused at start-up.
+ * With `TLS_KEY` and `TLS_CERT` (PEM files) it serves `https://` and `wss://` instead, and
+ * SIGHUP reloads the certificate (`tls-from-env.ts`).
  */
 import { httpRoute, json, onConnect, onMessage, response, routes } from '../lib/index.js'
 import { runServer } from './run-anywhere.js'
+import { reloadTlsOnHangup, tlsFromEnv } from './tls-from-env.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })
@@ -39,6 +42,7 @@ if (deflate !== '' && deflate !== '0' && deflate !== '1') {
   process.exit(2)
 }
 
+const tls = tlsFromEnv()
 const server = await runServer({
   host: process.env.HOST ?? '0.0.0.0',
   port: Number(process.env.PORT ?? 6001),
@@ -48,9 +52,12 @@ const server = await runServer({
   cors: false,
   perMessageDeflate: deflate === '1',
   logger: undefined,
+  ...(tls === undefined ? {} : { tls }),
 })
+const stopReloading = tls === undefined ? () => undefined : reloadTlsOnHangup(server)
 
 const stop = (): void => {
+  stopReloading()
   void server.close().then(() => process.exit(0))
 }
 process.once('SIGINT', stop)

@@ -5,6 +5,7 @@
  * processes used meanwhile, and turns it all into a Sample.
  */
 import { spawn } from 'node:child_process'
+import { get } from 'node:https'
 import { parseClientResult, type ClientResult } from './client-result.js'
 import { pinned, LIVE, type RunningServer } from './start-server.js'
 import { childrenCpuTicks, CLK_TCK, machineTicks, processCpuTicks } from './proc.js'
@@ -66,9 +67,24 @@ const others = (a: Window, pid: number): number => {
   return Math.max(0, rest / CLK_TCK / Math.max(0.001, (b.t - a.t) / 1000))
 }
 
-const wrk = async (workload: Workload, contender: Contender, server: RunningServer, sizing: Sizing, round: number, quietBefore: boolean): Promise<Sample | string> => {
-  const url = `http://127.0.0.1:${server.port}/hello`
-  const probe = await fetch(url).then(async (r) => `${r.status} ${await r.text()}`, (e: unknown) => String(e))
+// GET over TLS trusting `ca` (the harness's self-signed certificate): "<status> <body>".
+const httpsProbe = (url: string, ca: string): Promise<string> =>
+  new Promise((resolve) => {
+    const req = get(url, { ca, agent: false, timeout: 5000 }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => (body += c))
+      res.on('end', () => resolve(`${res.statusCode ?? 0} ${body}`))
+    })
+    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')))
+    req.on('error', (e) => resolve(String(e)))
+  })
+
+const wrk = async (workload: Workload, contender: Contender, server: RunningServer, sizing: Sizing, round: number, quietBefore: boolean, ca?: string): Promise<Sample | string> => {
+  const url = `${workload.tls === true ? 'https' : 'http'}://127.0.0.1:${server.port}/hello`
+  const probe = workload.tls === true
+    ? await httpsProbe(url, ca ?? '')
+    : await fetch(url).then(async (r) => `${r.status} ${await r.text()}`, (e: unknown) => String(e))
   if (!probe.startsWith('200 {"hello":"world"}')) return `GET /hello answered ${probe.slice(0, 120)}`
   const args = ['wrk', '-t1', `-c${workload.params['connections'] ?? 50}`, '--timeout', '2s']
   if (workload.kind === 'wrk-pipeline') args.push('-s', 'bench/load/pipeline.lua')
@@ -156,10 +172,11 @@ const client = async (workload: Workload, contender: Contender, server: RunningS
 
 /**
  * Measures `workload` against `server` (already started for `contender`); a Sample,
- * or why there is none. `quietBefore` says whether the machine was quiet beforehand.
+ * or why there is none. `quietBefore` says whether the machine was quiet beforehand;
+ * `ca` is the certificate a TLS workload's server was given.
  */
-export const runLoad = (workload: Workload, contender: Contender, server: RunningServer, sizing: Sizing, round: number, quietBefore: boolean): Promise<Sample | string> => {
+export const runLoad = (workload: Workload, contender: Contender, server: RunningServer, sizing: Sizing, round: number, quietBefore: boolean, ca?: string): Promise<Sample | string> => {
   return workload.kind === 'wrk' || workload.kind === 'wrk-pipeline'
-    ? wrk(workload, contender, server, sizing, round, quietBefore)
+    ? wrk(workload, contender, server, sizing, round, quietBefore, ca)
     : client(workload, contender, server, sizing, round, quietBefore)
 }

@@ -53,7 +53,7 @@ export const crashSummary = (stderr: string): string => {
 
 /**
  * Starts `node --import tsx <script>` (plain `node <script>` for compiled `.js`) with
- * HOST=127.0.0.1 and PORT set; resolves
+ * HOST=127.0.0.1, PORT and `env` (TLS_KEY/TLS_CERT for TLS workloads) set; resolves
  * with the server, or with the reason it did not come up within `timeoutMs`
  * (its exit code and the tail of its stderr).
  */

@@ -31,6 +31,8 @@ export interface Workload {
   readonly serverEnv?: Readonly<Record<string, string>>
   /** further arguments of the load client (`--offer`, `--json`). */
   readonly clientArgs?: readonly string[]
+  /** Served over TLS: the servers get TLS_KEY/TLS_CERT, the load generator an https:// URL. */
+  readonly tls?: boolean
 }
 
 /** Durations and counts of one run. */
@@ -71,6 +73,10 @@ export const WORKLOADS: readonly Workload[] = [
     id: 'http-pipelined', title: 'HTTP GET /hello, 10 pipelined per connection, 50 connections', kind: 'wrk-pipeline',
     params: { connections: 50, depth: 10 },
     contenders: HTTP, reference: 'node-http', target: { _tag: 'AtLeastTimes', times: 6 }, unit: 'req/s', higherIsBetter: true,
+  },
+  {
+    id: 'https-keepalive', title: 'HTTPS GET /hello, keep-alive, 50 connections', kind: 'wrk', params: { connections: 50 }, tls: true,
+    contenders: ['twinport', 'node-https'], reference: 'node-https', target: { _tag: 'AtLeastTimes', times: 1.5 }, unit: 'req/s', higherIsBetter: true,
   },
   {
     id: 'ws-echo-10', title: 'WebSocket echo, 50 connections, 10 in flight, 32-byte text', kind: 'echo',

@@ -5,7 +5,7 @@
  */
 
 /** Identifiers of the contenders, as used on the command line (`--contenders`). */
-export type ContenderId = 'raw-net' | 'node-http' | 'fastify' | 'ws' | 'socketio' | 'twinport' | 'twinport-young1' | 'ws-young1' | 'twinport-plain'
+export type ContenderId = 'raw-net' | 'node-http' | 'node-https' | 'fastify' | 'ws' | 'socketio' | 'twinport' | 'twinport-young1' | 'ws-young1' | 'twinport-plain'
 
 /** A server to benchmark. */
 export interface Contender {
@@ -27,10 +27,12 @@ export interface Contender {
 // holds many idle connections can be run.
 const YOUNG1 = ['--max-semi-space-size=1']
 
-/** Every contender; `node-http` and `ws` are the same peer server (node:http with ws attached). */
+/** Every contender; `node-http`, `node-https` and `ws` are the same peer server (node:http or node:https, with ws attached). */
 export const CONTENDERS: Readonly<Record<ContenderId, Contender>> = {
   'raw-net': { id: 'raw-net', label: 'raw node:net (ceiling)', script: 'bench/peers/raw-net.ts', dialect: 'ws' },
   'node-http': { id: 'node-http', label: 'node:http', script: 'bench/peers/node-http.ts', dialect: 'ws' },
+  // The same script: given TLS_KEY/TLS_CERT (TLS workloads), it serves node:https instead.
+  'node-https': { id: 'node-https', label: 'node:https', script: 'bench/peers/node-http.ts', dialect: 'ws' },
   fastify: { id: 'fastify', label: 'fastify', script: 'bench/peers/fastify.ts', dialect: 'ws' },
   ws: { id: 'ws', label: 'ws (+bufferutil)', script: 'bench/peers/node-http.ts', dialect: 'ws' },
   socketio: { id: 'socketio', label: 'socket.io', script: 'bench/peers/socket-io.ts', dialect: 'socketio' },

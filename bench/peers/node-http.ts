@@ -4,17 +4,20 @@
  * `GET /hello` → `{"hello":"world"}`, `POST /echo` → the body and its content
  * type, every WebSocket message echoed verbatim, and clients on `/bcast` sharing
  * one room that a plain loop over the room broadcasts to (the way the ws README
- * does it). The harness uses it as the `node:http` and as the `ws` contender.
+ * does it). The harness uses it as the `node:http` and as the `ws` contender, and, with
+ * TLS_KEY/TLS_CERT (PEM files) in the environment, as `node:https`.
  * HOST/PORT from the environment; `DEFLATE=1` turns on ws's `perMessageDeflate` with its
  * defaults (as `DEFLATE=1` does for twinport's echo example).
  */
-import { createServer } from 'node:http'
+import { readFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { WebSocket, WebSocketServer } from 'ws'
 
 const HELLO = Buffer.from('{"hello":"world"}')
 const MAX = 16 * 1024 * 1024
 
-const server = createServer((req, res) => {
+const handle = (req: IncomingMessage, res: ServerResponse): void => {
   if (req.method === 'GET' && req.url === '/hello') {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': HELLO.length })
     res.end(HELLO)
@@ -32,7 +35,12 @@ const server = createServer((req, res) => {
   }
   res.writeHead(404, { 'content-type': 'application/json' })
   res.end('{"error":"not found"}')
-})
+}
+
+const { TLS_KEY, TLS_CERT } = process.env
+const server = TLS_KEY !== undefined && TLS_CERT !== undefined
+  ? createHttpsServer({ key: readFileSync(TLS_KEY), cert: readFileSync(TLS_CERT) }, handle)
+  : createServer(handle)
 
 const wss = new WebSocketServer({ server, perMessageDeflate: process.env['DEFLATE'] === '1', maxPayload: MAX })
 const room = new Set<WebSocket>()

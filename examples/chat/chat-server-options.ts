@@ -14,7 +14,7 @@
  *   checked against the origin policy, and must be JSON (so a cross-site HTML form, which
  *   no preflight guards, cannot post).
  */
-import type { Logger, ServerOptions } from '../../lib/index.js'
+import type { Logger, ServerOptions, TlsOptions } from '../../lib/index.js'
 import { type ChatAssets, loadChatAssets } from './chat-assets.js'
 import { messageFactory } from './chat-message.js'
 import { createPresence, type Schedule } from './chat-presence.js'
@@ -42,6 +42,8 @@ export interface ChatOptions {
    * reload or a short loss of connection goes unnoticed (default `CHAT_GRACE_MS`; 0: none).
    */
   readonly graceMs?: number
+  /** Serve the page over `https://` and the chat over `wss://` (plain HTTP when absent). */
+  readonly tls?: TlsOptions
 }
 
 /** Long enough for a page reload and the page's first two reconnection attempts (0.5 s, 1 s). */
@@ -89,5 +91,6 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
     },
     limits: CHAT_SERVER_LIMITS,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
   }
 }

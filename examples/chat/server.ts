@@ -1,9 +1,11 @@
 /**
  * `npm start`: the chat demo on HOST/PORT (defaults `0.0.0.0` and `6001`). `CHAT_ORIGINS`
- * (comma-separated) lists other sites' origins trusted to use it; `DEBUG=1` logs more.
- * SIGINT/SIGTERM close it gracefully (WebSocket clients get 1001, HTTP answers finish),
- * logging the start and the end of the drain.
+ * (comma-separated) lists other sites' origins trusted to use it; `DEBUG=1` logs more;
+ * `TLS_KEY` and `TLS_CERT` (PEM files) serve it over `https://` and `wss://`, and SIGHUP then
+ * reloads the certificate. SIGINT/SIGTERM close it gracefully (WebSocket clients get 1001,
+ * HTTP answers finish), logging the start and the end of the drain.
  */
+import { reloadTlsOnHangup, tlsFromEnv } from '../tls-from-env.js'
 import { shutDown } from './shut-down.js'
 import { startChat } from './start-chat.js'
 
@@ -12,18 +14,23 @@ const origins = (process.env.CHAT_ORIGINS ?? '')
   .map((o) => o.trim())
   .filter((o) => o !== '')
 
+const tls = tlsFromEnv()
 const chat = await startChat({
   host: process.env.HOST ?? '0.0.0.0',
   port: Number(process.env.PORT ?? 6001),
   origins,
   debug: process.env.DEBUG === '1',
+  ...(tls === undefined ? {} : { tls }),
 })
-chat.logger.info('chat demo: open http://{host}:{port}/ in a browser', {
+chat.logger.info('chat demo: open {scheme}://{host}:{port}/ in a browser', {
+  scheme: tls === undefined ? 'http' : 'https',
   host: chat.address.host === '0.0.0.0' ? 'localhost' : chat.address.host,
   port: chat.address.port,
 })
+const stopReloading = tls === undefined ? () => undefined : reloadTlsOnHangup(chat)
 
 const stop = (signal: NodeJS.Signals): void => {
+  stopReloading()
   void shutDown(chat, signal).then(() => process.exit(0))
 }
 process.once('SIGINT', stop)

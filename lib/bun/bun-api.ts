@@ -2,6 +2,7 @@
  * The part of Bun's documented TCP API (`Bun.listen`, https://bun.sh/docs/api/tcp) the
  * adapter uses, typed here so the project needs no Bun type package.
  */
+import type { TlsOptions } from '../engine/tls-options.js'
 
 export interface BunSocket<D> {
   data: D
@@ -21,6 +22,8 @@ export interface BunSocketHandler<D> {
   end(socket: BunSocket<D>): void
   close(socket: BunSocket<D>, error?: Error): void
   error(socket: BunSocket<D>, error: Error): void
+  /** A TLS handshake is over; `authorizationError` is about client certificates, which are not asked for. */
+  handshake?(socket: BunSocket<D>, success: boolean, authorizationError: Error): void
 }
 
 export interface BunListener {
@@ -34,7 +37,20 @@ export interface BunTlsOptions {
   readonly cert?: string | Uint8Array | readonly (string | Uint8Array)[]
   readonly ca?: string | Uint8Array | readonly (string | Uint8Array)[]
   readonly passphrase?: string
+  /** ALPN protocols in their wire format (each name after its length byte). */
+  readonly ALPNProtocols?: ArrayBuffer
 }
+
+// ALPN's wire format (RFC 7301 §3.1): each protocol name preceded by its length in one byte.
+const HTTP_1_1_ALPN = new Uint8Array([8, ...new TextEncoder().encode('http/1.1')]).buffer
+
+/**
+ * `Bun.listen`'s `tls` for twinport's `TlsOptions`: the same fields, and ALPN `http/1.1`.
+ *
+ * @example
+ * bun.listen({ hostname, port, tls: bunTls({ key, cert }), socket })
+ */
+export const bunTls = (tls: TlsOptions): BunTlsOptions => ({ ...tls, ALPNProtocols: HTTP_1_1_ALPN })
 
 export interface BunApi {
   listen<D>(options: {

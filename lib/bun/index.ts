@@ -3,7 +3,7 @@
  * handle as `twinport` on Node.
  */
 export * from '../core/index.js'
-export { type BunServerOptions, runServer } from './run-server.js'
+export { runServer } from './run-server.js'
 export type { ServerHandle } from '../engine/server-handle.js'
-export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions } from '../engine/server-options.js'
+export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions, type TlsOptions } from '../engine/server-options.js'
 export { DEFAULT_LIMITS, type Limits } from '../engine/limits.js'

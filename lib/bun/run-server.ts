@@ -6,6 +6,9 @@
  * Bun's `socket.write` takes what the kernel accepts and answers how much; the adapter
  * keeps the rest per connection and writes it on `drain`, and that backlog is what the
  * engine's slow-consumer rule measures. Corked writes are joined into one write.
+ *
+ * With `tls`, Bun does the handshake (ALPN `http/1.1`); a connection reaches the engine once
+ * its handshake is done, and one that fails or does not finish in time is closed.
  */
 import { Buffer } from 'node:buffer'
 import type { Client } from '../engine/client.js'
@@ -19,7 +22,8 @@ import { nativeAcceptKey } from '../node/native-accept-key.js'
 import { createPerMessageDeflate } from '../node/permessage-deflate.js'
 import { nodeFrames } from '../node/node-frames.js'
 import { nodeTimers } from '../node/node-platform.js'
-import { type BunSocket, type BunTlsOptions, bunApi } from './bun-api.js'
+import { checkTlsMaterial } from '../node/tls-material.js'
+import { type BunSocket, bunApi, bunTls } from './bun-api.js'
 
 /** What the adapter keeps with each Bun socket. */
 interface Conn {
@@ -32,6 +36,8 @@ interface Conn {
   corkedBytes: number
   ended: boolean
   closed: boolean
+  /** The TLS handshake's time-out, while it runs. */
+  handshake: ReturnType<typeof setTimeout> | undefined
 }
 type Socket = BunSocket<Conn>
 
@@ -119,11 +125,6 @@ const bunPlatform: Platform<Socket> = {
   deflate: createPerMessageDeflate,
 }
 
-/** Options of `runServer` on Bun: the same as on Node, plus TLS (`Bun.listen`'s `tls`). */
-export interface BunServerOptions extends ServerOptions {
-  readonly tls?: BunTlsOptions
-}
-
 /**
  * Starts a server on Bun. Rejects with an Error naming every bad option or route-table
  * problem, or when Bun is not the runtime.
@@ -132,13 +133,24 @@ export interface BunServerOptions extends ServerOptions {
  * const server = await runServer({ port: 0, routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] })
  * await server.close()
  */
-export const runServer = async (options: BunServerOptions = {}): Promise<ServerHandle> => {
+export const runServer = async (options: ServerOptions = {}): Promise<ServerHandle> => {
   const bun = bunApi()
   if (bun === undefined) throw new Error('twinport/bun: runServer needs the Bun runtime (use `twinport` on Node)')
   const engine = createEngine(options, bunPlatform)
   const { logger } = engine
   const debug = engine.options.debug
-  const { host, port: askedPort } = engine.options
+  const { host, port: askedPort, tls, limits } = engine.options
+  const problems = tls === undefined ? [] : checkTlsMaterial(tls)
+  if (problems.length > 0) {
+    await engine.handle.close()
+    throw new Error(`runServer: invalid options\n  ${problems.join('\n  ')}`)
+  }
+  const handshaking = new Set<Socket>()
+  const handshakeOver = (socket: Socket): void => {
+    clearTimeout(socket.data.handshake)
+    socket.data.handshake = undefined
+    handshaking.delete(socket)
+  }
 
   let listener
   try {
@@ -146,12 +158,30 @@ export const runServer = async (options: BunServerOptions = {}): Promise<ServerH
       hostname: host,
       port: askedPort,
       allowHalfOpen: true,
-      ...(options.tls === undefined ? {} : { tls: options.tls }),
+      ...(tls === undefined ? {} : { tls: bunTls(tls) }),
       socket: {
         open(socket) {
-          socket.data = { client: undefined, backlog: [], backlogBytes: 0, corked: undefined, corkedBytes: 0, ended: false, closed: false }
+          socket.data = { client: undefined, backlog: [], backlogBytes: 0, corked: undefined, corkedBytes: 0, ended: false, closed: false, handshake: undefined }
           socket.setNoDelay(true)
-          socket.data.client = engine.accept(socket)
+          if (tls === undefined) {
+            socket.data.client = engine.accept(socket)
+            return
+          }
+          handshaking.add(socket)
+          socket.data.handshake = setTimeout(() => {
+            handshakeOver(socket)
+            if (debug) logger.debug('tls handshake timed out', { error: `no handshake within ${limits.tlsHandshakeTimeoutMs} ms` })
+            bunSocketIo.destroy(socket)
+          }, limits.tlsHandshakeTimeoutMs).unref()
+        },
+        handshake(socket, success, error) {
+          handshakeOver(socket)
+          if (success) {
+            socket.data.client = engine.accept(socket)
+            return
+          }
+          if (debug) logger.debug('tls handshake failed', { error: error.message })
+          bunSocketIo.destroy(socket)
         },
         // A plain view: the engine's `subarray`s are its own, not Buffer's override.
         data: (socket, chunk) => socket.data.client?.receiver.receive(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)),
@@ -159,6 +189,7 @@ export const runServer = async (options: BunServerOptions = {}): Promise<ServerH
         end: (socket) => socket.data.client?.receiver.peerEnded(),
         close(socket) {
           const conn = socket.data
+          handshakeOver(socket)
           conn.closed = true
           conn.backlog = []
           conn.backlogBytes = 0
@@ -180,10 +211,20 @@ export const runServer = async (options: BunServerOptions = {}): Promise<ServerH
   return {
     ...engine.handle,
     address: { host, port },
+    setSecureContext: () =>
+      Promise.reject(
+        new Error(
+          tls === undefined
+            ? 'setSecureContext: the server was started without the tls option'
+            : 'setSecureContext: not available on Bun (Bun.listen cannot change its certificate; restart the server, see docs/decisions.md)',
+        ),
+      ),
     close: async () => {
       if (!stopped) {
         stopped = true
         listener.stop(false)
+        for (const socket of handshaking) bunSocketIo.destroy(socket)
+        handshaking.clear()
       }
       await engine.handle.close()
     },

@@ -1,6 +1,6 @@
 /**
- * The part of Deno's documented network API (`Deno.listen`, `Deno.listenTls`,
- * `Deno.Conn`) the adapter uses, typed here so the project needs no Deno type package.
+ * The part of Deno's documented network API (`Deno.listen`, `Deno.Conn`) the adapter uses,
+ * typed here so the project needs no Deno type package.
  */
 
 export interface DenoConn {
@@ -18,16 +18,8 @@ export interface DenoListener extends AsyncIterable<DenoConn> {
   close(): void
 }
 
-export interface DenoTlsOptions {
-  /** PEM certificate chain. */
-  readonly cert: string
-  /** PEM private key. */
-  readonly key: string
-}
-
 export interface DenoApi {
   listen(options: { readonly hostname: string; readonly port: number; readonly transport?: 'tcp' }): DenoListener
-  listenTls(options: { readonly hostname: string; readonly port: number; readonly cert: string; readonly key: string; readonly alpnProtocols?: readonly string[] }): DenoListener
   unrefTimer(id: number): void
 }
 

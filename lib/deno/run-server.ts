@@ -1,7 +1,13 @@
 /**
- * `runServer` on Deno (`twinport/deno`): the adapter between `Deno.listen` (or
- * `Deno.listenTls`) and the portable engine (`lib/engine/`). Same options, same handle,
- * same behaviour as on Node; it holds no protocol, room or time-out logic of its own.
+ * `runServer` on Deno (`twinport/deno`): the adapter between `Deno.listen` and the portable
+ * engine (`lib/engine/`). Same options, same handle, same behaviour as on Node; it holds no
+ * protocol, room or time-out logic of its own.
+ *
+ * With `tls`, the server is the Node adapter on Deno's `node:net` and `node:tls`, not
+ * `Deno.listenTls`: a `Deno.TlsConn` cannot be closed before its handshake is done (Deno
+ * finishes the handshake first), so a client that connects and stalls would keep its socket
+ * for as long as it likes; `node:tls` closes it at the handshake time-out, and can change
+ * its certificate (`setSecureContext`). docs/decisions.md "TLS" has the details.
  *
  * A Deno connection is read and written with promises: each connection has a read loop,
  * and a write pump that sends the backlog in order (joined into one write when several
@@ -17,7 +23,7 @@ import type { ServerOptions } from '../engine/server-options.js'
 import { createLogger } from '../node/log/create-logger.js'
 import { nativeAcceptKey } from '../node/native-accept-key.js'
 import { createPerMessageDeflate } from '../node/permessage-deflate.js'
-import { type DenoConn, type DenoTlsOptions, denoApi } from './deno-api.js'
+import { type DenoConn, denoApi } from './deno-api.js'
 
 /** One connection as the adapter keeps it (the engine's socket). */
 interface Socket {
@@ -121,11 +127,6 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
   return io
 }
 
-/** Options of `runServer` on Deno: the same as on Node, plus TLS (`Deno.listenTls`). */
-export interface DenoServerOptions extends ServerOptions {
-  readonly tls?: DenoTlsOptions
-}
-
 /**
  * Starts a server on Deno (needs `--allow-net`). Rejects with an Error naming every bad
  * option or route-table problem, or when Deno is not the runtime.
@@ -134,9 +135,10 @@ export interface DenoServerOptions extends ServerOptions {
  * const server = await runServer({ port: 0, routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] })
  * await server.close()
  */
-export const runServer = async (options: DenoServerOptions = {}): Promise<ServerHandle> => {
+export const runServer = async (options: ServerOptions = {}): Promise<ServerHandle> => {
   const deno = denoApi()
   if (deno === undefined) throw new Error('twinport/deno: runServer needs the Deno runtime (use `twinport` on Node)')
+  if (options.tls !== undefined) return (await import('../node/run-server.js')).runServer(options)
   const unref = <T>(id: T): T => {
     deno.unrefTimer(id as number)
     return id
@@ -193,9 +195,7 @@ export const runServer = async (options: DenoServerOptions = {}): Promise<Server
 
   let listener
   try {
-    listener = options.tls === undefined
-      ? deno.listen({ hostname: host, port: askedPort, transport: 'tcp' })
-      : deno.listenTls({ hostname: host, port: askedPort, cert: options.tls.cert, key: options.tls.key, alpnProtocols: ['http/1.1'] })
+    listener = deno.listen({ hostname: host, port: askedPort, transport: 'tcp' })
   } catch (error) {
     await engine.handle.close()
     throw error
@@ -204,11 +204,7 @@ export const runServer = async (options: DenoServerOptions = {}): Promise<Server
     try {
       for await (const conn of listener) {
         const socket: Socket = { conn, client: undefined, backlog: [], backlogBytes: 0, corked: undefined, writing: false, ended: false, peerEnded: false, closed: false }
-        try {
-          conn.setNoDelay?.(true)
-        } catch {
-          // A TLS connection before its handshake: Nagle stays as the runtime set it.
-        }
+        conn.setNoDelay?.(true)
         socket.client = engine.accept(socket)
         void serve(socket)
       }
@@ -223,6 +219,7 @@ export const runServer = async (options: DenoServerOptions = {}): Promise<Server
   return {
     ...engine.handle,
     address: { host, port },
+    setSecureContext: () => Promise.reject(new Error('setSecureContext: the server was started without the tls option')),
     close: async () => {
       if (!stopped) {
         stopped = true

@@ -64,9 +64,10 @@ export interface Engine<S> {
    * The operations of a running server, less what only the adapter knows (its address).
    * `close` stops the heartbeat and time-outs, closes WebSockets with 1001, finishes HTTP
    * answers, cuts what outlives the grace period, and resolves once no connection is left;
-   * the adapter stops listening.
+   * the adapter stops listening. The adapter adds what only it knows: its address, and
+   * the TLS context.
    */
-  readonly handle: Omit<ServerHandle, 'address'>
+  readonly handle: Omit<ServerHandle, 'address' | 'setSecureContext'>
 }
 
 /**

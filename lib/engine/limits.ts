@@ -30,6 +30,8 @@ export interface Limits {
   readonly closeTimeoutMs: number
   /** Bytes a client may have waiting to be sent; a new message past it disconnects the client. */
   readonly maxSendBuffer: number
+  /** Time for a TLS handshake to complete once the connection is open (closed past it; TLS only). */
+  readonly tlsHandshakeTimeoutMs: number
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -46,4 +48,5 @@ export const DEFAULT_LIMITS: Limits = {
   heartbeatIntervalMs: 30_000,
   closeTimeoutMs: 5_000,
   maxSendBuffer: 8 * 1024 * 1024,
+  tlsHandshakeTimeoutMs: 10_000,
 }

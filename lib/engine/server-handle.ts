@@ -7,6 +7,7 @@ import type { RawMessage } from '../core/route/raw-message.js'
 import type { BroadcastTarget } from '../core/route/socket-context.js'
 import type { ClientType } from './client.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
+import type { TlsOptions } from './tls-options.js'
 
 /** What `runServer` resolves to: the seed's Server operations (§4.1) on a running server. */
 export interface ServerHandle {
@@ -38,6 +39,13 @@ export interface ServerHandle {
   clients(): readonly { readonly id: number; readonly type: ClientType }[]
   /** Logs at debug level, only in debug mode (seed `Server::log`). */
   log(message: string): void
+  /**
+   * Serves another key and certificate to new connections (a renewed certificate, without a
+   * restart); open connections keep theirs. Rejects, changing nothing, when `tls` is not a
+   * usable key and certificate, when the server was started without `tls`, or on a runtime
+   * that cannot (Bun, Deno: see docs/decisions.md).
+   */
+  setSecureContext(tls: TlsOptions): Promise<void>
   /** Graceful shutdown: stop accepting, close WebSockets with 1001, finish HTTP responses. */
   close(): Promise<void>
 }

@@ -13,6 +13,9 @@ import type { RouteSource } from '../core/route/route.js'
 import type { DeflateConfig, DeflateOptions } from '../core/ws/extensions/deflate-config.js'
 import { resolveDeflateConfig } from '../core/ws/extensions/resolve-deflate-config.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
+import { TLS_FIELDS, tlsCodec, type TlsOptions } from './tls-options.js'
+
+export type { Pem, TlsOptions } from './tls-options.js'
 
 export interface ServerOptions {
   /** Interface to listen on (default `0.0.0.0`, seed §1). */
@@ -50,6 +53,8 @@ export interface ServerOptions {
    * that does not offer it, or a runtime with no DEFLATE codec, gets plain frames.
    */
   readonly perMessageDeflate?: boolean | DeflateOptions
+  /** Serve `https://` and `wss://` with this key and certificate (plain HTTP when absent). */
+  readonly tls?: TlsOptions
 }
 
 /** The recovery defaults (docs/decisions.md, "Client sessions and recovery"). */
@@ -66,6 +71,8 @@ export interface ResolvedOptions {
   readonly recovery: { readonly windowMs: number; readonly maxMessages: number; readonly maxAnswers: number } | undefined
   /** The permessage-deflate settings, every one set (`enabled: false` when off). */
   readonly perMessageDeflate: DeflateConfig
+  /** Present when the server speaks TLS. */
+  readonly tls?: TlsOptions
 }
 
 const positiveInt = new t.Type<number, number, unknown>(
@@ -104,6 +111,7 @@ const OptionsCodec = t.partial({
   logger: loggerShape,
   limits: t.exact(t.partial(limitProps)),
   recovery: t.union([t.literal(false), t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt }))]),
+  tls: tlsCodec,
 })
 
 // "limits.maxBody: expected a positive integer, got -1" from an io-ts error.
@@ -137,6 +145,8 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
   if (E.isLeft(decoded)) return E.left([...new Set(decoded.left.map(describe))])
   const unknownLimits = Object.keys(options.limits ?? {}).filter((k) => !(k in DEFAULT_LIMITS))
   if (unknownLimits.length > 0) return E.left(unknownLimits.map((k) => `limits.${k}: not a known limit (known: ${Object.keys(DEFAULT_LIMITS).join(', ')})`))
+  const unknownTls = Object.keys(options.tls ?? {}).filter((k) => !(TLS_FIELDS as readonly string[]).includes(k))
+  if (unknownTls.length > 0) return E.left(unknownTls.map((k) => `tls.${k}: not a TLS option (known: ${TLS_FIELDS.join(', ')})`))
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits }
   const deflate = resolveDeflate(options.perMessageDeflate)
   if (E.isLeft(deflate)) return E.left([deflate.left])
@@ -149,6 +159,7 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
     limits,
     recovery: options.recovery === false ? undefined : { ...DEFAULT_RECOVERY, ...options.recovery },
     perMessageDeflate: deflate.right,
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
   })
 }
 
@@ -162,4 +173,17 @@ const resolveDeflate = (option: unknown): E.Either<string, DeflateConfig> => {
   if (E.isRight(config)) return config
   const { option: name, expected, value } = config.left
   return E.left(`perMessageDeflate.${name}: expected ${expected}, got ${show(value)}`)
+}
+
+/**
+ * Checks the argument of `server.setSecureContext` the way `runServer` checks `tls`. Left:
+ * one line per problem, named as at start-up (`tls.key: …`).
+ *
+ * @example
+ * resolveTlsOptions({ key: pem, cert: pem })  // right({ key: pem, cert: pem })
+ * resolveTlsOptions({ cert: pem })            // left(['tls.key: expected PEM text (…), got undefined'])
+ */
+export const resolveTlsOptions = (tls: TlsOptions): E.Either<readonly string[], TlsOptions> => {
+  if (typeof tls !== 'object' || tls === null) return E.left(['tls: expected an object with key and cert'])
+  return E.map((resolved: ResolvedOptions) => resolved.tls as TlsOptions)(resolveOptions({ tls }))
 }

@@ -1,14 +1,16 @@
 /**
- * `runServer` on Node: the adapter between `node:net` and the portable engine
- * (`lib/engine/`). It listens, hands each socket to the engine, and passes the socket's
- * bytes, end and close along; it holds no protocol, room or time-out logic of its own.
+ * `runServer` on Node: the adapter between `node:net` (and `node:tls` with the `tls`
+ * option) and the portable engine (`lib/engine/`). It listens, hands each socket to the
+ * engine (a TLS socket once its handshake is done), and passes the socket's bytes, end and
+ * close along; it holds no protocol, room or time-out logic of its own.
  */
 import { createServer, type Server, type Socket } from 'node:net'
 import type { Client } from '../engine/client.js'
 import { createEngine } from '../engine/create-engine.js'
 import type { ServerHandle } from '../engine/server-handle.js'
-import type { ServerOptions } from '../engine/server-options.js'
+import { resolveTlsOptions, type ServerOptions, type TlsOptions } from '../engine/server-options.js'
 import { nodePlatform } from './node-platform.js'
+import { createTlsAcceptor, type TlsAcceptor } from './tls-acceptor.js'
 
 /**
  * Options of `runServer` on Node: the shared options, and two more ways to listen.
@@ -73,8 +75,26 @@ export const runServer = async (options: NodeServerOptions = {}): Promise<Server
     socket.on('close', onSocketClose)
   }
 
+  // With `tls`, a connection reaches `accept` once its TLS handshake is done.
+  let tlsAcceptor: TlsAcceptor | undefined
+  const { tls, limits } = engine.options
+  if (tls !== undefined) {
+    try {
+      tlsAcceptor = createTlsAcceptor(tls, {
+        handshakeTimeoutMs: limits.tlsHandshakeTimeoutMs,
+        onSecure: accept,
+        onFailure: (message, context) => {
+          if (debug) logger.debug(message, context)
+        },
+      })
+    } catch (error) {
+      await engine.handle.close()
+      throw new Error(`runServer: invalid options\n  ${(error as Error).message}`)
+    }
+  }
+
   const { host, port: askedPort } = engine.options
-  const server: Server = createServer({ noDelay: true, allowHalfOpen: true }, accept)
+  const server: Server = createServer({ noDelay: true, allowHalfOpen: true }, tlsAcceptor?.accept ?? accept)
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -99,12 +119,26 @@ export const runServer = async (options: NodeServerOptions = {}): Promise<Server
   if (address.path === undefined) logger.info('twinport listening on {host}:{port}', { host: address.host, port: address.port })
   else logger.info('twinport listening on {path}', { path: address.path })
 
+  const setSecureContext = async (next: TlsOptions): Promise<void> => {
+    if (tlsAcceptor === undefined) throw new Error('setSecureContext: the server was started without the tls option')
+    const checked = resolveTlsOptions(next)
+    if (checked._tag === 'Left') throw new Error(`setSecureContext: invalid options\n  ${checked.left.join('\n  ')}`)
+    try {
+      tlsAcceptor.setSecureContext(checked.right)
+    } catch (error) {
+      throw new Error(`setSecureContext: invalid options\n  ${(error as Error).message}`)
+    }
+    if (debug) logger.debug('tls: new connections get the new certificate')
+  }
+
   const stopListening = new Promise<void>((resolve) => server.once('close', () => resolve()))
   return {
     ...engine.handle,
     address,
+    setSecureContext,
     close: async () => {
       if (server.listening) server.close()
+      tlsAcceptor?.dropPending()
       await Promise.all([engine.handle.close(), stopListening])
     },
   }

@@ -127,9 +127,9 @@ export interface TestClient {
   readonly pending: readonly Buffer[]
 }
 
-export const openClient = (port: number, path = '/', options: WebSocket.ClientOptions = {}): Promise<TestClient> =>
+export const openClient = (port: number, path = '/', options: WebSocket.ClientOptions = {}, scheme: 'ws' | 'wss' = 'ws'): Promise<TestClient> =>
   new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, options)
+    const ws = new WebSocket(`${scheme}://127.0.0.1:${port}${path}`, options)
     const client = testClient(ws)
     ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake refused: ${res.statusCode}`)))
     ws.once('error', reject)

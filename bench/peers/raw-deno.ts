@@ -4,7 +4,7 @@
  * `{"hello":"world"}` response per request head, pipelined answers in one write; for
  * WebSocket a 101, each read's complete masked frames echoed unmasked in one write, and
  * on `/bcast` a plain loop over the room. Deno's writes are promises: each connection
- * writes in order, one write in flight, the rest joined while it waits. Run by Deno;
+ * writes in order, one write in flight, what comes meanwhile joined into the next. Run by Deno;
  * HOST/PORT from the environment.
  */
 import { BATCHES, countHeads, echoFrames, switchingProtocols, upgradeHead, type FrameState, type HeadState } from './raw-wire.js'
@@ -26,6 +26,7 @@ if (deno === undefined) throw new Error('bench/peers/raw-deno.ts runs in Deno')
 
 interface Peer extends HeadState, FrameState {
   readonly conn: RawConn
+  /** bytes waiting while a write is in flight. */
   queue: Uint8Array[]
   writing: boolean
   open: boolean
@@ -33,44 +34,48 @@ interface Peer extends HeadState, FrameState {
 
 const room = new Set<Peer>()
 
-const pump = async (peer: Peer): Promise<void> => {
-  peer.writing = true
-  try {
-    while (peer.queue.length > 0 && peer.open) {
-      const parts = peer.queue
-      peer.queue = []
-      let bytes = parts[0]!
-      if (parts.length > 1) {
-        bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-        let at = 0
-        for (const p of parts) {
-          bytes.set(p, at)
-          at += p.length
-        }
-      }
-      for (let at = 0; at < bytes.length;) at += await peer.conn.write(bytes.subarray(at))
-    }
-  } catch {
-    peer.open = false
+const joined = (parts: readonly Uint8Array[]): Uint8Array => {
+  if (parts.length === 1) return parts[0]!
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    bytes.set(p, at)
+    at += p.length
   }
-  peer.writing = false
+  return bytes
+}
+
+// One write in flight per connection, continued from its promise (no async function per write).
+const write = (peer: Peer, bytes: Uint8Array): void => {
+  peer.writing = true
+  peer.conn.write(bytes).then((n) => {
+    if (n < bytes.length) return write(peer, bytes.subarray(n))
+    if (peer.queue.length === 0 || !peer.open) return void (peer.writing = false)
+    const parts = peer.queue
+    peer.queue = []
+    write(peer, joined(parts))
+  }, () => {
+    peer.open = false
+  })
 }
 
 const send = (peer: Peer, bytes: Uint8Array): void => {
-  peer.queue.push(bytes)
-  if (!peer.writing) void pump(peer)
+  if (peer.writing) peer.queue.push(bytes)
+  else write(peer, bytes)
 }
 
 const serve = async (conn: RawConn): Promise<void> => {
   const peer: Peer = { conn, queue: [], writing: false, open: true, matched: 0, pending: undefined }
   conn.setNoDelay?.(true)
-  const scratch = new Uint8Array(64 * 1024)
+  // Every pending read holds its buffer: small while the connection is quiet, grown when a read fills it.
+  let scratch = new Uint8Array(2048)
   let mode: 'first' | 'http' | 'echo' | 'bcast' = 'first'
   try {
     for (;;) {
       const n = await conn.read(scratch)
       if (n === null) break
       const chunk = scratch.subarray(0, n)
+      if (n === scratch.length && n < 65536) scratch = new Uint8Array(n * 4)
       if (mode === 'first') {
         const head = upgradeHead(chunk)
         if (head === undefined) mode = 'http'

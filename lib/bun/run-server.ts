@@ -21,11 +21,13 @@ import { type BunSocket, type BunTlsOptions, bunApi } from './bun-api.js'
 /** What the adapter keeps with each Bun socket. */
 interface Conn {
   client: Client<Socket> | undefined
-  /** Bytes the kernel has not taken yet, oldest first. */
-  backlog: Uint8Array[]
+  /** Bytes the kernel has not taken yet, oldest first; none most of the time. */
+  backlog: Uint8Array[] | undefined
   backlogBytes: number
-  /** Writes held by a cork, joined on uncork. */
-  corked: Uint8Array[] | undefined
+  /** Writes held by a cork, joined on uncork: the first apart, as it is most often the only one. */
+  corking: boolean
+  corkedFirst: Uint8Array | undefined
+  corkedMore: Uint8Array[] | undefined
   corkedBytes: number
   ended: boolean
   closed: boolean
@@ -33,7 +35,7 @@ interface Conn {
 type Socket = BunSocket<Conn>
 
 const pushBacklog = (conn: Conn, bytes: Uint8Array): void => {
-  conn.backlog.push(bytes)
+  ;(conn.backlog ??= []).push(bytes)
   conn.backlogBytes += bytes.length
 }
 
@@ -45,11 +47,11 @@ const writeThrough = (socket: Socket, bytes: Uint8Array): void => {
   if (written < bytes.length) pushBacklog(conn, bytes.subarray(written))
 }
 
-const join = (parts: readonly Uint8Array[], total: number): Uint8Array => {
-  if (parts.length === 1) return parts[0] as Uint8Array
+const join = (first: Uint8Array, more: readonly Uint8Array[], total: number): Uint8Array => {
   const joined = Buffer.allocUnsafe(total)
-  let at = 0
-  for (const part of parts) {
+  joined.set(first, 0)
+  let at = first.length
+  for (const part of more) {
     joined.set(part, at)
     at += part.length
   }
@@ -59,16 +61,18 @@ const join = (parts: readonly Uint8Array[], total: number): Uint8Array => {
 // The kernel takes more: write the backlog in order, then end if asked to.
 const flushBacklog = (socket: Socket): void => {
   const conn = socket.data
-  while (conn.backlog.length > 0) {
-    const head = conn.backlog[0] as Uint8Array
+  const backlog = conn.backlog
+  while (backlog !== undefined && backlog.length > 0) {
+    const head = backlog[0] as Uint8Array
     const written = Math.max(0, socket.write(head))
     conn.backlogBytes -= written
     if (written < head.length) {
-      conn.backlog[0] = head.subarray(written)
+      backlog[0] = head.subarray(written)
       return
     }
-    conn.backlog.shift()
+    backlog.shift()
   }
+  conn.backlog = undefined
   if (conn.ended && !conn.closed) socket.shutdown()
 }
 
@@ -76,12 +80,10 @@ const bunSocketIo: SocketIo<Socket> = {
   write(socket, bytes) {
     const conn = socket.data
     if (conn.closed || conn.ended) return
-    if (conn.corked !== undefined) {
-      conn.corked.push(bytes)
-      conn.corkedBytes += bytes.length
-      return
-    }
-    writeThrough(socket, bytes)
+    if (!conn.corking) return writeThrough(socket, bytes)
+    if (conn.corkedFirst === undefined) conn.corkedFirst = bytes
+    else (conn.corkedMore ??= []).push(bytes)
+    conn.corkedBytes += bytes.length
   },
   buffered: (socket) => socket.data.backlogBytes + socket.data.corkedBytes,
   isClosed: (socket) => socket.data.closed,
@@ -101,16 +103,20 @@ const bunSocketIo: SocketIo<Socket> = {
     socket.terminate()
   },
   cork(socket) {
-    socket.data.corked ??= []
+    socket.data.corking = true
   },
   uncork(socket) {
     const conn = socket.data
-    const parts = conn.corked
-    if (parts === undefined) return
-    conn.corked = undefined
+    if (!conn.corking) return
+    conn.corking = false
+    const first = conn.corkedFirst
+    if (first === undefined) return
+    const more = conn.corkedMore
     const total = conn.corkedBytes
+    conn.corkedFirst = undefined
+    conn.corkedMore = undefined
     conn.corkedBytes = 0
-    if (parts.length > 0 && !conn.closed) writeThrough(socket, join(parts, total))
+    if (!conn.closed) writeThrough(socket, more === undefined ? first : join(first, more, total))
   },
 }
 
@@ -162,18 +168,22 @@ export const runServer = async (options: BunServerOptions = {}): Promise<ServerH
       ...(options.tls === undefined ? {} : { tls: options.tls }),
       socket: {
         open(socket) {
-          socket.data = { client: undefined, backlog: [], backlogBytes: 0, corked: undefined, corkedBytes: 0, ended: false, closed: false }
+          socket.data = {
+            client: undefined, backlog: undefined, backlogBytes: 0, corking: false, corkedFirst: undefined, corkedMore: undefined, corkedBytes: 0,
+            ended: false, closed: false,
+          }
           socket.setNoDelay(true)
           socket.data.client = engine.accept(socket)
         },
-        // A plain view: the engine's `subarray`s are its own, not Buffer's override.
-        data: (socket, chunk) => socket.data.client?.receiver.receive(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)),
+        // Plain Uint8Arrays, not Buffers: the engine's `slice` copies, as the standard says.
+        binaryType: 'uint8array',
+        data: (socket, chunk) => socket.data.client?.receiver.receive(chunk),
         drain: flushBacklog,
         end: (socket) => socket.data.client?.receiver.peerEnded(),
         close(socket) {
           const conn = socket.data
           conn.closed = true
-          conn.backlog = []
+          conn.backlog = undefined
           conn.backlogBytes = 0
           if (conn.client !== undefined) engine.closed(conn.client)
         },

@@ -55,7 +55,7 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
         'throughputs and times vary more than they should; server CPU per operation is the steadier figure to compare.',
       '',
     )
-  }
+  } else if (disturbed > 0) out.push(`${disturbed} of ${report.samples.length} runs were disturbed by other processes (counted per row below).`, '')
   const unavailable = Object.entries(report.unavailable)
   for (const [id, why] of unavailable) out.push(`**${label(id as ContenderId)} not available:** ${why}`, '')
 

@@ -98,7 +98,8 @@ test('goalsTable :: issue 13 per runtime, against the same run; issue 6 against 
 })
 
 test('renderResults :: a banner when most runs were disturbed; every target of a workload in words', () => {
-  assert.not.match(renderResults(report, WORKLOADS), 'runs were disturbed')
+  assert.not.match(renderResults(report, WORKLOADS), 'runs were disturbed**')
+  assert.match(renderResults(report, WORKLOADS), '1 of 14 runs were disturbed by other processes (counted per row below).')
   const busy = { ...report, samples: report.samples.map((s) => ({ ...s, disturbed: true })) }
   assert.match(renderResults(busy, WORKLOADS), `**${report.samples.length} of ${report.samples.length} runs were disturbed**`)
   assert.match(renderResults(report, WORKLOADS), 'twinport on Deno report, beside Deno.serve (issue 13); twinport on Node report, beside ws (+bufferutil) (issue 6). CPU per message.')

@@ -12,6 +12,7 @@
  *   npm run bench -- --warmup 500 --ms 2000   shorter windows (a partial run)
  *   npm run bench -- --budget 13       minutes for the end-to-end runs (default 15; the rest is skipped)
  *   npm run bench -- --no-micro        skip the micro-benchmarks
+ *   npm run bench -- --no-retry        keep a disturbed run instead of trying it once more (each is counted)
  *   npm run bench -- --from FILE       re-render from the raw runs (results.json) of an earlier run
  */
 import { spawnSync } from 'node:child_process'
@@ -38,6 +39,7 @@ const { values: opt } = parseArgs({
     contenders: { type: 'string' },
     out: { type: 'string' },
     'no-micro': { type: 'boolean', default: false },
+    'no-retry': { type: 'boolean', default: false },
     from: { type: 'string' },
     warmup: { type: 'string' },
     ms: { type: 'string' },
@@ -192,7 +194,7 @@ for (let round = 1; round <= sizing.rounds; round++) {
         if (kept === undefined || r.otherCores < kept.otherCores) kept = r
         // Retrying helps with a passing disturbance, not when others keep the machine busy.
         const persistent = runs.disturbed * 2 > runs.total
-        if (!r.disturbed || persistent || Date.now() - started > RETRY_UNTIL_MS) break
+        if (!r.disturbed || persistent || opt['no-retry'] === true || Date.now() - started > RETRY_UNTIL_MS) break
       }
       if (kept !== undefined) samples.push(kept)
     }

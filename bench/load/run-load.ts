@@ -98,6 +98,8 @@ const wrk = async (workload: Workload, contender: Contender, server: RunningServ
   const other = others(w, server.pid)
   const result = parseWrk(ran.stdout)
   if (result === undefined) return `wrk failed: ${ran.stderr.trim() || ran.stdout.trim()}`
+  // A server that answered nothing in the window (stalled, or starved by others) gives no figure.
+  if (result.requests === 0) return `wrk completed no request in ${seconds(sizing.measureMs)}: ${ran.stdout.trim().split('\n').slice(-2).join(' | ')}`
   // A wrong answer fails the run; a few socket errors (wrk's 2 s timeout on a loaded machine) do not.
   if (result.non2xx > 0 || result.socketErrors > Math.max(10, result.requests / 1000)) {
     return `wrk saw ${result.socketErrors} socket errors and ${result.non2xx} non-2xx responses in ${result.requests} requests`

@@ -2,10 +2,12 @@
  * Starts one contender pinned to CPU 0 (`taskset -c 0`), with the file-descriptor
  * limit raised for 10,000 clients, on 127.0.0.1 and a free port; waits until the
  * port accepts connections. The pid is the server's own (bash and taskset exec
- * into node), so `/proc/<pid>` is the server.
+ * into node, bun or deno), so `/proc/<pid>` is the server.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
+import type { Runtime } from '../peers/contenders.js'
 
 /** A running contender. */
 export interface RunningServer {
@@ -51,10 +53,38 @@ export const crashSummary = (stderr: string): string => {
   return (error ?? lines.slice(-3).join(' | ')).slice(0, 300)
 }
 
+/** Bun and Deno as npm installs them (devDependencies). */
+export const BUN = 'node_modules/bun/bin/bun.exe'
+export const DENO = 'node_modules/deno/deno'
+
+// npm's `deno` package links its binary into place the first time its wrapper runs. The
+// binary itself is started, not the wrapper: the pid must be the server's.
+const denoBinary = (): string => {
+  if (!existsSync(DENO)) spawnSync(process.execPath, ['node_modules/deno/bin.cjs', '--version'], { stdio: 'ignore' })
+  return DENO
+}
+
 /**
- * Starts `node --import tsx <script>` (plain `node <script>` for compiled `.js`) with
- * HOST=127.0.0.1, PORT and `env` (TLS_KEY/TLS_CERT for TLS workloads) set; resolves
- * with the server, or with the reason it did not come up within `timeoutMs`
+ * The command line that runs `script` in `runtime`: `node --import tsx <script>` (plain
+ * `node` for compiled `.js`), `bun <script>`, or `deno run -A --sloppy-imports
+ * --node-modules-dir=manual <script>` (the project's `.js` import specifiers name `.ts`
+ * files, and the packages come from the project's node_modules).
+ */
+export const serverCommand = (runtime: Runtime, script: string, nodeFlags: readonly string[] = []): readonly string[] => {
+  switch (runtime) {
+    case 'node':
+      return [process.execPath, ...nodeFlags, ...(script.endsWith('.js') ? [] : ['--import', 'tsx']), script]
+    case 'bun':
+      return [BUN, script]
+    case 'deno':
+      return [denoBinary(), 'run', '--quiet', '-A', '--sloppy-imports', '--node-modules-dir=manual', script]
+  }
+}
+
+/**
+ * Starts `script` in `runtime` (see `serverCommand`) with HOST=127.0.0.1, PORT and `env`
+ * (TLS_KEY/TLS_CERT for TLS workloads, DEFLATE=1 for compression) set;
+ * resolves with the server, or with the reason it did not come up within `timeoutMs`
  * (its exit code and the tail of its stderr).
  */
 export const startServer = async (
@@ -62,11 +92,11 @@ export const startServer = async (
   timeoutMs = 20_000,
   nodeFlags: readonly string[] = [],
   env: Readonly<Record<string, string>> = {},
+  runtime: Runtime = 'node',
 ): Promise<RunningServer | string> => {
   const port = await freePort()
   const [cmd, ...pre] = pinned(0)
-  const loader = script.endsWith('.js') ? [] : ['--import', 'tsx']
-  const child = spawn(cmd!, [...pre, process.execPath, ...nodeFlags, ...loader, script], {
+  const child = spawn(cmd!, [...pre, ...serverCommand(runtime, script, nodeFlags)], {
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

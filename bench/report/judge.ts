@@ -1,6 +1,6 @@
 /**
- * Compares twinport's median with the reference's against a workload target.
- * Pure.
+ * Compares a subject's median (twinport on some runtime) with a reference's against
+ * a target. Pure.
  */
 import type { Target } from '../load/workloads.js'
 
@@ -18,15 +18,17 @@ export const ratio = (value: number, reference: number): number =>
 export const advantage = (value: number, reference: number, higherIsBetter: boolean): number =>
   higherIsBetter ? ratio(value, reference) : ratio(reference, value)
 
-/** The advantage a target asks for, on the same scale as `advantage`; NaN for report-only. */
-export const targetAdvantage = (target: Target, reference: number): number => {
+/**
+ * The figure a target asks of the subject, given the reference's median: N times it, or
+ * the absolute value; NaN for report-only. Put on any scale with `advantage`.
+ */
+export const requiredValue = (target: Target, reference: number): number => {
   switch (target._tag) {
     case 'AtLeastTimes':
-      return target.times
     case 'AtMostTimes':
-      return 1 / target.times
+      return target.times * reference
     case 'AtMostValue':
-      return ratio(reference, target.value)
+      return target.value
     case 'ReportOnly':
       return Number.NaN
   }

@@ -1,45 +1,20 @@
 /**
- * Renders bench/RESULTS.md from a Report: a summary of twinport's targets, then
- * per workload each contender's median, min–max, ratio to the reference, server
- * and load-generator CPU per operation, and the disturbed-run count; then the
- * micro-benchmarks. Also builds the chart's bar groups. Pure.
+ * Renders bench/RESULTS.md from a Report: the three runtimes beside their ceilings and
+ * the targets (render-summary.ts), then per workload each contender's median, min–max,
+ * ratio to the reference and to its own runtime's ceiling, server and load-generator
+ * CPU per operation, and the disturbed-run count; then the micro-benchmarks. Pure.
  */
-import { CONTENDERS, type ContenderId } from '../peers/contenders.js'
+import { CEILING, CONTENDERS, isTwinport, type ContenderId } from '../peers/contenders.js'
 import type { Workload } from '../load/workloads.js'
-import { advantage, describeTarget, judge, ratio, targetAdvantage } from './judge.js'
+import { describeTarget, ratio } from './judge.js'
 import { formatNumber } from './format-number.js'
-import type { BarGroup } from './render-svg.js'
-import type { Report, Sample } from './sample.js'
-import { summarize, type Summary } from './stats.js'
+import { goalsTable, runtimeTable } from './render-summary.js'
+import { label, medianFor, medianOf, rowsOf, table, times } from './rows.js'
+import type { Report } from './sample.js'
 
 const OPS: Readonly<Record<Workload['kind'], string>> = {
   wrk: 'request', 'wrk-pipeline': 'request', echo: 'message', rate: 'message', bcast: 'broadcast', idle: 'connection',
 }
-
-interface Row {
-  readonly id: ContenderId
-  readonly samples: readonly Sample[]
-  readonly value: Summary
-}
-
-const rowsOf = (report: Report, w: Workload): Row[] =>
-  w.contenders.map((id) => {
-    const samples = report.samples.filter((s) => s.workload === w.id && s.contender === id)
-    return { id, samples, value: summarize(samples.map((s) => s.value)) }
-  })
-
-const medianOf = (samples: readonly Sample[], pick: (s: Sample) => number | undefined): number =>
-  summarize(samples.map(pick).filter((v): v is number => v !== undefined && Number.isFinite(v))).median
-
-const times = (r: number): string => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '–')
-
-const label = (id: ContenderId): string => CONTENDERS[id].label
-
-const table = (head: readonly string[], rows: readonly (readonly string[])[]): string[] => [
-  `| ${head.join(' | ')} |`,
-  `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
-  ...rows.map((r) => `| ${r.join(' | ')} |`),
-]
 
 const microSection = (report: Report): string[] => {
   const out = ['## Micro-benchmarks (`bench/*.ts` exporting `run()`)', '']
@@ -80,43 +55,48 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
         'throughputs and times vary more than they should; server CPU per operation is the steadier figure to compare.',
       '',
     )
-  }
+  } else if (disturbed > 0) out.push(`${disturbed} of ${report.samples.length} runs were disturbed by other processes (counted per row below).`, '')
   const unavailable = Object.entries(report.unavailable)
   for (const [id, why] of unavailable) out.push(`**${label(id as ContenderId)} not available:** ${why}`, '')
 
+  out.push('## Three runtimes', '')
+  out.push(
+    'Medians; in brackets, the figure over the ceiling of its own runtime measured in the same run (a raw socket server on that ' +
+      'runtime doing the least work the contract allows: for throughput above 1 is better, for time and memory below 1 is better).',
+    '',
+  )
+  out.push(...runtimeTable(report, workloads), '')
   out.push('## Targets', '')
-  const summary = workloads.map((w) => {
-    const rows = rowsOf(report, w)
-    const twin = rows.find((r) => r.id === 'twinport')?.value.median ?? Number.NaN
-    const ref = rows.find((r) => r.id === w.reference)?.value.median ?? Number.NaN
-    const verdict = judge(w.target, twin, ref)
-    return [w.title, `${formatNumber(twin)} ${w.unit}`, `${formatNumber(ref)} ${w.unit}`, times(ratio(twin, ref)),
-      describeTarget(w.target, label(w.reference), w.unit), verdict]
-  })
-  out.push(...table(['workload', 'twinport', 'reference', 'ratio', 'target', 'verdict'], summary), '')
+  out.push('### Issue 13: each runtime against its ceiling, in the same run', '')
+  out.push(...goalsTable(report, workloads, 13), '')
+  out.push('### Issue 6: twinport on Node against the Node peers', '')
+  out.push(...goalsTable(report, workloads, 6), '')
+  out.push('### Issue 12: compression and TLS on Node against ws and node:https', '')
+  out.push(...goalsTable(report, workloads, 12), '')
   out.push('![ratios](ratios.svg)', '')
 
   for (const w of workloads) {
     const rows = rowsOf(report, w)
-    const ref = rows.find((r) => r.id === w.reference)?.value.median ?? Number.NaN
+    const ref = medianFor(report, w, w.reference)
     out.push(`## ${w.title}`, '')
-    const goal = w.target._tag === 'ReportOnly' ? 'none, reported beside' : `twinport ${describeTarget(w.target, label(w.reference), w.unit)}`
-    out.push(`Target: ${goal}${w.target._tag === 'ReportOnly' ? ` ${label(w.reference)}` : ''}. CPU per ${OPS[w.kind]}.`, '')
+    const goals = w.goals.map((g) => `${label(g.subject)} ${describeTarget(g.target, label(g.reference), w.unit)} (issue ${g.issue})`)
+    out.push(`Targets: ${goals.join('; ')}. CPU per ${OPS[w.kind]}.`, '')
     const extraKeys = [...new Set(rows.flatMap((r) => r.samples.flatMap((s) => Object.keys(s.extra ?? {}))))]
       .filter((k) => k !== 'clients' && k !== 'connections')
     // An extra named with its unit in parentheses keeps it; others are in the workload's unit.
-    const head = ['contender', `median ${w.unit}`, 'min–max', `vs ${label(w.reference)}`, ...extraKeys.map((k) => (k.endsWith(')') ? k : `${k} ${w.unit}`)),
+    const head = ['contender', `median ${w.unit}`, 'min–max', `vs ${label(w.reference)}`, 'vs its ceiling', ...extraKeys.map((k) => (k.endsWith(')') ? k : `${k} ${w.unit}`)),
       'server CPU/op µs', 'load CPU/op µs', 'runs', 'disturbed']
     const body = rows.map((r) => {
       if (r.samples.length === 0) {
         const why = report.unavailable[r.id] ?? report.failures.find((f) => f.workload === w.id && f.contender === r.id)?.reason ?? 'no run'
-        return [label(r.id), 'not available', '', '', ...extraKeys.map(() => ''), '', '', '0', why.slice(0, 100)]
+        return [label(r.id), 'not available', '', '', '', ...extraKeys.map(() => ''), '', '', '0', why.slice(0, 100)]
       }
       return [
-        r.id === 'twinport' ? `**${label(r.id)}**` : label(r.id),
+        isTwinport(r.id) ? `**${label(r.id)}**` : label(r.id),
         formatNumber(r.value.median),
         `${formatNumber(r.value.min)}–${formatNumber(r.value.max)}`,
         times(ratio(r.value.median, ref)),
+        times(ratio(r.value.median, medianFor(report, w, CEILING[CONTENDERS[r.id].runtime]))),
         ...extraKeys.map((k) => formatNumber(medianOf(r.samples, (s) => s.extra?.[k]))),
         formatNumber(medianOf(r.samples, (s) => s.serverCpuUs)),
         formatNumber(medianOf(r.samples, (s) => s.clientCpuUs)),
@@ -132,20 +112,3 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
   out.push(...microSection(report))
   return `${out.join('\n').trimEnd()}\n`
 }
-
-/** The bar groups of ratios.svg: workloads with a target, every contender but the reference. */
-export const chartGroups = (report: Report, workloads: readonly Workload[]): BarGroup[] =>
-  workloads
-    .filter((w) => w.target._tag !== 'ReportOnly')
-    .map((w) => {
-      const rows = rowsOf(report, w)
-      const ref = rows.find((r) => r.id === w.reference)?.value.median ?? Number.NaN
-      return {
-        title: w.title,
-        reference: label(w.reference),
-        target: targetAdvantage(w.target, ref),
-        bars: rows
-          .filter((r) => r.id !== w.reference)
-          .map((r) => ({ label: label(r.id), advantage: advantage(r.value.median, ref, w.higherIsBetter), twinport: r.id === 'twinport' })),
-      }
-    })

@@ -1,8 +1,8 @@
 /**
- * Writes bench/ratios.svg: for each workload with a target, one horizontal bar
- * per contender showing how many times better than the reference it is (log2
- * axis; right of 1 is better, whichever direction "better" is), with twinport's
- * target marked. Plain SVG text, no image service. Pure.
+ * Writes bench/ratios.svg: for each workload, one horizontal bar per contender
+ * showing how many times better than its reference it is (log2 axis; right of 1
+ * is better, whichever direction "better" is), with twinport's targets marked,
+ * for the whole group or per bar. Plain SVG text, no image service. Pure.
  */
 
 /** One bar. */
@@ -11,6 +11,8 @@ export interface Bar {
   /** advantage over the reference (1 = same). */
   readonly advantage: number
   readonly twinport: boolean
+  /** this bar's target on the same scale; NaN or absent when none. */
+  readonly target?: number
 }
 
 /** One group of bars: a workload. */
@@ -53,6 +55,10 @@ export const renderSvg = (title: string, groups: readonly BarGroup[]): string =>
         body.push(`<rect x="${Math.min(x1, x2).toFixed(1)}" y="${y + 2}" width="${Math.max(1, Math.abs(x2 - x1)).toFixed(1)}" height="${BAR - 4}" fill="${fill}"/>`)
         body.push(`<text x="${(Math.max(x1, x2) + 4).toFixed(1)}" y="${y + 12}">${b.advantage.toFixed(2)}×</text>`)
       } else body.push(`<text x="${x1 + 4}" y="${y + 12}" fill="#718096">not available</text>`)
+      if (b.target !== undefined && Number.isFinite(b.target)) {
+        const tx = xOf(b.target).toFixed(1)
+        body.push(`<line x1="${tx}" y1="${y}" x2="${tx}" y2="${y + BAR}" stroke="#c53030" stroke-width="2"/>`)
+      }
       y += BAR
     }
     if (Number.isFinite(g.target)) {
@@ -65,7 +71,7 @@ export const renderSvg = (title: string, groups: readonly BarGroup[]): string =>
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${LEFT + WIDTH + 80}" height="${height}" font-family="sans-serif" font-size="12">`)
   out.push(`<rect width="100%" height="100%" fill="#fff"/>`)
   out.push(`<text x="8" y="20" font-size="15" font-weight="bold">${esc(title)}</text>`)
-  out.push(`<text x="8" y="36" fill="#4a5568">times better than the reference (log scale, right is better); red dashes: twinport's target</text>`)
+  out.push(`<text x="8" y="36" fill="#4a5568">times better than the reference (log scale, right is better); red: twinport's target</text>`)
   for (const t of ticks) {
     const x = xOf(t).toFixed(1)
     out.push(`<line x1="${x}" y1="44" x2="${x}" y2="${y}" stroke="${t === 1 ? '#2d3748' : '#e2e8f0'}"/>`)

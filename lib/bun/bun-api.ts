@@ -16,6 +16,8 @@ export interface BunSocket<D> {
 }
 
 export interface BunSocketHandler<D> {
+  /** What `data` is given: `'uint8array'` for plain `Uint8Array`s (the default is Buffer). */
+  readonly binaryType?: 'buffer' | 'uint8array' | 'arraybuffer'
   open(socket: BunSocket<D>): void
   data(socket: BunSocket<D>, data: Uint8Array): void
   drain(socket: BunSocket<D>): void

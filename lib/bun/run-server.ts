@@ -13,7 +13,6 @@
 import { Buffer } from 'node:buffer'
 import type { Client } from '../engine/client.js'
 import { createEngine } from '../engine/create-engine.js'
-import { joinBytes } from '../engine/join-bytes.js'
 import type { Platform, SocketIo } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
@@ -28,11 +27,13 @@ import { type BunSocket, bunApi, bunTls } from './bun-api.js'
 /** What the adapter keeps with each Bun socket. */
 interface Conn {
   client: Client<Socket> | undefined
-  /** Bytes the kernel has not taken yet, oldest first. */
-  backlog: Uint8Array[]
+  /** Bytes the kernel has not taken yet, oldest first; none most of the time. */
+  backlog: Uint8Array[] | undefined
   backlogBytes: number
-  /** Writes held by a cork, joined on uncork. */
-  corked: Uint8Array[] | undefined
+  /** Writes held by a cork, joined on uncork: the first apart, as it is most often the only one. */
+  corking: boolean
+  corkedFirst: Uint8Array | undefined
+  corkedMore: Uint8Array[] | undefined
   corkedBytes: number
   ended: boolean
   closed: boolean
@@ -42,7 +43,7 @@ interface Conn {
 type Socket = BunSocket<Conn>
 
 const pushBacklog = (conn: Conn, bytes: Uint8Array): void => {
-  conn.backlog.push(bytes)
+  ;(conn.backlog ??= []).push(bytes)
   conn.backlogBytes += bytes.length
 }
 
@@ -54,19 +55,32 @@ const writeThrough = (socket: Socket, bytes: Uint8Array): void => {
   if (written < bytes.length) pushBacklog(conn, bytes.subarray(written))
 }
 
+const join = (first: Uint8Array, more: readonly Uint8Array[], total: number): Uint8Array => {
+  const joined = Buffer.allocUnsafe(total)
+  joined.set(first, 0)
+  let at = first.length
+  for (const part of more) {
+    joined.set(part, at)
+    at += part.length
+  }
+  return joined
+}
+
 // The kernel takes more: write the backlog in order, then end if asked to.
 const flushBacklog = (socket: Socket): void => {
   const conn = socket.data
-  while (conn.backlog.length > 0) {
-    const head = conn.backlog[0] as Uint8Array
+  const backlog = conn.backlog
+  while (backlog !== undefined && backlog.length > 0) {
+    const head = backlog[0] as Uint8Array
     const written = Math.max(0, socket.write(head))
     conn.backlogBytes -= written
     if (written < head.length) {
-      conn.backlog[0] = head.subarray(written)
+      backlog[0] = head.subarray(written)
       return
     }
-    conn.backlog.shift()
+    backlog.shift()
   }
+  conn.backlog = undefined
   if (conn.ended && !conn.closed) socket.shutdown()
 }
 
@@ -74,12 +88,10 @@ const bunSocketIo: SocketIo<Socket> = {
   write(socket, bytes) {
     const conn = socket.data
     if (conn.closed || conn.ended) return
-    if (conn.corked !== undefined) {
-      conn.corked.push(bytes)
-      conn.corkedBytes += bytes.length
-      return
-    }
-    writeThrough(socket, bytes)
+    if (!conn.corking) return writeThrough(socket, bytes)
+    if (conn.corkedFirst === undefined) conn.corkedFirst = bytes
+    else (conn.corkedMore ??= []).push(bytes)
+    conn.corkedBytes += bytes.length
   },
   buffered: (socket) => socket.data.backlogBytes + socket.data.corkedBytes,
   isClosed: (socket) => socket.data.closed,
@@ -99,16 +111,20 @@ const bunSocketIo: SocketIo<Socket> = {
     socket.terminate()
   },
   cork(socket) {
-    socket.data.corked ??= []
+    socket.data.corking = true
   },
   uncork(socket) {
     const conn = socket.data
-    const parts = conn.corked
-    if (parts === undefined) return
-    conn.corked = undefined
+    if (!conn.corking) return
+    conn.corking = false
+    const first = conn.corkedFirst
+    if (first === undefined) return
+    const more = conn.corkedMore
     const total = conn.corkedBytes
+    conn.corkedFirst = undefined
+    conn.corkedMore = undefined
     conn.corkedBytes = 0
-    if (parts.length > 0 && !conn.closed) writeThrough(socket, joinBytes(parts, total, allocate))
+    if (!conn.closed) writeThrough(socket, more === undefined ? first : join(first, more, total))
   },
 }
 
@@ -161,7 +177,10 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       ...(tls === undefined ? {} : { tls: bunTls(tls) }),
       socket: {
         open(socket) {
-          socket.data = { client: undefined, backlog: [], backlogBytes: 0, corked: undefined, corkedBytes: 0, ended: false, closed: false, handshake: undefined }
+          socket.data = {
+            client: undefined, backlog: undefined, backlogBytes: 0, corking: false, corkedFirst: undefined, corkedMore: undefined, corkedBytes: 0,
+            ended: false, closed: false, handshake: undefined,
+          }
           socket.setNoDelay(true)
           if (tls === undefined) {
             socket.data.client = engine.accept(socket)
@@ -183,15 +202,16 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
           if (debug) logger.debug('tls handshake failed', { error: error.message })
           bunSocketIo.destroy(socket)
         },
-        // A plain view: the engine's `subarray`s are its own, not Buffer's override.
-        data: (socket, chunk) => socket.data.client?.receiver.receive(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)),
+        // Plain Uint8Arrays, not Buffers: the engine's `slice` copies, as the standard says.
+        binaryType: 'uint8array',
+        data: (socket, chunk) => socket.data.client?.receiver.receive(chunk),
         drain: flushBacklog,
         end: (socket) => socket.data.client?.receiver.peerEnded(),
         close(socket) {
           const conn = socket.data
           handshakeOver(socket)
           conn.closed = true
-          conn.backlog = []
+          conn.backlog = undefined
           conn.backlogBytes = 0
           if (conn.client !== undefined) engine.closed(conn.client)
         },

@@ -9,9 +9,10 @@
  * for as long as it likes; `node:tls` closes it at the handshake time-out, and can change
  * its certificate (`setSecureContext`). docs/decisions.md "TLS" has the details.
  *
- * A Deno connection is read and written with promises: each connection has a read loop,
- * and a write pump that sends the backlog in order (joined into one write when several
- * frames wait). The backlog is what the engine's slow-consumer rule measures.
+ * A Deno connection is read and written with promises: each connection has a read loop
+ * (its buffer small until the peer sends more), and one write in flight at a time; what
+ * is written meanwhile waits in a backlog and leaves joined in the next write, in order.
+ * The backlog is what the engine's slow-consumer rule measures.
  */
 import type { Client } from '../engine/client.js'
 import { createEngine } from '../engine/create-engine.js'
@@ -38,7 +39,10 @@ interface Socket {
   closed: boolean
 }
 
-const READ_SIZE = 64 * 1024
+// A pending read holds its buffer, so every idle connection holds one: it starts small and
+// grows (×4, up to 64 KiB) when a read fills it, i.e. once the peer sends faster.
+const READ_FIRST = 2 * 1024
+const READ_MAX = 64 * 1024
 
 const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
   const gone = (socket: Socket): void => {
@@ -64,31 +68,31 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
     if (socket.peerEnded) gone(socket)
   }
 
-  const pump = async (socket: Socket): Promise<void> => {
+  // One write in flight per connection, continued from its promise: everything queued while it
+  // was out leaves joined in the next write, in order. No async function per write.
+  const write = (socket: Socket, chunk: Uint8Array): void => {
     socket.writing = true
-    while (socket.backlog.length > 0 && !socket.closed) {
-      const chunk = joinBytes(socket.backlog, socket.backlogBytes)
-      socket.backlog = [chunk]
-      let written: number
-      try {
-        written = await socket.conn.write(chunk)
-      } catch {
-        return gone(socket)
-      }
+    socket.conn.write(chunk).then((written) => {
+      if (socket.closed) return
       socket.backlogBytes -= written
-      const rest = (socket.backlog[0] as Uint8Array).subarray(written)
-      socket.backlog.shift()
-      if (rest.length > 0) socket.backlog.unshift(rest)
-    }
-    socket.writing = false
-    if (socket.ended && !socket.closed) void afterEnd(socket)
+      if (written < chunk.length) socket.backlog.unshift(chunk.subarray(written))
+      if (socket.backlog.length > 0) return writeBacklog(socket)
+      socket.writing = false
+      if (socket.ended) void afterEnd(socket)
+    }, () => gone(socket))
+  }
+
+  const writeBacklog = (socket: Socket): void => {
+    const chunk = joinBytes(socket.backlog, socket.backlogBytes)
+    socket.backlog = []
+    write(socket, chunk)
   }
 
   const enqueue = (socket: Socket, bytes: Uint8Array): void => {
     if (bytes.length === 0) return
-    socket.backlog.push(bytes)
     socket.backlogBytes += bytes.length
-    if (!socket.writing) void pump(socket)
+    if (socket.writing) socket.backlog.push(bytes)
+    else write(socket, bytes)
   }
 
   const io: SocketIo<Socket> = {
@@ -172,7 +176,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const { host, port: askedPort } = engine.options
 
   const serve = async (socket: Socket): Promise<void> => {
-    const scratch = new Uint8Array(READ_SIZE)
+    let scratch = new Uint8Array(READ_FIRST)
     for (;;) {
       let n: number | null
       try {
@@ -190,6 +194,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       }
       // The scratch buffer is reused: the engine keeps a copy.
       socket.client?.receiver.receive(scratch.slice(0, n))
+      if (n === scratch.length && n < READ_MAX) scratch = new Uint8Array(n * 4)
     }
   }
 

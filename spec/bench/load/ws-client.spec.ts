@@ -3,6 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parseClientResult, type ClientResult } from '../../../bench/load/client-result.js'
 import { startServer } from '../../../bench/load/start-server.js'
+import { CONTENDERS, type ContenderId } from '../../../bench/peers/contenders.js'
 
 // Integration: the real load client against the real peer servers, briefly. Counts only, no timings.
 const client = (port: number, pid: number, args: readonly string[]): ClientResult | undefined => {
@@ -73,5 +74,25 @@ test('ws-client :: --offer to a server without compression: echo refuses to run 
     await server.stop()
   }
 })
+// The peers on Bun and Deno keep the same contract: /hello, echo, and the /bcast room (sender included).
+for (const id of ['bun-serve', 'raw-bun', 'deno-serve', 'raw-deno'] as const satisfies readonly ContenderId[]) {
+  test(`ws-client :: /hello, echo and broadcast against ${CONTENDERS[id].label}`, async () => {
+    const { script, runtime } = CONTENDERS[id]
+    const server = await startServer(script, 20_000, [], {}, runtime)
+    if (typeof server === 'string') throw new Error(server)
+    try {
+      const hello = await fetch(`http://127.0.0.1:${server.port}/hello`)
+      assert.is(hello.status, 200)
+      assert.is(await hello.text(), '{"hello":"world"}')
+      const echo = client(server.port, server.pid, ['--mode', 'echo', '--conns', '2', '--inflight', '2'])
+      assert.is(echo?.ok, true)
+      assert.is(echo?.failures, 0)
+      const bcast = client(server.port, server.pid, ['--mode', 'bcast', '--clients', '10', '--repeat', '2'])
+      assert.is(bcast?.messages, 20)
+    } finally {
+      await server.stop()
+    }
+  })
+}
 
 test.run()

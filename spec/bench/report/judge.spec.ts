@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { advantage, describeTarget, judge, ratio, targetAdvantage } from '../../../bench/report/judge.js'
+import { advantage, describeTarget, judge, ratio, requiredValue } from '../../../bench/report/judge.js'
 
 const atLeast2 = { _tag: 'AtLeastTimes', times: 2 } as const
 const atMostHalf = { _tag: 'AtMostTimes', times: 0.5 } as const
@@ -32,11 +32,11 @@ test('advantage :: above 1 is better in both directions', () => {
   assert.ok(Number.isNaN(ratio(1, 0)))
 })
 
-test('targetAdvantage :: on the chart scale', () => {
-  assert.is(targetAdvantage(atLeast2, 10), 2)
-  assert.is(targetAdvantage(atMostHalf, 10), 2)
-  assert.is(targetAdvantage(atMost3, 6), 2)
-  assert.ok(Number.isNaN(targetAdvantage(report, 6)))
+test('requiredValue :: the figure a target asks of the subject', () => {
+  assert.is(requiredValue(atLeast2, 10), 20)
+  assert.is(requiredValue(atMostHalf, 10), 5)
+  assert.is(requiredValue(atMost3, 6), 3)
+  assert.ok(Number.isNaN(requiredValue(report, 6)))
 })
 
 test('describeTarget :: in words', () => {

@@ -8,7 +8,7 @@ import { CEILING, CONTENDERS, isTwinport, type ContenderId } from '../peers/cont
 import type { Workload } from '../load/workloads.js'
 import { describeTarget, ratio } from './judge.js'
 import { formatNumber } from './format-number.js'
-import { goalsTable, runtimeTable } from './render-summary.js'
+import { cpuTable, goalsTable, runtimeTable } from './render-summary.js'
 import { label, medianFor, medianOf, rowsOf, table, times } from './rows.js'
 import type { Report } from './sample.js'
 
@@ -17,6 +17,7 @@ const OPS: Readonly<Record<Workload['kind'], string>> = {
 }
 
 const microSection = (report: Report): string[] => {
+  if (report.micro.length === 0) return ['## Micro-benchmarks', '', 'Not run in this invocation (`--no-micro`).', '']
   const out = ['## Micro-benchmarks (`bench/*.ts` exporting `run()`)', '']
   for (const m of report.micro) {
     out.push(`### \`${m.file}\``, '')
@@ -66,6 +67,12 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
     '',
   )
   out.push(...runtimeTable(report, workloads), '')
+  out.push(
+    'Server CPU per operation (µs), medians; in brackets, over its own runtime\'s ceiling (below 1× is better). Read from `/proc` ' +
+      'over the measured window, it moves far less than throughput when others share the machine.',
+    '',
+  )
+  out.push(...cpuTable(report, workloads), '')
   out.push('## Targets', '')
   out.push('### Issue 13: each runtime against its ceiling, in the same run', '')
   out.push(...goalsTable(report, workloads, 13), '')

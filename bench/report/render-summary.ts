@@ -4,11 +4,11 @@
  * targets of issue 13 (per runtime) and issue 6 (twinport on Node against the Node peers),
  * each marked met or not met. Pure.
  */
-import { CEILING, RUNTIME_LABEL, TWINPORT, type ContenderId, type Runtime } from '../peers/contenders.js'
+import { CEILING, CONTENDERS, RUNTIME_LABEL, TWINPORT, type ContenderId, type Runtime } from '../peers/contenders.js'
 import type { Goal, Workload } from '../load/workloads.js'
 import { describeTarget, judge, ratio } from './judge.js'
 import { formatNumber } from './format-number.js'
-import { ceilingFor, label, medianFor, table, times } from './rows.js'
+import { label, medianFor, medianOf, table, times } from './rows.js'
 import type { Report } from './sample.js'
 
 interface Column {
@@ -33,23 +33,40 @@ const COLUMNS: readonly Column[] = [
   ceilingOf('deno'),
 ]
 
+/** A contender's median of one figure on a workload (the headline value, or the server CPU per operation). */
+type Figure = (report: Report, w: Workload, id: ContenderId) => number
+
+const headline: Figure = medianFor
+const cpuPerOp: Figure = (report, w, id) => medianOf(report.samples.filter((s) => s.workload === w.id && s.contender === id), (s) => s.serverCpuUs)
+
+const figureTable = (report: Report, workloads: readonly Workload[], figure: Figure, unit: (w: Workload) => string): string[] => {
+  const body = workloads.map((w) => [
+    `${w.title} (${unit(w)})`,
+    ...COLUMNS.map((c) => {
+      const id = c.pick(w)
+      const value = figure(report, w, id)
+      if (!Number.isFinite(value)) return '–'
+      return c.ceiling ? formatNumber(value) : `${formatNumber(value)} (${times(ratio(value, figure(report, w, CEILING[CONTENDERS[id].runtime])))})`
+    }),
+  ])
+  return table(['workload', ...COLUMNS.map((c) => c.head)], body)
+}
+
 /**
  * One row per workload, one column per contender of the three runtimes; each figure but a
  * ceiling's is followed by its ratio to its own runtime's ceiling (a figure over the
  * ceiling's, whichever direction is better).
  */
-export const runtimeTable = (report: Report, workloads: readonly Workload[]): string[] => {
-  const body = workloads.map((w) => [
-    `${w.title} (${w.unit})`,
-    ...COLUMNS.map((c) => {
-      const id = c.pick(w)
-      const value = medianFor(report, w, id)
-      if (!Number.isFinite(value)) return '–'
-      return c.ceiling ? formatNumber(value) : `${formatNumber(value)} (${times(ratio(value, ceilingFor(report, w, id)))})`
-    }),
-  ])
-  return table(['workload', ...COLUMNS.map((c) => c.head)], body)
-}
+export const runtimeTable = (report: Report, workloads: readonly Workload[]): string[] =>
+  figureTable(report, workloads, headline, (w) => w.unit)
+
+/**
+ * The same table in server CPU per operation (µs per request, message, broadcast or
+ * connection): on a shared machine the steadier figure, and for throughput the inverse of
+ * capacity (below 1× its ceiling's is better, everywhere).
+ */
+export const cpuTable = (report: Report, workloads: readonly Workload[]): string[] =>
+  figureTable(report, workloads, cpuPerOp, () => 'µs/op')
 
 /** The goals of one issue, a row each: subject, reference, ratio, target in words, verdict. */
 export const goalsTable = (report: Report, workloads: readonly Workload[], issue: Goal['issue']): string[] => {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { chartGroups } from '../../../bench/report/chart-groups.js'
 import { formatNumber } from '../../../bench/report/format-number.js'
 import { renderResults } from '../../../bench/report/render-results.js'
-import { goalsTable, runtimeTable } from '../../../bench/report/render-summary.js'
+import { cpuTable, goalsTable, runtimeTable } from '../../../bench/report/render-summary.js'
 import { renderSvg } from '../../../bench/report/render-svg.js'
 import type { Report, Sample } from '../../../bench/report/sample.js'
 import { SIZING, WORKLOADS } from '../../../bench/load/workloads.js'
@@ -66,6 +66,7 @@ test('renderResults :: medians, min–max, ratios to the reference and to the ce
   assert.match(md, '```\nplain text\n```')
   assert.match(md, '"a": 1')
   assert.match(md, '**Quick run**')
+  assert.match(renderResults({ ...report, micro: [] }, WORKLOADS), 'Not run in this invocation (`--no-micro`).')
 })
 
 test('renderResults :: contenders the run never tried are left out of the tables', () => {
@@ -80,6 +81,11 @@ test('runtimeTable :: each runtime beside its own ceiling, a dash where nothing 
   const keepalive = rows.find((r) => r.startsWith('| HTTP GET /hello, keep-alive'))
   assert.is(keepalive, '| HTTP GET /hello, keep-alive, 50 connections (req/s) | 90,000 (0.90×) | 40,000 (0.40×) | 100,000 | 140,000 (0.70×) | – | 200,000 | 50,000 (–) | 80,000 (–) | – |')
   assert.match(rows[0] ?? '', '| **Node**: twinport | node:http / ws | raw node:net (ceiling) | **Bun**: twinport |')
+})
+
+test('cpuTable :: server CPU per operation beside the same runtime\'s ceiling', () => {
+  const keepalive = cpuTable(report, WORKLOADS).find((r) => r.startsWith('| HTTP GET /hello, keep-alive'))
+  assert.is(keepalive, '| HTTP GET /hello, keep-alive, 50 connections (µs/op) | 10.0 (1.00×) | 10.0 (1.00×) | 10.0 | 10.0 (1.00×) | – | 10.0 | 10.0 (–) | 10.0 (–) | – |')
 })
 
 test('goalsTable :: issue 13 per runtime, against the same run; issue 6 against the Node peers', () => {

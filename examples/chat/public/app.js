@@ -23,7 +23,7 @@ const ui = {
 
 const state = {
   name: null, token: null, active: null,
-  rooms: new Map(), // room -> { log, members: string[], unread: number }
+  rooms: new Map(), // room -> { log, members: string[], unread: number, seen: Set of message keys }
 }
 
 // One client for the page's life, on the page's own origin. It connects in the background;
@@ -104,7 +104,13 @@ const addLine = (room, node) => {
 
 const notice = (room, text) => addLine(room, el('div', 'notice', text))
 
+// A message is shown once: it may come live, again in a join's history (after a drop), or
+// replayed by the session. Ids restart with the server, so the key adds the time.
 const addMessage = (msg) => {
+  const entry = state.rooms.get(msg.room)
+  const key = `${msg.id}|${msg.at}`
+  if (entry === undefined || entry.seen.has(key)) return
+  entry.seen.add(key)
   const line = el('div', msg.name === state.name && msg.via === 'ws' ? 'msg mine' : 'msg')
   line.dataset.id = String(msg.id)
   line.append(el('span', 'msg-name', msg.name), el('span', 'msg-text', msg.text), el('span', 'msg-time', time(msg.at)))
@@ -180,16 +186,14 @@ const named = (reply) => {
   save()
 }
 
-// Joins `room` (or confirms we are in it) and keeps its members; history only for a new tab.
+// Joins `room` (or confirms we are in it), keeps its members and shows the history not yet seen.
 const enter = async (room, options) => {
   const reply = await request('join', { room }, options)
   if (!reply.ok) return reply
   const entry = state.rooms.get(reply.room)
   if (entry !== undefined) entry.members = reply.members
-  else {
-    state.rooms.set(reply.room, { log: el('div', 'log'), members: reply.members, unread: 0 })
-    for (const msg of reply.history) addMessage(msg)
-  }
+  else state.rooms.set(reply.room, { log: el('div', 'log'), members: reply.members, unread: 0, seen: new Set() })
+  for (const msg of reply.history) addMessage(msg)
   return reply
 }
 
@@ -305,7 +309,8 @@ ui.sendForm.addEventListener('submit', async (e) => {
   // The field is free for the next line at once; a refused text comes back if it is still empty.
   const text = ui.message.value
   ui.message.value = ''
-  const reply = await request('message', { room: state.active, text })
+  // Typed while the connection is away, it waits in the client's queue: give it a minute.
+  const reply = await request('message', { room: state.active, text }, { timeout: 60000 })
   if (reply.ok) return
   if (ui.message.value === '') ui.message.value = text
   showError(explain('message', reply))

@@ -4,8 +4,10 @@
  * bench/load/ws-client.ts for WebSocket), interleaves the contenders round by round,
  * waits for a quiet machine before each run and flags disturbed runs, then writes
  * RESULTS.md and ratios.svg, with the micro-benchmarks (`bench/ws-codec.ts`,
- * `bench/http-codec.ts`, `bench/route-match.ts`) and the client's bundle size
- * (`bench/client-bundle.ts`) appended when they exist.
+ * `bench/http-codec.ts`, `bench/route-match.ts`), the client's bundle size
+ * (`bench/client-bundle.ts`), its acknowledged requests beside socket.io-client's
+ * (`bench/client-acks.ts`) and its session recovery with 1,000 clients
+ * (`bench/client-recovery.ts`) appended when they exist.
  *
  *   npm run bench                      full run (3 rounds), writes bench/RESULTS.md
  *   npm run bench -- --quick           1 short round, 2,000 clients, writes to $TMPDIR/twinport-bench/
@@ -213,7 +215,8 @@ for (let round = 1; round <= sizing.rounds; round++) {
   }
 }
 
-const MICRO = ['bench/ws-codec.ts', 'bench/http-codec.ts', 'bench/route-match.ts', 'bench/client-bundle.ts']
+// client-acks and client-recovery start their own servers on CPU 0 and move themselves to CPU 1.
+const MICRO = ['bench/ws-codec.ts', 'bench/http-codec.ts', 'bench/route-match.ts', 'bench/client-bundle.ts', 'bench/client-acks.ts', 'bench/client-recovery.ts']
 const MICRO_CHILD_JS = 'bench/load/micro-child.mjs'
 const micro: MicroOutcome[] = []
 if (opt['no-micro'] !== true) {

@@ -14,7 +14,7 @@
  * `renamed` {room, from, to}, `message` (a ChatMessage), `rooms` {rooms} to everyone when a
  * room's head count changes. A departure is announced only after the grace period.
  *
- * HTTP: `GET /` (the page, with `/app.js` and `/app.css`), `GET /api/rooms`,
+ * HTTP: `GET /` (the page, with `/app.js`, `/app.css` and `/twinport-client.js`), `GET /api/rooms`,
  * `POST /api/rooms/{room}/messages` with JSON `{name, text}` (201 and the message).
  */
 import { isLeft } from 'fp-ts/lib/Either.js'
@@ -30,7 +30,6 @@ import {
   onDisconnect,
   readJsonBody,
   response,
-  type RouteTable,
   routes,
   type SocketContext,
   socketOn,
@@ -81,8 +80,11 @@ const PAGE_HEADERS = {
   'Cache-Control': 'no-cache',
 }
 
-/** Builds the route table over the chat state in `deps`. */
-export const chatRoutes = (deps: ChatDeps): RouteTable => {
+/**
+ * Builds the route table over the chat state in `deps`. Not annotated as `RouteTable`, so
+ * that `typeof` it keeps every event's codec and reply type for `connect<...>`.
+ */
+export const chatRoutes = (deps: ChatDeps) => {
   const { rooms, presence, allowed, assets, newMessage } = deps
 
   const headCount = (room: string): number => rooms.members(room).length
@@ -175,6 +177,9 @@ export const chatRoutes = (deps: ChatDeps): RouteTable => {
   const http = {
     page: httpRoute('GET', '/', () => html(assets.html, 200, PAGE_HEADERS)),
     script: httpRoute('GET', '/app.js', () => response(assets.js, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8' })),
+    client: httpRoute('GET', '/twinport-client.js', () =>
+      response(assets.client, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8' }),
+    ),
     style: httpRoute('GET', '/app.css', () => response(assets.css, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/css; charset=utf-8' })),
     listRooms: httpRoute('GET', '/api/rooms', () => ({ rooms: rooms.list() })),
     postMessage,

@@ -4,16 +4,20 @@
  * as text; and what users noticed first: renames update the member line on every page,
  * names are unique, a refused message is explained in words and the explanation goes on
  * the next action, a reload or a lost connection resumes you silently (no leave/join for
- * the others, no "you joined" for you), and a phone's 390 px screen shows the chat.
+ * the others, no "you joined" for you), a restart of the server (`npm start` killed and
+ * started again on its port) is survived by the pages on their own, with a message typed
+ * during the outage delivered once, and a phone's 390 px screen shows the chat.
  * Without `/usr/bin/chromium` the tests are skipped (and say why), unless `CI` is set:
  * there they fail, since CI installs Chromium.
  */
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { type ServerHandle, silentLogger } from '../../lib/index.js'
 import { startChat } from '../../examples/chat/start-chat.js'
+import { scriptCommand } from '../support/runtimes.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
@@ -101,6 +105,48 @@ const notices = async (page: Page): Promise<string[]> => page.locator('#logs .no
 
 // The WebSocket clients the server has now.
 const wsIds = (chat: ServerHandle): Set<number> => new Set(chat.clients().filter((c) => c.type === 'ws').map((c) => c.id))
+
+// `npm start` as a process on `port` (0: any); resolves with the process and its port.
+interface Demo {
+  readonly child: ChildProcess
+  readonly port: number
+}
+
+const startDemo = (port: number): Promise<Demo> => {
+  const { command, args } = scriptCommand('node', 'examples/chat/server.ts')
+  const child = spawn(command, [...args], { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  return withDeadline(
+    30_000,
+    'npm start',
+    () =>
+      new Promise<Demo>((resolve, reject) => {
+        let out = ''
+        const seen = (chunk: Buffer): void => {
+          out += chunk.toString('utf8')
+          const listening = /open http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)
+          if (listening !== null) resolve({ child, port: Number(listening[1]) })
+        }
+        child.stdout?.on('data', seen)
+        child.stderr?.on('data', seen)
+        child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${out}`)))
+      }),
+  ).catch((error: unknown) => {
+    child.kill('SIGKILL')
+    throw error
+  })
+}
+
+// SIGKILL: no close frames, no drain; resolves when the process is gone.
+const kill = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        child.once('exit', () => resolve())
+        child.kill('SIGKILL')
+      })
+
+// Chromium logs each refused WebSocket handshake as a console error; during an outage that is expected.
+const REFUSED = /WebSocket connection to '[^']*' failed/
 
 const browserSuite = suite<Ctx>('chat demo in Chromium', {
   chat: undefined as unknown as ServerHandle,
@@ -244,6 +290,52 @@ check('reconnect :: after a lost connection nobody is told, you least of all', a
   await sees(kai, 'jill', 'back again')
   assert.equal(await notices(jill), ['kai joined #wifi'])
   assert.not.ok((await notices(kai)).some((n) => n.startsWith('jill ')), String(await notices(kai)))
+})
+
+check('restart :: the server is killed and started again: both pages come back to their room, a message typed meanwhile arrives once', async (ctx) => {
+  let demo = await startDemo(0)
+  try {
+    const here: Ctx = { ...ctx, url: `http://127.0.0.1:${demo.port}/` }
+    const mia = await enter(here, 'mia', 'restart')
+    const noah = await enter(here, 'noah', 'restart')
+    await mia.locator('#members', { hasText: '2 here: mia, noah' }).waitFor()
+    await say(mia, 'before the restart')
+    await sees(noah, 'mia', 'before the restart')
+
+    await kill(demo.child)
+    for (const page of [mia, noah]) await page.locator('#status[data-state="closed"]').waitFor()
+    // Typed during the outage: it waits in mia's client queue, behind her hello and join.
+    const during = 'typed while the server was down'
+    await say(mia, during)
+    assert.is(await mia.inputValue('#message'), '')
+
+    demo = await startDemo(demo.port)
+    // Reconnection attempts back off up to 10 s apart: wait longer than one step.
+    for (const page of [mia, noah]) {
+      await page.locator('#status[data-state="open"]').waitFor({ timeout: 30_000 })
+      await page.locator('#members', { hasText: '2 here' }).waitFor({ timeout: 30_000 })
+      assert.match((await page.locator('#members').textContent()) ?? '', /^2 here: (mia, noah|noah, mia)$/)
+      assert.is(await page.locator('#room-title').textContent(), '#restart')
+    }
+    await sees(noah, 'mia', during)
+    await sees(mia, 'mia', during)
+    await say(noah, 'after the restart')
+    await sees(mia, 'noah', 'after the restart')
+    const rooms = (await (await fetch(`${here.url}api/rooms`, { signal: AbortSignal.timeout(STEP_MS) })).json()) as { rooms: unknown }
+    assert.equal(rooms, { rooms: [{ room: 'restart', members: 2 }] })
+    // Once on each page, and nothing went wrong on either.
+    for (const page of [mia, noah]) {
+      assert.is(await page.locator('#logs .msg-text', { hasText: during }).count(), 1)
+      assert.is(await page.locator('#logs .msg-text', { hasText: 'before the restart' }).count(), 1)
+      assert.ok(await page.locator('#error').isHidden(), String(await page.locator('#error').textContent()))
+    }
+    // The server's process is gone for good at the end: the pages would keep retrying.
+    for (const page of [mia, noah]) await page.close()
+  } finally {
+    await kill(demo.child)
+    const unexpected = ctx.pageErrors.splice(0).filter((e) => !REFUSED.test(e))
+    ctx.pageErrors.push(...unexpected)
+  }
 })
 
 check('phone :: at 390 px wide the chat panel is on screen, before and after a conversation', async (ctx) => {

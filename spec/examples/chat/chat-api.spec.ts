@@ -39,7 +39,7 @@ api('GET / :: the page, as HTML, with a strict content security policy', async (
   assert.match(csp, "default-src 'none'")
   assert.is(res.headers.get('x-content-type-options'), 'nosniff')
   const page = await res.text()
-  assert.match(page, '<script src="/app.js" defer></script>')
+  assert.match(page, '<script type="module" src="/app.js"></script>')
   assert.not.match(page, '<script>')
 })
 

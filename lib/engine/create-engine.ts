@@ -24,10 +24,14 @@ import { dispatchHttpNow, type HttpDispatchOptions } from '../core/route/dispatc
 import type { HttpContext } from '../core/route/http-context.js'
 import { routes } from '../core/route/routes.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
+import type { BroadcastTarget } from '../core/route/socket-context.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client } from './client.js'
+import type { ClusterTarget } from './cluster-adapter.js'
+import { createClusterHandle } from './cluster-handle.js'
+import { inProcessCluster } from './in-process-cluster.js'
 import { ClientContext, type ClientOps } from './client-context.js'
 import { createDelivery } from './delivery.js'
 import { createFlushBatcher } from './flush-batcher.js'
@@ -90,7 +94,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (debug) logger.debug(message, context)
   }
 
-  const registry = createNamespaceRegistry()
+  // The rest of the cluster (no other node by default); told when rooms open and close.
+  const cluster = options.cluster ?? inProcessCluster()
+  const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const clients = new Map<number, Client<S>>()
   const wsClients = new Map<number, WsSession<S>>()
@@ -134,17 +140,53 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (client !== undefined) (client.data ??= new Map()).set(key, value)
   }
 
+  // A broadcast is encoded once: the same frame bytes go to the local receivers, then to the
+  // cluster adapter for the other nodes (which write them as they are). `except` is local.
+  const everywhere: ClusterTarget = {}
+  const broadcastFrame = (frame: Uint8Array, target: BroadcastTarget | undefined): number => {
+    const count = delivery.broadcast(frame, target)
+    cluster.publish(frame, target === undefined ? everywhere : { namespace: target.namespace, room: target.room })
+    return count
+  }
+
   const ops: ClientOps = {
     send: (clientId, event, data) => delivery.send(clientId, encodeEventFrame(frames, event, data)),
-    broadcast: (event, data, target) => delivery.broadcast(encodeEventFrame(frames, event, data), target),
+    broadcast: (event, data, target) => broadcastFrame(encodeEventFrame(frames, event, data), target),
     sendRaw: (clientId, message) => delivery.send(clientId, encodeRawFrame(frames, message)),
-    broadcastRaw: (message, target) => delivery.broadcast(encodeRawFrame(frames, message), target),
+    broadcastRaw: (message, target) => broadcastFrame(encodeRawFrame(frames, message), target),
     joinRoom,
     leaveRoom,
     disconnectClient,
     setClientData,
     getClientData,
   }
+
+  // Another node's request about a client of this one: done when it is a WebSocket client here.
+  const ifWsClient = (clientId: number, run: () => void): boolean => {
+    if (!wsClients.has(clientId)) return false
+    run()
+    return true
+  }
+  const clusterSide = createClusterHandle({
+    adapter: cluster,
+    registry,
+    localClients: () => wsClients.keys(),
+    sendFrame: delivery.send,
+    eventFrame: (event, data) => encodeEventFrame(frames, event, data),
+    rawFrame: (message) => encodeRawFrame(frames, message),
+    disconnect: (clientId) => ifWsClient(clientId, () => disconnectClient(clientId)),
+    join: (clientId, room, namespace) => ifWsClient(clientId, () => joinRoom(clientId, room, namespace)),
+    leave: (clientId, room, namespace) => ifWsClient(clientId, () => leaveRoom(clientId, room, namespace)),
+    logger,
+  })
+  // Frames from other nodes are written to local sockets as they came: no JSON on the way.
+  cluster.attach({
+    deliver: (frame, target) => delivery.broadcast(frame, target),
+    deliverTo: delivery.send,
+    answer: clusterSide.answer,
+    logger,
+    timers,
+  })
 
   const httpContext: HttpContext = {
     send: (clientId, event, data) => void ops.send(clientId, event, data),
@@ -308,7 +350,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       }, limits.closeTimeoutMs)
       drained = () => {
         timers.clearTimeout(force)
-        resolve()
+        // The cluster last: the rooms closed as their clients left; now leave the cluster.
+        void cluster.close().then(resolve, (error: unknown) => {
+          logger.exception(error, { phase: 'cluster close' })
+          resolve()
+        })
       }
       if (clients.size === 0) return drained()
       for (const session of wsClients.values()) session.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
@@ -325,6 +371,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     handle: {
       logger,
       namespaces: registry,
+      cluster: clusterSide.handle,
       send: ops.send,
       broadcast: ops.broadcast,
       sendRaw: ops.sendRaw,

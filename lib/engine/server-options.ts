@@ -9,6 +9,7 @@ import type { Logger } from '../core/log/logger.js'
 import type { HttpMiddleware } from '../core/middleware/http-middleware.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { RouteSource } from '../core/route/route.js'
+import type { ClusterAdapter } from './cluster-adapter.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
 
 export interface ServerOptions {
@@ -34,6 +35,11 @@ export interface ServerOptions {
   readonly logger?: Logger
   /** Limits and time-outs; each missing one takes its default. */
   readonly limits?: Partial<Limits>
+  /**
+   * The rest of the cluster: `redisAdapter(…)` from `twinport/redis` for many processes or
+   * hosts. Default: in-process (this server alone, nothing to install or run).
+   */
+  readonly cluster?: ClusterAdapter
 }
 
 export interface ResolvedOptions {
@@ -68,6 +74,19 @@ const fn = new t.Type<unknown, unknown, unknown>(
 
 const loggerShape = t.type({ error: fn, warning: fn, info: fn, debug: fn, exception: fn })
 
+const clusterShape = t.type({
+  nodeId: t.string,
+  attach: fn,
+  publish: fn,
+  sendTo: fn,
+  request: fn,
+  roomOpened: fn,
+  roomClosed: fn,
+  namespaceOpened: fn,
+  namespaceClosed: fn,
+  close: fn,
+})
+
 const limitProps = Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((k) => [k, positiveInt])) as Record<keyof Limits, typeof positiveInt>
 
 const OptionsCodec = t.partial({
@@ -80,6 +99,7 @@ const OptionsCodec = t.partial({
   protocols: t.readonlyArray(t.string),
   logger: loggerShape,
   limits: t.exact(t.partial(limitProps)),
+  cluster: clusterShape,
 })
 
 // "limits.maxBody: expected a positive integer, got -1" from an io-ts error.

@@ -1,0 +1,9 @@
+/**
+ * `twinport/redis`: scale-out on Redis. The cluster adapter (`redisAdapter`) and the
+ * recovery store (`redisRecoveryStore`) on node-redis, an optional peer dependency:
+ * only applications that import this entry point need `redis` installed.
+ */
+export { redisAdapter, type RedisAdapter, type RedisAdapterOptions, type RedisAdapterStats } from './redis-adapter.js'
+export type { NodeRedisClient } from './node-redis-port.js'
+export type { RedisArg, RedisPort } from './redis-port.js'
+export { nodeRedisPort } from './node-redis-port.js'

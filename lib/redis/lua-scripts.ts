@@ -52,17 +52,33 @@ return n
 
 /**
  * HEARTBEAT_SCRIPT: this node is alive (or leaving), by Redis' clock, so hosts whose clocks
- * differ agree. KEYS[1] the nodes' sorted set; ARGV[1] node id, ARGV[2] time to live (ms),
- * ARGV[3] '1' alive, '0' leaving. Drops nodes whose time ran out; returns the live ones.
+ * differ agree. KEYS[1] the nodes' sorted set (score: when each runs out), KEYS[2] the hash
+ * of their generations (a node's generation grows each time it comes back from losing Redis
+ * and has sent what waited: the others then read their streams again); ARGV[1] node id,
+ * ARGV[2] time to live (ms), ARGV[3] '1' alive, '0' leaving, ARGV[4] this node's
+ * generation. Drops nodes whose time ran out; returns the live ones and their generations,
+ * as one flat list: id, generation, id, generation, …
  */
 export const HEARTBEAT_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
+if #gone > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+  redis.call('HDEL', KEYS[2], unpack(gone))
+end
 if ARGV[3] == '1' then
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
 else
   redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
 end
-return redis.call('ZRANGE', KEYS[1], 0, -1)
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+local out = {}
+for i, id in ipairs(ids) do
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGET', KEYS[2], id) or '0'
+end
+return out
 `

@@ -20,7 +20,7 @@ import type { TimerId } from '../engine/platform.js'
 import { HEARTBEAT_SCRIPT, PUBLISH_SCRIPT } from './lua-scripts.js'
 import { type NodeRedisClient, nodeRedisPort } from './node-redis-port.js'
 import { PublishBuffer, type Waiting } from './publish-buffer.js'
-import { controlChannel, nodeChannel, nodesKey, type ScopeKeys, scopeKeys } from './redis-keys.js'
+import { controlChannel, generationsKey, nodeChannel, nodesKey, type ScopeKeys, scopeKeys } from './redis-keys.js'
 import type { RedisPort } from './redis-port.js'
 import { RequestTracker } from './request-tracker.js'
 import { ScopeOrder, type OrderStep, type Placed } from './scope-order.js'
@@ -144,8 +144,11 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
   const myChannel = nodeChannel(prefix, nodeId)
   const control = controlChannel(prefix)
   const nodes = nodesKey(prefix)
+  const generations = generationsKey(prefix)
   const scopes = new Map<string, Scope>()
-  const live = new Set<string>()
+  // The other live nodes and their generations at the last heartbeat.
+  const live = new Map<string, string>()
+  let generation = 1
   const counts = { published: 0, sentAfterOutage: 0, received: 0, backfilled: 0, lost: 0, duplicates: 0, invalid: 0 }
 
   let host: ClusterHost | undefined
@@ -181,7 +184,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     return sha === undefined ? port.command(['EVAL', PUBLISH_SCRIPT, ...args], { key: keys.stream }) : port.command(['EVALSHA', sha, ...args], { key: keys.stream })
   }
 
-  const send = (entry: Waiting<ScopeKeys>, afterOutage: boolean): void => {
+  const send = (entry: Waiting<ScopeKeys>, afterOutage: boolean): Promise<void> =>
     evalPublish(entry, publishSha)
       .catch((error: unknown) => (message(error).startsWith('NOSCRIPT') ? evalPublish(entry, undefined) : Promise.reject(error)))
       .then(
@@ -205,15 +208,16 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
           }
         },
       )
-  }
 
-  const flush = (): void => {
+  // Sends what waited, in order; resolves when Redis has answered for all of it.
+  const flush = async (): Promise<void> => {
     const waiting = buffer.takeAll()
-    for (const entry of waiting) send(entry, true)
+    const sent = waiting.map((entry) => send(entry, true))
     if (outage.dropped > 0 || waiting.length > 0) {
       log().info('cluster: Redis is back; {sent} broadcasts that waited are sent, {dropped} were dropped meanwhile', { sent: waiting.length, dropped: outage.dropped })
     }
     outage = { dropped: 0, warned: false }
+    await Promise.all(sent)
   }
 
   const markDown = (error: unknown): void => {
@@ -246,7 +250,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       }
       return
     }
-    if (up) send(entry, false)
+    if (up) void send(entry, false)
     else buffer.hold(entry)
   }
 
@@ -390,10 +394,31 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
 
   // ---- liveness ---------------------------------------------------------------------------
 
+  // Every target reads its stream again from its last place (after an outage).
+  const refillAll = (): void => {
+    for (const scope of scopes.values()) {
+      const from = scope.order.refill()
+      if (from !== undefined) fill(scope, from)
+    }
+  }
+
   const beat = async (alive: boolean): Promise<void> => {
-    const result = await port.command(['EVAL', HEARTBEAT_SCRIPT, '1', nodes, nodeId, String(heartbeatTimeoutMs), alive ? '1' : '0'], { key: nodes })
-    live.clear()
-    for (const id of result as string[]) if (id !== nodeId) live.add(id)
+    const args = [nodes, generations, nodeId, String(heartbeatTimeoutMs), alive ? '1' : '0', String(generation)]
+    const result = (await port.command(['EVAL', HEARTBEAT_SCRIPT, '2', ...args], { key: nodes })) as string[]
+    // A node new or back from an outage (its generation changed) may have published what
+    // this node could not hear: read the streams again.
+    let changed = false
+    const seen = new Set<string>()
+    for (let i = 0; i + 1 < result.length; i += 2) {
+      const id = result[i] as string
+      const gen = result[i + 1] as string
+      if (id === nodeId) continue
+      seen.add(id)
+      if (live.get(id) !== gen) changed = true
+      live.set(id, gen)
+    }
+    for (const id of [...live.keys()]) if (!seen.has(id)) live.delete(id)
+    if (changed && alive) refillAll()
   }
 
   // ---- connecting, and coming back --------------------------------------------------------
@@ -418,7 +443,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       if (port.commandsReady) beat(true).catch((error: unknown) => log().debug('cluster: heartbeat failed: {error}', { error: message(error) }))
     }, heartbeatIntervalMs)
     up = true
-    flush()
+    await flush()
     log().info('cluster: node {node} joined through Redis ({mode} pub/sub)', { node: nodeId, mode: sharded ? 'sharded' : 'plain' })
     readyResolve()
   }
@@ -431,24 +456,22 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     // The script cache may be empty (a restarted Redis): load it before sending what waited.
     loadScript()
       .then(() => beat(true))
-      .then(
-        () => {
-          up = true
-          flush()
-          for (const scope of scopes.values()) if (scope.fillFrom !== undefined) fill(scope, scope.fillFrom)
-        },
-        (error: unknown) => log().debug('cluster: Redis not ready yet: {error}', { error: message(error) }),
-      )
+      .then(async () => {
+        up = true
+        for (const scope of scopes.values()) if (scope.fillFrom !== undefined) fill(scope, scope.fillFrom)
+        await flush()
+        // What waited is in the streams now: the next generation tells the other nodes to read them.
+        generation += 1
+        await beat(true)
+      })
+      .catch((error: unknown) => log().debug('cluster: Redis not ready yet: {error}', { error: message(error) }))
   })
   port.on('subscriberReady', () => {
     if (!started || closed) return
     // node-redis has subscribed again to what it had; what it did not have yet is asked now,
     // and every target reads from its stream what was published while the line was down.
-    for (const scope of scopes.values()) {
-      if (!scope.subscribed) subscribe(scope)
-      const from = scope.order.refill()
-      if (from !== undefined) fill(scope, from)
-    }
+    for (const scope of scopes.values()) if (!scope.subscribed) subscribe(scope)
+    refillAll()
   })
 
   return {
@@ -469,7 +492,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       void publishPlain(nodeChannel(prefix, node), encoded.right).catch(() => undefined)
     },
     request: async (body, opts): Promise<ClusterReplies> => {
-      const expected = opts?.node === undefined ? [...live] : [opts.node]
+      const expected = opts?.node === undefined ? [...live.keys()] : [opts.node]
       if (expected.length === 0) return { replies: [], missingNodes: [] }
       if (!up || closed || requests === undefined || (opts?.node !== undefined && !live.has(opts.node))) return { replies: [], missingNodes: expected }
       const { id, answers } = requests.open(expected, opts?.timeoutMs ?? requestTimeoutMs)
@@ -492,7 +515,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       await port.close().catch(() => undefined)
     },
     ready: () => readyPromise,
-    liveNodes: () => [...live],
+    liveNodes: () => [...live.keys()],
     stats: () => ({ ...counts, dropped: buffer.dropped, waiting: buffer.length, waitingBytes: buffer.bytes }),
   }
 }

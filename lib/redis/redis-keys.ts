@@ -43,6 +43,9 @@ export const controlChannel = (prefix: string): string => `${prefix}:{control}:c
 /** The sorted set of live nodes (score: when the node's heartbeat runs out, by Redis' clock). */
 export const nodesKey = (prefix: string): string => `${prefix}:nodes`
 
+/** The hash of live nodes' generations (see HEARTBEAT_SCRIPT). */
+export const generationsKey = (prefix: string): string => `${prefix}:generations`
+
 /** The keys of a recovery session: its state and its frames. */
 export const sessionKeys = (prefix: string, sid: string): { readonly state: string; readonly frames: string } => {
   const tag = `s:${enc(sid)}`

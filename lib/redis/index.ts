@@ -7,3 +7,5 @@ export { redisAdapter, type RedisAdapter, type RedisAdapterOptions, type RedisAd
 export type { NodeRedisClient } from './node-redis-port.js'
 export type { RedisArg, RedisPort } from './redis-port.js'
 export { nodeRedisPort } from './node-redis-port.js'
+export { redisRecoveryStore, type RedisRecoveryStore, type RedisRecoveryStoreOptions } from './redis-recovery-store.js'
+export type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from '../engine/recovery-store.js'

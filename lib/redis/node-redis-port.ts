@@ -26,13 +26,19 @@ const arg = (a: RedisArg): string | Buffer => (typeof a === 'string' ? a : Buffe
  * const port = nodeRedisPort({ url: 'redis://127.0.0.1:6379' })
  * await port.connect()
  */
-export const nodeRedisPort = (options: { readonly url?: string; readonly client?: NodeRedisClient }): RedisPort => {
+export const nodeRedisPort = (options: {
+  readonly url?: string
+  readonly client?: NodeRedisClient
+  /** Open the second connection for subscriptions (default true; a store that only runs commands needs none). */
+  readonly subscriptions?: boolean
+}): RedisPort => {
   const owned = options.client === undefined
   // Our own client rejects commands at once while disconnected (the adapter buffers them,
   // with a bound) instead of queueing them without one.
   const client: NodeRedisClient =
     options.client ?? (createClient({ url: options.url ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true }) as unknown as RedisClientType)
-  const subscriber: NodeRedisClient = isCluster(client) ? client : (client.duplicate() as unknown as RedisClientType)
+  const subscriber: NodeRedisClient =
+    isCluster(client) || options.subscriptions === false ? client : (client.duplicate() as unknown as RedisClientType)
   const listeners = { ready: new Set<Listener>(), subscriberReady: new Set<Listener>(), down: new Set<Listener>() }
   const emit = (event: keyof typeof listeners, ...args: unknown[]): void => {
     for (const l of listeners[event]) (l as (...a: unknown[]) => void)(...args)

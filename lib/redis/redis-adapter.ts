@@ -448,8 +448,14 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     readyResolve()
   }
 
+  let warnedUnreachable = false
   port.on('down', (error) => {
+    if (closed) return
     if (started && !port.commandsReady) markDown(error)
+    else if (!started && !warnedUnreachable) {
+      warnedUnreachable = true
+      log().warning('cluster: cannot reach Redis yet ({error}); retrying, and serving this node\'s clients meanwhile', { error: message(error) })
+    }
   })
   port.on('ready', () => {
     if (!started || closed) return

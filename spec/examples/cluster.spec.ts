@@ -59,7 +59,8 @@ Example.after(async (ctx) => {
 })
 
 Example('two hosts on one Redis: a /bcast message sent on one reaches every /bcast client of both', async (ctx) => {
-  const [one, two] = ctx.hosts as [{ port: number }, { port: number }]
+  const [one, two] = ctx.hosts
+  assert.ok(one !== undefined && two !== undefined)
   // Several clients per host, so that both workers of the first host have some.
   const clients: TestClient[] = []
   for (let i = 0; i < 4; i++) clients.push(await openClient(one.port, '/bcast'), await openClient(two.port, '/bcast'))

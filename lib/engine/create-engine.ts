@@ -112,6 +112,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     maxSendBuffer: limits.maxSendBuffer,
     registry,
     sessions: wsClients,
+    hold: (socket) => {
+      if (busyTurn) batcher.hold(socket)
+    },
     onSlowConsumer: (outlet, bytes) =>
       logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsSession<S>).ctx.clientId, bytes }),
   })
@@ -140,13 +143,32 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (client !== undefined) (client.data ??= new Map()).set(key, value)
   }
 
-  // A broadcast is encoded once: the same frame bytes go to the local receivers, then to the
-  // cluster adapter for the other nodes (which write them as they are). `except` is local.
+  // A broadcast is encoded once: the same frame bytes go to the cluster adapter for the other
+  // nodes (which write them as they are) and to the local receivers. `except` is local.
   const everywhere: ClusterTarget = {}
+  // The first broadcast of an I/O turn is written at once; from the second on, receivers'
+  // writes are held to the end of the turn (the flush batcher), so a burst of broadcasts
+  // reaches each receiver in one write instead of one per message.
+  let broadcastsThisTurn = 0
+  let busyTurn = false
+  const fanOut = (frame: Uint8Array, target: BroadcastTarget | ClusterTarget | undefined): number => {
+    broadcastsThisTurn += 1
+    if (broadcastsThisTurn === 1) {
+      timers.afterIo(() => {
+        broadcastsThisTurn = 0
+        busyTurn = false
+      })
+    } else busyTurn = true
+    return delivery.broadcast(frame, target)
+  }
+  // The other nodes first: their writes start while this node writes its own.
   const broadcastFrame = (frame: Uint8Array, target: BroadcastTarget | undefined): number => {
-    const count = delivery.broadcast(frame, target)
-    cluster.publish(frame, target === undefined ? everywhere : { namespace: target.namespace, room: target.room })
-    return count
+    try {
+      cluster.publish(frame, target === undefined ? everywhere : { namespace: target.namespace, room: target.room })
+    } catch (error) {
+      logger.exception(error, { phase: 'cluster publish' })
+    }
+    return fanOut(frame, target)
   }
 
   const ops: ClientOps = {
@@ -181,7 +203,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   })
   // Frames from other nodes are written to local sockets as they came: no JSON on the way.
   cluster.attach({
-    deliver: (frame, target) => delivery.broadcast(frame, target),
+    deliver: fanOut,
     deliverTo: delivery.send,
     answer: clusterSide.answer,
     logger,

@@ -32,6 +32,11 @@ export interface DeliveryDeps<S> {
   readonly sessions: ReadonlyMap<number, Outlet<S>>
   /** Told before a slow consumer is dropped. */
   readonly onSlowConsumer: (outlet: Outlet<S>, waitingBytes: number) => void
+  /**
+   * Holds a receiver's writes until the end of the I/O turn (the flush batcher), so the
+   * broadcasts of one turn reach each receiver in one write; absent: written at once.
+   */
+  readonly hold?: (socket: S) => void
 }
 
 export interface Delivery<S> {
@@ -43,7 +48,7 @@ export interface Delivery<S> {
   broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined): number
 }
 
-export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlowConsumer }: DeliveryDeps<S>): Delivery<S> => {
+export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlowConsumer, hold }: DeliveryDeps<S>): Delivery<S> => {
   const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     const socket = outlet.socket
     if (io.isClosed(socket) || io.isEnded(socket)) return
@@ -77,6 +82,7 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
         if (id === target?.except) continue
         const session = sessions.get(id)
         if (session === undefined) continue
+        hold?.(session.socket)
         write(session, bytes)
         count += 1
       }

@@ -261,10 +261,42 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     ...(m.room === undefined ? {} : { room: m.room }),
   })
 
+  // Frames that arrive in one I/O turn for one target are written together at its end: the
+  // frames back to back in one array, so each local client gets one write (one system call)
+  // for the whole batch instead of one per message. Order within a target is kept.
+  const batches = new Map<string, { readonly target: ClusterTarget; readonly frames: Uint8Array[] }>()
+  let batchScheduled = false
+  const writeBatches = (): void => {
+    batchScheduled = false
+    const all = [...batches.values()]
+    batches.clear()
+    for (const { target, frames } of all) {
+      if (frames.length === 1) (host as ClusterHost).deliver(frames[0] as Uint8Array, target)
+      else {
+        const joined = new Uint8Array(frames.reduce((n, f) => n + f.length, 0))
+        let at = 0
+        for (const f of frames) {
+          joined.set(f, at)
+          at += f.length
+        }
+        ;(host as ClusterHost).deliver(joined, target)
+      }
+    }
+  }
+  const deliver = (scope: Scope, frame: Uint8Array): void => {
+    const batch = batches.get(scope.keys.tag)
+    if (batch === undefined) batches.set(scope.keys.tag, { target: scope.target, frames: [frame] })
+    else batch.frames.push(frame)
+    if (!batchScheduled) {
+      batchScheduled = true
+      ;(host as ClusterHost).timers.afterIo(writeBatches)
+    }
+  }
+
   const apply = (scope: Scope, step: OrderStep<ClusterBroadcast>, backfill: boolean): void => {
     for (const m of step.deliver) {
       if (m.origin === nodeId) continue // delivered here when it was published
-      ;(host as ClusterHost).deliver(m.frame, scope.target)
+      deliver(scope, m.frame)
       counts.received += 1
       if (backfill) counts.backfilled += 1
     }

@@ -114,6 +114,29 @@ Cluster('server.cluster.emit: the other nodes\' handlers acknowledge; a node tha
   }
 })
 
+Cluster('a burst of broadcasts in one turn reaches every receiver complete and in order (held to the end of the turn), on both nodes', async () => {
+  const burst = routes({
+    join: onConnect((ctx) => ctx.joinRoom('r')),
+    go: socketOn('go', (_data, ctx) => {
+      for (let i = 0; i < 50; i++) ctx.broadcast('n', i, { room: 'r' })
+    }),
+  })
+  const hub = memoryHub()
+  const a = await startServer({ routes: burst, cluster: hub.node('a') })
+  const b = await startServer({ routes: burst, cluster: hub.node('b') })
+  try {
+    const clients = [await openClient(a.port), await openClient(a.port), await openClient(b.port)]
+    clients[0]?.emit('go')
+    for (const c of clients) {
+      await eventually(() => c.pending.length === 50, 2000, 'the burst')
+      assert.equal(c.pending.map((m) => (JSON.parse(m.toString()) as { data: number }).data), [...Array(50).keys()])
+      c.ws.close()
+    }
+  } finally {
+    await Promise.all([a.server.close(), b.server.close()])
+  }
+})
+
 Cluster('without the option: the in-process cluster, this node alone', async () => {
   const { server, port } = await startServer({ routes: routes({ echo: onMessage((m) => m) }) })
   try {

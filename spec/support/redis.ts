@@ -12,6 +12,8 @@ import { join } from 'node:path'
 
 export interface RedisServer {
   readonly port: number
+  /** The running server's process id (undefined while stopped). */
+  readonly pid: number | undefined
   readonly url: string
   /** Stops the server (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>
@@ -79,6 +81,9 @@ export const startRedis = async (): Promise<RedisServer> => {
   }
   return {
     port,
+    get pid() {
+      return child?.pid
+    },
     url: `redis://127.0.0.1:${port}`,
     stop,
     restart: async () => {

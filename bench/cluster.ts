@@ -15,7 +15,7 @@
  *           messages delivered to clients per second over --ms (twinport vs Socket.IO)
  *   local   the Redis adapter against the in-process one on a single node: bcast to N/2
  *           clients and rate with 200 members (twinport only)
- *   memory  server RSS per idle client, 5,000 clients, with and without the adapter
+ *   memory  server RSS per idle client (10,000 clients, from a base of 500), with and without the adapter
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -34,7 +34,7 @@ const { values: opt } = parseArgs({
     clients: { type: 'string', default: '10000' },
     repeat: { type: 'string', default: '5' },
     ms: { type: 'string', default: '5000' },
-    idle: { type: 'string', default: '5000' },
+    idle: { type: 'string', default: '10000' },
   },
 })
 const CASES = new Set((opt.only ?? '').split(','))
@@ -42,6 +42,7 @@ const N = Number(opt.clients)
 const REPEAT = Number(opt.repeat)
 const RATE_MS = Number(opt.ms)
 const IDLE = Number(opt.idle)
+const BASE = 500
 const HOST = '127.0.0.1'
 const KEY = new Uint8Array([0x37, 0xfa, 0x21, 0x3d])
 const PAYLOAD = 'twinport-bench-0123456789abcdef' // 32 bytes
@@ -411,19 +412,22 @@ try {
     for (const adapter of ['local', 'redis'] as const) {
       const node = await startNode('twinport', adapter, redis, `p${++prefixes}`)
       const pid = node.child.pid as number
+      // As bench/run.ts's ws-idle: (RSS with all the clients - RSS with the first 500) / the rest.
+      const first = await openMany(node.port, plainWs, BASE, '/bcast')
       await sleep(1500)
       const before = processRssBytes(pid) ?? Number.NaN
-      const clients = await openMany(node.port, plainWs, IDLE, '/bcast')
+      const rest = await openMany(node.port, plainWs, IDLE - BASE, '/bcast')
       await sleep(2000)
       const after = processRssBytes(pid) ?? Number.NaN
-      const perClient = (after - before) / IDLE / 1024
+      const clients = [...first, ...rest]
+      const perClient = (after - before) / (IDLE - BASE) / 1024
       log(`memory ${adapter}: ${fmt(perClient, 2)} KiB per idle client`)
       rows.push({ label: adapter === 'local' ? 'twinport, in-process (default)' : 'twinport + twinport/redis', value: perClient, detail: `RSS ${fmt(before / 1048576)} → ${fmt(after / 1048576)} MiB` })
       closeAll(clients)
       await stopNodes([node])
     }
     table(
-      `Memory per idle client on a node (server RSS delta / ${fmt(IDLE, 0)} clients in the /bcast room, KiB)`,
+      `Memory per idle client on a node ((server RSS with ${fmt(IDLE, 0)} idle clients in the /bcast room − RSS with ${BASE}) / ${fmt(IDLE - BASE, 0)}, KiB)`,
       'Target: with the adapter ≤ 1.1× without.',
       'KiB',
       rows,

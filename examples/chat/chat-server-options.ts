@@ -14,7 +14,7 @@
  *   checked against the origin policy, and must be JSON (so a cross-site HTML form, which
  *   no preflight guards, cannot post).
  */
-import type { Logger, ServerOptions } from '../../lib/index.js'
+import type { ClusterAdapter, Logger, ServerOptions } from '../../lib/index.js'
 import { type ChatAssets, loadChatAssets } from './chat-assets.js'
 import { messageFactory } from './chat-message.js'
 import { createPresence, type Schedule } from './chat-presence.js'
@@ -42,6 +42,12 @@ export interface ChatOptions {
    * reload or a short loss of connection goes unnoticed (default `CHAT_GRACE_MS`; 0: none).
    */
   readonly graceMs?: number
+  /**
+   * The rest of the cluster (`redisAdapter` from `twinport/redis`): room messages then reach
+   * the members on every process; names and member lists stay per process (docs/guide.md
+   * "Scaling out").
+   */
+  readonly cluster?: ClusterAdapter
 }
 
 /** Long enough for a page reload and the page's first two reconnection attempts (0.5 s, 1 s). */
@@ -89,5 +95,6 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
     },
     limits: CHAT_SERVER_LIMITS,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
   }
 }

@@ -1,6 +1,8 @@
 /**
  * `npm start`: the chat demo on HOST/PORT (defaults `0.0.0.0` and `6001`). `CHAT_ORIGINS`
- * (comma-separated) lists other sites' origins trusted to use it; `DEBUG=1` logs more.
+ * (comma-separated) lists other sites' origins trusted to use it; `DEBUG=1` logs more;
+ * `REDIS_URL` joins the other chat processes using that Redis (twinport/redis; without it
+ * nothing of Redis is loaded).
  * SIGINT/SIGTERM close it gracefully (WebSocket clients get 1001, HTTP answers finish),
  * logging the start and the end of the drain.
  */
@@ -17,6 +19,9 @@ const chat = await startChat({
   port: Number(process.env.PORT ?? 6001),
   origins,
   debug: process.env.DEBUG === '1',
+  ...(process.env.REDIS_URL === undefined || process.env.REDIS_URL === ''
+    ? {}
+    : { cluster: (await import('../../lib/redis/index.js')).redisAdapter({ url: process.env.REDIS_URL }) }),
 })
 chat.logger.info('chat demo: open http://{host}:{port}/ in a browser', {
   host: chat.address.host === '0.0.0.0' ? 'localhost' : chat.address.host,

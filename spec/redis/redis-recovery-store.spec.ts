@@ -137,6 +137,13 @@ Store('readRoomSince reads the adapter\'s room log: the frames after a place, a 
   }
 })
 
+Store('a session with no frames yet, and a room with no log: nothing missed', async () => {
+  const s = await store()
+  await s.saveSession(session('fresh'))
+  assert.equal(await s.readSince('fresh', 0), { _tag: 'Frames', frames: [] })
+  assert.equal(await s.readRoomSince?.('/', 'silent', { epoch: 1, n: 0 }), { _tag: 'Frames', frames: [] })
+})
+
 Store('a store refuses a bad maxFrames', () => {
   assert.throws(() => redisRecoveryStore({ maxFrames: 0 }), /maxFrames must be a positive integer/)
 })

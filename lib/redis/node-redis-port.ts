@@ -14,6 +14,9 @@ type Listener = (...args: never[]) => void
 
 const BYTES = { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } as const
 
+/** How long a close waits for Redis' last replies before cutting the connections. */
+const CLOSE_BOUND_MS = 2000
+
 const isCluster = (client: NodeRedisClient): client is RedisClusterType => 'masters' in client
 
 // node-redis takes strings and Buffers; a Uint8Array view becomes a Buffer without a copy.
@@ -76,9 +79,21 @@ export const nodeRedisPort = (options: {
       if (subscriber !== client && !subscriber.isOpen) await subscriber.connect()
       subscriberUp = true
     },
+    // A clean close waits for the replies owed; a Redis that does not answer within the
+    // bound has its connections cut instead, so a server's shutdown never hangs on it.
     close: async () => {
-      if (subscriber !== client && subscriber.isOpen) await subscriber.close().catch(() => subscriber.destroy())
-      if (owned && client.isOpen) await client.close().catch(() => client.destroy())
+      const shut = async (c: NodeRedisClient): Promise<void> => {
+        if (!c.isOpen) return
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), CLOSE_BOUND_MS)
+        })
+        const outcome = await Promise.race([c.close().then(() => 'closed' as const, () => 'late' as const), late])
+        clearTimeout(timer)
+        if (outcome === 'late' && c.isOpen) c.destroy()
+      }
+      if (subscriber !== client) await shut(subscriber)
+      if (owned) await shut(client)
     },
   }
 }

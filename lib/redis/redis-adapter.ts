@@ -548,7 +548,20 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       closed = true
       if (heartbeat !== undefined) host?.timers.clearInterval(heartbeat)
       requests?.settleAll()
-      if (up) await beat(false).catch(() => undefined)
+      // Leave the registry, unless Redis is away or too slow to say so in time (then the
+      // heartbeat runs out by itself).
+      if (up) {
+        await new Promise<void>((resolve) => {
+          const timer = (host as ClusterHost).timers.setTimeout(resolve, requestTimeoutMs)
+          beat(false).then(
+            () => {
+              ;(host as ClusterHost).timers.clearTimeout(timer)
+              resolve()
+            },
+            () => resolve(),
+          )
+        })
+      }
       up = false
       await port.close().catch(() => undefined)
     },

@@ -203,6 +203,20 @@ Faults('Redis answering slowly (DEBUG SLEEP) does not delay local broadcasts', a
   far.ws.close()
 })
 
+Faults('shutting down while Redis does not answer (DEBUG SLEEP) does not wait for it', async () => {
+  const a = await startNode('a', { requestTimeoutMs: 200 })
+  nodes.splice(nodes.indexOf(a), 1)
+  let sleeping = true
+  const sleep = redis.cli('DEBUG', 'SLEEP', '6').then(() => {
+    sleeping = false
+  })
+  await delay(50)
+  a.server.broadcast('n', 1) // in flight, unanswered
+  await a.server.close()
+  assert.is(sleeping, true, 'closed while Redis was still asleep')
+  await sleep
+})
+
 Faults('subscriptions cut by Redis (CLIENT KILL TYPE pubsub) come back, and what was published meanwhile is read from the stream', async () => {
   const a = await startNode('a')
   const b = await startNode('b')

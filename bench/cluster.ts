@@ -35,6 +35,7 @@ const { values: opt } = parseArgs({
     repeat: { type: 'string', default: '5' },
     ms: { type: 'string', default: '5000' },
     idle: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '2' },
   },
 })
 const CASES = new Set((opt.only ?? '').split(','))
@@ -43,6 +44,8 @@ const REPEAT = Number(opt.repeat)
 const RATE_MS = Number(opt.ms)
 const IDLE = Number(opt.idle)
 const BASE = 500
+// Contenders are interleaved (A B, A B, …) over this many rounds; figures are medians over all runs.
+const ROUNDS = Math.max(1, Number(opt.rounds))
 const HOST = '127.0.0.1'
 const KEY = new Uint8Array([0x37, 0xfa, 0x21, 0x3d])
 const PAYLOAD = 'twinport-bench-0123456789abcdef' // 32 bytes
@@ -303,6 +306,7 @@ const table = (title: string, target: string, unit: string, rows: readonly Row[]
   console.error(lines.join('\n'))
 }
 
+const loadAtStart = loadavg().map((l) => l.toFixed(2)).join(' ')
 const redis = await startRedis()
 if (PIN.length > 0) {
   spawnSync('taskset', ['-p', '-c', '1', String(redis.pid)])
@@ -312,8 +316,11 @@ const started = Date.now()
 let prefixes = 0
 try {
   if (CASES.has('bcast')) {
-    const rows: Row[] = []
-    for (const kind of ['twinport', 'socketio'] as const) {
+    const all: Record<Kind, { times: number[]; serverMs: number[]; redisMs: number[] }> = {
+      twinport: { times: [], serverMs: [], redisMs: [] },
+      socketio: { times: [], serverMs: [], redisMs: [] },
+    }
+    for (let round = 0; round < ROUNDS; round++) for (const kind of ['twinport', 'socketio'] as const) {
       const nodes = [await startNode(kind, 'redis', redis, `p${++prefixes}`), await startNode(kind, 'redis', redis, `p${prefixes}`)]
       const dialect = DIALECT[kind]
       const clients = [...(await openMany((nodes[0] as Node).port, dialect, N / 2)), ...(await openMany((nodes[1] as Node).port, dialect, N / 2))]
@@ -324,14 +331,18 @@ try {
       const serverMs = servers.done() / REPEAT
       const redisMs = redisCpu.done() / REPEAT
       log(`bcast ${kind}: ${times.map((t) => t.toFixed(1)).join(', ')} ms; servers ${serverMs.toFixed(1)} ms CPU, Redis ${redisMs.toFixed(2)} ms CPU per broadcast`)
-      rows.push({
-        label: LABEL[kind],
-        value: median(times),
-        detail: `${times.map((t) => t.toFixed(0)).join(', ')} ms; CPU per broadcast: servers ${fmt(serverMs)} ms, Redis ${fmt(redisMs, 2)} ms`,
-      })
+      all[kind].times.push(...times)
+      all[kind].serverMs.push(serverMs)
+      all[kind].redisMs.push(redisMs)
       closeAll(clients)
       await stopNodes(nodes)
+      await sleep(1000)
     }
+    const rows: Row[] = (['twinport', 'socketio'] as const).map((kind) => ({
+      label: LABEL[kind],
+      value: median(all[kind].times),
+      detail: `min–max ${fmt(Math.min(...all[kind].times), 0)}–${fmt(Math.max(...all[kind].times), 0)} ms over ${all[kind].times.length}; CPU per broadcast: servers ${fmt(median(all[kind].serverMs))} ms, Redis ${fmt(median(all[kind].redisMs), 2)} ms`,
+    }))
     table(
       `Broadcast to ${fmt(N, 0)} clients over 2 processes (time from the send to the last receipt, ms)`,
       'Target: twinport ≤ 0.5× Socket.IO + @socket.io/redis-adapter. Median of the runs.',
@@ -408,8 +419,8 @@ try {
   }
 
   if (CASES.has('memory')) {
-    const rows: Row[] = []
-    for (const adapter of ['local', 'redis'] as const) {
+    const per: Record<'local' | 'redis', number[]> = { local: [], redis: [] }
+    for (let round = 0; round < ROUNDS + 1; round++) for (const adapter of ['local', 'redis'] as const) {
       const node = await startNode('twinport', adapter, redis, `p${++prefixes}`)
       const pid = node.child.pid as number
       // As bench/run.ts's ws-idle: (RSS with all the clients - RSS with the first 500) / the rest.
@@ -421,11 +432,17 @@ try {
       const after = processRssBytes(pid) ?? Number.NaN
       const clients = [...first, ...rest]
       const perClient = (after - before) / (IDLE - BASE) / 1024
-      log(`memory ${adapter}: ${fmt(perClient, 2)} KiB per idle client`)
-      rows.push({ label: adapter === 'local' ? 'twinport, in-process (default)' : 'twinport + twinport/redis', value: perClient, detail: `RSS ${fmt(before / 1048576)} → ${fmt(after / 1048576)} MiB` })
+      log(`memory ${adapter}: ${fmt(perClient, 2)} KiB per idle client (RSS ${fmt(before / 1048576)} → ${fmt(after / 1048576)} MiB)`)
+      per[adapter].push(perClient)
       closeAll(clients)
       await stopNodes([node])
+      await sleep(500)
     }
+    const rows: Row[] = (['local', 'redis'] as const).map((adapter) => ({
+      label: adapter === 'local' ? 'twinport, in-process (default)' : 'twinport + twinport/redis',
+      value: median(per[adapter]),
+      detail: `runs: ${per[adapter].map((v) => fmt(v, 2)).join(', ')} KiB`,
+    }))
     table(
       `Memory per idle client on a node ((server RSS with ${fmt(IDLE, 0)} idle clients in the /bcast room − RSS with ${BASE}) / ${fmt(IDLE - BASE, 0)}, KiB)`,
       'Target: with the adapter ≤ 1.1× without.',
@@ -441,7 +458,7 @@ try {
 const header = [
   `## Scale-out on Redis (\`bench/cluster.ts\`)`,
   '',
-  `Generated by \`node --import tsx bench/cluster.ts --clients ${N} --repeat ${REPEAT} --ms ${RATE_MS} --idle ${IDLE}\` on ${new Date().toISOString()} in ${Math.round((Date.now() - started) / 1000)} s. ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, redis-server ${redis.port === 0 ? '' : '7'} (started by the script, no persistence), load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}.`,
+  `Generated by \`node --import tsx bench/cluster.ts --clients ${N} --repeat ${REPEAT} --ms ${RATE_MS} --idle ${IDLE} --rounds ${ROUNDS}\` on ${new Date().toISOString()} in ${Math.round((Date.now() - started) / 1000)} s. ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, redis-server ${/v=([\d.]+)/.exec(spawnSync('redis-server', ['--version']).stdout?.toString() ?? '')?.[1] ?? '?'} (started by the script, no persistence), load average at the start ${loadAtStart}, at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}.`,
   '',
   `Method: every server is a child process${PIN.length > 0 ? ' pinned to CPU 0 (both servers of a two-process case share it); the clients (this process) and Redis are pinned to CPU 1' : ' (not pinned)'}; the clients are raw-socket WebSocket clients in the benchmark process, speaking each contender's protocol. Both contenders serve the same contract: a \`/bcast\` room where each message goes to every member, the sender included.`,
   '',

@@ -4,7 +4,8 @@
  * for WebSocket), interleaves the contenders round by round, waits for a quiet
  * machine before each run and flags disturbed runs, then writes RESULTS.md and
  * ratios.svg, with the micro-benchmarks (`bench/ws-codec.ts`, `bench/http-codec.ts`,
- * `bench/route-match.ts`) appended when they exist.
+ * `bench/route-match.ts`) and the client's bundle size (`bench/client-bundle.ts`) appended
+ * when they exist.
  *
  *   npm run bench                      full run (3 rounds, ~12 min), writes bench/RESULTS.md
  *   npm run bench -- --quick           1 short round, 2,000 clients, writes to $TMPDIR/twinport-bench/
@@ -125,7 +126,7 @@ const measure = async (w: Workload, id: ContenderId, round: number): Promise<Sam
   const contender = CONTENDERS[id]
   const quiet = await waitForQuiet(Math.min(quick ? 3000 : 8000, quietBudgetMs))
   quietBudgetMs = Math.max(0, quietBudgetMs - quiet.waitedMs)
-  const server = await startServer(contender.script, undefined, contender.nodeFlags)
+  const server = await startServer(contender.script, undefined, contender.nodeFlags, { ...w.serverEnv, ...contender.env })
   if (typeof server === 'string') {
     log(`${w.id} round ${round} ${id}: server failed: ${server}`)
     // Others edit lib/ while this runs: one failed start is a failed run; three in a row, and
@@ -187,7 +188,7 @@ for (let round = 1; round <= sizing.rounds; round++) {
   }
 }
 
-const MICRO = ['bench/ws-codec.ts', 'bench/http-codec.ts', 'bench/route-match.ts']
+const MICRO = ['bench/ws-codec.ts', 'bench/http-codec.ts', 'bench/route-match.ts', 'bench/client-bundle.ts']
 const MICRO_CHILD_JS = 'bench/load/micro-child.mjs'
 const micro: MicroOutcome[] = []
 if (opt['no-micro'] !== true) {

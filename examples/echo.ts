@@ -8,17 +8,28 @@
  * Run: `npm run example:echo` (HOST and PORT from the environment, default 0.0.0.0:6001);
  * the same app on Bun and Deno: `npm run example:echo:bun`, `npm run example:echo:deno`;
  * on many processes and hosts with Redis: `npm run example:cluster` (examples/cluster.ts).
+ * `DEFLATE=1 npm run example:echo` offers WebSocket compression (permessage-deflate,
+ * RFC 7692) with the server's defaults, for conformance runs and benchmarks; a value
+ * other than `1`, `0` or empty is refused at start-up.
  */
 import { echoOptions, echoRoutes } from './echo-routes.js'
 import { runServer } from './run-anywhere.js'
 
 export { echoRoutes } from './echo-routes.js'
 
+// DEFLATE=1: permessage-deflate offered; unset, empty or 0: plain frames only (the default).
+const deflate = process.env.DEFLATE ?? ''
+if (deflate !== '' && deflate !== '0' && deflate !== '1') {
+  console.error(`DEFLATE: expected 1 (compression on) or 0 (off), got ${JSON.stringify(deflate)}`)
+  process.exit(2)
+}
+
 const server = await runServer({
   host: process.env.HOST ?? '0.0.0.0',
   port: Number(process.env.PORT ?? 6001),
   routes: echoRoutes,
   ...echoOptions,
+  perMessageDeflate: deflate === '1',
   logger: undefined,
 })
 

@@ -3,9 +3,9 @@
  * `twinport/core` instead where no Node is available (Bun, Deno, a browser, a worker).
  */
 export * from './core/index.js'
-export { runServer } from './node/run-server.js'
+export { type NodeServerOptions, runServer } from './node/run-server.js'
 export type { ServerHandle } from './engine/server-handle.js'
-export { resolveOptions, type ResolvedOptions, type ServerOptions } from './engine/server-options.js'
+export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions } from './engine/server-options.js'
 export { DEFAULT_LIMITS, type Limits } from './engine/limits.js'
 export { createNamespaceRegistry, DEFAULT_NAMESPACE, type NamespaceRegistry, type RoomInfo } from './engine/namespace-registry.js'
 export { createLogger, type LoggerOptions, type NodeLogger } from './node/log/create-logger.js'

@@ -7,7 +7,8 @@
  *  - every spec under `spec/` in Node, under c8 with 90% lines and branches for `lib/`
  *    (uvu's own pass/fail counts, plus one check for the coverage gate);
  *  - the portable specs (`spec/core`, `spec/engine`) again in Bun and in Deno, proving the
- *    core and the engine run unchanged outside Node;
+ *    core and the engine run unchanged outside Node, and the client specs (`spec/client`)
+ *    there on their global WebSocket, against real servers started in the same process;
  *  - the integration specs (`spec/node/run-server-*`) in Bun and in Deno against their own
  *    adapters, and the examples served by Bun and by Deno to Node's clients.
  */
@@ -85,10 +86,10 @@ countUvu('node suite', node.out.replace(/ERROR: Coverage[^\n]*/g, ''), node.out.
 check('coverage of lib/ at or above 90% lines and branches', !/ERROR: Coverage/.test(node.out))
 
 // The portable layers: their specs run again in Bun and in Deno.
-const PORTABLE = ['spec/core', 'spec/engine']
+const PORTABLE = ['spec/core', 'spec/engine', 'spec/client']
 
 const bun = 'node_modules/bun/bin/bun.exe'
-console.log('[run-all] portable core and engine specs in Bun')
+console.log('[run-all] portable core, engine and client specs in Bun')
 if (existsSync(bun)) {
   for (const dir of PORTABLE) {
     const run = await exec(bun, ['spec/support/uvu-entry.ts', dir], { FORCE_COLOR: '0' })
@@ -101,12 +102,13 @@ if (existsSync(bun)) {
 
 // Deno runs the same TypeScript directly; `--sloppy-imports` maps the `.js` import
 // specifiers (what tsc's nodenext wants) to the `.ts` files, as tsx and Bun do.
+// The client specs start servers on 127.0.0.1, hence --allow-net for them only.
 const deno = 'node_modules/deno/bin.cjs'
-console.log('[run-all] portable core and engine specs in Deno')
+console.log('[run-all] portable core, engine and client specs in Deno')
 if (existsSync(deno)) {
   for (const dir of PORTABLE) {
     const run = await exec(process.execPath, [
-      deno, 'run', '--quiet', '--allow-read', '--allow-env', '--sloppy-imports', '--node-modules-dir=manual',
+      deno, 'run', '--quiet', '--allow-read', '--allow-env', ...(dir === 'spec/client' ? ['--allow-net=127.0.0.1'] : []), '--sloppy-imports', '--node-modules-dir=manual',
       'spec/support/uvu-entry.ts', dir,
     ], { FORCE_COLOR: '0', NO_COLOR: '1' })
     countUvu(`deno ${dir} suite`, run.out, run.code)

@@ -25,6 +25,10 @@ export interface ClientResult {
   readonly broadcasts?: readonly number[]
   /** idle mode: server RSS with `base` connections and with all of them. */
   readonly memory?: { readonly base: number; readonly full: number; readonly rssBase: number; readonly rssFull: number }
+  /** bytes on the wire per message in the measured window: from the server (`down`) and to it (`up`, echo only). */
+  readonly wire?: { readonly down: number; readonly up?: number }
+  /** with `--offer`: connections whose handshake agreed on permessage-deflate. */
+  readonly agreed?: number
 }
 
 /** The prefix of the result line on the client's stdout. */

@@ -109,7 +109,8 @@ const client = async (workload: Workload, contender: Contender, server: RunningS
   const deadline = 110_000
   const w = openWindow(server.pid)
   const ran = await runPinned(
-    [process.execPath, '--import', 'tsx', 'bench/load/ws-client.ts', ...common, ...(byKind[workload.kind] ?? []), '--deadline', String(deadline)],
+    [process.execPath, '--import', 'tsx', 'bench/load/ws-client.ts', ...common, ...(byKind[workload.kind] ?? []), ...(workload.clientArgs ?? []),
+      '--deadline', String(deadline)],
     deadline + 10_000,
   )
   const other = others(w, server.pid)
@@ -119,9 +120,16 @@ const client = async (workload: Workload, contender: Contender, server: RunningS
   if (r.failures > 0) return `load client: ${r.failures} connections failed: ${r.error ?? ''}`
   const base = { workload: workload.id, contender: contender.id, round, otherCores: other, disturbed: !quietBefore || other > DISTURBED_CORES }
   const perOp = (ms: number, ops: number): number => (ms * 1000) / Math.max(1, ops)
+  // Compression workloads: bytes on the wire per message, and the share of handshakes that agreed.
+  const wire = r.wire === undefined || workload.clientArgs === undefined ? {} : {
+    'down (B/msg)': r.wire.down, ...(r.wire.up === undefined ? {} : { 'up (B/msg)': r.wire.up }),
+  }
   switch (r.mode) {
     case 'echo':
-      return { ...base, value: (r.messages * 1000) / r.ms, serverCpuUs: perOp(r.serverCpuMs, r.messages), clientCpuUs: perOp(r.clientCpuMs, r.messages) }
+      return {
+        ...base, value: (r.messages * 1000) / r.ms, serverCpuUs: perOp(r.serverCpuMs, r.messages), clientCpuUs: perOp(r.clientCpuMs, r.messages),
+        ...(Object.keys(wire).length === 0 ? {} : { extra: wire }),
+      }
     case 'rate':
       return {
         ...base, value: r.latency?.p50 ?? Number.NaN, serverCpuUs: perOp(r.serverCpuMs, r.messages), clientCpuUs: perOp(r.clientCpuMs, r.messages),
@@ -131,7 +139,7 @@ const client = async (workload: Workload, contender: Contender, server: RunningS
       const times = r.broadcasts ?? []
       return {
         ...base, value: summarize(times).median, serverCpuUs: perOp(r.serverCpuMs, times.length), clientCpuUs: perOp(r.clientCpuMs, times.length),
-        extra: { clients: sizing.clients },
+        extra: { clients: sizing.clients, ...wire },
       }
     }
     case 'idle': {
@@ -140,7 +148,7 @@ const client = async (workload: Workload, contender: Contender, server: RunningS
       return {
         ...base, value: (m.rssFull - m.rssBase) / (m.full - m.base) / 1024,
         serverCpuUs: perOp(r.serverCpuMs, m.full), clientCpuUs: perOp(r.clientCpuMs, m.full),
-        extra: { connections: m.full },
+        extra: { connections: m.full, ...(r.agreed === undefined ? {} : { 'deflate agreed (%)': (100 * r.agreed) / m.full }) },
       }
     }
   }

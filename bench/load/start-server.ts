@@ -57,12 +57,17 @@ export const crashSummary = (stderr: string): string => {
  * with the server, or with the reason it did not come up within `timeoutMs`
  * (its exit code and the tail of its stderr).
  */
-export const startServer = async (script: string, timeoutMs = 20_000, nodeFlags: readonly string[] = []): Promise<RunningServer | string> => {
+export const startServer = async (
+  script: string,
+  timeoutMs = 20_000,
+  nodeFlags: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+): Promise<RunningServer | string> => {
   const port = await freePort()
   const [cmd, ...pre] = pinned(0)
   const loader = script.endsWith('.js') ? [] : ['--import', 'tsx']
   const child = spawn(cmd!, [...pre, process.execPath, ...nodeFlags, ...loader, script], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), NODE_ENV: 'production' },
+    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   LIVE.add(child)

@@ -27,6 +27,10 @@ export interface Workload {
   /** the headline number: its unit and whether higher is better. */
   readonly unit: string
   readonly higherIsBetter: boolean
+  /** environment of every contender's server (`DEFLATE=1`: compression on). */
+  readonly serverEnv?: Readonly<Record<string, string>>
+  /** further arguments of the load client (`--offer`, `--json`). */
+  readonly clientArgs?: readonly string[]
 }
 
 /** Durations and counts of one run. */
@@ -45,6 +49,16 @@ export const SIZING: Readonly<Record<'full' | 'quick', Sizing>> = {
 }
 
 const HTTP: readonly ContenderId[] = ['twinport', 'node-http', 'fastify', 'raw-net']
+
+// permessage-deflate (issue 12): the servers with `DEFLATE=1` (twinport's echo example, ws's
+// `perMessageDeflate: true`, each with its defaults), the client offering what Chromium
+// offers, or asking for server_no_context_takeover too for the broadcast.
+const DEFLATE_ON = { DEFLATE: '1' }
+const CHROMIUM_OFFER = 'permessage-deflate; client_max_window_bits'
+const NO_TAKEOVER_OFFER = 'permessage-deflate; server_no_context_takeover; client_max_window_bits'
+// 16 different 4 KiB messages in turn: an application's messages differ, and a compressor that
+// keeps its window would find a message it saw just before almost for free.
+const JSON_4K = ['--json', '4096', '--variants', '16']
 const WS: readonly ContenderId[] = ['twinport', 'ws', 'socketio', 'raw-net']
 
 /** The issue's table, in the order RESULTS.md lists it. */
@@ -83,5 +97,20 @@ export const WORKLOADS: readonly Workload[] = [
     id: 'ws-latency', title: 'WebSocket echo latency at a fixed 10,000 msg/s over 50 connections (p50)', kind: 'rate',
     params: { conns: 50, rate: 10_000 },
     contenders: WS, reference: 'ws', target: { _tag: 'ReportOnly' }, unit: 'ms', higherIsBetter: false,
+  },
+  {
+    id: 'ws-echo-deflate', title: 'WebSocket echo with permessage-deflate, 50 connections, 10 in flight, 4 KiB JSON', kind: 'echo',
+    params: { conns: 50, inflight: 10 }, serverEnv: DEFLATE_ON, clientArgs: ['--offer', CHROMIUM_OFFER, ...JSON_4K],
+    contenders: ['twinport', 'ws'], reference: 'ws', target: { _tag: 'AtLeastTimes', times: 1.5 }, unit: 'msg/s', higherIsBetter: true,
+  },
+  {
+    id: 'ws-bcast-deflate', title: 'Broadcast a 4 KiB JSON message with permessage-deflate (server_no_context_takeover) to every client on /bcast', kind: 'bcast',
+    params: {}, serverEnv: DEFLATE_ON, clientArgs: ['--offer', NO_TAKEOVER_OFFER, ...JSON_4K],
+    contenders: ['twinport', 'ws'], reference: 'ws', target: { _tag: 'AtMostTimes', times: 0.3 }, unit: 'ms', higherIsBetter: false,
+  },
+  {
+    id: 'ws-idle-deflate', title: 'Memory per idle WebSocket connection with permessage-deflate agreed', kind: 'idle',
+    params: { base: 500 }, serverEnv: DEFLATE_ON, clientArgs: ['--offer', CHROMIUM_OFFER],
+    contenders: ['twinport', 'twinport-plain', 'ws'], reference: 'twinport-plain', target: { _tag: 'AtMostTimes', times: 1.2 }, unit: 'KiB', higherIsBetter: false,
   },
 ]

@@ -13,13 +13,20 @@
  *   --mode bcast --clients 10000 --repeat 5            time to the last receipt on /bcast
  *   --mode idle  --clients 10000 --base 500            server RSS per idle connection
  *   [--settle 1000]  ms to let the server settle before reading RSS or broadcasting
+ *   [--json 4096]    send a realistic JSON message of about this size instead of 32 bytes
+ *   [--variants 16]  with --json: rotate through this many different messages of that size
+ *   [--offer 'permessage-deflate; client_max_window_bits']  offer compression (RFC 7692): the
+ *                    client's messages go out compressed (RSV1) on connections that agreed, and
+ *                    the bytes on the wire per message are reported
  */
 import { connect, type Socket } from 'node:net'
+import { constants, deflateRawSync } from 'node:zlib'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { RESULT_PREFIX, type ClientResult } from './client-result.js'
 import { dialectOf, type Room } from './dialect.js'
 import { CLK_TCK, processCpuTicks, processRssBytes } from './proc.js'
+import { jsonPayload } from './json-payload.js'
 import { maskedFrame, OPCODE, scanFrames } from './ws-frames.js'
 import { percentile } from '../report/stats.js'
 
@@ -43,6 +50,9 @@ const { values: opt } = parseArgs({
     concurrency: { type: 'string', default: '200' },
     deadline: { type: 'string', default: '120000' },
     settle: { type: 'string', default: '1000' },
+    json: { type: 'string', default: '0' },
+    variants: { type: 'string', default: '1' },
+    offer: { type: 'string', default: '' },
   },
 })
 
@@ -58,17 +68,32 @@ const dialect = dialectOf(opt.dialect ?? 'ws')
 if (dialect === undefined) throw new Error(`--dialect must be ws or socketio, got ${String(opt.dialect)}`)
 if (!['echo', 'rate', 'bcast', 'idle'].includes(mode)) throw new Error(`unknown --mode ${mode}`)
 
-// 32 printable bytes by default: the message every contender echoes or broadcasts.
-const PAYLOAD = 'twinport-bench-0123456789abcdefghijklmnopqrstuvwxyz'.repeat(1 + (num('payload') >> 5)).slice(0, num('payload'))
+// 32 printable bytes by default: the message every contender echoes or broadcasts; or JSON,
+// in one or more variants (messages that differ, as an application's do).
+const PAYLOADS: readonly string[] =
+  num('json') > 0
+    ? Array.from({ length: Math.max(1, num('variants')) }, (_, v) => jsonPayload(num('json'), v))
+    : ['twinport-bench-0123456789abcdefghijklmnopqrstuvwxyz'.repeat(1 + (num('payload') >> 5)).slice(0, num('payload'))]
 const KEY = new Uint8Array([0x37, 0xfa, 0x21, 0x3d])
-const frameFor = (room: Room): Buffer =>
-  Buffer.from(maskedFrame(OPCODE.text, new TextEncoder().encode(dialect.wrap(room, PAYLOAD)), KEY))
+const OFFER = opt.offer ?? ''
+// RFC 7692 §7.2.1: DEFLATE with a sync flush, the trailing 00 00 ff ff left off. Compressed
+// on its own (no window carried over), which is valid whatever context takeover was agreed.
+const deflate = (bytes: Uint8Array): Uint8Array => {
+  const out = deflateRawSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH })
+  return out.subarray(0, out.length - 4)
+}
+const frameFor = (room: Room, compressed = false, variant = 0): Buffer => {
+  const message = new TextEncoder().encode(dialect.wrap(room, PAYLOADS[variant % PAYLOADS.length]!))
+  return Buffer.from(compressed ? maskedFrame(OPCODE.text, deflate(message), KEY, true) : maskedFrame(OPCODE.text, message, KEY))
+}
 
 let failures = 0
 let lastError = ''
 
 interface Conn {
   readonly socket: Socket
+  /** the server agreed on permessage-deflate. */
+  deflate: boolean
   state: 'handshake' | 'preamble' | 'open'
   pending: Buffer | null
   preambleLeft: number
@@ -81,11 +106,12 @@ let onMessages: (c: Conn, n: number) => void = () => {}
 
 const open = (room: Room, done: (c: Conn | undefined) => void): void => {
   const onread = (nread: number, buf: Uint8Array): boolean => {
+    bytesIn += nread
     receive(c, room, settle, (buf as Buffer).subarray(0, nread))
     return true
   }
   const socket = connect({ host: HOST, port, noDelay: true, onread: { buffer: SHARED, callback: onread } })
-  const c: Conn = { socket, state: 'handshake', pending: null, preambleLeft: dialect.preambleFrames, sent: [] }
+  const c: Conn = { socket, deflate: false, state: 'handshake', pending: null, preambleLeft: dialect.preambleFrames, sent: [] }
   let settled = false
   const settle = (ok: boolean): void => {
     if (settled) return
@@ -96,7 +122,9 @@ const open = (room: Room, done: (c: Conn | undefined) => void): void => {
   socket.on('connect', () => {
     socket.write(
       `GET ${dialect.path(room)} HTTP/1.1\r\nHost: ${HOST}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n' +
+        (OFFER === '' ? '' : `Sec-WebSocket-Extensions: ${OFFER}\r\n`) +
+        '\r\n',
     )
   })
   socket.on('error', (err) => {
@@ -118,6 +146,8 @@ const open = (room: Room, done: (c: Conn | undefined) => void): void => {
  * handled synchronously before the next read, so only an incomplete tail is copied.
  */
 const SHARED = Buffer.allocUnsafe(256 * 1024)
+/** Bytes read from every socket, handshakes included. */
+let bytesIn = 0
 
 const receive = (c: Conn, room: Room, settle: (ok: boolean) => void, chunk: Buffer): void => {
   let buf = c.pending === null ? chunk : Buffer.concat([c.pending, chunk])
@@ -135,6 +165,7 @@ const receive = (c: Conn, room: Room, settle: (ok: boolean) => void, chunk: Buff
       c.socket.destroy()
       return
     }
+    c.deflate = /\r\nsec-websocket-extensions:[ \t]*permessage-deflate/i.test(buf.subarray(0, end + 2).toString('latin1'))
     buf = buf.subarray(end + 4)
     c.state = c.preambleLeft > 0 ? 'preamble' : 'open'
     if (c.state === 'open') settle(true)
@@ -202,28 +233,45 @@ const span = (a: Mark, b: Mark): Pick<ClientResult, 'ms' | 'serverCpuMs' | 'clie
 let finished = false
 let everyone: Conn[] = []
 
+// With --offer, every connection must have agreed: the frames are built compressed.
+const agreement = (): Pick<ClientResult, 'agreed'> => (OFFER === '' ? {} : { agreed: everyone.filter((c) => c.deflate).length })
+
 const echo = async (): Promise<ClientResult> => {
   const inflight = Math.max(1, num('inflight'))
-  const frame = frameFor('echo')
-  const batch = Buffer.concat(Array.from({ length: inflight }, () => frame))
+  // Every variant in a ring of frames, long enough to take `inflight` of them from any point.
+  const ring = PAYLOADS.map((_, v) => frameFor('echo', OFFER !== '', v))
+  const frameBytes = ring.reduce((sum, f) => sum + f.length, 0) / ring.length
+  const wrap = Buffer.concat(Array.from({ length: ring.length + inflight }, (_, i) => ring[i % ring.length]!))
+  const offsets = [0]
+  for (let i = 0; i < ring.length + inflight; i++) offsets.push(offsets[i]! + ring[i % ring.length]!.length)
+  let next = 0
+  // The next `k` frames of the ring (k ≤ inflight), as one view: no copy per write.
+  const take = (k: number): Buffer => {
+    const from = next
+    next = (next + k) % ring.length
+    return wrap.subarray(offsets[from]!, offsets[from + k]!)
+  }
   everyone = await openAll(num('conns'), 'echo')
   if (everyone.length === 0) return fail('echo', 'no connection opened')
+  if (OFFER !== '' && everyone.some((c) => !c.deflate)) return fail('echo', 'permessage-deflate was offered and not agreed')
   let received = 0
   let refill = true
   onMessages = (c, n) => {
     received += n
     if (!refill) return
-    for (let left = n; left > 0; left -= inflight) c.socket.write(batch.subarray(0, Math.min(left, inflight) * frame.length))
+    for (let left = n; left > 0; left -= inflight) c.socket.write(take(Math.min(left, inflight)))
   }
-  for (const c of everyone) c.socket.write(batch)
+  for (const c of everyone) c.socket.write(take(inflight))
   await sleep(num('warmup'))
   const a = mark()
   const r0 = received
+  const in0 = bytesIn
   await sleep(num('ms'))
   const b = mark()
   const messages = received - r0
+  const wire = { down: (bytesIn - in0) / Math.max(1, messages), up: frameBytes }
   refill = false
-  return { mode: 'echo', ok: messages > 0, failures, messages, ...span(a, b) }
+  return { mode: 'echo', ok: messages > 0, failures, messages, ...span(a, b), wire, ...agreement() }
 }
 
 const rate = async (): Promise<ClientResult> => {
@@ -275,11 +323,12 @@ const rate = async (): Promise<ClientResult> => {
 }
 
 const bcast = async (): Promise<ClientResult> => {
-  const frame = frameFor('bcast')
   everyone = await openAll(num('clients'), 'bcast')
   const expected = everyone.length
   const sender = everyone[0]
   if (sender === undefined) return fail('bcast', 'no connection opened')
+  if (OFFER !== '' && everyone.some((c) => !c.deflate)) return fail('bcast', 'permessage-deflate was offered and not agreed')
+  const frames = PAYLOADS.map((_, v) => frameFor('bcast', sender.deflate, v))
   await sleep(num('settle') / 2)
   let got = 0
   let total = 0
@@ -290,6 +339,7 @@ const bcast = async (): Promise<ClientResult> => {
     if (got >= expected) wake()
   }
   const times: number[] = []
+  const in0 = bytesIn
   const a = mark()
   for (let i = 0; i < num('repeat'); i++) {
     got = 0
@@ -298,14 +348,18 @@ const bcast = async (): Promise<ClientResult> => {
       setTimeout(() => resolve(false), 15_000)
     })
     const t = performance.now()
-    sender.socket.write(frame)
+    sender.socket.write(frames[i % frames.length]!)
     const ok = await arrived
     times.push(ok ? performance.now() - t : Number.NaN)
     if (!ok) lastError = `broadcast ${i + 1}: ${got} of ${expected} receipts within 15 s`
     await sleep(Math.min(300, num('settle')))
   }
   const b = mark()
-  return { mode: 'bcast', ok: times.every(Number.isFinite), ...(lastError === '' ? {} : { error: lastError }), failures, messages: total, ...span(a, b), broadcasts: times }
+  const wire = { down: (bytesIn - in0) / Math.max(1, total) }
+  return {
+    mode: 'bcast', ok: times.every(Number.isFinite), ...(lastError === '' ? {} : { error: lastError }), failures, messages: total, ...span(a, b),
+    broadcasts: times, wire, ...agreement(),
+  }
 }
 
 const idle = async (): Promise<ClientResult> => {
@@ -328,6 +382,7 @@ const idle = async (): Promise<ClientResult> => {
     messages: 0,
     ...span(a, b),
     memory: { base: first.length, full: everyone.length, rssBase, rssFull },
+    ...agreement(),
   }
 }
 

@@ -11,14 +11,15 @@ export const OPCODE = { continuation: 0x0, text: 0x1, binary: 0x2, close: 0x8, p
 /**
  * A masked client frame with FIN set (RFC 6455 §5.2: the client MUST mask; 7-bit
  * length up to 125, 16-bit with 126, 64-bit with 127), payload XOR the 4-byte key
- * (§5.3: octet i is masked with key octet i MOD 4).
+ * (§5.3: octet i is masked with key octet i MOD 4). `rsv1`: the payload is a
+ * permessage-deflate compressed message (RFC 7692 §6).
  */
-export const maskedFrame = (opcode: number, payload: Uint8Array, key: Uint8Array): Uint8Array => {
+export const maskedFrame = (opcode: number, payload: Uint8Array, key: Uint8Array, rsv1 = false): Uint8Array => {
   const n = payload.length
   const lengthBytes = n < 126 ? 0 : n < 0x10000 ? 2 : 8
   const head = 2 + lengthBytes
   const frame = new Uint8Array(head + 4 + n)
-  frame[0] = 0x80 | (opcode & 0x0f)
+  frame[0] = 0x80 | (rsv1 ? 0x40 : 0) | (opcode & 0x0f)
   if (lengthBytes === 0) frame[1] = 0x80 | n
   else if (lengthBytes === 2) {
     frame[1] = 0x80 | 126

@@ -5,7 +5,7 @@
  */
 
 /** Identifiers of the contenders, as used on the command line (`--contenders`). */
-export type ContenderId = 'raw-net' | 'node-http' | 'fastify' | 'ws' | 'socketio' | 'twinport' | 'twinport-young1' | 'ws-young1'
+export type ContenderId = 'raw-net' | 'node-http' | 'fastify' | 'ws' | 'socketio' | 'twinport' | 'twinport-young1' | 'ws-young1' | 'twinport-plain'
 
 /** A server to benchmark. */
 export interface Contender {
@@ -18,6 +18,8 @@ export interface Contender {
   readonly dialect: 'ws' | 'socketio'
   /** flags for `node` itself (a deployment setting, not the library's). */
   readonly nodeFlags?: readonly string[]
+  /** environment of the server, over the workload's (`Workload.serverEnv`). */
+  readonly env?: Readonly<Record<string, string>>
 }
 
 // V8's young generation capped at 1 MiB per semi-space (the default grows to 16 MiB while
@@ -39,4 +41,9 @@ export const CONTENDERS: Readonly<Record<ContenderId, Contender>> = {
     id: 'twinport-young1', label: 'twinport, node --max-semi-space-size=1', script: 'bench/.tmp/dist/examples/echo.js', dialect: 'ws', nodeFlags: YOUNG1,
   },
   'ws-young1': { id: 'ws-young1', label: 'ws (+bufferutil), node --max-semi-space-size=1', script: 'bench/peers/node-http.ts', dialect: 'ws', nodeFlags: YOUNG1 },
+  // twinport with compression off whatever the workload asks: the reference of the
+  // compression workloads that compare twinport with itself.
+  'twinport-plain': {
+    id: 'twinport-plain', label: 'twinport, compression off', script: 'bench/.tmp/dist/examples/echo.js', dialect: 'ws', env: { DEFLATE: '0' },
+  },
 }

@@ -5,7 +5,8 @@
  * type, every WebSocket message echoed verbatim, and clients on `/bcast` sharing
  * one room that a plain loop over the room broadcasts to (the way the ws README
  * does it). The harness uses it as the `node:http` and as the `ws` contender.
- * HOST/PORT from the environment.
+ * HOST/PORT from the environment; `DEFLATE=1` turns on ws's `perMessageDeflate` with its
+ * defaults (as `DEFLATE=1` does for twinport's echo example).
  */
 import { createServer } from 'node:http'
 import { WebSocket, WebSocketServer } from 'ws'
@@ -33,7 +34,7 @@ const server = createServer((req, res) => {
   res.end('{"error":"not found"}')
 })
 
-const wss = new WebSocketServer({ server, perMessageDeflate: false, maxPayload: MAX })
+const wss = new WebSocketServer({ server, perMessageDeflate: process.env['DEFLATE'] === '1', maxPayload: MAX })
 const room = new Set<WebSocket>()
 
 wss.on('connection', (socket, req) => {

@@ -104,7 +104,8 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
     out.push(`Target: ${goal}${w.target._tag === 'ReportOnly' ? ` ${label(w.reference)}` : ''}. CPU per ${OPS[w.kind]}.`, '')
     const extraKeys = [...new Set(rows.flatMap((r) => r.samples.flatMap((s) => Object.keys(s.extra ?? {}))))]
       .filter((k) => k !== 'clients' && k !== 'connections')
-    const head = ['contender', `median ${w.unit}`, 'min–max', `vs ${label(w.reference)}`, ...extraKeys.map((k) => `${k} ${w.unit}`),
+    // An extra named with its unit in parentheses keeps it; others are in the workload's unit.
+    const head = ['contender', `median ${w.unit}`, 'min–max', `vs ${label(w.reference)}`, ...extraKeys.map((k) => (k.endsWith(')') ? k : `${k} ${w.unit}`)),
       'server CPU/op µs', 'load CPU/op µs', 'runs', 'disturbed']
     const body = rows.map((r) => {
       if (r.samples.length === 0) {

@@ -10,12 +10,15 @@
 import { Buffer } from 'node:buffer'
 import type { Client } from '../engine/client.js'
 import { createEngine } from '../engine/create-engine.js'
-import type { Platform, SocketIo, Timers } from '../engine/platform.js'
+import { joinBytes } from '../engine/join-bytes.js'
+import type { Platform, SocketIo } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
 import { createLogger } from '../node/log/create-logger.js'
 import { nativeAcceptKey } from '../node/native-accept-key.js'
+import { createPerMessageDeflate } from '../node/permessage-deflate.js'
 import { nodeFrames } from '../node/node-frames.js'
+import { nodeTimers } from '../node/node-platform.js'
 import { type BunSocket, type BunTlsOptions, bunApi } from './bun-api.js'
 
 /** What the adapter keeps with each Bun socket. */
@@ -43,17 +46,6 @@ const writeThrough = (socket: Socket, bytes: Uint8Array): void => {
   if (conn.backlogBytes > 0) return pushBacklog(conn, bytes)
   const written = Math.max(0, socket.write(bytes))
   if (written < bytes.length) pushBacklog(conn, bytes.subarray(written))
-}
-
-const join = (parts: readonly Uint8Array[], total: number): Uint8Array => {
-  if (parts.length === 1) return parts[0] as Uint8Array
-  const joined = Buffer.allocUnsafe(total)
-  let at = 0
-  for (const part of parts) {
-    joined.set(part, at)
-    at += part.length
-  }
-  return joined
 }
 
 // The kernel takes more: write the backlog in order, then end if asked to.
@@ -110,26 +102,21 @@ const bunSocketIo: SocketIo<Socket> = {
     conn.corked = undefined
     const total = conn.corkedBytes
     conn.corkedBytes = 0
-    if (parts.length > 0 && !conn.closed) writeThrough(socket, join(parts, total))
+    if (parts.length > 0 && !conn.closed) writeThrough(socket, joinBytes(parts, total, allocate))
   },
 }
 
-const bunTimers: Timers = {
-  now: Date.now,
-  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
-  clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
-  setInterval: (run, ms) => setInterval(run, ms).unref(),
-  clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
-  afterIo: (run) => void setImmediate(run),
-}
+const allocate = (size: number): Uint8Array => Buffer.allocUnsafe(size)
 
 const bunPlatform: Platform<Socket> = {
   io: bunSocketIo,
-  timers: bunTimers,
+  // Bun's timers are Node's (unref, setImmediate).
+  timers: nodeTimers,
   frames: nodeFrames,
   acceptKey: nativeAcceptKey,
-  allocate: (size) => Buffer.allocUnsafe(size),
+  allocate,
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
+  deflate: createPerMessageDeflate,
 }
 
 /** Options of `runServer` on Bun: the same as on Node, plus TLS (`Bun.listen`'s `tls`). */

@@ -9,12 +9,14 @@
  */
 import type { Client } from '../engine/client.js'
 import { createEngine } from '../engine/create-engine.js'
+import { joinBytes } from '../engine/join-bytes.js'
 import { portableFrames } from '../engine/outgoing.js'
 import type { Platform, SocketIo, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
 import { createLogger } from '../node/log/create-logger.js'
 import { nativeAcceptKey } from '../node/native-accept-key.js'
+import { createPerMessageDeflate } from '../node/permessage-deflate.js'
 import { type DenoConn, type DenoTlsOptions, denoApi } from './deno-api.js'
 
 /** One connection as the adapter keeps it (the engine's socket). */
@@ -31,17 +33,6 @@ interface Socket {
 }
 
 const READ_SIZE = 64 * 1024
-
-const join = (parts: readonly Uint8Array[], total: number): Uint8Array => {
-  if (parts.length === 1) return parts[0] as Uint8Array
-  const joined = new Uint8Array(total)
-  let at = 0
-  for (const part of parts) {
-    joined.set(part, at)
-    at += part.length
-  }
-  return joined
-}
 
 const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
   const gone = (socket: Socket): void => {
@@ -70,7 +61,7 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
   const pump = async (socket: Socket): Promise<void> => {
     socket.writing = true
     while (socket.backlog.length > 0 && !socket.closed) {
-      const chunk = join(socket.backlog, socket.backlogBytes)
+      const chunk = joinBytes(socket.backlog, socket.backlogBytes)
       socket.backlog = [chunk]
       let written: number
       try {
@@ -124,7 +115,7 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
       socket.corked = undefined
       let total = 0
       for (const part of parts) total += part.length
-      if (total > 0 && !socket.closed) enqueue(socket, join(parts, total))
+      if (total > 0 && !socket.closed) enqueue(socket, joinBytes(parts, total))
     },
   }
   return io
@@ -168,6 +159,7 @@ export const runServer = async (options: DenoServerOptions = {}): Promise<Server
     acceptKey: nativeAcceptKey,
     allocate: (size) => new Uint8Array(size),
     defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
+    deflate: createPerMessageDeflate,
   }
   const engine = createEngine(options, platform)
   closedHook = (socket) => {

@@ -16,7 +16,8 @@ export interface Receiver {
 }
 
 export interface Client<S> {
-  readonly id: number
+  /** Changes once at most: a client that recovers its session takes back its old id. */
+  id: number
   readonly socket: S
   type: ClientType
   receiver: Receiver

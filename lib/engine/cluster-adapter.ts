@@ -39,11 +39,12 @@ export interface ClusterReplies {
 export interface ClusterHost {
   /**
    * Writes a frame another node encoded to every local receiver of `target` (the same bytes
-   * to each; no decoding). Answers how many local clients got it.
+   * to each; no decoding). `envelope`: the frame holds an event envelope, which clients
+   * with a session get numbered. Answers how many local clients got it.
    */
-  deliver(frame: Uint8Array, target: ClusterTarget): number
+  deliver(frame: Uint8Array, target: ClusterTarget, envelope: boolean): number
   /** Writes a frame to one local client; false when there is no such WebSocket client. */
-  deliverTo(clientId: number, frame: Uint8Array): boolean
+  deliverTo(clientId: number, frame: Uint8Array, envelope: boolean): boolean
   /** Answers a request from another node (`body` is JSON data, checked by the engine). */
   answer(body: unknown, from: string): Promise<unknown>
   readonly logger: Logger
@@ -60,12 +61,13 @@ export interface ClusterAdapter {
   /** Called once, when the engine starts, before any other call. */
   attach(host: ClusterHost): void
   /**
-   * A broadcast that started on this node and was written to its local receivers: the
+   * A broadcast that started on this node (and is written to its local receivers): the
    * adapter sends the same frame bytes to the other nodes that have receivers of `target`.
+   * `envelope`: the frame holds an event envelope (`broadcast`), not a raw message.
    */
-  publish(frame: Uint8Array, target: ClusterTarget): void
+  publish(frame: Uint8Array, target: ClusterTarget, envelope: boolean): void
   /** A frame for client `clientId` of node `node` (another node). */
-  sendTo(node: string, clientId: number, frame: Uint8Array): void
+  sendTo(node: string, clientId: number, frame: Uint8Array, envelope: boolean): void
   /**
    * Asks the other nodes (or only `node`) and resolves with the answers that came within
    * `timeoutMs` (the adapter's default when absent), naming the live nodes that did not

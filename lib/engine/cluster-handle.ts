@@ -68,8 +68,9 @@ export interface ClusterHandleDeps {
   readonly registry: NamespaceRegistry
   /** The ids of the WebSocket clients of this node. */
   readonly localClients: () => Iterable<number>
-  readonly sendFrame: (clientId: number, frame: Uint8Array) => boolean
-  readonly eventFrame: (event: string, data: unknown) => Uint8Array
+  /** Writes to a local client; `text` is the envelope a frame holds (numbered for sessions). */
+  readonly sendFrame: (clientId: number, frame: Uint8Array, text: string | undefined) => boolean
+  readonly eventFrame: (event: string, data: unknown) => { readonly frame: Uint8Array; readonly text: string }
   readonly rawFrame: (message: RawMessage) => Uint8Array
   /** Closes a local WebSocket client; false when there is none. */
   readonly disconnect: (clientId: number) => boolean
@@ -147,11 +148,12 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
     return { found: values.some((v) => v.value), missingNodes: missing }
   }
 
-  const sendTo = (id: ClusterClientId, frame: () => Uint8Array): boolean => {
+  const sendTo = (id: ClusterClientId, encode: () => { readonly frame: Uint8Array; readonly text: string | undefined }): boolean => {
     const parsed = parseClusterClientId(id)
     if (parsed === undefined) return false
-    if (parsed.node === self) return deps.sendFrame(parsed.clientId, frame())
-    adapter.sendTo(parsed.node, parsed.clientId, frame())
+    const { frame, text } = encode()
+    if (parsed.node === self) return deps.sendFrame(parsed.clientId, frame, text)
+    adapter.sendTo(parsed.node, parsed.clientId, frame, text !== undefined)
     return true
   }
 
@@ -159,7 +161,7 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
     nodeId: self,
     idOf: (clientId) => clusterClientId(self, clientId),
     send: (id, event, data) => sendTo(id, () => deps.eventFrame(event, data)),
-    sendRaw: (id, message) => sendTo(id, () => deps.rawFrame(message)),
+    sendRaw: (id, message) => sendTo(id, () => ({ frame: deps.rawFrame(message), text: undefined })),
     clients,
     clientsInRoom: (room, namespace, options) => clients({ room, ...(namespace === undefined ? {} : { namespace }) }, options),
     count: async (target, options) => {

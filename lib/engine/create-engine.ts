@@ -26,23 +26,29 @@ import { routes } from '../core/route/routes.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import type { BroadcastTarget } from '../core/route/socket-context.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
+import { encodeEvent } from '../core/ws/envelope.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
+import { CLOSE_RECONNECTING, readSessionQuery, sessionMessage } from '../core/ws/session-wire.js'
+import type { DeflateAgreement } from '../core/ws/extensions/accept-deflate-offer.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client } from './client.js'
 import type { ClusterTarget } from './cluster-adapter.js'
 import { createClusterHandle } from './cluster-handle.js'
 import { inProcessCluster } from './in-process-cluster.js'
 import { ClientContext, type ClientOps } from './client-context.js'
+import { ClientSession, newSessionId } from './client-session.js'
 import { createDelivery } from './delivery.js'
 import { createFlushBatcher } from './flush-batcher.js'
+import { frameText } from './frame-text.js'
 import { guardLogger } from './guard-logger.js'
 import { httpDate } from './http-date.js'
 import { HttpSession, type HttpShared } from './http-session.js'
 import { createNamespaceRegistry } from './namespace-registry.js'
-import { encodeEventFrame, encodeRawFrame } from './outgoing.js'
+import { encodeRawFrame } from './outgoing.js'
 import type { Platform } from './platform.js'
 import type { ServerHandle } from './server-handle.js'
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './server-options.js'
+import { createWsCompression, type WsCompression } from './ws-compression.js'
 import { WsSession, type WsShared } from './ws-session.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
@@ -101,6 +107,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const clients = new Map<number, Client<S>>()
   const wsClients = new Map<number, WsSession<S>>()
   const httpSessions = new Map<number, HttpSession<S>>()
+  // Client sessions (opt-in): every session by id, and those whose client is away, by client id.
+  const recovery = resolved.right.recovery
+  const books = new Map<string, ClientSession>()
+  const parked = new Map<number, ClientSession>()
   let nextId = 1
   let draining = false
 
@@ -109,9 +119,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
 
   const delivery = createDelivery<S>({
     io,
+    frames,
     maxSendBuffer: limits.maxSendBuffer,
     registry,
     sessions: wsClients,
+    parked,
     hold: (socket) => {
       if (busyTurn) batcher.hold(socket)
     },
@@ -120,6 +132,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   })
 
   const disconnectClient = (clientId: number): void => {
+    const away = parked.get(clientId)
+    if (away !== undefined) return expire(away)
     const session = wsClients.get(clientId)
     if (session !== undefined) return session.close(CLOSE_CODE.NORMAL, '')
     const client = clients.get(clientId)
@@ -145,13 +159,14 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
 
   // A broadcast is encoded once: the same frame bytes go to the cluster adapter for the other
   // nodes (which write them as they are) and to the local receivers. `except` is local.
+  // Clients with a session get an envelope numbered (its `text`), the rest the same frame.
   const everywhere: ClusterTarget = {}
   // The first broadcast of an I/O turn is written at once; from the second on, receivers'
   // writes are held to the end of the turn (the flush batcher), so a burst of broadcasts
   // reaches each receiver in one write instead of one per message.
   let broadcastsThisTurn = 0
   let busyTurn = false
-  const fanOut = (frame: Uint8Array, target: BroadcastTarget | ClusterTarget | undefined): number => {
+  const fanOut = (frame: Uint8Array, target: BroadcastTarget | ClusterTarget | undefined, text: string | undefined): number => {
     broadcastsThisTurn += 1
     if (broadcastsThisTurn === 1) {
       timers.afterIo(() => {
@@ -159,23 +174,32 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
         busyTurn = false
       })
     } else busyTurn = true
-    return delivery.broadcast(frame, target)
+    return delivery.broadcast(frame, target, text)
   }
   // The other nodes first: their writes start while this node writes its own.
-  const broadcastFrame = (frame: Uint8Array, target: BroadcastTarget | undefined): number => {
+  const broadcastFrame = (frame: Uint8Array, target: BroadcastTarget | undefined, text: string | undefined): number => {
     try {
-      cluster.publish(frame, target === undefined ? everywhere : { namespace: target.namespace, room: target.room })
+      cluster.publish(frame, target === undefined ? everywhere : { namespace: target.namespace, room: target.room }, text !== undefined)
     } catch (error) {
       logger.exception(error, { phase: 'cluster publish' })
     }
-    return fanOut(frame, target)
+    return fanOut(frame, target, text)
   }
+  // Another node's envelope: its text is needed only when this node has sessions to number.
+  const fromCluster = (frame: Uint8Array, target: ClusterTarget, envelope: boolean): number =>
+    fanOut(frame, target, envelope && (books.size > 0 || parked.size > 0) ? frameText(frame) : undefined)
 
   const ops: ClientOps = {
-    send: (clientId, event, data) => delivery.send(clientId, encodeEventFrame(frames, event, data)),
-    broadcast: (event, data, target) => broadcastFrame(encodeEventFrame(frames, event, data), target),
+    send: (clientId, event, data) => {
+      const text = encodeEvent({ event, data })
+      return delivery.send(clientId, frames.text(text), text)
+    },
+    broadcast: (event, data, target) => {
+      const text = encodeEvent({ event, data })
+      return broadcastFrame(frames.text(text), target, text)
+    },
     sendRaw: (clientId, message) => delivery.send(clientId, encodeRawFrame(frames, message)),
-    broadcastRaw: (message, target) => broadcastFrame(encodeRawFrame(frames, message), target),
+    broadcastRaw: (message, target) => broadcastFrame(encodeRawFrame(frames, message), target, undefined),
     joinRoom,
     leaveRoom,
     disconnectClient,
@@ -193,8 +217,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     adapter: cluster,
     registry,
     localClients: () => wsClients.keys(),
-    sendFrame: delivery.send,
-    eventFrame: (event, data) => encodeEventFrame(frames, event, data),
+    sendFrame: (clientId, frame, text) => delivery.send(clientId, frame, text),
+    eventFrame: (event, data) => {
+      const text = encodeEvent({ event, data })
+      return { frame: frames.text(text), text }
+    },
     rawFrame: (message) => encodeRawFrame(frames, message),
     disconnect: (clientId) => ifWsClient(clientId, () => disconnectClient(clientId)),
     join: (clientId, room, namespace) => ifWsClient(clientId, () => joinRoom(clientId, room, namespace)),
@@ -203,8 +230,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   })
   // Frames from other nodes are written to local sockets as they came: no JSON on the way.
   cluster.attach({
-    deliver: fanOut,
-    deliverTo: delivery.send,
+    deliver: fromCluster,
+    deliverTo: (clientId, frame, envelope) => delivery.send(clientId, frame, envelope && (books.size > 0 || parked.size > 0) ? frameText(frame) : undefined),
     answer: clusterSide.answer,
     logger,
     timers,
@@ -240,12 +267,21 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   // Upgrades validated by decideUpgrade, for takeOver to answer without validating twice.
   const validated = new WeakMap<HttpRequest, Upgrade>()
   const extraHeaders = new WeakMap<HttpRequest, readonly Header[]>()
+  // permessage-deflate (RFC 7692), when on and the runtime has a codec; agreements by request.
+  const frameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
+  const compression = startCompression(resolved.right, platform, frameLimits, logger, logDebug)
+  const agreements = new WeakMap<HttpRequest, DeflateAgreement>()
   const decideUpgrade = (client: Client<S>, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
     if (draining) return errorResponse(503, 'server shutting down')
     const checked = validateUpgrade(request, upgradeOptions)
     if (E.isLeft(checked)) {
       logDebug('websocket handshake refused', { clientId: client.id, status: checked.left.status, reason: checked.left.reason })
       return checked.left.headers.reduce((res, [name, value]) => withHeader(res, name, value), errorResponse(checked.left.status, checked.left.reason))
+    }
+    if (compression !== undefined) {
+      const negotiated = compression.negotiate(request, client.id)
+      if (E.isLeft(negotiated)) return negotiated.left
+      if (negotiated.right !== undefined) agreements.set(request, negotiated.right)
     }
     validated.set(request, checked.right)
     if ((options.httpMiddleware ?? []).length === 0) return undefined
@@ -268,14 +304,17 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     timers,
     frames,
     limits,
-    frameLimits: { maxPayload: limits.maxFramePayload, requireMask: true },
+    frameLimits,
     messageLimits: { maxMessage: limits.maxMessage },
     compiled,
     wsMiddleware: options.wsMiddleware ?? [],
     onError: onWsError,
     write: delivery.write,
+    sendToSession: (clientId, text) => void delivery.sendToSession(clientId, text),
+    admit: delivery.admit,
     hold: (socket) => batcher.hold(socket),
     debug: logDebug,
+    exception: (error, context) => logger.exception(error, context),
   }
   // Connect handlers still running, so that disconnect handlers wait for them.
   const connecting = new Map<number, Promise<unknown>>()
@@ -283,20 +322,38 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const takeOver = (client: Client<S>, request: HttpRequest, rest: Uint8Array): void => {
     const upgrade = validated.get(request)
     const extra = extraHeaders.get(request)
+    const agreement = agreements.get(request)
     // The request lives on as ctx.request: drop what only the handshake needed.
     validated.delete(request)
     extraHeaders.delete(request)
+    agreements.delete(request)
     if (upgrade === undefined || io.isClosed(client.socket)) return io.destroy(client.socket)
     httpSessions.delete(client.id)
     client.type = 'ws'
-    io.write(client.socket, handshakeResponse(upgrade, extra))
+    const answer: Header[] | undefined = agreement === undefined ? undefined : [['Sec-WebSocket-Extensions', agreement.header]]
+    io.write(client.socket, handshakeResponse(upgrade, answer === undefined ? extra : [...(extra ?? []), ...answer]))
+    // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
+    const asked = recovery === undefined || compiled.raw !== undefined ? undefined : readSessionQuery(request.rawQuery)
+    const resumed = asked?.resume === undefined ? undefined : resume(client, asked.resume.sid, asked.resume.lastSeq)
     const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
+    if (agreement !== undefined) session.deflate = (compression as WsCompression).attach(session, agreement.params)
     client.receiver = session
     wsClients.set(client.id, session)
-    registry.joinNamespace(client.id)
-    const connected = dispatchConnect(compiled, session.ctx, onWsError)
-    connecting.set(client.id, connected)
-    void connected.then(() => connecting.delete(client.id))
+    if (resumed === undefined) registry.joinNamespace(client.id)
+    if (asked !== undefined && recovery !== undefined) {
+      const book = resumed?.book ?? new ClientSession(newSessionId(), client.id, recovery)
+      books.set(book.sid, book)
+      session.book = book
+      // The session message first, unnumbered; then what the client missed, in order.
+      io.write(client.socket, frames.text(sessionMessage(book.sid, resumed !== undefined, limits.heartbeatIntervalMs)))
+      for (const text of resumed?.missed ?? []) io.write(client.socket, frames.text(text))
+    }
+    // A recovered client is the same client: its connect handlers ran when it first came.
+    if (resumed === undefined) {
+      const connected = dispatchConnect(compiled, session.ctx, onWsError)
+      connecting.set(client.id, connected)
+      void connected.then(() => connecting.delete(client.id))
+    }
     if (rest.length > 0) session.receive(rest)
   }
 
@@ -311,6 +368,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     decideUpgrade: (session, request) => decideUpgrade(clientOf(session), request),
     takeOver: (session, request, rest) => takeOver(clientOf(session), request, rest),
     hold: (socket) => batcher.hold(socket),
+    // Logged like a handler error, with the route: the client only saw a 500.
+    onUnserializable: (request, error) =>
+      logger.error('the answer to {method} {path} is not JSON: {reason}', { method: request.method, path: request.path, reason: error instanceof Error ? error.message : String(error) }),
     draining: () => draining,
     debug: logDebug,
   }
@@ -335,19 +395,87 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     return client
   }
 
+  // The disconnect handlers run once a client is gone for good (after its connect handlers).
+  const runDisconnect = (clientId: number, ctx: WsSession<S>['ctx']): void => {
+    const connected = connecting.get(clientId)
+    if (connected === undefined) void dispatchDisconnect(compiled, ctx, onWsError)
+    else void connected.then(() => dispatchDisconnect(compiled, ctx, onWsError))
+  }
+
+  // A parked session ends for good: its rooms, its data, its number; then onDisconnect.
+  function expire(book: ClientSession): void {
+    if (book.expiry !== undefined) timers.clearTimeout(book.expiry)
+    parked.delete(book.clientId)
+    books.delete(book.sid)
+    registry.leaveNamespace(book.clientId)
+    const ctx = awayCtx.get(book)
+    awayCtx.delete(book)
+    if (ctx !== undefined) runDisconnect(book.clientId, ctx)
+  }
+  // The context of a parked session's last connection, for its disconnect handlers.
+  const awayCtx = new Map<ClientSession, WsSession<S>['ctx']>()
+
+  const disconnected = (session: WsSession<S>, clientId: number): void => {
+    session.closed()
+    wsClients.delete(clientId)
+    const book = session.book
+    // A link that broke (or a client saying it comes back) keeps its session for the window;
+    // a deliberate close, or the server's own, ends it.
+    const code = session.peerCloseCode
+    const keep = book !== undefined && recovery !== undefined && !draining && !session.serverClosed && (code === undefined || code === CLOSE_RECONNECTING || code === CLOSE_CODE.ABNORMAL)
+    if (keep) {
+      // Away, not gone: no disconnect handlers unless the window ends first.
+      book.data = clients.get(clientId)?.data
+      parked.set(clientId, book)
+      awayCtx.set(book, session.ctx)
+      book.expiry = timers.setTimeout(() => expire(book), recovery.windowMs)
+      return
+    }
+    if (book !== undefined) books.delete(book.sid)
+    registry.leaveNamespace(clientId)
+    runDisconnect(clientId, session.ctx)
+  }
+
+  /**
+   * A client asks to resume session `sid` having seen up to `lastSeq`: when the session is
+   * known and everything after `lastSeq` is still kept, the new connection takes the old
+   * client id (rooms and namespace are kept under it), its data, and what it missed.
+   */
+  const resume = (client: Client<S>, sid: string, lastSeq: number): { readonly book: ClientSession; readonly missed: readonly string[] } | undefined => {
+    const book = books.get(sid)
+    const missed = book?.since(lastSeq)
+    if (book === undefined || missed === undefined) return undefined
+    const live = wsClients.get(book.clientId)
+    if (live !== undefined) {
+      // The old link is dead but not yet noticed: this connection replaces it (rooms stay;
+      // the old socket's close finds its id taken and changes nothing).
+      const old = clients.get(book.clientId)
+      clients.delete(book.clientId)
+      wsClients.delete(book.clientId)
+      live.closed()
+      if (old !== undefined) {
+        book.data = old.data
+        io.destroy(old.socket)
+      }
+    }
+    if (book.expiry !== undefined) timers.clearTimeout(book.expiry)
+    book.expiry = undefined
+    parked.delete(book.clientId)
+    awayCtx.delete(book)
+    clients.delete(client.id)
+    client.id = book.clientId
+    client.data = book.data
+    book.data = undefined
+    clients.set(client.id, client)
+    return { book, missed }
+  }
+
   const closed = (client: Client<S>): void => {
     if (clients.get(client.id) !== client) return
-    clients.delete(client.id)
     httpSessions.delete(client.id)
     const session = wsClients.get(client.id)
-    if (session !== undefined) {
-      session.closed()
-      wsClients.delete(client.id)
-      registry.leaveNamespace(client.id)
-      const connected = connecting.get(client.id)
-      if (connected === undefined) void dispatchDisconnect(compiled, session.ctx, onWsError)
-      else void connected.then(() => dispatchDisconnect(compiled, session.ctx, onWsError))
-    }
+    if (session !== undefined) disconnected(session, client.id)
+    clients.delete(client.id)
     if (draining && clients.size === 0) drained?.()
   }
 
@@ -364,6 +492,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       draining = true
+      // Clients away within their window are not coming back to this process.
+      for (const book of [...parked.values()]) expire(book)
       timers.clearInterval(sweeper)
       timers.clearInterval(heartbeat)
       // Sockets that outlive the grace period are cut.
@@ -372,6 +502,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       }, limits.closeTimeoutMs)
       drained = () => {
         timers.clearTimeout(force)
+        compression?.close()
         // The cluster last: the rooms closed as their clients left; now leave the cluster.
         void cluster.close().then(resolve, (error: unknown) => {
           logger.exception(error, { phase: 'cluster close' })
@@ -413,4 +544,22 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       close,
     },
   }
+}
+
+// The server's permessage-deflate, or `undefined` when it is off, or on in a runtime that
+// brought no codec (the extension is then declined, which the log says once).
+const startCompression = <S>(
+  resolved: ResolvedOptions,
+  platform: Platform<S>,
+  frameLimits: { readonly maxPayload: number; readonly requireMask: boolean },
+  logger: Logger,
+  debug: (message: string, context: Readonly<Record<string, unknown>>) => void,
+): WsCompression | undefined => {
+  const config = resolved.perMessageDeflate
+  if (!config.enabled) return undefined
+  if (platform.deflate === undefined) {
+    logger.warning('perMessageDeflate is on, but this runtime has no DEFLATE codec: the extension is declined')
+    return undefined
+  }
+  return createWsCompression({ config, codec: platform.deflate(config), frameLimits, debug })
 }

@@ -10,10 +10,24 @@
  * another event joined the queue behind it, and memory per client stays bounded by
  * `maxSendBuffer` plus two of the largest frames. A slow client is told why (close 1008, queued behind its
  * backlog), gets nothing more, and is dropped when it has not read up by the close time-out.
+ *
+ * A connection that negotiated permessage-deflate has its frames pass through its own
+ * ordered queue first (`Outlet.deflate`, lib/engine/ws-deflate.ts), which compresses and then
+ * admits them here; a broadcast tells the queue so, and its compression may be shared.
  */
 import type { BroadcastTarget } from '../core/route/socket-context.js'
+import type { ClientSession } from './client-session.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
-import type { SocketIo } from './platform.js'
+import type { FrameWriter, SocketIo } from './platform.js'
+
+/**
+ * Where a connection's frames go first when it compresses (permessage-deflate): a queue that
+ * compresses what it should and hands every frame back to `admit`, in the order sent.
+ */
+export interface FrameQueue {
+  /** `broadcast`: the same frame goes to many receivers now (a compression may be shared). */
+  send(frame: Uint8Array, broadcast: boolean): void
+}
 
 /** What delivery needs of a WebSocket session. */
 export interface Outlet<S> {
@@ -22,34 +36,52 @@ export interface Outlet<S> {
   inFlight: number
   /** Stops the session after a slow-consumer verdict: close frame, end, destroy later. */
   dropSlow(): void
+  /** Set when the connection negotiated compression; `undefined` for plain frames. */
+  readonly deflate: FrameQueue | undefined
+  /** The client's session, when it has one: what it is sent is numbered. */
+  readonly book?: ClientSession | undefined
 }
 
 export interface DeliveryDeps<S> {
   readonly io: SocketIo<S>
   readonly maxSendBuffer: number
   readonly registry: NamespaceRegistry
+  readonly frames: FrameWriter
   /** The connected WebSocket clients by id. */
   readonly sessions: ReadonlyMap<number, Outlet<S>>
+  /** Sessions whose client is away (within the recovery window): what they miss is kept. */
+  readonly parked: ReadonlyMap<number, ClientSession>
   /** Told before a slow consumer is dropped. */
   readonly onSlowConsumer: (outlet: Outlet<S>, waitingBytes: number) => void
   /**
-   * Holds a receiver's writes until the end of the I/O turn (the flush batcher), so the
-   * broadcasts of one turn reach each receiver in one write; absent: written at once.
+   * Holds a broadcast receiver's writes until the end of the I/O turn (the flush batcher),
+   * so the broadcasts of one turn reach each receiver in one write; absent: written at once.
    */
   readonly hold?: (socket: S) => void
 }
 
 export interface Delivery<S> {
-  /** Writes to one session, unless it is gone or too slow. */
+  /** Writes to one session (through its compression, if any), unless it is gone or too slow. */
   write(outlet: Outlet<S>, bytes: Uint8Array): void
-  /** Writes to one client; false when there is no such WebSocket client. */
-  send(clientId: number, bytes: Uint8Array): boolean
+  /** Writes a finished frame to one session, unless it is gone or too slow (the last step). */
+  admit(outlet: Outlet<S>, bytes: Uint8Array): void
+  /**
+   * Writes to one client; false when there is no such WebSocket client. `text` is the
+   * envelope the frame holds, for clients with a session (numbered); raw messages have none.
+   */
+  send(clientId: number, bytes: Uint8Array, text?: string): boolean
+  /**
+   * Sends an envelope to a client with a session, numbered, on whichever connection holds
+   * the session now (or kept for its replay while it is away): an answer may outlive the
+   * connection that asked.
+   */
+  sendToSession(clientId: number, text: string): boolean
   /** Writes to every receiver of `target`; answers how many there were. */
-  broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined): number
+  broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string): number
 }
 
-export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlowConsumer, hold }: DeliveryDeps<S>): Delivery<S> => {
-  const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer, hold }: DeliveryDeps<S>): Delivery<S> => {
+  const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     const socket = outlet.socket
     if (io.isClosed(socket) || io.isEnded(socket)) return
     const waiting = io.buffered(socket)
@@ -62,29 +94,46 @@ export const createDelivery = <S>({ io, maxSendBuffer, registry, sessions, onSlo
     io.write(socket, bytes)
   }
 
+  // A compressing connection's frames go through its queue, which admits them in order.
+  const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+    if (outlet.deflate === undefined) admit(outlet, bytes)
+    else outlet.deflate.send(bytes, false)
+  }
+
   const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
     if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
     if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
-    return sessions.keys()
+    return parked.size === 0 ? sessions.keys() : [...sessions.keys(), ...parked.keys()]
+  }
+
+  // One receiver: the shared frame (through its compression, shared by a broadcast), or its
+  // own numbered frame when it has a session; a parked session keeps the text for its replay.
+  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean): boolean => {
+    const session = sessions.get(id)
+    if (session !== undefined) {
+      if (broadcast) hold?.(session.socket)
+      const book = session.book
+      if (book !== undefined && text !== undefined) write(session, frames.text(book.number(text)))
+      else if (bytes === undefined) return false
+      else if (session.deflate === undefined) admit(session, bytes)
+      else session.deflate.send(bytes, broadcast)
+      return true
+    }
+    const away = parked.get(id)
+    if (away === undefined || text === undefined) return false
+    away.number(text)
+    return true
   }
 
   return {
     write,
-    send(clientId, bytes) {
-      const session = sessions.get(clientId)
-      if (session === undefined) return false
-      write(session, bytes)
-      return true
-    },
-    broadcast(bytes, target) {
+    admit,
+    send: (clientId, bytes, text) => deliver(clientId, bytes, text, false),
+    sendToSession: (clientId, text) => deliver(clientId, undefined, text, false),
+    broadcast(bytes, target, text) {
       let count = 0
       for (const id of receivers(target)) {
-        if (id === target?.except) continue
-        const session = sessions.get(id)
-        if (session === undefined) continue
-        hold?.(session.socket)
-        write(session, bytes)
-        count += 1
+        if (id !== target?.except && deliver(id, bytes, text, true)) count += 1
       }
       return count
     },

@@ -36,6 +36,8 @@ export interface HttpShared<S> {
   readonly takeOver: (session: HttpSession<S>, request: HttpRequest, rest: Uint8Array) => void
   /** Corks the socket until the current batch of work is flushed (asynchronous answers only). */
   readonly hold: (socket: S) => void
+  /** An answer whose JSON body could not be encoded went out as 500 `unserializable_body`. */
+  readonly onUnserializable: (request: HttpRequest, error: unknown) => void
   /** Whether the server is shutting down: no more keep-alive. */
   readonly draining: () => boolean
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
@@ -65,6 +67,12 @@ const mayUpgrade = (headers: readonly Header[]): boolean => {
     if (name.length === 7 && name.toLowerCase() === 'upgrade') return true
   }
   return false
+}
+
+// Whether every byte is CR or LF: what a client may leave after its last request.
+const onlyLineEnds = (bytes: Uint8Array): boolean => {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0x0d && bytes[i] !== 0x0a) return false
+  return true
 }
 
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
@@ -123,7 +131,8 @@ export class HttpSession<S> {
   sweep(now: number): void {
     const { socket, queue, shared } = this
     if (shared.io.isClosed(socket) || shared.io.isEnded(socket)) return
-    if (!this.stopped && queue.length > 0) {
+    // Empty lines left after the last request (RFC 9112 §2.2) are no request in progress.
+    if (!this.stopped && queue.length > 0 && !onlyLineEnds(queue.bytes())) {
       const headMissing = this.resume === undefined || this.resume.resume._tag === 'Head'
       const allowed = headMissing ? shared.limits.headerTimeoutMs : shared.limits.requestTimeoutMs
       if (now - this.requestStartedAt > allowed) {
@@ -133,7 +142,7 @@ export class HttpSession<S> {
       }
       return
     }
-    if (this.slots.length === 0 && queue.length === 0 && now - this.idleSince > shared.limits.keepAliveTimeoutMs) shared.io.end(socket)
+    if (this.slots.length === 0 && now - this.idleSince > shared.limits.keepAliveTimeoutMs) shared.io.end(socket)
   }
 
   /** Closes the connection once the responses owed are sent (graceful shutdown, or the peer ended its side). */
@@ -221,8 +230,9 @@ export class HttpSession<S> {
     const keepAlive = request.keepAlive && !this.shared.draining()
     if (!keepAlive) this.stopped = true
     const answer = this.shared.respond(request)
+    const onUnserializable = (error: unknown): void => this.shared.onUnserializable(request, error)
     if (!(answer instanceof Promise)) {
-      const bytes = serializeResponse(answer, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol })
+      const bytes = serializeResponse(answer, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol, onUnserializable })
       this.slots.push({ bytes, close: !keepAlive, upgrade: undefined })
       return
     }
@@ -230,7 +240,7 @@ export class HttpSession<S> {
     this.slots.push(slot)
     this.shared.hold(this.socket)
     void answer.then((res) => {
-      slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(this.shared.timers.now()), protocol: request.protocol })
+      slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(this.shared.timers.now()), protocol: request.protocol, onUnserializable })
       // Flushed once after every answer settled in this turn, so pipelined answers leave together.
       if (this.slots[0] === slot && !this.flushQueued) {
         this.flushQueued = true
@@ -266,7 +276,9 @@ export class HttpSession<S> {
         queue.clear()
         this.resume = undefined
         // Not HTTP at all (a TLS hello on the plain port, say): nothing useful to answer.
-        if (this.firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0) {
+        // A first byte that is visible ASCII is a malformed request and gets its 400.
+        const first = bytes[0] ?? 0
+        if (this.firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0 && (first < 0x21 || first > 0x7e)) {
           shared.debug('connection closed: not HTTP', { firstByte: bytes[0] })
           this.stopped = true
           shared.io.destroy(this.socket)

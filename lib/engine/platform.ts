@@ -5,6 +5,8 @@
  * Must not import `node:*`, Buffer or process.
  */
 import type { Logger } from '../core/log/logger.js'
+import type { DeflateConfig } from '../core/ws/extensions/deflate-config.js'
+import type { DeflateCodec } from '../core/ws/extensions/message-codec.js'
 
 /**
  * The operations on one connection. `S` is the runtime's own socket (a `net.Socket`, a Bun
@@ -62,4 +64,10 @@ export interface Platform<S> {
   readonly allocate: (size: number) => Uint8Array
   /** The logger used when the options name none. */
   readonly defaultLogger: (debug: boolean) => Logger
+  /**
+   * The runtime's DEFLATE for permessage-deflate (RFC 7692), made once per server from its
+   * settings when compression is on (`createPerMessageDeflate` on `node:zlib`). Absent: the
+   * server declines the extension and says so at start-up.
+   */
+  readonly deflate?: (config: DeflateConfig) => DeflateCodec
 }

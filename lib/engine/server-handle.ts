@@ -11,8 +11,11 @@ import type { NamespaceRegistry } from './namespace-registry.js'
 
 /** What `runServer` resolves to: the seed's Server operations (§4.1) on a running server. */
 export interface ServerHandle {
-  /** Where the server listens (the port is the real one when `0` was asked). */
-  readonly address: { readonly host: string; readonly port: number }
+  /**
+   * Where the server listens (the port is the real one when `0` was asked). On a Unix
+   * socket, `path` is set and `port` is 0.
+   */
+  readonly address: { readonly host: string; readonly port: number; readonly path?: string }
   readonly logger: Logger
   /** Namespaces and rooms (seed NamespaceManager). */
   readonly namespaces: NamespaceRegistry

@@ -5,11 +5,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
+import type { CorsOptions } from '../core/http/cors-config.js'
 import type { Logger } from '../core/log/logger.js'
 import type { HttpMiddleware } from '../core/middleware/http-middleware.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { RouteSource } from '../core/route/route.js'
 import type { ClusterAdapter } from './cluster-adapter.js'
+import type { DeflateConfig, DeflateOptions } from '../core/ws/extensions/deflate-config.js'
+import { resolveDeflateConfig } from '../core/ws/extensions/resolve-deflate-config.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
 
 export interface ServerOptions {
@@ -26,7 +29,7 @@ export interface ServerOptions {
   /** HTTP middleware, first outermost. */
   readonly httpMiddleware?: readonly HttpMiddleware[]
   /** CORS configuration (seed §2.7; defaults when absent), or `false` for no CORS headers. */
-  readonly cors?: unknown
+  readonly cors?: CorsOptions | false
   /** Origins allowed to open a WebSocket (default `['*']`, any). */
   readonly allowedOrigins?: readonly string[]
   /** WebSocket subprotocols the server speaks, in preference order. */
@@ -40,7 +43,23 @@ export interface ServerOptions {
    * hosts. Default: in-process (this server alone, nothing to install or run).
    */
   readonly cluster?: ClusterAdapter
+  /**
+   * Sessions for clients that ask for them (`tp_v=1`, as `twinport/client` does): numbered
+   * messages, recovery of rooms, data and missed messages within `windowMs` (default 2
+   * minutes), retried requests answered once. `false` turns them off.
+   */
+  readonly recovery?: { readonly windowMs?: number; readonly maxMessages?: number } | false
+  /**
+   * WebSocket compression (permessage-deflate, RFC 7692), off by default: `true` offers it
+   * with the defaults (`server_no_context_takeover`, messages of 1 KiB and more compressed),
+   * an object changes any of them (`{ threshold: 256, serverMaxWindowBits: 12 }`). A client
+   * that does not offer it, or a runtime with no DEFLATE codec, gets plain frames.
+   */
+  readonly perMessageDeflate?: boolean | DeflateOptions
 }
+
+/** The recovery defaults (docs/decisions.md, "Client sessions and recovery"). */
+export const DEFAULT_RECOVERY = { windowMs: 120_000, maxMessages: 1000, maxAnswers: 256 } as const
 
 export interface ResolvedOptions {
   readonly host: string
@@ -49,6 +68,10 @@ export interface ResolvedOptions {
   readonly allowedOrigins: readonly string[]
   readonly protocols: readonly string[]
   readonly limits: Limits
+  /** Session limits, or `undefined` when sessions are off. */
+  readonly recovery: { readonly windowMs: number; readonly maxMessages: number; readonly maxAnswers: number } | undefined
+  /** The permessage-deflate settings, every one set (`enabled: false` when off). */
+  readonly perMessageDeflate: DeflateConfig
 }
 
 const positiveInt = new t.Type<number, number, unknown>(
@@ -100,6 +123,7 @@ const OptionsCodec = t.partial({
   logger: loggerShape,
   limits: t.exact(t.partial(limitProps)),
   cluster: clusterShape,
+  recovery: t.union([t.literal(false), t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt }))]),
 })
 
 // "limits.maxBody: expected a positive integer, got -1" from an io-ts error.
@@ -109,13 +133,16 @@ const describe = (error: t.ValidationError): string => {
     .filter((k) => k !== '')
     .join('.')
   const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value'
-  let got: string
+  return `${path === '' ? 'options' : path}: expected ${expected}, got ${show(error.value)}`
+}
+
+// A bad value as the message shows it: JSON where it can be.
+const show = (value: unknown): string => {
   try {
-    got = JSON.stringify(error.value) ?? String(error.value)
+    return JSON.stringify(value) ?? String(value)
   } catch {
-    got = String(error.value)
+    return String(value)
   }
-  return `${path === '' ? 'options' : path}: expected ${expected}, got ${got}`
 }
 
 /**
@@ -131,6 +158,8 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
   const unknownLimits = Object.keys(options.limits ?? {}).filter((k) => !(k in DEFAULT_LIMITS))
   if (unknownLimits.length > 0) return E.left(unknownLimits.map((k) => `limits.${k}: not a known limit (known: ${Object.keys(DEFAULT_LIMITS).join(', ')})`))
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits }
+  const deflate = resolveDeflate(options.perMessageDeflate)
+  if (E.isLeft(deflate)) return E.left([deflate.left])
   return E.right({
     host: options.host ?? '0.0.0.0',
     port: options.port ?? 6001,
@@ -138,5 +167,19 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
     allowedOrigins: options.allowedOrigins ?? ['*'],
     protocols: options.protocols ?? [],
     limits,
+    recovery: options.recovery === false ? undefined : { ...DEFAULT_RECOVERY, ...options.recovery },
+    perMessageDeflate: deflate.right,
   })
+}
+
+// `perMessageDeflate`: a flag or a settings object, each setting checked by the core.
+const resolveDeflate = (option: unknown): E.Either<string, DeflateConfig> => {
+  const plainObject = typeof option === 'object' && option !== null && !Array.isArray(option)
+  if (option !== undefined && typeof option !== 'boolean' && !plainObject) {
+    return E.left(`perMessageDeflate: expected true, false or an object of settings, got ${show(option)}`)
+  }
+  const config = resolveDeflateConfig(option as boolean | DeflateOptions | undefined)
+  if (E.isRight(config)) return config
+  const { option: name, expected, value } = config.left
+  return E.left(`perMessageDeflate.${name}: expected ${expected}, got ${show(value)}`)
 }

@@ -6,6 +6,11 @@
  * A class on purpose: a server holds tens of thousands of these, so the state is a few
  * fields and the behaviour lives once on the prototype; what every session shares (limits,
  * routes, hooks) is one `WsShared` record per server.
+ *
+ * With permessage-deflate negotiated, `deflate` holds the connection's compression
+ * (lib/engine/ws-deflate.ts): frames leave through its ordered queue, a compressed message
+ * is inflated before it is dispatched (the bytes after it wait), and the end of the
+ * connection waits for the frames sent before it.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
@@ -14,7 +19,7 @@ import { dispatchEvent } from '../core/route/dispatch-event.js'
 import { dispatchRawNow, type RawOutcome } from '../core/route/dispatch-raw.js'
 import type { SocketContext } from '../core/route/socket-context.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
-import { type AssemblyLimits, type AssemblyState, assembleMessage, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
+import { type AssemblyLimits, type AssemblyState, assembleMessage, type Compressed, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
 import { continuePartialText, type PartialText, startPartialText } from '../core/ws/check-partial-text.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { decodeFrame } from '../core/ws/decode-frame.js'
@@ -23,10 +28,13 @@ import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope
 import type { EventId } from '../core/ws/event.js'
 import type { FrameLimits } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
+import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
 import { ByteQueue } from './byte-queue.js'
+import { type ClientSession, PENDING } from './client-session.js'
 import type { Outlet } from './delivery.js'
 import type { Limits } from './limits.js'
 import type { FrameWriter, SocketIo, TimerId, Timers } from './platform.js'
+import type { DeflateHost, Inflated, WsDeflate } from './ws-deflate.js'
 
 /** What every WebSocket session of one server shares. */
 export interface WsShared<S> {
@@ -39,18 +47,32 @@ export interface WsShared<S> {
   readonly compiled: CompiledRoutes
   readonly wsMiddleware: readonly WsMiddleware[]
   readonly onError: WsErrorReporter
-  /** Writes bytes to a client, respecting its send-buffer limit. */
+  /** Writes bytes to a client (through its compression, if any), respecting its send-buffer limit. */
   readonly write: (session: WsSession<S>, bytes: Uint8Array) => void
+  /** Sends an envelope, numbered, to the connection that holds client `clientId`'s session now. */
+  readonly sendToSession: (clientId: number, text: string) => void
+  /** Writes a finished frame to a client, respecting its send-buffer limit. */
+  readonly admit: (session: WsSession<S>, bytes: Uint8Array) => void
   /** Corks the socket until the current batch of work is flushed. */
   readonly hold: (socket: S) => void
   /** Logs a protocol failure (debug level: it is the client's fault, not the server's). */
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
+  /** Logs a failure of the server's own (zlib failing to compress). */
+  readonly exception: (error: unknown, context: Readonly<Record<string, unknown>>) => void
 }
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 
-export class WsSession<S> implements Outlet<S> {
+export class WsSession<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
+  /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
+  book: ClientSession | undefined = undefined
+  /** The close code the peer sent, if it sent one; `undefined` for a link that just broke. */
+  peerCloseCode: number | undefined = undefined
+  /** The server ended this connection on purpose (disconnectClient, shutdown): no recovery. */
+  serverClosed = false
+  /** permessage-deflate, when the handshake agreed on it (set right after construction). */
+  deflate: WsDeflate | undefined = undefined
   private readonly queue = new ByteQueue()
   private assembly: AssemblyState = initialAssembly
   private closing = false
@@ -71,15 +93,24 @@ export class WsSession<S> implements Outlet<S> {
     const { socket, shared } = this
     const io = shared.io
     if (io.isEnded(socket)) return
-    if (!this.queue.push(chunk)) {
+    // While a compressed message inflates, what follows waits in the queue.
+    if (!this.queue.push(chunk) || this.deflate?.inflating === true) {
       // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte.
       if (this.partial !== undefined) this.checkPartial(chunk)
       return
     }
-    // Replies given in this turn leave together in one write; replies that wait on a
-    // promise are held until the batch of this event-loop turn is flushed.
+    this.process(undefined)
+  }
+
+  // Dispatches `inflated` (a compressed message, now inflated), then decodes what is queued.
+  // Replies given in this turn leave together in one write; replies that wait on a promise
+  // are held until the batch of this event-loop turn is flushed.
+  private process(inflated: DataMessage | undefined): void {
+    const { socket, shared } = this
+    const io = shared.io
     this.waiting = false
     io.cork(socket)
+    if (inflated !== undefined && !this.closing) this.onData(inflated)
     this.drain()
     io.uncork(socket)
     if (this.waiting) shared.hold(socket)
@@ -90,15 +121,40 @@ export class WsSession<S> implements Outlet<S> {
     this.shared.io.end(this.socket)
   }
 
-  /** The socket is gone: stop the close timer. */
+  /** The socket is gone: stop the close timer, free the compression state. */
   closed(): void {
     if (this.closeTimer !== undefined) this.shared.timers.clearTimeout(this.closeTimer)
+    this.deflate?.close()
+  }
+
+  /** A finished frame (compressed or not) for the socket: `DeflateHost`. */
+  admit(frame: Uint8Array): void {
+    this.shared.admit(this, frame)
+  }
+
+  /** Corks the socket until the batch is flushed: `DeflateHost`. */
+  hold(): void {
+    this.shared.hold(this.socket)
+  }
+
+  /**
+   * zlib failed (`DeflateHost`): the frames queued behind cannot leave in order, so the
+   * connection closes with 1011 (RFC 6455 §7.4.1: "an unexpected condition").
+   */
+  compressionFailed(error: unknown): void {
+    this.shared.exception(error, { phase: 'permessage-deflate', clientId: this.ctx.clientId })
+    if (!this.closing) this.admit(encodeFrameBytes(closeFrame(CLOSE_CODE.INTERNAL_ERROR, 'compression failed')))
+    this.closing = true
+    this.queue.clear()
+    this.shared.io.end(this.socket)
+    this.destroyLater()
   }
 
   /** Starts the close handshake with `code` (RFC 6455 §7.1.2); data is no longer dispatched. */
   close(code: number, reason = ''): void {
     if (this.closing || this.shared.io.isClosed(this.socket)) return
     this.closing = true
+    this.serverClosed = true
     this.write(encodeFrameBytes(closeFrame(code, reason)))
     // The client answers with its own close frame; then the server closes TCP first (§7.1.1).
     this.destroyLater()
@@ -111,6 +167,7 @@ export class WsSession<S> implements Outlet<S> {
   dropSlow(): void {
     if (this.closing) return
     this.closing = true
+    this.serverClosed = true
     this.queue.clear()
     const { io } = this.shared
     io.write(this.socket, encodeFrameBytes(closeFrame(CLOSE_CODE.POLICY_VIOLATION, 'slow consumer')))
@@ -126,7 +183,10 @@ export class WsSession<S> implements Outlet<S> {
       return
     }
     this.alive = false
-    if (!this.closing) this.write(encodeFrameBytes(pingFrame()))
+    if (this.closing) return
+    this.write(encodeFrameBytes(pingFrame()))
+    // Browsers cannot see pings: a session client watches for this event instead.
+    if (this.book !== undefined) this.write(this.shared.frames.text(HEARTBEAT_MESSAGE))
   }
 
   private write(bytes: Uint8Array): void {
@@ -139,10 +199,13 @@ export class WsSession<S> implements Outlet<S> {
     this.closeTimer = shared.timers.setTimeout(() => shared.io.destroy(socket), shared.limits.closeTimeoutMs)
   }
 
+  // Ends our side once the frames sent before (a close frame among them) are written.
   private endSoon(): void {
     this.closing = true
     this.queue.clear()
-    this.shared.io.end(this.socket)
+    const { socket, shared } = this
+    if (this.deflate === undefined) shared.io.end(socket)
+    else this.deflate.whenSent(() => shared.io.end(socket))
     this.destroyLater()
   }
 
@@ -150,6 +213,7 @@ export class WsSession<S> implements Outlet<S> {
   private fail(error: { readonly closeCode: number; readonly reason: string; readonly _tag: string }): void {
     this.shared.debug('websocket connection failed', { clientId: this.ctx.clientId, closeCode: error.closeCode, reason: error.reason, tag: error._tag })
     if (!this.closing) this.write(encodeFrameBytes(closeFrame(error.closeCode, error.reason)))
+    this.serverClosed = true
     this.endSoon()
   }
 
@@ -161,7 +225,8 @@ export class WsSession<S> implements Outlet<S> {
   }
 
   private drain(): void {
-    const { frameLimits, messageLimits, io } = this.shared
+    const { messageLimits, io } = this.shared
+    const frameLimits = this.deflate?.frameLimits ?? this.shared.frameLimits
     let bytes = this.queue.bytes()
     this.partial = undefined
     while (bytes.length > 0 && !io.isClosed(this.socket)) {
@@ -179,13 +244,36 @@ export class WsSession<S> implements Outlet<S> {
       const assembled = assembleMessage(this.assembly, step.right.value, messageLimits)
       if (E.isLeft(assembled)) return this.fail(assembled.left)
       this.assembly = assembled.right.state
-      if (assembled.right.output !== undefined) this.onIncoming(assembled.right.output)
+      const output = assembled.right.output
+      if (output?._tag === 'Compressed') {
+        if (this.closing) continue // data is no longer dispatched
+        return this.inflate(output, bytes)
+      }
+      if (output !== undefined) this.onIncoming(output)
       if (io.isEnded(this.socket)) return this.queue.clear()
     }
     this.queue.keep(bytes)
   }
 
-  private onIncoming(incoming: Incoming): void {
+  // A compressed message (RFC 7692 §6): inflated first, the bytes after it kept for later.
+  private inflate(message: Compressed, rest: Uint8Array): void {
+    this.queue.keep(rest)
+    const deflate = this.deflate as WsDeflate
+    void deflate.inflate(message, this.shared.messageLimits.maxMessage).then(
+      (inflated) => this.inflated(inflated),
+      (error: unknown) => this.compressionFailed(error),
+    )
+  }
+
+  private inflated(inflated: Inflated): void {
+    const io = this.shared.io
+    if (io.isClosed(this.socket) || io.isEnded(this.socket)) return
+    // 1009 as soon as the output passed the limit, 1007 for bad DEFLATE or bad UTF-8.
+    if (E.isLeft(inflated)) return this.fail(inflated.left)
+    this.process(inflated.right)
+  }
+
+  private onIncoming(incoming: Exclude<Incoming, Compressed>): void {
     switch (incoming._tag) {
       case 'Text':
       case 'Binary':
@@ -197,6 +285,7 @@ export class WsSession<S> implements Outlet<S> {
       case 'Pong':
         return
       case 'Close':
+        this.peerCloseCode = incoming.code ?? CLOSE_CODE.NO_STATUS
         // Echo the code when we did not start the close (§5.5.1), then close TCP.
         if (!this.closing) this.write(encodeFrameBytes(closeFrame(incoming.code ?? CLOSE_CODE.NORMAL, '')))
         this.endSoon()
@@ -216,11 +305,23 @@ export class WsSession<S> implements Outlet<S> {
     }
     const envelope = decodeEnvelope(message.text)
     if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
-    const event = envelope.right.event
+    const { event, id } = envelope.right
+    const book = id === undefined ? undefined : this.book
+    if (book !== undefined) {
+      // A request retried after a reconnect (same id, same session): answered once.
+      const answer = book.answerOf(id as EventId)
+      if (answer === PENDING) return
+      if (answer !== undefined) return this.sendText(answer)
+      book.remember(id as EventId, PENDING)
+    }
     this.waiting = true
     void dispatchEvent(compiled, envelope.right, ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
-      if (outcome._tag === 'Ack') this.sendAck(outcome.id, outcome.value, event)
-      else if (outcome._tag === 'Failed') this.sendText(encodeErrorEvent(outcome.error))
+      const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
+      if (book !== undefined) {
+        if (text === undefined) book.forget(id as EventId)
+        else book.remember(id as EventId, text)
+      }
+      if (text !== undefined) this.sendText(text)
     })
   }
 
@@ -229,19 +330,19 @@ export class WsSession<S> implements Outlet<S> {
     else if (outcome._tag === 'NoRawRoute') this.close(outcome.closeCode, 'binary messages are not supported')
   }
 
+  // An envelope to this client; with a session, to whichever connection holds it by then.
   private sendText(text: string): void {
-    this.write(this.shared.frames.text(text))
+    if (this.book === undefined) this.write(this.shared.frames.text(text))
+    else this.shared.sendToSession(this.book.clientId, text)
   }
 
   // A return value JSON cannot hold (a cycle, a BigInt) is the handler's failure, not a crash.
-  private sendAck(id: EventId, value: unknown, event: string): void {
-    let text: string
+  private ackText(id: EventId, value: unknown, event: string): string {
     try {
-      text = encodeAck(id, value)
+      return encodeAck(id, value)
     } catch (error) {
       this.shared.onError(error, { phase: 'event', clientId: this.ctx.clientId, event })
-      text = encodeErrorEvent({ code: 'handler_error', message: `the answer of "${event}" is not JSON`, id })
+      return encodeErrorEvent({ code: 'handler_error', message: `the answer of "${event}" is not JSON`, id })
     }
-    this.sendText(text)
   }
 }

@@ -1,14 +1,18 @@
 /**
  * One `node:zlib` raw DEFLATE stream that compresses whole WebSocket messages for
- * permessage-deflate (RFC 7692 §7.2.1): the message is written, a sync flush ends it on a
- * byte boundary, and the flush's trailing `00 00 ff ff` is left off.
+ * permessage-deflate (RFC 7692 §7.2.1): the message is written with a sync flush, which
+ * ends it on a byte boundary, and the flush's trailing `00 00 ff ff` is left off.
+ *
+ * The stream's default flush is `Z_SYNC_FLUSH`, so one `write` is one zlib job: the data
+ * and its flush go to the thread pool together, where a write then a `flush()` would be two
+ * round trips (each a thread hand-off and back, which costs more than compressing 4 KiB).
  *
  * One job at a time (the stream pool sees to it). The LZ77 window carries over from one
  * message to the next until `reset()`: that is context takeover.
  */
 import { constants, createDeflateRaw, type DeflateRaw } from 'node:zlib'
 import { stripDeflateTail } from '../core/ws/extensions/deflate-tail.js'
-import type { PoolStream } from './stream-pool.js'
+import type { PoolStream } from '../engine/stream-pool.js'
 
 /** The zlib settings of a compressor. */
 export interface DeflaterOptions {
@@ -39,6 +43,7 @@ export class Deflater implements PoolStream {
       windowBits: Math.max(9, options.windowBits),
       level: options.level,
       memLevel: options.memLevel,
+      flush: constants.Z_SYNC_FLUSH,
     })
     this.stream.on('data', (chunk: Buffer) => {
       this.chunks.push(chunk)
@@ -56,9 +61,10 @@ export class Deflater implements PoolStream {
   compress(message: Uint8Array): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
       this.failed = reject
-      this.stream.write(message)
-      this.stream.flush(constants.Z_SYNC_FLUSH, () => {
+      // Called once zlib has handed over all the output of this write.
+      this.stream.write(message, () => {
         this.failed = undefined
+        if (this.stream.destroyed) return reject(new Error('permessage-deflate: the zlib stream failed'))
         const { chunks, size } = this
         this.chunks = []
         this.size = 0

@@ -1,7 +1,9 @@
 /**
  * One `node:zlib` raw inflate stream that restores whole WebSocket messages for
  * permessage-deflate (RFC 7692 §7.2.2): the payload is written with `00 00 ff ff` after it,
- * then a sync flush gives the message. The output is counted as zlib hands it over (16 KiB
+ * in one write with a sync flush (the stream's default), so one zlib job gives the
+ * message: a write each for the payload and the tail, then a `flush()`, would be three
+ * round trips to the thread pool. The output is counted as zlib hands it over (16 KiB
  * at a time): once it passes the limit the stream is destroyed and the rest of the payload
  * is never inflated, so a few kilobytes that would inflate to gigabytes cost at most one
  * chunk past the limit.
@@ -13,7 +15,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { constants, createInflateRaw, type InflateRaw } from 'node:zlib'
 import { DEFLATE_TAIL } from '../core/ws/extensions/deflate-tail.js'
 import { invalidCompressedData, messageTooBig, type WsError } from '../core/ws/ws-error.js'
-import type { PoolStream } from './stream-pool.js'
+import type { PoolStream } from '../engine/stream-pool.js'
 
 type Outcome = E.Either<WsError, Uint8Array>
 
@@ -38,7 +40,7 @@ export class Inflater implements PoolStream {
 
   /** `windowBits`: the window (8–15) the peer compresses with. */
   constructor(windowBits: number) {
-    this.stream = createInflateRaw({ windowBits })
+    this.stream = createInflateRaw({ windowBits, flush: constants.Z_SYNC_FLUSH })
     this.stream.on('data', (chunk: Buffer) => this.take(chunk))
     // Bytes that are not DEFLATE (zlib destroys the stream itself).
     this.stream.on('error', () => this.finish(E.left(invalidCompressedData())))
@@ -55,9 +57,14 @@ export class Inflater implements PoolStream {
   decompress(payload: Uint8Array, maxMessage: number): Promise<Outcome> {
     return new Promise((resolve) => {
       this.job = { limit: maxMessage, settle: resolve }
-      this.stream.write(payload)
-      this.stream.write(DEFLATE_TAIL)
-      this.stream.flush(constants.Z_SYNC_FLUSH, () => {
+      const input = new Uint8Array(payload.length + DEFLATE_TAIL.length)
+      input.set(payload)
+      input.set(DEFLATE_TAIL, payload.length)
+      // Called once zlib has handed over all the output of this write.
+      this.stream.write(input, () => {
+        // Deno's node:zlib calls back after destroying the stream on bad data (Node never
+        // calls back then, and reports the error alone).
+        if (this.stream.destroyed) return this.finish(E.left(invalidCompressedData()))
         const { chunks, size } = this
         this.finish(E.right(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
       })

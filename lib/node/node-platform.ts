@@ -1,7 +1,7 @@
 /**
  * The engine's `Platform` on Node: `net.Socket` operations, Node's timers (unref'd, so a
  * server's timers never keep the process alive on their own), Node's native UTF-8 frame
- * writer, SHA-1 and pooled buffers, and the console logger.
+ * writer, SHA-1 and pooled buffers, the console logger, and `node:zlib` for permessage-deflate.
  */
 import { Buffer } from 'node:buffer'
 import type { Socket } from 'node:net'
@@ -9,6 +9,7 @@ import type { Platform, SocketIo, Timers } from '../engine/platform.js'
 import { createLogger } from './log/create-logger.js'
 import { nativeAcceptKey } from './native-accept-key.js'
 import { nodeFrames } from './node-frames.js'
+import { createPerMessageDeflate } from './permessage-deflate.js'
 
 export const nodeSocketIo: SocketIo<Socket> = {
   write: (socket, bytes) => void socket.write(bytes),
@@ -37,4 +38,5 @@ export const nodePlatform: Platform<Socket> = {
   acceptKey: nativeAcceptKey,
   allocate: (size) => Buffer.allocUnsafe(size),
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
+  deflate: createPerMessageDeflate,
 }

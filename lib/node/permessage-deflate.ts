@@ -23,8 +23,8 @@ import type { DeflateCodec, MessageCompressor, MessageDecompressor } from '../co
 import type { WsError } from '../core/ws/ws-error.js'
 import { Deflater, type DeflaterOptions } from './deflater.js'
 import { Inflater } from './inflater.js'
-import { createJobLimiter, type JobLimiter } from './job-limiter.js'
-import { createStreamPool, type StreamPool } from './stream-pool.js'
+import { createJobLimiter, type JobLimiter } from '../engine/job-limiter.js'
+import { createStreamPool, type StreamPool } from '../engine/stream-pool.js'
 
 // Streams in one shared pool: enough to keep every limiter slot busy, and a bound when the
 // limit is Infinity.

@@ -10,6 +10,19 @@ import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
 import { nodePlatform } from './node-platform.js'
 
+/**
+ * Options of `runServer` on Node: the shared options, and two more ways to listen.
+ */
+export interface NodeServerOptions extends ServerOptions {
+  /** A Unix domain socket path to listen on instead of `host`/`port` (behind nginx, say). */
+  readonly path?: string
+  /**
+   * An already-open listening handle to serve instead of `host`/`port`: `{ fd: 3 }` for
+   * systemd socket activation, or a `net.Server` (one received from a parent process).
+   */
+  readonly handle?: { readonly fd: number } | Server
+}
+
 // The engine's record of a socket, kept on the socket so the listeners can be shared functions.
 const CLIENT = Symbol('twinport.client')
 type ClientSocket = Socket & { [CLIENT]?: Client<Socket> }
@@ -21,7 +34,9 @@ type ClientSocket = Socket & { [CLIENT]?: Client<Socket> }
  * const server = await runServer({ port: 0, routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] })
  * await server.close()
  */
-export const runServer = async (options: ServerOptions = {}): Promise<ServerHandle> => {
+export const runServer = async (options: NodeServerOptions = {}): Promise<ServerHandle> => {
+  if (options.path !== undefined && options.handle !== undefined) throw new Error('runServer: invalid options\n  path and handle: give one place to listen, not both')
+  if (options.path !== undefined && (typeof options.path !== 'string' || options.path === '')) throw new Error('runServer: invalid options\n  path: expected a non-empty string')
   const engine = createEngine(options, nodePlatform)
   const { logger } = engine
   const debug = engine.options.debug
@@ -63,10 +78,13 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
-      server.listen(askedPort, host, () => {
+      const listening = (): void => {
         server.off('error', reject)
         resolve()
-      })
+      }
+      if (options.path !== undefined) server.listen(options.path, listening)
+      else if (options.handle !== undefined) server.listen(options.handle, listening)
+      else server.listen(askedPort, host, listening)
     })
   } catch (error) {
     await engine.handle.close()
@@ -75,13 +93,16 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   server.on('error', (error) => logger.exception(error, { phase: 'listen' }))
 
   const bound = server.address()
-  const port = typeof bound === 'object' && bound !== null ? bound.port : askedPort
-  logger.info('twinport listening on {host}:{port}', { host, port })
+  const address = typeof bound === 'string'
+    ? { host, port: 0, path: bound }
+    : { host: options.handle === undefined ? host : (bound?.address ?? host), port: bound?.port ?? askedPort }
+  if (address.path === undefined) logger.info('twinport listening on {host}:{port}', { host: address.host, port: address.port })
+  else logger.info('twinport listening on {path}', { path: address.path })
 
   const stopListening = new Promise<void>((resolve) => server.once('close', () => resolve()))
   return {
     ...engine.handle,
-    address: { host, port },
+    address,
     close: async () => {
       if (server.listening) server.close()
       await Promise.all([engine.handle.close(), stopListening])

@@ -226,7 +226,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     log().warning('cluster: lost Redis ({error}); local delivery goes on, broadcasts wait (up to {bytes} bytes)', { error: message(error), bytes: buffer.maxBytes })
   }
 
-  const publish = (frame: Uint8Array, target: ClusterTarget): void => {
+  const publish = (frame: Uint8Array, target: ClusterTarget, envelope: boolean): void => {
     if (closed) return
     const namespace = target.room !== undefined ? (target.namespace ?? '/') : target.namespace
     const encoded = encodeClusterMessage({
@@ -235,6 +235,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       seq: UNSEQUENCED,
       ...(namespace === undefined ? {} : { namespace }),
       ...(target.room === undefined ? {} : { room: target.room }),
+      ...(envelope ? { envelope: true as const } : {}),
       frame,
     })
     if (E.isLeft(encoded)) return log().warning('cluster: a broadcast cannot cross to other nodes: {reason}', { reason: encoded.left.reason })
@@ -261,42 +262,11 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     ...(m.room === undefined ? {} : { room: m.room }),
   })
 
-  // Frames that arrive in one I/O turn for one target are written together at its end: the
-  // frames back to back in one array, so each local client gets one write (one system call)
-  // for the whole batch instead of one per message. Order within a target is kept.
-  const batches = new Map<string, { readonly target: ClusterTarget; readonly frames: Uint8Array[] }>()
-  let batchScheduled = false
-  const writeBatches = (): void => {
-    batchScheduled = false
-    const all = [...batches.values()]
-    batches.clear()
-    for (const { target, frames } of all) {
-      if (frames.length === 1) (host as ClusterHost).deliver(frames[0] as Uint8Array, target)
-      else {
-        const joined = new Uint8Array(frames.reduce((n, f) => n + f.length, 0))
-        let at = 0
-        for (const f of frames) {
-          joined.set(f, at)
-          at += f.length
-        }
-        ;(host as ClusterHost).deliver(joined, target)
-      }
-    }
-  }
-  const deliver = (scope: Scope, frame: Uint8Array): void => {
-    const batch = batches.get(scope.keys.tag)
-    if (batch === undefined) batches.set(scope.keys.tag, { target: scope.target, frames: [frame] })
-    else batch.frames.push(frame)
-    if (!batchScheduled) {
-      batchScheduled = true
-      ;(host as ClusterHost).timers.afterIo(writeBatches)
-    }
-  }
-
   const apply = (scope: Scope, step: OrderStep<ClusterBroadcast>, backfill: boolean): void => {
     for (const m of step.deliver) {
       if (m.origin === nodeId) continue // delivered here when it was published
-      deliver(scope, m.frame)
+      // Written at once; the engine holds the writes of a burst to the end of the I/O turn.
+      ;(host as ClusterHost).deliver(m.frame, scope.target, m.envelope === true)
       counts.received += 1
       if (backfill) counts.backfilled += 1
     }
@@ -403,7 +373,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     const m = decoded.right
     if (m._tag === 'Broadcast' || m.node !== nodeId) return invalid('a message for another node', myChannel)
     if (m._tag === 'Direct') {
-      if ((host as ClusterHost).deliverTo(m.clientId, m.frame)) counts.received += 1
+      if ((host as ClusterHost).deliverTo(m.clientId, m.frame, m.envelope === true)) counts.received += 1
     } else if (m._tag === 'Request') answer(m, myChannel)
     else {
       let body: unknown
@@ -523,9 +493,9 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       })
     },
     publish,
-    sendTo: (node, clientId, frame) => {
+    sendTo: (node, clientId, frame, envelope) => {
       if (!up) return
-      const encoded = encodeClusterMessage({ _tag: 'Direct', origin: nodeId, seq: UNSEQUENCED, node, clientId, frame })
+      const encoded = encodeClusterMessage({ _tag: 'Direct', origin: nodeId, seq: UNSEQUENCED, node, clientId, ...(envelope ? { envelope: true as const } : {}), frame })
       if (E.isLeft(encoded)) return log().warning('cluster: a message for {node} cannot be sent: {reason}', { node, reason: encoded.left.reason })
       void publishPlain(nodeChannel(prefix, node), encoded.right).catch(() => undefined)
     },

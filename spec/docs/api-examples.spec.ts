@@ -1,9 +1,9 @@
 /**
- * The docs as a test: every ```ts block of the API reference and of the guide is
- * type-checked and run, the README's example is type-checked, and the reference names
- * every export of `twinport`. A block is a small ES module that imports from `twinport`
- * (or `twinport/core`) and checks what it claims with `node:assert/strict`, so an example
- * that drifts from the code fails here.
+ * The docs as a test: every ```ts block of the API reference, the guide and the client
+ * guide is type-checked and run, the README's example is type-checked, and the reference
+ * names every export of `twinport` and `twinport/client`. A block is a small ES module that
+ * imports from `twinport` (or `twinport/core`, `twinport/client`) and checks what it claims
+ * with `node:assert/strict`, so an example that drifts from the code fails here.
  *
  * Each block is written to `spec/docs/.tmp/` (gitignored; the project's tsc skips
  * dot-directories) twice: as written, for tsc with `twinport` mapped to `lib/` (`paths`),
@@ -23,7 +23,7 @@ const root = resolve(here, '..', '..')
 const tmp = join(here, '.tmp', String(process.pid))
 const apiPath = join(root, 'docs', 'api.md')
 // Pages whose ```ts blocks are complete programs, run and type-checked.
-const pages = ['api.md', 'guide.md']
+const pages = ['api.md', 'guide.md', 'client.md']
 // Pages whose ```ts blocks are type-checked only (the README's starts a server on 6001 for good).
 const checkedOnly = ['README.md']
 
@@ -51,11 +51,12 @@ const tsBlocks = (markdown: string): readonly Block[] => {
   return blocks
 }
 
-// `twinport` and `twinport/core` as the files they name in this checkout.
+// `twinport`, `twinport/core` and `twinport/client` as the files they name in this checkout.
 const pointAtLib = (code: string): string =>
   code
     .replaceAll(`from 'twinport/redis'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'redis', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/core'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'core', 'index.ts')).href)}`)
+    .replaceAll(`from 'twinport/client'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'client', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'index.ts')).href)}`)
 
 const markdown = readFileSync(apiPath, 'utf8')
@@ -172,6 +173,16 @@ examples('docs/api.md :: names every type exported by twinport', () => {
   const names = new Set<string>()
   exportedTypeNames(join(root, 'lib', 'index.ts'), false, names)
   assert.ok(names.size > 50, `expected the type exports to be found, got ${names.size}`)
+  const missing = [...names].filter((name) => !documented(name))
+  assert.equal(missing, [], `not documented in docs/api.md: ${missing.join(', ')}`)
+})
+
+examples('docs/api.md :: names every value and type exported by twinport/client', async () => {
+  const entry = join(root, 'lib', 'client', 'index.ts')
+  const api: Record<string, unknown> = await import(pathToFileURL(entry).href)
+  const names = new Set(Object.keys(api))
+  exportedTypeNames(entry, false, names)
+  assert.ok(names.size > 30, `expected the client exports to be found, got ${names.size}`)
   const missing = [...names].filter((name) => !documented(name))
   assert.equal(missing, [], `not documented in docs/api.md: ${missing.join(', ')}`)
 })

@@ -14,7 +14,7 @@ const scripted = (answers: (body: unknown, node: string | undefined) => ClusterR
   const sent: { node: string; clientId: number; text: string }[] = []
   const adapter: ClusterAdapter = {
     ...inProcessCluster('me'),
-    sendTo: (node, clientId, frame) => void sent.push({ node, clientId, text: new TextDecoder().decode(frame) }),
+    sendTo: (node, clientId, frame, envelope) => void sent.push({ node, clientId, text: `${envelope ? 'envelope ' : ''}${new TextDecoder().decode(frame)}` }),
     request: async (body, options) => {
       asked.push({ body, node: options?.node, timeoutMs: options?.timeoutMs })
       return answers(body, options?.node)
@@ -37,8 +37,8 @@ const setup = (answers: (body: unknown, node: string | undefined) => ClusterRepl
     adapter,
     registry,
     localClients: () => local,
-    sendFrame: (clientId, frame) => local.has(clientId) && (framesTo.push({ clientId, text: new TextDecoder().decode(frame) }), true),
-    eventFrame: (event, data) => utf8(JSON.stringify({ event, data })),
+    sendFrame: (clientId, frame, text) => local.has(clientId) && (framesTo.push({ clientId, text: `${text === undefined ? '' : 'envelope '}${new TextDecoder().decode(frame)}` }), true),
+    eventFrame: (event, data) => ({ frame: utf8(JSON.stringify({ event, data })), text: JSON.stringify({ event, data }) }),
     rawFrame: (m) => (m._tag === 'Text' ? utf8(m.text) : m.data),
     disconnect: (id) => local.has(id) && (done.push(`disconnect ${id}`), true),
     join: (id, room, ns) => local.has(id) && (done.push(`join ${id} ${room} ${ns ?? '-'}`), true),
@@ -112,10 +112,10 @@ test('clusterHandle :: send and sendRaw: a local client gets the frame here, a r
   assert.is(handle.send('me/8', 'hi', 1), false)
   assert.is(handle.sendRaw('n2/7', { _tag: 'Text', text: 'raw' }), true)
   assert.is(handle.send('n2/7', 'hi', 2), true)
-  assert.equal(framesTo, [{ clientId: 2, text: '{"event":"hi","data":1}' }])
+  assert.equal(framesTo, [{ clientId: 2, text: 'envelope {"event":"hi","data":1}' }])
   assert.equal(sent, [
     { node: 'n2', clientId: 7, text: 'raw' },
-    { node: 'n2', clientId: 7, text: '{"event":"hi","data":2}' },
+    { node: 'n2', clientId: 7, text: 'envelope {"event":"hi","data":2}' },
   ])
 })
 
@@ -176,8 +176,8 @@ test('inProcessCluster :: a cluster of one: no other node, nothing missing', asy
   const cluster = inProcessCluster()
   assert.is(cluster.nodeId, 'local')
   cluster.attach({} as never)
-  cluster.publish(new Uint8Array(2), {})
-  cluster.sendTo('x', 1, new Uint8Array(2))
+  cluster.publish(new Uint8Array(2), {}, false)
+  cluster.sendTo('x', 1, new Uint8Array(2), false)
   cluster.roomOpened('/', 'r')
   cluster.roomClosed('/', 'r')
   cluster.namespaceOpened('/')

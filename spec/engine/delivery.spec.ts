@@ -2,6 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createDelivery, type Outlet } from '../../lib/engine/delivery.js'
 import { createNamespaceRegistry } from '../../lib/engine/namespace-registry.js'
+import { portableFrames } from '../../lib/engine/outgoing.js'
 import type { SocketIo } from '../../lib/engine/platform.js'
 
 // An in-memory socket: `backlog` is what the runtime has not handed to the kernel yet;
@@ -30,9 +31,9 @@ const LIMIT = 1000
 const setup = () => {
   const socket: FakeSocket = { backlog: 0, written: [], closed: false, ended: false }
   const dropped: number[] = []
-  const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => void (socket.ended = true) }
+  const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => void (socket.ended = true), deflate: undefined }
   const sessions = new Map([[1, outlet]])
-  const delivery = createDelivery({ io, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions, onSlowConsumer: (_o, waiting) => dropped.push(waiting) })
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions, parked: new Map(), onSlowConsumer: (_o, waiting) => dropped.push(waiting) })
   return { socket, dropped, delivery }
 }
 const bytes = (n: number): Uint8Array => new Uint8Array(n)
@@ -95,14 +96,28 @@ test('delivery :: a broadcast offers each receiver\'s socket to hold (the end-of
   const held: FakeSocket[] = []
   const sockets = [1, 2, 3].map(() => ({ backlog: 0, written: [] as number[], closed: false, ended: false }))
   const registry = createNamespaceRegistry()
-  const sessions = new Map(sockets.map((socket, i) => [i + 1, { socket, inFlight: 0, dropSlow: () => undefined }]))
+  const sessions = new Map(sockets.map((socket, i) => [i + 1, { socket, inFlight: 0, dropSlow: () => undefined, deflate: undefined }]))
   for (const id of sessions.keys()) registry.joinRoom(id, 'r')
-  const delivery = createDelivery({ io, maxSendBuffer: LIMIT, registry, sessions, onSlowConsumer: () => undefined, hold: (s) => void held.push(s) })
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry, sessions, parked: new Map(), onSlowConsumer: () => undefined, hold: (s) => void held.push(s) })
   assert.is(delivery.broadcast(bytes(3), { room: 'r', except: 2 }), 2)
   assert.equal(held, [sockets[0], sockets[2]])
   delivery.send(2, bytes(3))
   assert.is(held.length, 2)
   assert.equal(sockets.map((s) => s.written), [[3], [3], [3]])
+})
+
+test('delivery :: a compressing connection gets its frames through its queue, told which are broadcasts; admit writes at once', () => {
+  const socket: FakeSocket = { backlog: 0, written: [], closed: false, ended: false }
+  const queued: Array<[number, boolean]> = []
+  const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => undefined, deflate: { send: (frame, broadcast) => void queued.push([frame.length, broadcast]) } }
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions: new Map([[1, outlet]]), parked: new Map(), onSlowConsumer: () => undefined })
+  delivery.send(1, bytes(5))
+  delivery.write(outlet, bytes(6))
+  assert.is(delivery.broadcast(bytes(7), undefined), 1)
+  assert.equal(queued, [[5, false], [6, false], [7, true]])
+  assert.equal(socket.written, [])
+  delivery.admit(outlet, bytes(8))
+  assert.equal(socket.written, [8])
 })
 
 test.run()

@@ -1,8 +1,9 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as E from 'fp-ts/lib/Either.js'
+import { DEFAULT_DEFLATE_CONFIG } from '../../lib/core/ws/extensions/deflate-config.js'
 import { DEFAULT_LIMITS } from '../../lib/engine/limits.js'
-import { resolveOptions, type ServerOptions } from '../../lib/engine/server-options.js'
+import { DEFAULT_RECOVERY, resolveOptions, type ServerOptions } from '../../lib/engine/server-options.js'
 
 const errors = (options: unknown): readonly string[] => {
   const r = resolveOptions(options as ServerOptions)
@@ -13,8 +14,17 @@ test('resolveOptions :: the seed defaults: 0.0.0.0:6001, no debug, any origin', 
   const r = resolveOptions({})
   assert.ok(E.isRight(r))
   if (E.isRight(r)) {
-    assert.equal(r.right, { host: '0.0.0.0', port: 6001, debug: false, allowedOrigins: ['*'], protocols: [], limits: DEFAULT_LIMITS })
+    assert.equal(r.right, { host: '0.0.0.0', port: 6001, debug: false, allowedOrigins: ['*'], protocols: [], limits: DEFAULT_LIMITS, recovery: DEFAULT_RECOVERY, perMessageDeflate: DEFAULT_DEFLATE_CONFIG })
   }
+})
+
+test('resolveOptions :: recovery: defaults, partial overrides, off, and bad values named', () => {
+  const given = resolveOptions({ recovery: { windowMs: 5000 } })
+  assert.equal(E.isRight(given) ? given.right.recovery : 'left', { ...DEFAULT_RECOVERY, windowMs: 5000 })
+  const off = resolveOptions({ recovery: false })
+  assert.is(E.isRight(off) ? off.right.recovery : 'left', undefined)
+  assert.ok(errors({ recovery: { windowMs: 0 } }).some((e) => e.startsWith('recovery')), 'a zero window is refused')
+  assert.ok(errors({ recovery: true }).some((e) => e.startsWith('recovery')), 'true is not an option value')
 })
 
 test('resolveOptions :: given limits override their defaults only', () => {
@@ -31,6 +41,29 @@ test('resolveOptions :: each bad option is named with what was expected', () => 
   assert.match(errors({ allowedOrigins: ['a', 2] })[0] ?? '', /^allowedOrigins\.1: expected string/)
   assert.equal(errors(null), ['options: expected an object'])
   assert.match(errors({ debug: 1n })[0] ?? '', /^debug: expected boolean, got 1/)
+})
+
+test('resolveOptions :: perMessageDeflate is off unless asked; true turns the defaults on; an object changes them', () => {
+  const config = (perMessageDeflate: unknown) => {
+    const r = resolveOptions({ perMessageDeflate } as ServerOptions)
+    return E.isRight(r) ? r.right.perMessageDeflate : undefined
+  }
+  assert.equal(config(undefined), DEFAULT_DEFLATE_CONFIG)
+  assert.is(config(undefined)?.enabled, false)
+  assert.equal(config(false), DEFAULT_DEFLATE_CONFIG)
+  assert.equal(config(true), { ...DEFAULT_DEFLATE_CONFIG, enabled: true })
+  assert.equal(config({ threshold: 256, serverMaxWindowBits: 12 }), { ...DEFAULT_DEFLATE_CONFIG, enabled: true, threshold: 256, serverMaxWindowBits: 12 })
+  assert.equal(config({ enabled: false, threshold: 10 })?.enabled, false)
+})
+
+test('resolveOptions :: a bad perMessageDeflate names the setting and what it takes', () => {
+  assert.equal(errors({ perMessageDeflate: 'yes' }), ['perMessageDeflate: expected true, false or an object of settings, got "yes"'])
+  assert.equal(errors({ perMessageDeflate: [1] }), ['perMessageDeflate: expected true, false or an object of settings, got [1]'])
+  assert.equal(errors({ perMessageDeflate: null }), ['perMessageDeflate: expected true, false or an object of settings, got null'])
+  assert.equal(errors({ perMessageDeflate: { serverMaxWindowBits: 16 } }), ['perMessageDeflate.serverMaxWindowBits: expected an integer from 8 to 15, got 16'])
+  assert.equal(errors({ perMessageDeflate: { memLevel: 0 } }), ['perMessageDeflate.memLevel: expected an integer from 1 to 9, got 0'])
+  assert.equal(errors({ perMessageDeflate: { treshold: 10 } }), ['perMessageDeflate.treshold: expected a known option, got 10'])
+  assert.equal(errors({ perMessageDeflate: { serverNoContextTakeover: 'no' } }), ['perMessageDeflate.serverNoContextTakeover: expected true or false, got "no"'])
 })
 
 test.run()

@@ -36,13 +36,13 @@ const bounded = <A>(what: string, run: (resolve: (a: A) => void, reject: (e: Err
     )
   })
 
-echo.before(async (ctx) => {
+// Starts the echo example with `env` added; resolves with the process and its port.
+const startEcho = async (env: Readonly<Record<string, string>>): Promise<{ child: ChildProcess; port: string }> => {
   const child = spawn(target.command, [...target.args], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  ctx.child = child
-  ctx.port = await bounded<string>('echo server start', (resolve) => {
+  const port = await bounded<string>('echo server start', (resolve) => {
     let seen = ''
     const look = (chunk: Buffer): void => {
       seen += chunk.toString('utf8')
@@ -52,10 +52,10 @@ echo.before(async (ctx) => {
     child.stdout.on('data', look)
     child.stderr.on('data', look)
   })
-})
+  return { child, port }
+}
 
-echo.after(async (ctx) => {
-  const child = ctx.child
+const stopEcho = async (child: ChildProcess | undefined): Promise<void> => {
   if (child === undefined || child.exitCode !== null) return
   const gone = bounded<number | null>('echo server exit', (resolve) => child.once('exit', (code) => resolve(code)))
   child.kill('SIGTERM')
@@ -64,12 +64,32 @@ echo.after(async (ctx) => {
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL')
   }
+}
+
+echo.before(async (ctx) => {
+  const { child, port } = await startEcho({})
+  ctx.child = child
+  ctx.port = port
 })
 
-const open = (port: string, path = '/'): Promise<WebSocket> => {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { maxPayload: 32 * 1024 * 1024 })
+echo.after((ctx) => stopEcho(ctx.child))
+
+const open = (port: string, path = '/', perMessageDeflate = false): Promise<WebSocket> => {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { maxPayload: 32 * 1024 * 1024, perMessageDeflate })
   return bounded('open', (resolve, reject) => {
     ws.once('open', () => resolve(ws))
+    ws.once('error', reject)
+  })
+}
+
+// What the server answered to the client's permessage-deflate offer.
+const answerOf = (port: string, path = '/'): Promise<string | undefined> => {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { perMessageDeflate: true })
+  return bounded('upgrade', (resolve, reject) => {
+    ws.once('upgrade', (res) => {
+      resolve(res.headers['sec-websocket-extensions'] as string | undefined)
+      ws.once('open', () => ws.close())
+    })
     ws.once('error', reject)
   })
 }
@@ -144,4 +164,77 @@ echo('POST /echo :: 200 with the body as received and its content type', async (
   assert.equal(new Uint8Array(await res.arrayBuffer()), body)
 })
 
+echo('without DEFLATE :: an offer of permessage-deflate is not answered', async (ctx) => {
+  assert.is(await answerOf(ctx.port), undefined)
+})
+
 echo.run()
+
+// `DEFLATE=1 npm run example:echo`: the same app with permessage-deflate offered (RFC 7692).
+const echoDeflate = suite<Ctx>(`examples/echo.ts on ${runtime} with DEFLATE=1`, { child: undefined, port: '' })
+
+echoDeflate.before(async (ctx) => {
+  const { child, port } = await startEcho({ DEFLATE: '1' })
+  ctx.child = child
+  ctx.port = port
+})
+
+echoDeflate.after((ctx) => stopEcho(ctx.child))
+
+// A realistic, compressible JSON text of about `size` bytes.
+const jsonText = (size: number): string => {
+  const rows: string[] = []
+  for (let i = 0, length = 0; length < size; i++) {
+    const row = JSON.stringify({ id: i, user: `user-${i}`, online: i % 2 === 0 })
+    rows.push(row)
+    length += row.length + 1
+  }
+  return `{"event":"roster","data":[${rows.join(',')}]}`
+}
+
+echoDeflate('DEFLATE=1 :: permessage-deflate answered; compressed messages, 16 MiB included, come back verbatim', async (ctx) => {
+  assert.is(await answerOf(ctx.port), 'permessage-deflate; server_no_context_takeover')
+  const ws = await open(ctx.port, '/', true)
+  try {
+    for (const message of [jsonText(4096), 'small', jsonText(1 << 20)]) {
+      const back = nextMessage(ws)
+      ws.send(message)
+      assert.is(String((await back).data), message)
+    }
+    const big = Buffer.alloc(16 * 1024 * 1024, 7)
+    big[big.length - 1] = 9
+    const large = nextMessage(ws)
+    ws.send(big)
+    const l = await large
+    assert.is(l.isBinary, true)
+    assert.ok(Buffer.from(l.data as Buffer).equals(big))
+  } finally {
+    ws.close()
+  }
+})
+
+echoDeflate('DEFLATE=1 :: /bcast reaches compressing and plain clients alike', async (ctx) => {
+  const clients = [await open(ctx.port, '/bcast', true), await open(ctx.port, '/bcast', false), await open(ctx.port, '/bcast', true)]
+  try {
+    const message = jsonText(4096)
+    const got = clients.map((ws) => nextMessage(ws))
+    clients[1]!.send(message)
+    for (const g of got) assert.is(String((await g).data), message)
+  } finally {
+    for (const ws of clients) ws.close()
+  }
+})
+
+echoDeflate('DEFLATE=yes :: refused at start-up, naming the variable', async () => {
+  const child = spawn(target.command, [...target.args], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0', DEFLATE: 'yes' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const code = await bounded<number | null>('echo server exit', (resolve) => child.once('exit', (c) => resolve(c)))
+  assert.is(code, 2)
+  assert.match(stderr, /DEFLATE: expected 1 \(compression on\) or 0 \(off\), got "yes"/)
+})
+
+echoDeflate.run()

@@ -137,6 +137,27 @@ Cluster('a burst of broadcasts in one turn reaches every receiver complete and i
   }
 })
 
+Cluster('a client with a session (tp_v=1) on the other node gets envelopes numbered, raw messages as they are; a client without gets the same bytes', async () => {
+  const { a, b } = await twoNodes()
+  try {
+    const plain = await openClient(b.port, '/?room=lobby')
+    const withSession = await openClient(b.port, '/?room=lobby&tp_v=1')
+    assert.is((await withSession.nextJson()).event, 'tp:session')
+    await delay(30)
+    a.server.broadcast('news', 1, { room: 'lobby' })
+    a.server.broadcastRaw({ _tag: 'Text', text: 'raw' }, { room: 'lobby' })
+    assert.is(a.server.cluster.send(b.server.cluster.idOf(2), 'direct', 2), true)
+    assert.is(await plain.next(), '{"event":"news","data":1}')
+    assert.is(await plain.next(), 'raw')
+    const numbered = [await withSession.next(), await withSession.next(), await withSession.next()]
+    assert.equal(numbered, ['{"event":"news","data":1,"seq":1}', 'raw', '{"event":"direct","data":2,"seq":2}'])
+    plain.ws.close()
+    withSession.ws.close()
+  } finally {
+    await Promise.all([a.server.close(), b.server.close()])
+  }
+})
+
 Cluster('without the option: the in-process cluster, this node alone', async () => {
   const { server, port } = await startServer({ routes: routes({ echo: onMessage((m) => m) }) })
   try {

@@ -278,6 +278,53 @@ Http('bytes that are not HTTP at all close the connection without an answer', as
   }
 })
 
+Http('an answer JSON cannot hold: 500 unserializable_body, logged with the route (sync and async)', async () => {
+  const cyclic = (): unknown => {
+    const value: { self?: unknown } = {}
+    value.self = value
+    return value
+  }
+  const routes = [httpRoute('GET', '/cycle', cyclic), httpRoute('GET', '/later', async () => ({ big: 10n }))]
+  const { server, url, records } = await startServer({ routes })
+  try {
+    for (const path of ['/cycle', '/later']) {
+      const res = await fetch(`${url}${path}`)
+      assert.is(res.status, 500)
+      assert.match(await res.text(), 'unserializable_body')
+      const logged = records.find((r) => r.level === 'error' && r.context['path'] === path)
+      assert.ok(logged !== undefined, `logged for ${path}`)
+      assert.is(logged?.context['method'], 'GET')
+      assert.match(String(logged?.context['reason']), path === '/cycle' ? /circular|cyclic/i : /BigInt/i)
+    }
+  } finally {
+    await server.close()
+  }
+})
+
+Http('a malformed first request line starting with a visible character gets 400, not a silent close', async () => {
+  const { server, port } = await startServer({ routes: table })
+  try {
+    const text = await rawExchange(port, '(GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.is(statusOf(text), 400)
+  } finally {
+    await server.close()
+  }
+})
+
+// RFC 9112 §2.2: empty lines after a request are no request in progress.
+Http('a CRLF left after the last request is idle time, not a slow head: closed when idle, no 408', async () => {
+  const { server, port } = await startServer({ routes: table, limits: { headerTimeoutMs: 40, keepAliveTimeoutMs: 200 } })
+  try {
+    const conn = await rawConnect(port)
+    conn.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n\r\n')
+    const text = (await conn.closed()).toString()
+    assert.is(statusOf(text), 200)
+    assert.not.match(text, /408/, 'the idle rule closed it, not the head time-out')
+  } finally {
+    await server.close()
+  }
+})
+
 Http('a head that does not arrive in time gets 408; an idle keep-alive connection is closed', async () => {
   const { server, port } = await startServer({ routes: table, limits: { headerTimeoutMs: 80, keepAliveTimeoutMs: 80 } })
   try {
@@ -362,11 +409,20 @@ Http('a bad option or route table is a clear error at start', async () => {
   } catch (error) {
     assert.match(String(error), /invalid route table/)
   }
+  // The type catches these in an editor; JavaScript callers still get the start-up check.
   try {
+    // @ts-expect-error maxAge is a number of seconds
     await startServer({ cors: { maxAge: 'soon' } })
     assert.unreachable('should reject')
   } catch (error) {
     assert.match(String(error), /cors\.maxAge/)
+  }
+  try {
+    // @ts-expect-error a misspelt option (allowedOrigins) is a compile error
+    await startServer({ cors: { allowedOrigin: ['https://app.example'] } })
+    assert.unreachable('should reject')
+  } catch (error) {
+    assert.match(String(error), /unknown CORS option "allowedOrigin"/)
   }
 })
 

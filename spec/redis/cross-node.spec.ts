@@ -7,7 +7,7 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { onConnect, onMessage, routes, socketOn } from '../../lib/index.js'
+import { onConnect, onMessage, type RouteSource, routes, socketOn } from '../../lib/index.js'
 import { redisAdapter, type RedisAdapter } from '../../lib/redis/index.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import { startRedis, type RedisServer } from '../support/redis.js'
@@ -38,7 +38,7 @@ interface Node {
 
 let redis: RedisServer
 const nodes: Node[] = []
-const startNode = async (nodeId: string, routeTable = app): Promise<Node> => {
+const startNode = async (nodeId: string, routeTable: RouteSource = app): Promise<Node> => {
   const adapter = redisAdapter({ url: redis.url, nodeId, prefix: 'cross', heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400, requestTimeoutMs: 300 })
   const { server, port, records } = await startServer({ routes: routeTable, cluster: adapter })
   await adapter.ready()

@@ -29,11 +29,11 @@ export const memoryHub = (): MemoryHub => {
     return {
       nodeId,
       attach: (host) => void hosts.set(nodeId, host),
-      publish: (frame, target) => {
+      publish: (frame, target, envelope) => {
         published.push(`${nodeId} ${target.namespace ?? ''}/${target.room ?? ''}`)
-        for (const [id, host] of hosts) if (id !== nodeId) host.deliver(frame, target)
+        for (const [id, host] of hosts) if (id !== nodeId) host.deliver(frame, target, envelope)
       },
-      sendTo: (to, clientId, frame) => void hosts.get(to)?.deliverTo(clientId, frame),
+      sendTo: (to, clientId, frame, envelope) => void hosts.get(to)?.deliverTo(clientId, frame, envelope),
       request: async (body, options) => {
         const asked = [...hosts.keys()].filter((id) => id !== nodeId && (options?.node === undefined || options.node === id))
         const replies: ClusterReply[] = []

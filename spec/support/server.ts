@@ -130,33 +130,37 @@ export interface TestClient {
 export const openClient = (port: number, path = '/', options: WebSocket.ClientOptions = {}): Promise<TestClient> =>
   new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, options)
-    const queue: Buffer[] = []
-    let closeInfo: { code: number; reason: string } | undefined
-    ws.on('message', (data: Buffer) => queue.push(data))
-    ws.on('close', (code, reason) => {
-      closeInfo = { code, reason: reason.toString() }
-    })
-    ws.on('error', () => undefined)
-    const next = async (ms = 2000): Promise<string> => {
-      await eventually(() => queue.length > 0, ms, 'a WebSocket message')
-      return (queue.shift() as Buffer).toString()
-    }
+    const client = testClient(ws)
     ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake refused: ${res.statusCode}`)))
     ws.once('error', reject)
-    ws.once('open', () =>
-      resolve({
-        ws,
-        next,
-        nextJson: async (ms) => JSON.parse(await next(ms)) as { event: string; data?: unknown; id?: unknown },
-        emit: (event, data, id) => ws.send(JSON.stringify(id === undefined ? { event, data } : { event, data, id })),
-        closed: async (ms = 2000) => {
-          await eventually(() => closeInfo !== undefined, ms, 'the WebSocket to close')
-          return closeInfo as { code: number; reason: string }
-        },
-        pending: queue,
-      }),
-    )
+    ws.once('open', () => resolve(client))
   })
+
+/** Queues what `ws` receives from now on, for `next()`. */
+export const testClient = (ws: WebSocket): TestClient => {
+  const queue: Buffer[] = []
+  let closeInfo: { code: number; reason: string } | undefined
+  ws.on('message', (data: Buffer) => queue.push(data))
+  ws.on('close', (code, reason) => {
+    closeInfo = { code, reason: reason.toString() }
+  })
+  ws.on('error', () => undefined)
+  const next = async (ms = 2000): Promise<string> => {
+    await eventually(() => queue.length > 0, ms, 'a WebSocket message')
+    return (queue.shift() as Buffer).toString()
+  }
+  return {
+    ws,
+    next,
+    nextJson: async (ms) => JSON.parse(await next(ms)) as { event: string; data?: unknown; id?: unknown },
+    emit: (event, data, id) => ws.send(JSON.stringify(id === undefined ? { event, data } : { event, data, id })),
+    closed: async (ms = 2000) => {
+      await eventually(() => closeInfo !== undefined, ms, 'the WebSocket to close')
+      return closeInfo as { code: number; reason: string }
+    },
+    pending: queue,
+  }
+}
 
 const HANDSHAKE = (path: string): string =>
   `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +

@@ -29,6 +29,11 @@ export interface ClusterBroadcast {
   readonly namespace?: string
   /** Absent: the whole namespace (or everything). */
   readonly room?: string
+  /**
+   * Set when the frame holds an event envelope (`ctx.broadcast`), not a raw message: a node
+   * numbers envelopes for its clients with a session, and never a raw message.
+   */
+  readonly envelope?: true
   /** One complete unmasked server frame (FIN set, text or binary). */
   readonly frame: Uint8Array
 }
@@ -41,6 +46,8 @@ export interface ClusterDirect {
   /** The node the client is on. */
   readonly node: string
   readonly clientId: number
+  /** Set when the frame holds an event envelope (see `ClusterBroadcast.envelope`). */
+  readonly envelope?: true
   readonly frame: Uint8Array
 }
 

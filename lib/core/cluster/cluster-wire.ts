@@ -5,8 +5,8 @@
  * ```
  * magic "tw" (74 77) · version (01) · kind (01 Broadcast, 02 Direct, 03 Request, 04 Reply)
  * origin: u8 length (1–255) + UTF-8
- * Broadcast: flags u8 (01 namespace, 02 room) · [u16 length + UTF-8 namespace] · [u16 length + UTF-8 room]
- * Direct:    u8 length (1–255) + UTF-8 node · u64 client id
+ * Broadcast: flags u8 (01 namespace, 02 room, 04 envelope) · [u16 length + UTF-8 namespace] · [u16 length + UTF-8 room]
+ * Direct:    u8 length (1–255) + UTF-8 node · u64 client id · flags u8 (04 envelope)
  * Request:   u32 request id · u8 length (0–255) + UTF-8 node (empty: every node)
  * Reply:     u32 request id · u8 length (1–255) + UTF-8 node (the asker)
  * payload:   u32 length + bytes (Broadcast, Direct: one server frame; Request, Reply: JSON text)
@@ -29,6 +29,8 @@ export const KIND = { Broadcast: 1, Direct: 2, Request: 3, Reply: 4 } as const
 
 export const FLAG_NAMESPACE = 0x01
 export const FLAG_ROOM = 0x02
+/** The frame holds an event envelope (numbered for clients with a session), not a raw message. */
+export const FLAG_ENVELOPE = 0x04
 
 /** The sequence trailer: epoch, n, and their CRC-32. */
 export const SEQUENCE_TRAILER_LENGTH = 20

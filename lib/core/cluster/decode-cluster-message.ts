@@ -19,7 +19,7 @@ import {
   unknownKind,
   unsupportedVersion,
 } from './cluster-message-error.js'
-import { checkServerFrame, CLUSTER_WIRE_VERSION, FLAG_NAMESPACE, FLAG_ROOM, getU64, KIND, MAGIC_0, MAGIC_1, SEQUENCE_TRAILER_LENGTH } from './cluster-wire.js'
+import { checkServerFrame, CLUSTER_WIRE_VERSION, FLAG_ENVELOPE, FLAG_NAMESPACE, FLAG_ROOM, getU64, KIND, MAGIC_0, MAGIC_1, SEQUENCE_TRAILER_LENGTH } from './cluster-wire.js'
 import { crc32 } from './crc32.js'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -121,7 +121,7 @@ export const decodeClusterMessage = (bytes: Uint8Array): E.Either<ClusterMessage
     case KIND.Broadcast: {
       if (!c.has(1)) return E.left(truncated('flags'))
       const flags = bytes[c.at++] as number
-      if ((flags & ~(FLAG_NAMESPACE | FLAG_ROOM)) !== 0) return E.left(invalidField('flags', `unknown bits ${flags.toString(16)}`))
+      if ((flags & ~(FLAG_NAMESPACE | FLAG_ROOM | FLAG_ENVELOPE)) !== 0) return E.left(invalidField('flags', `unknown bits ${flags.toString(16)}`))
       const namespace = (flags & FLAG_NAMESPACE) === 0 ? E.right(undefined) : readText(c, 'namespace', 2, true)
       if (E.isLeft(namespace)) return namespace
       const room = (flags & FLAG_ROOM) === 0 ? E.right(undefined) : readText(c, 'room', 2, true)
@@ -134,6 +134,7 @@ export const decodeClusterMessage = (bytes: Uint8Array): E.Either<ClusterMessage
         seq,
         ...(namespace.right === undefined ? {} : { namespace: namespace.right }),
         ...(room.right === undefined ? {} : { room: room.right }),
+        ...((flags & FLAG_ENVELOPE) === 0 ? {} : { envelope: true as const }),
         frame: frame.right,
       })
     }
@@ -144,9 +145,20 @@ export const decodeClusterMessage = (bytes: Uint8Array): E.Either<ClusterMessage
       const clientId = getU64(view, c.at)
       c.at += 8
       if (clientId === undefined || clientId === 0) return E.left(invalidField('clientId', 'not a positive safe integer'))
+      if (!c.has(1)) return E.left(truncated('flags'))
+      const flags = bytes[c.at++] as number
+      if ((flags & ~FLAG_ENVELOPE) !== 0) return E.left(invalidField('flags', `unknown bits ${flags.toString(16)}`))
       const frame = readFrame(c)
       if (E.isLeft(frame)) return frame
-      return E.right({ _tag: 'Direct', origin: origin.right, seq, node: node.right, clientId, frame: frame.right })
+      return E.right({
+        _tag: 'Direct',
+        origin: origin.right,
+        seq,
+        node: node.right,
+        clientId,
+        ...((flags & FLAG_ENVELOPE) === 0 ? {} : { envelope: true as const }),
+        frame: frame.right,
+      })
     }
     default: {
       const requestId = readU32(c, 'requestId')

@@ -6,7 +6,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { ClusterMessage } from './cluster-message.js'
 import { type ClusterMessageError, invalidField, invalidFrame } from './cluster-message-error.js'
-import { checkServerFrame, FLAG_NAMESPACE, FLAG_ROOM, KIND, MAGIC_0, MAGIC_1, CLUSTER_WIRE_VERSION, SEQUENCE_TRAILER_LENGTH, setU64, writeSequence } from './cluster-wire.js'
+import { checkServerFrame, FLAG_ENVELOPE, FLAG_NAMESPACE, FLAG_ROOM, KIND, MAGIC_0, MAGIC_1, CLUSTER_WIRE_VERSION, SEQUENCE_TRAILER_LENGTH, setU64, writeSequence } from './cluster-wire.js'
 import { crc32 } from './crc32.js'
 
 const encoder = new TextEncoder()
@@ -48,6 +48,7 @@ export const encodeClusterMessage = (message: ClusterMessage): E.Either<ClusterM
         parts.push(bytes.right)
         fields += 2 + bytes.right.length
       }
+      if (message.envelope === true) flags |= FLAG_ENVELOPE
       fields += 1
       payload = message.frame
       break
@@ -57,7 +58,7 @@ export const encodeClusterMessage = (message: ClusterMessage): E.Either<ClusterM
       if (E.isLeft(node)) return node
       if (!safeInt(message.clientId, 1, Number.MAX_SAFE_INTEGER)) return E.left(invalidField('clientId', 'not a positive safe integer'))
       parts.push(node.right)
-      fields += 1 + node.right.length + 8
+      fields += 1 + node.right.length + 8 + 1
       payload = message.frame
       break
     }
@@ -105,6 +106,7 @@ export const encodeClusterMessage = (message: ClusterMessage): E.Either<ClusterM
       putName(parts[0] as Uint8Array, false)
       setU64(view, at, message.clientId)
       at += 8
+      out[at++] = message.envelope === true ? FLAG_ENVELOPE : 0
       break
     case 'Request':
     case 'Reply':

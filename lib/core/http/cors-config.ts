@@ -61,6 +61,13 @@ const Input = t.partial({
 const KEYS = new Set(Object.keys(Input.props))
 
 /**
+ * CORS options as a user writes them (every field optional; the defaults fill the rest):
+ * the static type of the codec `decodeCorsConfig` checks at start-up, so an editor catches
+ * a misspelt option while JavaScript users still get the start-up error.
+ */
+export type CorsOptions = t.OutputOf<typeof Input>
+
+/**
  * Decodes user input (`undefined` gives the defaults).
  *
  * @example

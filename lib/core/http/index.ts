@@ -2,7 +2,7 @@
  * The public API of the pure HTTP/1.1 core: parsing, Request, Response, serialisation and
  * CORS. Pure and portable: no node:* imports.
  */
-export type { Header, HttpRequest, Json, Response, ResponseBody } from './types.js'
+export type { Header, HttpRequest, Json, JsonResponse, Response, ResponseBody } from './types.js'
 export * from './http-error.js'
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js'
 export { type HttpDecodeStep, type HttpNeedMore, type HttpResume, parseHttpRequest } from './parse-http-request.js'
@@ -34,7 +34,7 @@ export * from './response-updates.js'
 export { getBodyString, getResponseHeader, getResponseHeaders, responseToString } from './read-response.js'
 export { serializeResponse, type SerializeOptions } from './serialize-response.js'
 export { statusText } from './status-text.js'
-export { type CorsConfig, type CorsConfigError, DEFAULT_CORS_CONFIG, decodeCorsConfig } from './cors-config.js'
+export { type CorsConfig, type CorsConfigError, type CorsOptions, DEFAULT_CORS_CONFIG, decodeCorsConfig } from './cors-config.js'
 export { compileCors, type Cors } from './compile-cors.js'
 export { applyCors, isOriginAllowed, preflightResponse } from './cors.js'
 export { httpErrorResponse } from './http-error-response.js'

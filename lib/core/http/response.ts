@@ -9,7 +9,7 @@
  */
 import { APPLICATION_JSON, defaultContentType, OCTET_STREAM, TEXT_HTML, TEXT_PLAIN } from './content-types.js'
 import { type HeaderInput, normalizeHeaders, sanitizeHeaderText } from './normalize-headers.js'
-import type { Json, Response, ResponseBody } from './types.js'
+import type { Json, JsonResponse, Response, ResponseBody } from './types.js'
 
 export type { HeaderInput } from './normalize-headers.js'
 
@@ -32,12 +32,14 @@ export const response = (body?: ResponseBody, status = 200, headers: HeaderInput
 /**
  * A JSON response. A string is encoded as a JSON string (`json('hi')` sends `"hi"`), so the
  * stored body of a string is its JSON text; other data is kept as given and encoded when sent.
+ * Its type remembers the data's type and the status (`JsonResponse<T, S>`), for typed clients.
  *
  * @example
  * json({ ok: true }).contentType // 'application/json'
  */
-export const json = (data: Json, status = 200, headers: HeaderInput = {}): Response =>
-  build(typeof data === 'string' ? JSON.stringify(data) : data, status, headers, APPLICATION_JSON)
+export const json = <T extends Json, S extends number = 200>(data: T, status: S = 200 as S, headers: HeaderInput = {}): JsonResponse<T, S> =>
+  // `build` keeps the status it is given.
+  build(typeof data === 'string' ? JSON.stringify(data) : data, status, headers, APPLICATION_JSON) as JsonResponse<T, S>
 
 /** An HTML response (`text/html; charset=utf-8`). */
 export const html = (markup: string, status = 200, headers: HeaderInput = {}): Response =>

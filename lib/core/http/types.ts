@@ -47,3 +47,14 @@ export interface Response {
   readonly contentType: string
   readonly body: ResponseBody
 }
+
+/**
+ * What `json(data, status)` returns: a `Response` whose type remembers the data and the
+ * status, so the typed HTTP client of `twinport/client` knows what a route answers when it
+ * succeeds (`json(x, 201)`) and what is an error (`json(e, 400)`). Nothing changes at run time.
+ */
+export interface JsonResponse<T, S extends number = number> extends Response {
+  readonly status: S
+  /** Type-level only, never set at run time: the JSON data of the body. */
+  readonly '~json'?: T
+}

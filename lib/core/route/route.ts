@@ -10,8 +10,11 @@ import type { RouteParams } from './path-params.js'
 import type { RawMessage } from './raw-message.js'
 import type { SocketContext } from './socket-context.js'
 
-/** An event handler: its return value (or what its promise resolves to) is the ack. */
-export type EventHandler<A> = (data: A, ctx: SocketContext) => unknown
+/**
+ * An event handler: its return value (or what its promise resolves to) is the ack. `R` is
+ * that return type, kept so a typed client can tell what a request resolves to.
+ */
+export type EventHandler<A, R = unknown> = (data: A, ctx: SocketContext) => R
 
 /** A connect or disconnect handler; its return value is ignored (a promise is awaited). */
 export type LifecycleHandler = (ctx: SocketContext) => unknown
@@ -25,17 +28,23 @@ export type RawHandler = (message: RawMessage, ctx: SocketContext) => RawReply |
 /**
  * An HTTP handler: returns a `Response`, a plain value (sent with `json`), or a promise of
  * either. `ctx` gives the server operations (broadcast to WebSocket clients and so on).
+ * `R` is the return type, kept for the typed HTTP client.
  */
-export type HttpHandler<P extends Params> = (req: Request<P>, ctx: HttpContext) => unknown
+export type HttpHandler<P extends Params, R = unknown> = (req: Request<P>, ctx: HttpContext) => R
 
-/** `socketOn(event, ...)`: handles the named event. */
-export interface SocketOnRoute {
+/**
+ * `socketOn(event, ...)`: handles the named event. The type parameters are for typed
+ * clients only (`twinport/client`): the event name as a literal, the data type of the codec
+ * (`unknown` without one) and the handler's return type. At run time every route is the
+ * same record; `SocketOnRoute` alone (all defaults) is any such route.
+ */
+export interface SocketOnRoute<Name extends string = string, Data = unknown, Result = unknown> {
   readonly _tag: 'SocketOn'
-  readonly event: string
+  readonly event: Name
   /** Validates `data` before the handler sees it; absent when the data is passed as is. */
-  readonly codec: t.Decoder<unknown, unknown> | undefined
+  readonly codec: t.Decoder<unknown, Data> | undefined
   /** Receives the data as decoded by `codec` (or untouched without one). */
-  readonly handler: EventHandler<unknown>
+  readonly handler: EventHandler<unknown, Result>
 }
 
 /** `onConnect(handler)`: runs when a WebSocket client has connected. */
@@ -56,14 +65,20 @@ export interface OnMessageRoute {
   readonly handler: RawHandler
 }
 
-/** `httpRoute(method, path, handler)`. */
-export interface HttpRoute {
+/**
+ * `httpRoute(method, path, handler)`. The type parameters are for the typed HTTP client
+ * only: the method and path as literals, the handler's return type, and the JSON body a
+ * client sends (see `declareBody`). `HttpRoute` alone (all defaults) is any HTTP route.
+ */
+export interface HttpRoute<Method extends string = string, Path extends string = string, Result = unknown, Body = unknown> {
   readonly _tag: 'HttpRoute'
   /** Upper-case method token, e.g. `GET`. */
-  readonly method: string
+  readonly method: Method
   /** The path pattern with `{name}` params, e.g. `/users/{id}`. */
-  readonly path: string
-  readonly handler: HttpHandler<RouteParams>
+  readonly path: Path
+  readonly handler: HttpHandler<RouteParams, Result>
+  /** Type-level only, never set at run time: the JSON body clients send (`declareBody`). */
+  readonly '~body'?: Body
 }
 
 /** Any route. */
@@ -77,6 +92,23 @@ export type Controller = { readonly [name: string]: Route }
 
 /** What `routes(...)` accepts: routes, tables and controllers, nested at will. */
 export type RouteSource = Route | Controller | readonly RouteSource[]
+
+/**
+ * Every route a source holds, as one union type: what `routes(...)` keeps of its arguments
+ * so that `typeof table` still names each route's event, codec and return type.
+ *
+ * @example
+ * type R = RoutesOf<[SocketOnRoute<'a'>, { b: HttpRoute<'GET', '/b'> }]> // SocketOnRoute<'a'> | HttpRoute<'GET', '/b'>
+ */
+export type RoutesOf<S> = S extends Route
+  ? S
+  : S extends readonly (infer X)[]
+    ? RouteSource extends X
+      ? Route
+      : RoutesOf<X>
+    : S extends Controller
+      ? S[keyof S]
+      : never
 
 const TAGS: ReadonlySet<string> = new Set(['SocketOn', 'OnConnect', 'OnDisconnect', 'OnMessage', 'HttpRoute'])
 

@@ -39,4 +39,39 @@ test('ws-client :: socket.io dialect joins a namespace and counts broadcasts ove
   }
 })
 
+test('ws-client :: --offer and --json: compressed echo and broadcast against ws and twinport with DEFLATE=1, wire bytes reported', async () => {
+  for (const script of ['bench/peers/node-http.ts', 'examples/echo.ts']) {
+    const server = await startServer(script, undefined, [], { DEFLATE: '1' })
+    if (typeof server === 'string') throw new Error(server)
+    try {
+      const offer = ['--offer', 'permessage-deflate; client_max_window_bits', '--json', '4096']
+      const echo = client(server.port, server.pid, ['--mode', 'echo', '--conns', '3', '--inflight', '2', ...offer])
+      assert.equal([echo?.ok, echo?.failures, echo?.agreed], [true, 0, 3], script)
+      assert.ok((echo?.messages ?? 0) > 0)
+      // 4 KiB of JSON each way, compressed to well under half.
+      assert.ok((echo?.wire?.down ?? Infinity) < 2048 && (echo?.wire?.up ?? Infinity) < 2048, JSON.stringify(echo?.wire))
+      const bcast = client(server.port, server.pid, ['--mode', 'bcast', '--clients', '6', '--repeat', '2', ...offer])
+      assert.equal([bcast?.ok, bcast?.messages, bcast?.agreed], [true, 12, 6], script)
+      assert.ok((bcast?.wire?.down ?? Infinity) < 2048)
+    } finally {
+      await server.stop()
+    }
+  }
+})
+
+test('ws-client :: --offer to a server without compression: echo refuses to run uncompressed, idle counts no agreement', async () => {
+  const server = await startServer('bench/peers/node-http.ts')
+  if (typeof server === 'string') throw new Error(server)
+  try {
+    const offer = ['--offer', 'permessage-deflate']
+    const echo = client(server.port, server.pid, ['--mode', 'echo', '--conns', '2', ...offer])
+    assert.is(echo?.ok, false)
+    assert.match(echo?.error ?? '', /permessage-deflate was offered and not agreed/)
+    const idle = client(server.port, server.pid, ['--mode', 'idle', '--clients', '4', '--base', '2', ...offer])
+    assert.equal([idle?.ok, idle?.agreed], [true, 0])
+  } finally {
+    await server.stop()
+  }
+})
+
 test.run()

@@ -1,5 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { jsonPayload } from '../../../bench/load/json-payload.js'
 import { maskedFrame, OPCODE, scanFrames } from '../../../bench/load/ws-frames.js'
 
 const hex = (s: string): Uint8Array => Uint8Array.from(s.match(/../g) ?? [], (b) => parseInt(b, 16))
@@ -52,6 +53,20 @@ test('scanFrames :: hands the payload view of a data frame', () => {
   let text = ''
   scanFrames(hex('810548656c6c6f'), (_op, p) => (text = new TextDecoder().decode(p)))
   assert.is(text, 'Hello')
+})
+
+test('maskedFrame :: RSV1 for a compressed message, RFC 7692 §7.2.3.1 "Hello" masked', () => {
+  const f = maskedFrame(OPCODE.text, hex('f248cdc9c90700'), KEY, true)
+  assert.equal(Array.from(f.subarray(0, 6)), [0xc1, 0x87, 0x37, 0xfa, 0x21, 0x3d])
+  assert.is(scanFrames(hex('c107f248cdc9c90700')).messages, 1)
+})
+
+test('jsonPayload :: valid JSON of at least the size asked, and not much more', () => {
+  for (const size of [100, 4096, 65536]) {
+    const text = jsonPayload(size)
+    assert.ok(text.length >= size && text.length < size + 200, `${size}: ${text.length}`)
+    assert.is((JSON.parse(text) as { event: string }).event, 'roster')
+  }
 })
 
 test.run()

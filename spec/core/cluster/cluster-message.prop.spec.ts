@@ -29,11 +29,11 @@ const strip = <A extends object>(m: A): A => Object.fromEntries(Object.entries(m
 
 const messageArb: fc.Arbitrary<ClusterMessage> = fc.oneof(
   fc
-    .record({ origin: nameArb(1), seq: seqArb, namespace: opt(nameArb(0)), room: opt(nameArb(0)), frame: frameArb })
+    .record({ origin: nameArb(1), seq: seqArb, namespace: opt(nameArb(0)), room: opt(nameArb(0)), envelope: opt(fc.constant(true as const)), frame: frameArb })
     .map((m) => strip({ _tag: 'Broadcast' as const, ...m })),
   fc
-    .record({ origin: nameArb(1), seq: seqArb, node: nameArb(1), clientId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), frame: frameArb })
-    .map((m) => ({ _tag: 'Direct' as const, ...m })),
+    .record({ origin: nameArb(1), seq: seqArb, node: nameArb(1), clientId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), envelope: opt(fc.constant(true as const)), frame: frameArb })
+    .map((m) => strip({ _tag: 'Direct' as const, ...m })),
   fc
     .record({ origin: nameArb(1), seq: seqArb, requestId: fc.integer({ min: 0, max: 0xffff_ffff }), node: nameArb(0), body: fc.json() })
     .map((m) => ({ _tag: 'Request' as const, ...m })),

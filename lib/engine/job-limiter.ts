@@ -2,10 +2,10 @@
  * A FIFO limit on asynchronous jobs in flight: permessage-deflate runs every zlib job
  * (compress and inflate, all connections) through one, so no more than `concurrency` of
  * them sit in libuv's thread pool at once. Without it, many concurrent zlib jobs fragment
- * the native heap until the process's memory grows without bound (ws issue #1202, Node issue
+ * the native heap until the server's memory grows without bound (ws issue #1202, Node issue
  * #8871; docs/decisions.md, "permessage-deflate").
  *
- * Runtime-neutral (no node:* import): it may move to the portable engine as it is.
+ * Portable (no node:* import, no runtime API): part of the engine, used by a runtime codec.
  */
 
 /** Runs jobs, at most `concurrency` at a time, the others in the order they came. */

@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createJobLimiter } from '../../lib/node/job-limiter.js'
-import { createStreamPool, type PoolStream } from '../../lib/node/stream-pool.js'
+import { createJobLimiter } from '../../lib/engine/job-limiter.js'
+import { createStreamPool, type PoolStream } from '../../lib/engine/stream-pool.js'
 
 // A stand-in for a zlib stream: it counts resets and closes, and can be broken.
 class FakeStream implements PoolStream {
@@ -27,7 +27,7 @@ const deferred = <T>() => {
   return { promise, resolve, reject }
 }
 
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
 const poolOf = (size: number, resetAfterJob: boolean, concurrency = Infinity) => {
   const made: FakeStream[] = []

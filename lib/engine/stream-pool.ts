@@ -8,7 +8,7 @@
  * Streams are made on first need, so a pool nobody uses holds no zlib memory. A stream the
  * last job broke (destroyed, or ended by a final DEFLATE block) is dropped and replaced.
  *
- * Runtime-neutral (no node:* import): the streams come from `make`.
+ * Portable (no node:* import): the streams come from `make`, a runtime codec's zlib.
  */
 import type { JobLimiter } from './job-limiter.js'
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createJobLimiter } from '../../lib/node/job-limiter.js'
+import { createJobLimiter } from '../../lib/engine/job-limiter.js'
 
 // A job whose end the spec decides.
 const deferred = <T>() => {
@@ -13,7 +13,7 @@ const deferred = <T>() => {
   return { promise, resolve, reject }
 }
 
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
 test('createJobLimiter :: runs at most `concurrency` jobs at once, the rest in arrival order', async () => {
   const limiter = createJobLimiter(2)

@@ -1,0 +1,9 @@
+/**
+ * `twinport/bun`: the pure core and `runServer` on Bun. The same routes, options and
+ * handle as `twinport` on Node.
+ */
+export * from '../core/index.js'
+export { type BunServerOptions, runServer } from './run-server.js'
+export type { ServerHandle } from '../engine/server-handle.js'
+export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions } from '../engine/server-options.js'
+export { DEFAULT_LIMITS, type Limits } from '../engine/limits.js'

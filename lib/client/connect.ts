@@ -1,0 +1,409 @@
+/**
+ * `connect`: a twinport client on one WebSocket URL: events and acknowledged requests in the
+ * envelope of docs/protocol.md, reconnection with backoff, an offline queue, sessions with
+ * numbered messages (replayed on reconnect) and a heartbeat to notice a dead link.
+ *
+ * Portable like the core: no node:*, no Buffer, no process; the standard WebSocket (or one
+ * given as an option), `setTimeout` through an injectable clock, and nothing imported at run
+ * time from outside this folder. Every WebSocket callback is guarded: what goes wrong becomes
+ * an `error` event, never an exception in the caller's stack.
+ */
+import type { RouteSource, RouteTable } from '../core/route/route.js'
+import type { EventId } from '../core/ws/event.js'
+import type { EventMap } from './app-types.js'
+import { backoffDelay } from './backoff-delay.js'
+import type { Client, ClientState, LifecycleName, RequestOptions, StreamOptions } from './client.js'
+import { type ClientOptions, resolveClientOptions } from './client-options.js'
+import type { ClientProblem } from './client-problem.js'
+import { type EventStream, eventStream } from './event-stream.js'
+import { createListeners, type Listener } from './create-listeners.js'
+import { readServerMessage } from './read-server-message.js'
+import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
+import { settledIds } from './settled-ids.js'
+import type { WebSocketLike } from './web-socket-like.js'
+
+/** The session messages of docs/protocol.md; never numbered. */
+const SESSION_EVENT = 'tp:session'
+const HEARTBEAT_EVENT = 'tp:heartbeat'
+
+/** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
+export const CLOSE_RECONNECTING = 4000
+
+const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'error'])
+
+// A request waiting for its answer, queued or sent.
+interface Pending {
+  readonly id: number
+  readonly event: string
+  text: string
+  readonly resend: boolean
+  sent: boolean
+  timer: unknown
+  readonly resolve: (data: never) => void
+  readonly reject: (error: RequestError) => void
+  readonly cleanup: () => void
+}
+
+const encode = (event: string, data: unknown, id?: number): string =>
+  JSON.stringify(id === undefined ? { event, data: data ?? null } : { event, data: data ?? null, id })
+
+// A ws:// or wss:// URL without fragment; http(s) maps to ws(s), relative URLs resolve
+// against the page in a browser.
+const socketUrl = (url: string): string => {
+  let u: URL | undefined
+  try {
+    u = new URL(url, (globalThis as { location?: { href: string } }).location?.href)
+    u.protocol = u.protocol.replace(/^http/, 'ws')
+  } catch {
+    // Left undefined: refused below.
+  }
+  if (u === undefined || !/^wss?:$/.test(u.protocol)) throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
+  u.hash = ''
+  return u.href
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+const noop = (): void => undefined
+
+/**
+ * Opens a client on `url` (`ws:`, `wss:`, or `http(s):`, or a path relative to the page in
+ * a browser) and keeps it connected. Type it with the server's route table and event map:
+ * `connect<typeof table, ServerEvents>(url)`. Throws a `TypeError` at once for a bad URL or
+ * option; everything later is an event or a rejected promise.
+ *
+ * @example
+ * const client = connect<typeof table, ChatEvents>('ws://127.0.0.1:6001/', { WebSocket })
+ * client.on('message', (m) => console.log(m.text))
+ * const joined = await client.request('join', { room: 'lobby' }, { timeout: 5000 })
+ * client.close()
+ */
+export function connect<App extends RouteSource = RouteTable, Events extends object = EventMap>(
+  url: string,
+  options?: ClientOptions,
+): Client<App, Events>
+export function connect(url: string, options: ClientOptions = {}): Client {
+  const o = resolveClientOptions(options)
+  const { clock } = o
+  const base = socketUrl(url)
+
+  let state: ClientState = 'connecting'
+  let sock: WebSocketLike | undefined
+  let opened = false
+  let attempt = 0
+  let retryTimer: unknown
+  let lastClose = { code: 1006, reason: '' }
+  // The session: its id, whether it recovered, the last numbered message, the heartbeat.
+  let sid: string | undefined
+  let recovered = false
+  let lastSeq = 0
+  let heartbeat = 0
+  let lastSeen = 0
+  let liveTimer: unknown
+  let nextId = 1
+  const pending = new Map<number, Pending>()
+  const queue: (string | Pending)[] = []
+  const settled = settledIds(1024)
+  const streams = new Set<EventStream<unknown>>()
+
+  const report = (problem: ClientProblem): void => void listeners.emit('error', problem)
+  const threw = (event: string, error: unknown): void =>
+    report({ _tag: 'ListenerFailed', event, error, message: `"${event}" listener threw: ${String(error)}` })
+  // A listener of `error` that throws is not reported again (that would loop).
+  const listeners = createListeners((event, error) => event !== 'error' && threw(event, error))
+  // Runs a socket callback, or one of the options', so that nothing escapes.
+  const guard =
+    <A extends unknown[]>(name: string, fn: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        fn(...args)
+      } catch (error) {
+        threw(name, error)
+      }
+    }
+  // The state as it is now: listeners called in between may have changed it.
+  const current = (): ClientState => state
+  const send = (text: string): void => (sock as WebSocketLike).send(text)
+
+  const admit = (): RequestFailure | undefined =>
+    state === 'closed'
+      ? { _tag: 'Closed', ...lastClose }
+      : o.queueSize === 0
+        ? { _tag: 'Offline' }
+        : queue.length >= o.queueSize
+          ? { _tag: 'QueueFull', limit: o.queueSize }
+          : undefined
+
+  // Takes a request out of every list; answers whether it was still pending.
+  const settle = (p: Pending): boolean => {
+    if (!pending.delete(p.id)) return false
+    settled.add(p.id)
+    clock.clearTimeout(p.timer)
+    p.cleanup()
+    const at = queue.indexOf(p)
+    if (at >= 0) queue.splice(at, 1)
+    return true
+  }
+  const fail = (p: Pending, failure: RequestFailure): void => {
+    if (settle(p)) p.reject(new RequestError(p.event, p.id, failure))
+  }
+
+  // --- liveness: a session announces the server's heartbeat interval; silence past it plus
+  // the grace means the link is dead. One timer, re-armed when it fires, not per message.
+  const watch = (): void => {
+    clock.clearTimeout(liveTimer)
+    if (heartbeat === 0 || state !== 'open') return
+    const bound = heartbeat + o.heartbeatGrace
+    liveTimer = clock.setTimeout(
+      guard('heartbeat', () => {
+        if (clock.now() - lastSeen < bound) return watch()
+        const dead = sock as WebSocketLike
+        detach(dead)
+        try {
+          dead.close(CLOSE_RECONNECTING)
+        } catch {
+          // Nothing more to do for a socket that cannot even close.
+        }
+        ended(1006, `no heartbeat in ${bound} ms`)
+      }),
+      Math.max(1, lastSeen + bound - clock.now()),
+    )
+  }
+
+  // --- incoming
+  // An ack (no `failure`) or an error event answers its request; one that answers none is
+  // reported, unless it is late news about a request already settled.
+  const answer = (id: EventId | undefined, data: unknown, failure?: RequestFailure & { readonly _tag: 'ServerError' }): void => {
+    const p = pending.get(id as number)
+    if (p !== undefined) {
+      settle(p)
+      if (failure === undefined) p.resolve(data as never)
+      else p.reject(new RequestError(p.event, p.id, failure))
+    } else if (id === undefined || !settled.has(id)) {
+      report(
+        failure === undefined
+          ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
+          : { ...failure, ...(id === undefined ? {} : { id }), message: `server error ${failure.code}: ${failure.message}` },
+      )
+    }
+  }
+
+  const onSession = (data: unknown): void => {
+    const d = (isRecord(data) ? data : {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown }
+    if (typeof d.sid !== 'string' || d.sid === '' || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
+    sid = d.sid
+    recovered = d.recovered
+    // A new session numbers from 1 again.
+    if (!recovered) lastSeq = 0
+    heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
+    watch()
+    listeners.emit('session', { id: sid, recovered })
+  }
+
+  const onMessage = (raw: unknown): void => {
+    lastSeen = clock.now()
+    const m = readServerMessage(raw, o.maxMessageBytes)
+    if (m._tag !== 'ServerMessage') return report(m)
+    const { event, data, id, seq } = m
+    if (seq !== undefined) {
+      // Already seen: a replay overlapping what arrived before the drop.
+      if (seq <= lastSeq) return
+      lastSeq = seq
+    } else if (event === SESSION_EVENT) return onSession(data)
+    else if (event === HEARTBEAT_EVENT) return
+    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
+    if (event === 'error') {
+      const d = isRecord(data) ? data : {}
+      return answer(id, data, {
+        _tag: 'ServerError',
+        code: String(d['error'] ?? 'unknown'),
+        message: String(d['message'] ?? ''),
+        ...(d['details'] === undefined ? {} : { details: d['details'] }),
+      })
+    }
+    if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: `server event "${event}" has a reserved name` })
+    listeners.emit(event, data)
+  }
+
+  // --- connection
+  const detach = (s: WebSocketLike): void => {
+    s.onopen = s.onmessage = s.onclose = null
+    // Some implementations (ws) raise an error after a close during the handshake: keep a sink.
+    s.onerror = noop
+    if (sock === s) sock = undefined
+  }
+
+  const terminate = (code: number, reason: string): void => {
+    state = 'closed'
+    clock.clearTimeout(retryTimer)
+    clock.clearTimeout(liveTimer)
+    lastClose = { code, reason }
+    for (const p of [...pending.values()]) fail(p, { _tag: 'Closed', code, reason })
+    queue.length = 0
+    for (const stream of [...streams]) stream.end()
+  }
+
+  // A connection ended: fail what may not be sent again, then retry or stop.
+  const ended = (code: number, reason: string): void => {
+    clock.clearTimeout(liveTimer)
+    heartbeat = 0
+    if (state === 'closed') return
+    lastClose = { code, reason }
+    for (const p of [...pending.values()]) if (p.sent && !p.resend) fail(p, { _tag: 'Closed', code, reason })
+    const r = o.reconnect
+    let again = false
+    if (r && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
+    listeners.emit('close', { code, reason, reconnect: again })
+    if (current() === 'closed') return
+    if (!again || !r) return terminate(code, reason)
+    attempt += 1
+    state = 'reconnecting'
+    let delay = r.minDelay
+    guard('random', () => (delay = backoffDelay(attempt, r.minDelay, r.maxDelay, o.random)))()
+    listeners.emit('reconnecting', { attempt, delay })
+    if (current() === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
+  }
+
+  const opens = (): void => {
+    state = 'open'
+    lastSeen = clock.now()
+    const after = attempt
+    attempt = 0
+    // Requests sent before the drop go again with their ids, then the queue, in order.
+    for (const p of pending.values()) if (p.sent) send(p.text)
+    for (const item of queue.splice(0)) {
+      if (typeof item === 'string') send(item)
+      else {
+        item.sent = true
+        send(item.text)
+      }
+    }
+    if (opened) return void listeners.emit('reconnected', { attempt: after })
+    opened = true
+    listeners.emit('open', undefined)
+  }
+
+  function open(): void {
+    const query = sid === undefined ? '' : `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}`
+    const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1${query}` : base
+    let s: WebSocketLike
+    try {
+      s = o.protocols === undefined ? new o.WebSocket(href) : new o.WebSocket(href, o.protocols)
+    } catch (error) {
+      report({ _tag: 'SocketError', message: String(error) })
+      return ended(1006, String(error))
+    }
+    sock = s
+    s.binaryType = 'arraybuffer'
+    s.onopen = guard('open', opens)
+    s.onmessage = guard('message', (ev: { data: unknown }) => onMessage(ev.data))
+    s.onerror = guard('error', (ev: { message?: unknown }) => report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` }))
+    s.onclose = guard('close', (ev: { code: number; reason: string }) => {
+      detach(s)
+      // Some runtimes (Deno) report 0 for a connection that ended without a close frame.
+      ended(ev.code || 1006, ev.reason)
+    })
+  }
+
+  const on = (event: string, fn: Listener, once?: boolean): (() => void) => listeners.on(event, fn, once)
+
+  const client: Client = {
+    get state() {
+      return state
+    },
+    get session() {
+      return sid === undefined ? undefined : { id: sid, recovered, lastSeq }
+    },
+    get queued() {
+      return queue.length
+    },
+    emit: (event: string, data?: unknown, opts?: { volatile?: boolean }) => {
+      let failure: RequestFailure | undefined
+      try {
+        const text = encode(event, data)
+        if (state === 'open') return send(text), true
+        if (opts?.volatile === true) return false
+        failure = admit()
+        if (failure === undefined) return queue.push(text), true
+      } catch (error) {
+        failure = { _tag: 'Unserializable', error }
+      }
+      report({ _tag: 'EmitDropped', event, failure, message: `emit ${describeFailure(event, failure)}` })
+      return false
+    },
+    request: (event: string, data?: unknown, opts: RequestOptions = {}) =>
+      new Promise((resolve, reject) => {
+        const { signal } = opts
+        const onAbort = (): void => fail(p, { _tag: 'Aborted', reason: signal?.reason })
+        const p: Pending = {
+          id: nextId++,
+          event,
+          text: '',
+          resend: opts.resend !== false,
+          sent: false,
+          timer: undefined,
+          resolve,
+          reject,
+          cleanup: () => signal?.removeEventListener('abort', onAbort),
+        }
+        let failure: RequestFailure | undefined
+        try {
+          p.text = encode(event, data, p.id)
+          failure = signal?.aborted === true ? { _tag: 'Aborted', reason: signal.reason } : state === 'open' ? undefined : admit()
+        } catch (error) {
+          failure = { _tag: 'Unserializable', error }
+        }
+        pending.set(p.id, p)
+        if (failure !== undefined) return fail(p, failure)
+        const ms = opts.timeout ?? o.timeout
+        if (ms > 0 && ms < 2 ** 31) p.timer = clock.setTimeout(() => fail(p, { _tag: 'Timeout', ms }), ms)
+        signal?.addEventListener('abort', onAbort)
+        if (state !== 'open') return void queue.push(p)
+        p.sent = true
+        send(p.text)
+      }),
+    on: (event: string, fn: Listener) => on(event, fn),
+    once: (event: string, fn: Listener) => on(event, fn, true),
+    off: (event: string, fn: Listener) => listeners.off(event, fn),
+    events: (event: string, opts: StreamOptions = {}) => {
+      const stream: EventStream<unknown> = eventStream({
+        subscribe: (push) => {
+          const off = on(event, push)
+          return () => {
+            off()
+            streams.delete(stream)
+          }
+        },
+        buffer: opts.buffer ?? 1024,
+        name: event,
+        signal: opts.signal,
+      })
+      if (state === 'closed') stream.end()
+      else streams.add(stream)
+      return stream
+    },
+    clearQueue: () => {
+      const items = queue.splice(0)
+      for (const item of items) if (typeof item !== 'string') fail(item, { _tag: 'Cleared' })
+      return items.length
+    },
+    close: (code = 1000, reason = '') => {
+      if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`)
+      if (state === 'closed') return
+      const s = sock
+      if (s !== undefined) {
+        detach(s)
+        try {
+          s.close(code, reason)
+        } catch {
+          // A reason over 123 bytes of UTF-8: close without it.
+          s.close(code)
+        }
+      }
+      listeners.emit('close', { code, reason, reconnect: false })
+      terminate(code, reason)
+    },
+  }
+  open()
+  return client
+}

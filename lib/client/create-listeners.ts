@@ -1,0 +1,67 @@
+/**
+ * `createListeners`: the client's listener registry: `on`, `once`, `off` and `emit` by event
+ * name. A listener that throws is reported to `onThrow` and the others still run, so nothing
+ * thrown by user code escapes into the WebSocket's callbacks. Pure (no I/O).
+ */
+
+/** A listener of one event. */
+export type Listener = (payload: never) => void
+
+interface Entry {
+  readonly fn: Listener
+  readonly once: boolean
+}
+
+/** The registry. */
+export interface Listeners {
+  /** Adds a listener; the answer removes it. */
+  on(event: string, fn: Listener, once?: boolean): () => void
+  /** Removes the first registration of `fn` for `event`, if any. */
+  off(event: string, fn: Listener): void
+  /** Calls every listener of `event` registered now, in order; answers whether there were any. */
+  emit(event: string, payload: unknown): boolean
+}
+
+/**
+ * A registry; `onThrow(event, error)` hears of listeners that threw.
+ *
+ * @example
+ * const l = createListeners(() => undefined)
+ * const off = l.on('message', (m: string) => console.log(m))
+ * l.emit('message', 'hi') // logs hi, answers true
+ * off()
+ */
+export const createListeners = (onThrow: (event: string, error: unknown) => void): Listeners => {
+  // Copy on write: `emit` walks the array it started with, whatever listeners do meanwhile.
+  const byEvent = new Map<string, readonly Entry[]>()
+  const remove = (event: string, entry: Entry): void => {
+    const list = byEvent.get(event) ?? []
+    const rest = list.filter((e) => e !== entry)
+    if (rest.length === 0) byEvent.delete(event)
+    else if (rest.length !== list.length) byEvent.set(event, rest)
+  }
+  return {
+    on: (event, fn, once = false) => {
+      const entry: Entry = { fn, once }
+      byEvent.set(event, [...(byEvent.get(event) ?? []), entry])
+      return () => remove(event, entry)
+    },
+    off: (event, fn) => {
+      const entry = byEvent.get(event)?.find((e) => e.fn === fn)
+      if (entry !== undefined) remove(event, entry)
+    },
+    emit: (event, payload) => {
+      const list = byEvent.get(event)
+      if (list === undefined) return false
+      for (const entry of list) {
+        if (entry.once) remove(event, entry)
+        try {
+          ;(entry.fn as (p: unknown) => void)(payload)
+        } catch (error) {
+          onThrow(event, error)
+        }
+      }
+      return true
+    },
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * `eventStream`: a push source turned into an async iterator, for `for await (const m of
+ * client.events('message'))`. Messages that arrive while the loop is busy wait in a bounded
+ * buffer; past it the iteration fails with a `RangeError` rather than grow without bound.
+ * Pure (no I/O).
+ */
+
+/** What `eventStream` needs: a way to listen, and when to stop. */
+export interface StreamSource<T> {
+  /** Starts listening; the answer stops. */
+  subscribe(push: (value: T) => void): () => void
+  /** Messages kept while nobody reads. */
+  readonly buffer: number
+  /** The name, for the overflow message. */
+  readonly name: string
+  /** Ends the iteration when it fires. */
+  readonly signal?: AbortSignal | undefined
+}
+
+/** An iterator over pushed values, plus `end()` to finish it from outside. */
+export interface EventStream<T> extends AsyncIterableIterator<T> {
+  /** Finishes the iteration: buffered values are still read, then it is done. */
+  end(): void
+}
+
+/**
+ * An iterator that yields what `subscribe` pushes, in order. It subscribes at once, so
+ * nothing pushed before the first read is missed.
+ *
+ * @example
+ * let push = (_: number) => {}
+ * const s = eventStream<number>({ subscribe: (p) => ((push = p), () => {}), buffer: 8, name: 'n' })
+ * push(1)
+ * await s.next() // { value: 1, done: false }
+ */
+export const eventStream = <T>({ subscribe, buffer, name, signal }: StreamSource<T>): EventStream<T> => {
+  const items: T[] = []
+  let wake = (): void => undefined
+  let done = false
+  let failure: Error | undefined
+  const end = (): void => {
+    if (!done) {
+      done = true
+      unsubscribe()
+      signal?.removeEventListener('abort', end)
+    }
+    wake()
+  }
+  const unsubscribe = subscribe((value) => {
+    if (items.length < buffer) items.push(value)
+    else {
+      failure = new RangeError(`events("${name}"): over ${buffer} messages waiting`)
+      end()
+    }
+    wake()
+  })
+  if (signal?.aborted === true) end()
+  else signal?.addEventListener('abort', end)
+  async function* read(): AsyncGenerator<T, undefined> {
+    try {
+      for (;;) {
+        if (items.length > 0) yield items.shift() as T
+        else if (failure !== undefined) throw failure
+        else if (done) return undefined
+        else await new Promise<void>((resolve) => (wake = resolve))
+      }
+    } finally {
+      end()
+    }
+  }
+  const stream = read()
+  const stop = stream.return.bind(stream)
+  // Returning before the first read still lets go of the listener.
+  return Object.assign(stream, {
+    end,
+    return: (value?: undefined) => {
+      items.length = 0
+      end()
+      return stop(value)
+    },
+  })
+}

@@ -1,0 +1,19 @@
+/**
+ * `twinport/client`: a typed client for twinport servers, for browsers, Node, Bun and Deno.
+ * No runtime dependency: it imports only types from the core, so a browser bundle holds
+ * this folder alone. See docs/client.md.
+ */
+export { connect, CLOSE_RECONNECTING } from './connect.js'
+export type { Client, ClientState, EmitArgs, EmitOptions, LifecycleEvents, LifecycleName, ListenName, Payload, RequestArgs, RequestOptions, SessionInfo, StreamOptions } from './client.js'
+export { resolveClientOptions, type ClientOptions, type ReconnectOptions, type ResolvedClientOptions } from './client-options.js'
+export type { ClientProblem } from './client-problem.js'
+export { describeFailure, RequestError, type RequestFailure } from './request-error.js'
+export type { AckData, EventData, EventMap, EventName, EventResult, SocketRoutes } from './app-types.js'
+export { backoffDelay } from './backoff-delay.js'
+export { shouldReconnect } from './should-reconnect.js'
+export { readServerMessage, type ServerMessage } from './read-server-message.js'
+export { systemClock, type Clock } from './clock.js'
+export type { WebSocketConstructor, WebSocketLike } from './web-socket-like.js'
+export { createApi, type Api, type ApiOptions, type FetchLike, type FetchResponseLike } from './create-api.js'
+export { ApiError } from './api-error.js'
+export type { ApiArgs, ApiBody, ApiInit, ApiPath, ApiQuery, ApiResult, HttpResult, HttpRoutes } from './api-types.js'

@@ -353,8 +353,11 @@ try {
   }
 
   if (CASES.has('rate')) {
-    const rows: Row[] = []
-    for (const kind of ['twinport', 'socketio'] as const) {
+    const runs: Record<Kind, { perSecond: number[]; broadcasts: number[]; serverUs: number[]; redisUs: number[] }> = {
+      twinport: { perSecond: [], broadcasts: [], serverUs: [], redisUs: [] },
+      socketio: { perSecond: [], broadcasts: [], serverUs: [], redisUs: [] },
+    }
+    for (let round = 0; round < ROUNDS; round++) for (const kind of ['twinport', 'socketio'] as const) {
       const nodes = [await startNode(kind, 'redis', redis, `p${++prefixes}`), await startNode(kind, 'redis', redis, `p${prefixes}`)]
       const dialect = DIALECT[kind]
       const onA = await openMany((nodes[0] as Node).port, dialect, 100)
@@ -363,14 +366,19 @@ try {
       const rate = await deliveryRate([...onA, ...onB], onA.slice(0, 4), dialect, [...pidsOf(nodes), redis.pid as number])
       const [serverUs, redisUs] = [rate.cpuMs.slice(0, 2).reduce((a, b) => a + b, 0), rate.cpuMs[2] ?? Number.NaN].map((ms) => (ms * 1000) / rate.deliveries)
       log(`rate ${kind}: ${fmt(rate.perSecond)} deliveries/s, ${fmt(rate.broadcasts)} broadcasts/s, servers ${fmt(serverUs as number, 2)} µs, Redis ${fmt(redisUs as number, 2)} µs CPU per delivery`)
-      rows.push({
-        label: LABEL[kind],
-        value: rate.perSecond,
-        detail: `${fmt(rate.broadcasts)} broadcasts/s; CPU per delivery: servers ${fmt(serverUs as number, 2)} µs, Redis ${fmt(redisUs as number, 2)} µs`,
-      })
+      runs[kind].perSecond.push(rate.perSecond)
+      runs[kind].broadcasts.push(rate.broadcasts)
+      runs[kind].serverUs.push(serverUs as number)
+      runs[kind].redisUs.push(redisUs as number)
       closeAll([...onA, ...onB])
       await stopNodes(nodes)
+      await sleep(500)
     }
+    const rows: Row[] = (['twinport', 'socketio'] as const).map((kind) => ({
+      label: LABEL[kind],
+      value: median(runs[kind].perSecond),
+      detail: `runs ${runs[kind].perSecond.map((v) => fmt(v, 0)).join(', ')}; ${fmt(median(runs[kind].broadcasts))} broadcasts/s; CPU per delivery: servers ${fmt(median(runs[kind].serverUs), 2)} µs, Redis ${fmt(median(runs[kind].redisUs), 2)} µs`,
+    }))
     table(
       'Room broadcasts across 2 processes (messages delivered to clients per second)',
       'Target: twinport ≥ 3× Socket.IO + @socket.io/redis-adapter. 100 room members on each process, 4 senders on the first, at most 64 broadcasts ahead of the slowest member, 32-byte messages.',

@@ -1,39 +1,24 @@
 /**
- * The echo server used by conformance runs and benchmarks (DESIGN §4):
+ * The echo server used by conformance runs and benchmarks (DESIGN §4); its routes are in
+ * `examples/echo-routes.ts`:
  * - every WebSocket text or binary message is echoed back verbatim (up to 16 MiB);
  * - WebSocket clients on `/bcast` share one room: each message is sent to all of them;
  * - `GET /hello` answers `{"hello":"world"}`; `POST /echo` answers the body and its type.
  *
  * Run: `npm run example:echo` (HOST and PORT from the environment, default 0.0.0.0:6001);
- * the same app on Bun and Deno: `npm run example:echo:bun`, `npm run example:echo:deno`.
+ * the same app on Bun and Deno: `npm run example:echo:bun`, `npm run example:echo:deno`;
+ * on many processes and hosts with Redis: `npm run example:cluster` (examples/cluster.ts).
  * `DEFLATE=1 npm run example:echo` offers WebSocket compression (permessage-deflate,
  * RFC 7692) with the server's defaults, for conformance runs and benchmarks; a value
  * other than `1`, `0` or empty is refused at start-up.
  * With `TLS_KEY` and `TLS_CERT` (PEM files) it serves `https://` and `wss://` instead, and
  * SIGHUP reloads the certificate (`tls-from-env.ts`).
  */
-import { httpRoute, json, onConnect, onMessage, response, routes } from '../lib/index.js'
+import { echoOptions, echoRoutes } from './echo-routes.js'
 import { runServer } from './run-anywhere.js'
 import { reloadTlsOnHangup, tlsFromEnv } from './tls-from-env.js'
 
-const BCAST = 'bcast'
-const HELLO = json({ hello: 'world' })
-
-export const echoRoutes = routes({
-  joinBroadcast: onConnect((ctx) => {
-    if (ctx.request.path === '/bcast') ctx.joinRoom(BCAST)
-  }),
-  echo: onMessage((message, ctx) => {
-    if (ctx.request.path !== '/bcast') return message
-    ctx.broadcastRaw(message, { room: BCAST })
-    return undefined
-  }),
-  // A response is an immutable value: built once, served as often as asked.
-  hello: httpRoute('GET', '/hello', () => HELLO),
-  echoBody: httpRoute('POST', '/echo', (req) =>
-    response(req.rawBody, 200, { 'Content-Type': req.headerMap.get('content-type') ?? 'application/octet-stream' }),
-  ),
-})
+export { echoRoutes } from './echo-routes.js'
 
 // DEFLATE=1: permessage-deflate offered; unset, empty or 0: plain frames only (the default).
 const deflate = process.env.DEFLATE ?? ''
@@ -47,9 +32,7 @@ const server = await runServer({
   host: process.env.HOST ?? '0.0.0.0',
   port: Number(process.env.PORT ?? 6001),
   routes: echoRoutes,
-  limits: { maxFramePayload: 16 * 1024 * 1024, maxMessage: 16 * 1024 * 1024, maxBody: 16 * 1024 * 1024 },
-  // A conformance and benchmark target, not a browser API: no CORS headers, like its peers.
-  cors: false,
+  ...echoOptions,
   perMessageDeflate: deflate === '1',
   logger: undefined,
   ...(tls === undefined ? {} : { tls }),

@@ -14,7 +14,7 @@
  *   checked against the origin policy, and must be JSON (so a cross-site HTML form, which
  *   no preflight guards, cannot post).
  */
-import type { Logger, ServerOptions, TlsOptions } from '../../lib/index.js'
+import type { ClusterAdapter, Logger, ServerOptions, TlsOptions } from '../../lib/index.js'
 import { type ChatAssets, loadChatAssets } from './chat-assets.js'
 import { messageFactory } from './chat-message.js'
 import { createPresence, type Schedule } from './chat-presence.js'
@@ -44,6 +44,12 @@ export interface ChatOptions {
   readonly graceMs?: number
   /** Serve the page over `https://` and the chat over `wss://` (plain HTTP when absent). */
   readonly tls?: TlsOptions
+  /**
+   * The rest of the cluster (`redisAdapter` from `twinport/redis`): room messages then reach
+   * the members on every process; names and member lists stay per process (docs/guide.md
+   * "Scaling out").
+   */
+  readonly cluster?: ClusterAdapter
 }
 
 /** Long enough for a page reload and the page's first two reconnection attempts (0.5 s, 1 s). */
@@ -92,5 +98,6 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
     limits: CHAT_SERVER_LIMITS,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.tls === undefined ? {} : { tls: options.tls }),
+    ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
   }
 }

@@ -2,8 +2,10 @@
  * `npm start`: the chat demo on HOST/PORT (defaults `0.0.0.0` and `6001`). `CHAT_ORIGINS`
  * (comma-separated) lists other sites' origins trusted to use it; `DEBUG=1` logs more;
  * `TLS_KEY` and `TLS_CERT` (PEM files) serve it over `https://` and `wss://`, and SIGHUP then
- * reloads the certificate. SIGINT/SIGTERM close it gracefully (WebSocket clients get 1001,
- * HTTP answers finish), logging the start and the end of the drain.
+ * reloads the certificate. `REDIS_URL` joins the other chat processes using that Redis
+ * (twinport/redis; without it nothing of Redis is loaded). SIGINT/SIGTERM close it
+ * gracefully (WebSocket clients get 1001, HTTP answers finish), logging the start and the
+ * end of the drain.
  */
 import { reloadTlsOnHangup, tlsFromEnv } from '../tls-from-env.js'
 import { shutDown } from './shut-down.js'
@@ -21,6 +23,9 @@ const chat = await startChat({
   origins,
   debug: process.env.DEBUG === '1',
   ...(tls === undefined ? {} : { tls }),
+  ...(process.env.REDIS_URL === undefined || process.env.REDIS_URL === ''
+    ? {}
+    : { cluster: (await import('../../lib/redis/index.js')).redisAdapter({ url: process.env.REDIS_URL }) }),
 })
 chat.logger.info('chat demo: open {scheme}://{host}:{port}/ in a browser', {
   scheme: tls === undefined ? 'http' : 'https',

@@ -24,6 +24,7 @@ import { dispatchHttpNow, type HttpDispatchOptions } from '../core/route/dispatc
 import type { HttpContext } from '../core/route/http-context.js'
 import { routes } from '../core/route/routes.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
+import type { BroadcastTarget } from '../core/route/socket-context.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { encodeEvent } from '../core/ws/envelope.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
@@ -31,10 +32,14 @@ import { CLOSE_RECONNECTING, readSessionQuery, sessionMessage } from '../core/ws
 import type { DeflateAgreement } from '../core/ws/extensions/accept-deflate-offer.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client } from './client.js'
+import type { ClusterTarget } from './cluster-adapter.js'
+import { createClusterHandle } from './cluster-handle.js'
+import { inProcessCluster } from './in-process-cluster.js'
 import { ClientContext, type ClientOps } from './client-context.js'
 import { ClientSession, newSessionId } from './client-session.js'
 import { createDelivery } from './delivery.js'
 import { createFlushBatcher } from './flush-batcher.js'
+import { frameText } from './frame-text.js'
 import { guardLogger } from './guard-logger.js'
 import { httpDate } from './http-date.js'
 import { HttpSession, type HttpShared } from './http-session.js'
@@ -96,7 +101,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (debug) logger.debug(message, context)
   }
 
-  const registry = createNamespaceRegistry()
+  // The rest of the cluster (no other node by default); told when rooms open and close.
+  const cluster = options.cluster ?? inProcessCluster()
+  const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const clients = new Map<number, Client<S>>()
   const wsClients = new Map<number, WsSession<S>>()
@@ -118,6 +125,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     registry,
     sessions: wsClients,
     parked,
+    hold: (socket) => {
+      if (busyTurn) batcher.hold(socket)
+    },
     onSlowConsumer: (outlet, bytes) =>
       logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsSession<S>).ctx.clientId, bytes }),
   })
@@ -148,7 +158,38 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (client !== undefined) (client.data ??= new Map()).set(key, value)
   }
 
-  // An event is encoded once; clients with a session get it numbered, the rest the same frame.
+  // A broadcast is encoded once: the same frame bytes go to the cluster adapter for the other
+  // nodes (which write them as they are) and to the local receivers. `except` is local.
+  // Clients with a session get an envelope numbered (its `text`), the rest the same frame.
+  const everywhere: ClusterTarget = {}
+  // The first broadcast of an I/O turn is written at once; from the second on, receivers'
+  // writes are held to the end of the turn (the flush batcher), so a burst of broadcasts
+  // reaches each receiver in one write instead of one per message.
+  let broadcastsThisTurn = 0
+  let busyTurn = false
+  const fanOut = (frame: Uint8Array, target: BroadcastTarget | ClusterTarget | undefined, text: string | undefined): number => {
+    broadcastsThisTurn += 1
+    if (broadcastsThisTurn === 1) {
+      timers.afterIo(() => {
+        broadcastsThisTurn = 0
+        busyTurn = false
+      })
+    } else busyTurn = true
+    return delivery.broadcast(frame, target, text)
+  }
+  // The other nodes first: their writes start while this node writes its own.
+  const broadcastFrame = (frame: Uint8Array, target: BroadcastTarget | undefined, text: string | undefined): number => {
+    try {
+      cluster.publish(frame, target === undefined ? everywhere : { namespace: target.namespace, room: target.room }, text !== undefined)
+    } catch (error) {
+      logger.exception(error, { phase: 'cluster publish' })
+    }
+    return fanOut(frame, target, text)
+  }
+  // Another node's envelope: its text is needed only when this node has sessions to number.
+  const fromCluster = (frame: Uint8Array, target: ClusterTarget, envelope: boolean): number =>
+    fanOut(frame, target, envelope && (books.size > 0 || parked.size > 0) ? frameText(frame) : undefined)
+
   const ops: ClientOps = {
     send: (clientId, event, data) => {
       const text = encodeEvent({ event, data })
@@ -156,16 +197,46 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     },
     broadcast: (event, data, target) => {
       const text = encodeEvent({ event, data })
-      return delivery.broadcast(frames.text(text), target, text)
+      return broadcastFrame(frames.text(text), target, text)
     },
     sendRaw: (clientId, message) => delivery.send(clientId, encodeRawFrame(frames, message)),
-    broadcastRaw: (message, target) => delivery.broadcast(encodeRawFrame(frames, message), target),
+    broadcastRaw: (message, target) => broadcastFrame(encodeRawFrame(frames, message), target, undefined),
     joinRoom,
     leaveRoom,
     disconnectClient,
     setClientData,
     getClientData,
   }
+
+  // Another node's request about a client of this one: done when it is a WebSocket client here.
+  const ifWsClient = (clientId: number, run: () => void): boolean => {
+    if (!wsClients.has(clientId)) return false
+    run()
+    return true
+  }
+  const clusterSide = createClusterHandle({
+    adapter: cluster,
+    registry,
+    localClients: () => wsClients.keys(),
+    sendFrame: (clientId, frame, text) => delivery.send(clientId, frame, text),
+    eventFrame: (event, data) => {
+      const text = encodeEvent({ event, data })
+      return { frame: frames.text(text), text }
+    },
+    rawFrame: (message) => encodeRawFrame(frames, message),
+    disconnect: (clientId) => ifWsClient(clientId, () => disconnectClient(clientId)),
+    join: (clientId, room, namespace) => ifWsClient(clientId, () => joinRoom(clientId, room, namespace)),
+    leave: (clientId, room, namespace) => ifWsClient(clientId, () => leaveRoom(clientId, room, namespace)),
+    logger,
+  })
+  // Frames from other nodes are written to local sockets as they came: no JSON on the way.
+  cluster.attach({
+    deliver: fromCluster,
+    deliverTo: (clientId, frame, envelope) => delivery.send(clientId, frame, envelope && (books.size > 0 || parked.size > 0) ? frameText(frame) : undefined),
+    answer: clusterSide.answer,
+    logger,
+    timers,
+  })
 
   const httpContext: HttpContext = {
     send: (clientId, event, data) => void ops.send(clientId, event, data),
@@ -433,7 +504,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       drained = () => {
         timers.clearTimeout(force)
         compression?.close()
-        resolve()
+        // The cluster last: the rooms closed as their clients left; now leave the cluster.
+        void cluster.close().then(resolve, (error: unknown) => {
+          logger.exception(error, { phase: 'cluster close' })
+          resolve()
+        })
       }
       if (clients.size === 0) return drained()
       for (const session of wsClients.values()) session.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
@@ -450,6 +525,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     handle: {
       logger,
       namespaces: registry,
+      cluster: clusterSide.handle,
       send: ops.send,
       broadcast: ops.broadcast,
       sendRaw: ops.sendRaw,

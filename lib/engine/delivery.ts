@@ -53,6 +53,11 @@ export interface DeliveryDeps<S> {
   readonly parked: ReadonlyMap<number, ClientSession>
   /** Told before a slow consumer is dropped. */
   readonly onSlowConsumer: (outlet: Outlet<S>, waitingBytes: number) => void
+  /**
+   * Holds a broadcast receiver's writes until the end of the I/O turn (the flush batcher),
+   * so the broadcasts of one turn reach each receiver in one write; absent: written at once.
+   */
+  readonly hold?: (socket: S) => void
 }
 
 export interface Delivery<S> {
@@ -75,7 +80,7 @@ export interface Delivery<S> {
   broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string): number
 }
 
-export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer }: DeliveryDeps<S>): Delivery<S> => {
+export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer, hold }: DeliveryDeps<S>): Delivery<S> => {
   const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     const socket = outlet.socket
     if (io.isClosed(socket) || io.isEnded(socket)) return
@@ -106,6 +111,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
   const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean): boolean => {
     const session = sessions.get(id)
     if (session !== undefined) {
+      if (broadcast) hold?.(session.socket)
       const book = session.book
       if (book !== undefined && text !== undefined) write(session, frames.text(book.number(text)))
       else if (bytes === undefined) return false

@@ -39,7 +39,18 @@ export interface NamespaceRegistry {
   namespaceMembers(namespace?: string): ReadonlySet<number> | undefined
 }
 
-export const createNamespaceRegistry = (): NamespaceRegistry => {
+/**
+ * Told when a room or namespace gets its first member and loses its last (the cluster
+ * adapter listens to a room's traffic only while this node has members in it).
+ */
+export interface RegistryListener {
+  roomOpened(namespace: string, room: string): void
+  roomClosed(namespace: string, room: string): void
+  namespaceOpened(namespace: string): void
+  namespaceClosed(namespace: string): void
+}
+
+export const createNamespaceRegistry = (listener?: RegistryListener): NamespaceRegistry => {
   const namespaces = new Map<string, Set<number>>()
   const rooms = new Map<RoomKey, { namespace: string; room: string; members: Set<number> }>()
   const clientNamespace = new Map<number, string>()
@@ -55,7 +66,10 @@ export const createNamespaceRegistry = (): NamespaceRegistry => {
     const entry = rooms.get(key)
     if (entry !== undefined) {
       entry.members.delete(clientId)
-      if (entry.members.size === 0) rooms.delete(key)
+      if (entry.members.size === 0) {
+        rooms.delete(key)
+        listener?.roomClosed(entry.namespace, entry.room)
+      }
     }
     const mine = clientRooms.get(clientId)
     if (mine !== undefined) {
@@ -71,6 +85,7 @@ export const createNamespaceRegistry = (): NamespaceRegistry => {
       if (current !== undefined) registry.leaveNamespace(clientId)
       clientNamespace.set(clientId, namespace)
       addTo(namespaces, namespace, clientId)
+      if (namespaces.get(namespace)?.size === 1) listener?.namespaceOpened(namespace)
     },
     leaveNamespace(clientId) {
       registry.leaveAllRooms(clientId)
@@ -79,13 +94,18 @@ export const createNamespaceRegistry = (): NamespaceRegistry => {
       clientNamespace.delete(clientId)
       const members = namespaces.get(current)
       members?.delete(clientId)
-      if (members?.size === 0) namespaces.delete(current)
+      if (members?.size === 0) {
+        namespaces.delete(current)
+        listener?.namespaceClosed(current)
+      }
     },
     joinRoom(clientId, room, namespace = DEFAULT_NAMESPACE) {
       const key = roomKey(namespace, room)
       const entry = rooms.get(key)
-      if (entry === undefined) rooms.set(key, { namespace, room, members: new Set([clientId]) })
-      else entry.members.add(clientId)
+      if (entry === undefined) {
+        rooms.set(key, { namespace, room, members: new Set([clientId]) })
+        listener?.roomOpened(namespace, room)
+      } else entry.members.add(clientId)
       const mine = clientRooms.get(clientId)
       if (mine === undefined) clientRooms.set(clientId, new Set([key]))
       else mine.add(key)

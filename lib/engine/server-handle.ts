@@ -6,6 +6,7 @@ import type { Logger } from '../core/log/logger.js'
 import type { RawMessage } from '../core/route/raw-message.js'
 import type { BroadcastTarget } from '../core/route/socket-context.js'
 import type { ClientType } from './client.js'
+import type { ClusterHandle } from './cluster-handle.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
 import type { TlsOptions } from './tls-options.js'
 
@@ -19,13 +20,21 @@ export interface ServerHandle {
   readonly logger: Logger
   /** Namespaces and rooms (seed NamespaceManager). */
   readonly namespaces: NamespaceRegistry
+  /**
+   * The cluster-wide operations: clients and counts of a room on every node, a client of
+   * another node, server-to-server events. With the default in-process adapter, this node only.
+   */
+  readonly cluster: ClusterHandle
   /** Sends an event to one WebSocket client; false when there is no such client. */
   send(clientId: number, event: string, data?: unknown): boolean
-  /** Sends an event to every WebSocket client, a namespace, or a room; answers how many got it. */
+  /**
+   * Sends an event to every WebSocket client, a namespace, or a room, on every node of the
+   * cluster; answers how many clients of this node got it.
+   */
   broadcast(event: string, data?: unknown, target?: BroadcastTarget): number
   /** Sends a message without envelope to one client. */
   sendRaw(clientId: number, message: RawMessage): boolean
-  /** Sends a message without envelope to many clients; answers how many got it. */
+  /** Sends a message without envelope to many clients (every node); answers how many of this node got it. */
   broadcastRaw(message: RawMessage, target?: BroadcastTarget): number
   joinRoom(clientId: number, room: string, namespace?: string): void
   leaveRoom(clientId: number, room: string, namespace?: string): void

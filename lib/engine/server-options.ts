@@ -10,6 +10,7 @@ import type { Logger } from '../core/log/logger.js'
 import type { HttpMiddleware } from '../core/middleware/http-middleware.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { RouteSource } from '../core/route/route.js'
+import type { ClusterAdapter } from './cluster-adapter.js'
 import type { DeflateConfig, DeflateOptions } from '../core/ws/extensions/deflate-config.js'
 import { resolveDeflateConfig } from '../core/ws/extensions/resolve-deflate-config.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
@@ -40,6 +41,11 @@ export interface ServerOptions {
   readonly logger?: Logger
   /** Limits and time-outs; each missing one takes its default. */
   readonly limits?: Partial<Limits>
+  /**
+   * The rest of the cluster: `redisAdapter(…)` from `twinport/redis` for many processes or
+   * hosts. Default: in-process (this server alone, nothing to install or run).
+   */
+  readonly cluster?: ClusterAdapter
   /**
    * Sessions for clients that ask for them (`tp_v=1`, as `twinport/client` does): numbered
    * messages, recovery of rooms, data and missed messages within `windowMs` (default 2
@@ -98,6 +104,19 @@ const fn = new t.Type<unknown, unknown, unknown>(
 
 const loggerShape = t.type({ error: fn, warning: fn, info: fn, debug: fn, exception: fn })
 
+const clusterShape = t.type({
+  nodeId: t.string,
+  attach: fn,
+  publish: fn,
+  sendTo: fn,
+  request: fn,
+  roomOpened: fn,
+  roomClosed: fn,
+  namespaceOpened: fn,
+  namespaceClosed: fn,
+  close: fn,
+})
+
 const limitProps = Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((k) => [k, positiveInt])) as Record<keyof Limits, typeof positiveInt>
 
 const OptionsCodec = t.partial({
@@ -110,6 +129,7 @@ const OptionsCodec = t.partial({
   protocols: t.readonlyArray(t.string),
   logger: loggerShape,
   limits: t.exact(t.partial(limitProps)),
+  cluster: clusterShape,
   recovery: t.union([t.literal(false), t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt }))]),
   tls: tlsCodec,
 })

@@ -54,6 +54,7 @@ const tsBlocks = (markdown: string): readonly Block[] => {
 // `twinport`, `twinport/core` and `twinport/client` as the files they name in this checkout.
 const pointAtLib = (code: string): string =>
   code
+    .replaceAll(`from 'twinport/redis'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'redis', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/core'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'core', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/client'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'client', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'index.ts')).href)}`)
@@ -119,7 +120,7 @@ const typeCheck = (dir: string): Promise<string> => {
     compilerOptions: {
       noEmit: true,
       rootDir: root,
-      paths: { twinport: [join(root, 'lib', 'index.ts')], 'twinport/core': [join(root, 'lib', 'core', 'index.ts')] },
+      paths: { twinport: [join(root, 'lib', 'index.ts')], 'twinport/core': [join(root, 'lib', 'core', 'index.ts')], 'twinport/redis': [join(root, 'lib', 'redis', 'index.ts')] },
     },
     include: ['*.ts'],
     exclude: [],

@@ -92,6 +92,20 @@ test('delivery :: send to an unknown client answers false; broadcast counts rece
   assert.is(delivery.broadcast(bytes(1), { namespace: '/none' }), 0)
 })
 
+test('delivery :: a broadcast offers each receiver\'s socket to hold (the end-of-turn batching) before writing; send does not', () => {
+  const held: FakeSocket[] = []
+  const sockets = [1, 2, 3].map(() => ({ backlog: 0, written: [] as number[], closed: false, ended: false }))
+  const registry = createNamespaceRegistry()
+  const sessions = new Map(sockets.map((socket, i) => [i + 1, { socket, inFlight: 0, dropSlow: () => undefined, deflate: undefined }]))
+  for (const id of sessions.keys()) registry.joinRoom(id, 'r')
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry, sessions, parked: new Map(), onSlowConsumer: () => undefined, hold: (s) => void held.push(s) })
+  assert.is(delivery.broadcast(bytes(3), { room: 'r', except: 2 }), 2)
+  assert.equal(held, [sockets[0], sockets[2]])
+  delivery.send(2, bytes(3))
+  assert.is(held.length, 2)
+  assert.equal(sockets.map((s) => s.written), [[3], [3], [3]])
+})
+
 test('delivery :: a compressing connection gets its frames through its queue, told which are broadcasts; admit writes at once', () => {
   const socket: FakeSocket = { backlog: 0, written: [], closed: false, ended: false }
   const queued: Array<[number, boolean]> = []

@@ -73,4 +73,25 @@ test('namespaceRegistry :: leaveAllRooms keeps the namespace', () => {
   assert.equal(reg.clientsInNamespace(), [1])
 })
 
+
+test('namespaceRegistry :: tells its listener when a room or namespace gets its first member and loses its last', () => {
+  const told: string[] = []
+  const reg = createNamespaceRegistry({
+    roomOpened: (ns, room) => told.push(`+room ${ns} ${room}`),
+    roomClosed: (ns, room) => told.push(`-room ${ns} ${room}`),
+    namespaceOpened: (ns) => told.push(`+ns ${ns}`),
+    namespaceClosed: (ns) => told.push(`-ns ${ns}`),
+  })
+  reg.joinNamespace(1)
+  reg.joinNamespace(2)
+  reg.joinRoom(1, 'a')
+  reg.joinRoom(2, 'a')
+  reg.joinRoom(2, 'b', '/x')
+  reg.leaveRoom(1, 'a')
+  reg.leaveRoom(1, 'a') // not a member any more: nothing
+  reg.leaveNamespace(2) // leaves a and b: both rooms close
+  reg.joinNamespace(1, '/y') // moves: / loses its last member
+  assert.equal(told, ['+ns /', '+room / a', '+room /x b', '-room / a', '-room /x b', '-ns /', '+ns /y'])
+})
+
 test.run()

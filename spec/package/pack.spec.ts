@@ -108,7 +108,7 @@ pack('npm pack :: builds, installs offline into a new app, and both entry points
   const packed = report[0]
   assert.ok(packed !== undefined, 'npm pack reported nothing')
   const files = new Set(packed.files.map((f) => f.path))
-  for (const needed of ['package.json', 'README.md', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/core/index.js', 'dist/lib/core/index.d.ts']) {
+  for (const needed of ['package.json', 'README.md', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/core/index.js', 'dist/lib/core/index.d.ts', 'dist/lib/redis/index.js', 'dist/lib/redis/index.d.ts']) {
     assert.ok(files.has(needed), `the tarball lacks ${needed}`)
   }
   assert.not.ok([...files].some((f) => f.startsWith('spec/') || f.startsWith('bench/')), 'tests and benchmarks are not shipped')

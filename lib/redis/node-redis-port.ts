@@ -1,0 +1,99 @@
+/**
+ * `RedisPort` on node-redis (`redis` on npm, v5 or later): the one file that imports the
+ * client library. A standalone client gets a second connection for subscriptions
+ * (`duplicate()`); a cluster client (`createCluster`) routes commands by key and keeps its
+ * own subscription connections per shard.
+ */
+import { createClient, RESP_TYPES, type RedisClientType, type RedisClusterType } from 'redis'
+import type { RedisArg, RedisPort } from './redis-port.js'
+
+/** A node-redis client: standalone (`createClient`) or cluster (`createCluster`). */
+export type NodeRedisClient = RedisClientType | RedisClusterType
+
+type Listener = (...args: never[]) => void
+
+const BYTES = { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } as const
+
+/** How long a close waits for Redis' last replies before cutting the connections. */
+const CLOSE_BOUND_MS = 2000
+
+const isCluster = (client: NodeRedisClient): client is RedisClusterType => 'masters' in client
+
+// node-redis takes strings and Buffers; a Uint8Array view becomes a Buffer without a copy.
+const arg = (a: RedisArg): string | Buffer => (typeof a === 'string' ? a : Buffer.from(a.buffer, a.byteOffset, a.length))
+
+/**
+ * A port over a node-redis client: the one given, or one created for `url`.
+ *
+ * @example
+ * const port = nodeRedisPort({ url: 'redis://127.0.0.1:6379' })
+ * await port.connect()
+ */
+export const nodeRedisPort = (options: {
+  readonly url?: string
+  readonly client?: NodeRedisClient
+  /** Open the second connection for subscriptions (default true; a store that only runs commands needs none). */
+  readonly subscriptions?: boolean
+}): RedisPort => {
+  const owned = options.client === undefined
+  // Our own client rejects commands at once while disconnected (the adapter buffers them,
+  // with a bound) instead of queueing them without one.
+  const client: NodeRedisClient =
+    options.client ?? (createClient({ url: options.url ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true }) as unknown as RedisClientType)
+  const subscriber: NodeRedisClient =
+    isCluster(client) || options.subscriptions === false ? client : (client.duplicate() as unknown as RedisClientType)
+  const listeners = { ready: new Set<Listener>(), subscriberReady: new Set<Listener>(), down: new Set<Listener>() }
+  const emit = (event: keyof typeof listeners, ...args: unknown[]): void => {
+    for (const l of listeners[event]) (l as (...a: unknown[]) => void)(...args)
+  }
+  let subscriberUp = false
+  client.on('ready', () => emit('ready'))
+  client.on('error', (error: Error) => emit('down', error))
+  if (subscriber !== client) {
+    subscriber.on('ready', () => {
+      // The first 'ready' is the connection; later ones follow a reconnect, after node-redis
+      // has subscribed again to every channel.
+      if (subscriberUp) emit('subscriberReady')
+      subscriberUp = true
+    })
+    subscriber.on('error', (error: Error) => emit('down', error))
+  }
+
+  return {
+    command: (args, opts) => {
+      const argv = args.map(arg)
+      const commandOptions = opts?.bytes === true ? BYTES : undefined
+      return isCluster(client) ? client.sendCommand(opts?.key, false, argv, commandOptions) : client.sendCommand(argv, commandOptions)
+    },
+    subscribe: (channel, sharded, listener) => {
+      const deliver = (message: Buffer): void => listener(new Uint8Array(message.buffer, message.byteOffset, message.length))
+      return sharded ? subscriber.sSubscribe(channel, deliver, true) : subscriber.subscribe(channel, deliver, true)
+    },
+    unsubscribe: (channel, sharded) => (sharded ? subscriber.sUnsubscribe(channel) : subscriber.unsubscribe(channel)),
+    get commandsReady() {
+      return client.isReady
+    },
+    on: (event: keyof typeof listeners, listener: Listener) => void listeners[event].add(listener),
+    connect: async () => {
+      if (!client.isOpen) await client.connect()
+      if (subscriber !== client && !subscriber.isOpen) await subscriber.connect()
+      subscriberUp = true
+    },
+    // A clean close waits for the replies owed; a Redis that does not answer within the
+    // bound has its connections cut instead, so a server's shutdown never hangs on it.
+    close: async () => {
+      const shut = async (c: NodeRedisClient): Promise<void> => {
+        if (!c.isOpen) return
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), CLOSE_BOUND_MS)
+        })
+        const outcome = await Promise.race([c.close().then(() => 'closed' as const, () => 'late' as const), late])
+        clearTimeout(timer)
+        if (outcome === 'late' && c.isOpen) c.destroy()
+      }
+      if (subscriber !== client) await shut(subscriber)
+      if (owned) await shut(client)
+    },
+  }
+}

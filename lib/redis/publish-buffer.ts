@@ -1,0 +1,62 @@
+/**
+ * What a node has published and Redis has not yet taken: messages in flight and messages
+ * waiting while Redis is away, under one bound in bytes. Past the bound a publish is
+ * dropped and counted (docs/decisions.md "Redis unavailable"): memory never grows without
+ * limit, local delivery never waits, and what fits is sent, in order, when Redis is back.
+ */
+
+/** A message waiting for Redis, with what is needed to send it. */
+export interface Waiting<K> {
+  readonly keys: K
+  readonly message: Uint8Array
+}
+
+export class PublishBuffer<K> {
+  private waiting: Waiting<K>[] = []
+  private failed: Waiting<K>[] = []
+  /** Bytes waiting plus bytes in flight. */
+  bytes = 0
+  dropped = 0
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Room for `size` more bytes (waiting or in flight)? Counts a drop when not. */
+  admit(size: number): boolean {
+    if (this.bytes + size > this.maxBytes) {
+      this.dropped += 1
+      return false
+    }
+    this.bytes += size
+    return true
+  }
+
+  /** Keeps an admitted message until Redis is back. */
+  hold(entry: Waiting<K>): void {
+    this.waiting.push(entry)
+  }
+
+  /**
+   * A message whose send failed with the connection: it goes out again before the ones
+   * that were waiting (failures arrive in the order the messages were sent).
+   */
+  fail(entry: Waiting<K>): void {
+    this.failed.push(entry)
+  }
+
+  /** An admitted message reached Redis (or failed for good): its bytes are free. */
+  settled(size: number): void {
+    this.bytes -= size
+  }
+
+  /** Everything waiting, oldest first, to send now. */
+  takeAll(): Waiting<K>[] {
+    const all = [...this.failed, ...this.waiting]
+    this.failed = []
+    this.waiting = []
+    return all
+  }
+
+  get length(): number {
+    return this.failed.length + this.waiting.length
+  }
+}

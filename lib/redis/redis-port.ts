@@ -1,0 +1,31 @@
+/**
+ * The little the adapter needs of a Redis client, so the client library stays behind one
+ * file (`node-redis-port.ts`; docs/decisions.md "Redis client"): commands on one connection,
+ * subscriptions on another, and word of each connection going down and coming back.
+ */
+
+/** A command argument: text or bytes. */
+export type RedisArg = string | Uint8Array
+
+export interface RedisPort {
+  /**
+   * Runs a command on the command connection. `key` routes it in a Redis Cluster (the first
+   * key it touches); `bytes` asks for bulk strings as bytes instead of text.
+   */
+  command(args: readonly RedisArg[], options?: { readonly key?: string; readonly bytes?: boolean }): Promise<unknown>
+  /** Listens to a channel (SSUBSCRIBE when `sharded`, SUBSCRIBE otherwise); messages as bytes. */
+  subscribe(channel: string, sharded: boolean, listener: (message: Uint8Array) => void): Promise<void>
+  unsubscribe(channel: string, sharded: boolean): Promise<void>
+  /** Whether the command connection can take commands now. */
+  readonly commandsReady: boolean
+  /**
+   * Connection events: `ready` (commands connection up, again after every reconnect),
+   * `subscriberReady` (subscriptions restored after a reconnect), `down` (a connection lost).
+   */
+  on(event: 'ready' | 'subscriberReady', listener: () => void): void
+  on(event: 'down', listener: (error: Error) => void): void
+  /** Connects what this port opened itself (a given client is connected if it is not yet). */
+  connect(): Promise<void>
+  /** Closes what this port opened itself; a client given by the application is left open. */
+  close(): Promise<void>
+}

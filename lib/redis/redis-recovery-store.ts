@@ -1,0 +1,161 @@
+/**
+ * `redisRecoveryStore`: the recovery store (`RecoveryStore`, lib/engine/recovery-store.ts)
+ * in Redis, shared by every node, so a client whose node died reconnects to any node and
+ * gets what it missed. A session is one JSON string (`SET … PXAT expiresAt`) and a stream of
+ * its numbered frames (`XADD … 0-<seq>`, trimmed to `maxFrames`, expiring with the session),
+ * both under the session's hash tag. Room logs are the Redis adapter's target streams (same
+ * `prefix`), read with `readRoomSince`.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { decodeClusterMessage } from '../core/cluster/decode-cluster-message.js'
+import type { Sequence } from '../core/cluster/cluster-message.js'
+import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from '../engine/recovery-store.js'
+import { type NodeRedisClient, nodeRedisPort } from './node-redis-port.js'
+import { scopeKeys, sessionKeys } from './redis-keys.js'
+import type { RedisPort } from './redis-port.js'
+
+export interface RedisRecoveryStoreOptions {
+  /** Where Redis is (default `redis://127.0.0.1:6379`); ignored when `client` or `port` is given. */
+  readonly url?: string
+  /** A node-redis client of the application's (left open on close). */
+  readonly client?: NodeRedisClient
+  /** Another client behind the adapter's port. */
+  readonly port?: RedisPort
+  /** Key prefix; the same as the Redis adapter's for `readRoomSince` (default `twinport`). */
+  readonly prefix?: string
+  /** Frames kept per session, the newest (default 1000). */
+  readonly maxFrames?: number
+}
+
+/** The Redis recovery store: the interface, plus connecting and closing. */
+export interface RedisRecoveryStore extends RecoveryStore {
+  connect(): Promise<void>
+  close(): Promise<void>
+}
+
+const SequenceCodec = t.type({ epoch: t.number, n: t.number })
+const SessionCodec = t.intersection([
+  t.type({
+    sid: t.string,
+    namespace: t.string,
+    rooms: t.readonlyArray(t.string),
+    data: t.record(t.string, t.unknown),
+    lastSeq: t.number,
+    expiresAt: t.number,
+  }),
+  t.partial({ cursors: t.record(t.string, SequenceCodec) }),
+])
+
+type Row = [Uint8Array, Uint8Array[]]
+const text = new TextDecoder()
+// node-redis gives Buffers: handed on as plain views of the same bytes.
+const view = (b: Uint8Array | undefined): Uint8Array => (b === undefined ? new Uint8Array(0) : new Uint8Array(b.buffer, b.byteOffset, b.length))
+// A stream id `<ms>-<n>` as a sequence.
+const idOf = (id: Uint8Array): Sequence => {
+  const [epoch, n] = text.decode(id).split('-').map(Number)
+  return { epoch: epoch ?? 0, n: n ?? 0 }
+}
+
+/**
+ * A recovery store in Redis.
+ *
+ * @example
+ * const store = redisRecoveryStore({ url: 'redis://127.0.0.1:6379' })
+ * await store.connect()
+ * await store.saveSession({ sid: 's1', namespace: '/', rooms: ['lobby'], data: {}, lastSeq: 0, expiresAt: Date.now() + 120_000 })
+ */
+export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): RedisRecoveryStore => {
+  const prefix = options.prefix ?? 'twinport'
+  const maxFrames = options.maxFrames ?? 1000
+  if (!Number.isSafeInteger(maxFrames) || maxFrames <= 0) throw new Error(`redisRecoveryStore: maxFrames must be a positive integer, got ${String(maxFrames)}`)
+  const port =
+    options.port ??
+    nodeRedisPort({ ...(options.url === undefined ? {} : { url: options.url }), ...(options.client === undefined ? {} : { client: options.client }), subscriptions: false })
+  const run = (args: readonly (string | Uint8Array)[], key: string, bytes = false): Promise<unknown> => port.command(args, { key, bytes })
+
+  // The last id a stream ever gave (trimmed or not); undefined when there is no stream.
+  const lastGenerated = async (stream: string): Promise<Sequence | undefined> => {
+    let info: unknown
+    try {
+      info = await run(['XINFO', 'STREAM', stream], stream)
+    } catch {
+      return undefined // no such key
+    }
+    const entries: unknown[] = Array.isArray(info) ? info : Object.entries(info as object).flat()
+    const at = entries.indexOf('last-generated-id')
+    const id = entries[at + 1]
+    return at < 0 || typeof id !== 'string' ? undefined : idOf(new TextEncoder().encode(id))
+  }
+
+  return {
+    connect: () => port.connect(),
+    close: () => port.close(),
+
+    saveSession: async (session) => {
+      const keys = sessionKeys(prefix, session.sid)
+      const at = String(Math.max(1, Math.floor(session.expiresAt)))
+      await Promise.all([run(['SET', keys.state, JSON.stringify(session), 'PXAT', at], keys.state), run(['PEXPIREAT', keys.frames, at], keys.frames)])
+    },
+
+    loadSession: async (sid) => {
+      const keys = sessionKeys(prefix, sid)
+      const raw = await run(['GET', keys.state], keys.state)
+      if (typeof raw !== 'string') return undefined
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(raw)
+      } catch {
+        return undefined
+      }
+      const decoded = SessionCodec.decode(parsed)
+      return E.isRight(decoded) ? (decoded.right as SessionRecord) : undefined
+    },
+
+    append: async (sid, seq, frame, expiresAt) => {
+      if (!Number.isSafeInteger(seq) || seq <= 0) throw new Error(`redisRecoveryStore: seq must be a positive integer, got ${String(seq)}`)
+      const keys = sessionKeys(prefix, sid)
+      try {
+        await run(['XADD', keys.frames, 'MAXLEN', String(maxFrames), `0-${seq}`, 'f', frame], keys.frames)
+      } catch (error) {
+        // The same number again (a retry): it is there already.
+        if (!String(error instanceof Error ? error.message : error).includes('equal or smaller')) throw error
+      }
+      await run(['PEXPIREAT', keys.frames, String(Math.max(1, Math.floor(expiresAt)))], keys.frames)
+    },
+
+    readSince: async (sid, afterSeq): Promise<ReadSince> => {
+      const keys = sessionKeys(prefix, sid)
+      if ((await run(['EXISTS', keys.state], keys.state)) === 0) return { _tag: 'Resync', reason: 'unknown_session' }
+      const rows = (await run(['XRANGE', keys.frames, `(0-${afterSeq}`, '+'], keys.frames, true)) as Row[]
+      const frames: MissedFrame[] = rows.map(([id, fields]) => ({ seq: idOf(id).n, frame: view(fields[1]) }))
+      const first = frames[0]
+      if (first !== undefined) return first.seq === afterSeq + 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' }
+      // Nothing after it: fine, unless frames after it existed and are gone.
+      const last = await lastGenerated(keys.frames)
+      return last !== undefined && last.n > afterSeq ? { _tag: 'Resync', reason: 'gap' } : { _tag: 'Frames', frames: [] }
+    },
+
+    deleteSession: async (sid) => {
+      const keys = sessionKeys(prefix, sid)
+      await run(['DEL', keys.state, keys.frames], keys.state)
+    },
+
+    readRoomSince: async (namespace, room, after): Promise<ReadRoomSince> => {
+      const { stream } = scopeKeys(prefix, { namespace, room })
+      const rows = (await run(['XRANGE', stream, `(${after.epoch}-${after.n}`, '+'], stream, true)) as Row[]
+      const frames: RoomFrame[] = []
+      for (const [, fields] of rows) {
+        const decoded = decodeClusterMessage(fields[1] ?? new Uint8Array(0))
+        if (E.isRight(decoded) && decoded.right._tag === 'Broadcast') frames.push({ seq: decoded.right.seq, frame: view(decoded.right.frame) })
+      }
+      const first = frames[0]
+      if (first !== undefined) {
+        if (first.seq.epoch !== after.epoch) return { _tag: 'Resync', reason: 'new_epoch' }
+        return first.seq.n === after.n + 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' }
+      }
+      const last = await lastGenerated(stream)
+      return last !== undefined && (last.epoch > after.epoch || last.n > after.n) ? { _tag: 'Resync', reason: 'gap' } : { _tag: 'Frames', frames: [] }
+    },
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The order of one target's broadcasts on a receiving node. Redis numbers each target's
+ * broadcasts (epoch, 1, 2, 3, …) as it stores them in the target's stream; pub/sub brings
+ * them in that order unless some were lost (a reconnect) or the node joined late. This
+ * state machine says what to deliver now, what is a duplicate, and when a gap must be filled
+ * from the stream (XRANGE), holding what comes meanwhile so nothing is delivered out of
+ * order or twice. Pure (no I/O); one instance per subscribed target.
+ */
+import type { Sequence } from '../core/cluster/cluster-message.js'
+
+/** A message with its place. */
+export interface Placed<T> {
+  readonly seq: Sequence
+  readonly item: T
+}
+
+/** What to do after an offer or a fill. */
+export interface OrderStep<T> {
+  /** Deliver these now, in this order. */
+  readonly deliver: readonly T[]
+  /** Start filling from the stream after this place (entries strictly after it). */
+  readonly fillFrom?: Sequence
+  /** Messages known to be gone (trimmed from the stream before they could be read). */
+  readonly lost: number
+  /** Offers dropped as duplicates or from an older epoch. */
+  readonly dropped: number
+}
+
+const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
+const next = (last: Sequence | undefined, seq: Sequence): boolean =>
+  last === undefined || (seq.epoch === last.epoch && seq.n === last.n + 1) || (seq.epoch > last.epoch && seq.n === 1)
+
+export class ScopeOrder<T> {
+  /** The last place delivered (or skipped as lost); undefined before the first message. */
+  last: Sequence | undefined = undefined
+  /** Filling from the stream: offers are held until `filled`. */
+  filling = false
+  private held: Placed<T>[] = []
+
+  /** A message from pub/sub. */
+  offer(seq: Sequence, item: T): OrderStep<T> {
+    if (seq.n === 0) return { deliver: [item], lost: 0, dropped: 0 }
+    if (this.filling) {
+      this.held.push({ seq, item })
+      return { deliver: [], lost: 0, dropped: 0 }
+    }
+    const last = this.last
+    if (last !== undefined && !before(last, seq)) return { deliver: [], lost: 0, dropped: 1 }
+    if (next(last, seq)) {
+      this.last = seq
+      return { deliver: [item], lost: 0, dropped: 0 }
+    }
+    // A gap: fill it from the stream first. In a new epoch, from its beginning.
+    this.filling = true
+    this.held.push({ seq, item })
+    return { deliver: [], fillFrom: last !== undefined && seq.epoch === last.epoch ? last : { epoch: seq.epoch, n: 0 }, lost: 0, dropped: 0 }
+  }
+
+  /** A fill is needed though nothing arrived (a reconnect): from the last place. */
+  refill(): Sequence | undefined {
+    if (this.filling || this.last === undefined) return undefined
+    this.filling = true
+    return this.last
+  }
+
+  /**
+   * The stream's entries after the place filled from, in order (a fill that failed gives
+   * none). Delivers them and what was held, in order, each once (a held message is usually
+   * in the stream too); counts what is gone for good.
+   */
+  filled(entries: readonly Placed<T>[]): OrderStep<T> {
+    const all = [...entries, ...this.held].sort((a, b) => (before(a.seq, b.seq) ? -1 : before(b.seq, a.seq) ? 1 : 0))
+    this.held = []
+    this.filling = false
+    const deliver: T[] = []
+    let lost = 0
+    for (const { seq, item } of all) {
+      const last = this.last
+      if (last !== undefined && !before(last, seq)) continue
+      if (last !== undefined && !next(last, seq)) lost += seq.epoch === last.epoch ? seq.n - last.n - 1 : seq.n - 1
+      this.last = seq
+      deliver.push(item)
+    }
+    return { deliver, lost, dropped: 0 }
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The Redis recovery store against a real redis-server: sessions written by one node are
+ * read by another (a node's crash loses nothing the store has), frames come back in order
+ * or as an explicit resync, and room logs are the adapter's streams.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { onConnect, routes } from '../../lib/index.js'
+import { redisAdapter, redisRecoveryStore, type RedisRecoveryStore, type SessionRecord } from '../../lib/redis/index.js'
+import { startRedis, type RedisServer } from '../support/redis.js'
+import { delay, eventually, openClient, startServer } from '../support/server.js'
+
+let redis: RedisServer
+const stores: RedisRecoveryStore[] = []
+const store = async (maxFrames?: number, prefix = 'rec'): Promise<RedisRecoveryStore> => {
+  const s = redisRecoveryStore({ url: redis.url, prefix, ...(maxFrames === undefined ? {} : { maxFrames }) })
+  await s.connect()
+  stores.push(s)
+  return s
+}
+const frame = (text: string): Uint8Array => new Uint8Array([0x81, text.length, ...new TextEncoder().encode(text)])
+const session = (sid: string, over: Partial<SessionRecord> = {}): SessionRecord => ({
+  sid,
+  namespace: '/',
+  rooms: ['lobby'],
+  data: { name: 'Ada' },
+  lastSeq: 0,
+  expiresAt: Date.now() + 60_000,
+  ...over,
+})
+
+const Store = suite('redisRecoveryStore')
+Store.before(async () => {
+  redis = await startRedis()
+})
+Store.after.each(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()))
+})
+Store.after(async () => {
+  await redis.dispose()
+})
+
+Store('a session written on one node is read on another, as written; the last write wins', async () => {
+  const nodeA = await store()
+  const nodeB = await store()
+  await nodeA.saveSession(session('s1'))
+  await nodeA.saveSession(session('s1', { rooms: ['lobby', 'vip'], data: { name: 'Ada', seat: 3 }, lastSeq: 4, cursors: { '/\u0000lobby': { epoch: 9, n: 2 } } }))
+  await nodeA.close()
+  stores.shift()
+  const loaded = await nodeB.loadSession('s1')
+  assert.equal(loaded, { ...session('s1'), rooms: ['lobby', 'vip'], data: { name: 'Ada', seat: 3 }, lastSeq: 4, cursors: { '/\u0000lobby': { epoch: 9, n: 2 } }, expiresAt: loaded?.expiresAt })
+  assert.is(await nodeB.loadSession('nobody'), undefined)
+})
+
+Store('a session expires at its time; a corrupt record reads as none', async () => {
+  const s = await store()
+  await s.saveSession(session('brief', { expiresAt: Date.now() + 150 }))
+  assert.ok((await s.loadSession('brief')) !== undefined)
+  await delay(250)
+  assert.is(await s.loadSession('brief'), undefined)
+  assert.equal(await s.readSince('brief', 0), { _tag: 'Resync', reason: 'unknown_session' })
+  await redis.cli('SET', 'rec:{s:bad}:state', '{"sid":"bad"}')
+  await redis.cli('SET', 'rec:{s:worse}:state', 'not json')
+  assert.is(await s.loadSession('bad'), undefined)
+  assert.is(await s.loadSession('worse'), undefined)
+})
+
+Store('frames come back after a number, in order; a repeat is harmless; nothing new is an empty list', async () => {
+  const s = await store()
+  await s.saveSession(session('s2'))
+  const until = Date.now() + 60_000
+  for (let seq = 1; seq <= 5; seq++) await s.append('s2', seq, frame(`m${seq}`), until)
+  await s.append('s2', 5, frame('m5 again'), until)
+  const read = await s.readSince('s2', 2)
+  assert.equal(read, { _tag: 'Frames', frames: [3, 4, 5].map((seq) => ({ seq, frame: frame(`m${seq}`) })) })
+  assert.equal(await s.readSince('s2', 5), { _tag: 'Frames', frames: [] })
+  try {
+    await s.append('s2', 0, frame('x'), until)
+    assert.unreachable('appended frame 0')
+  } catch (error) {
+    assert.match(String(error), /seq must be a positive integer/)
+  }
+})
+
+Store('frames no longer kept (past maxFrames) make a resync, never a silent gap', async () => {
+  const s = await store(3)
+  await s.saveSession(session('s3'))
+  for (let seq = 1; seq <= 6; seq++) await s.append('s3', seq, frame(`m${seq}`), Date.now() + 60_000)
+  assert.equal(await s.readSince('s3', 1), { _tag: 'Resync', reason: 'gap' })
+  assert.equal((await s.readSince('s3', 3)) as unknown, { _tag: 'Frames', frames: [4, 5, 6].map((seq) => ({ seq, frame: frame(`m${seq}`) })) })
+  await redis.cli('DEL', 'rec:{s:s3}:frames')
+  await redis.cli('XADD', 'rec:{s:s3}:frames', '0-9', 'f', 'x')
+  assert.equal(await s.readSince('s3', 10), { _tag: 'Frames', frames: [] })
+  await redis.cli('XTRIM', 'rec:{s:s3}:frames', 'MAXLEN', '0')
+  assert.equal(await s.readSince('s3', 3), { _tag: 'Resync', reason: 'gap' })
+})
+
+Store('deleteSession forgets the state and the frames', async () => {
+  const s = await store()
+  await s.saveSession(session('s4'))
+  await s.append('s4', 1, frame('m'), Date.now() + 60_000)
+  await s.deleteSession('s4')
+  assert.is(await s.loadSession('s4'), undefined)
+  assert.is(await redis.cli('EXISTS', 'rec:{s:s4}:frames'), '0')
+})
+
+Store('readRoomSince reads the adapter\'s room log: the frames after a place, a gap, a new epoch', async () => {
+  const adapter = redisAdapter({ url: redis.url, prefix: 'rec', nodeId: 'n1' })
+  const { server, port } = await startServer({ cluster: adapter, routes: routes({ j: onConnect((ctx) => ctx.joinRoom('lobby')) }) })
+  try {
+    await adapter.ready()
+    const member = await openClient(port)
+    await delay(50)
+    for (let i = 1; i <= 4; i++) server.broadcast('n', i, { room: 'lobby' })
+    await eventually(() => adapter.stats().published === 4, 2000, 'the broadcasts to reach Redis')
+    const s = await store()
+    const all = await s.readRoomSince?.('/', 'lobby', { epoch: 0, n: 0 })
+    assert.ok(all?._tag === 'Resync' && all.reason === 'new_epoch')
+    const epoch = Number((await redis.cli('HGET', 'rec:{r:%2F:lobby}:q', 'e')).trim())
+    const after2 = await s.readRoomSince?.('/', 'lobby', { epoch, n: 2 })
+    assert.ok(after2?._tag === 'Frames')
+    assert.equal(after2.frames.map((f) => [f.seq.n, new TextDecoder().decode(f.frame.subarray(2))]), [
+      [3, '{"event":"n","data":3}'],
+      [4, '{"event":"n","data":4}'],
+    ])
+    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 4 }), { _tag: 'Frames', frames: [] })
+    await redis.cli('XTRIM', 'rec:{r:%2F:lobby}:s', 'MAXLEN', '1')
+    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 1 }), { _tag: 'Resync', reason: 'gap' })
+    await redis.cli('XTRIM', 'rec:{r:%2F:lobby}:s', 'MAXLEN', '0')
+    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 1 }), { _tag: 'Resync', reason: 'gap' })
+    // A foreign entry in the log is not handed out: the reader is told to resync.
+    await redis.cli('XADD', 'rec:{r:%2F:lobby}:s', `${epoch}-9`, 'm', 'not a cluster message')
+    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 8 }), { _tag: 'Resync', reason: 'gap' })
+    member.ws.close()
+  } finally {
+    await server.close()
+  }
+})
+
+Store('a session with no frames yet, and a room with no log: nothing missed', async () => {
+  const s = await store()
+  await s.saveSession(session('fresh'))
+  assert.equal(await s.readSince('fresh', 0), { _tag: 'Frames', frames: [] })
+  assert.equal(await s.readRoomSince?.('/', 'silent', { epoch: 1, n: 0 }), { _tag: 'Frames', frames: [] })
+})
+
+Store('a store refuses a bad maxFrames', () => {
+  assert.throws(() => redisRecoveryStore({ maxFrames: 0 }), /maxFrames must be a positive integer/)
+})
+
+Store.run()

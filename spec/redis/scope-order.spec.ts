@@ -1,0 +1,66 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ScopeOrder } from '../../lib/redis/scope-order.js'
+
+const at = (epoch: number, n: number) => ({ epoch, n })
+
+test('ScopeOrder :: the first message sets the place; the next ones are delivered in turn; repeats are dropped', () => {
+  const o = new ScopeOrder<string>()
+  assert.equal(o.offer(at(5, 7), 'g'), { deliver: ['g'], lost: 0, dropped: 0 })
+  assert.equal(o.offer(at(5, 8), 'h'), { deliver: ['h'], lost: 0, dropped: 0 })
+  assert.equal(o.offer(at(5, 8), 'h'), { deliver: [], lost: 0, dropped: 1 })
+  assert.equal(o.offer(at(5, 2), 'b'), { deliver: [], lost: 0, dropped: 1 })
+  assert.equal(o.offer(at(4, 99), 'old epoch'), { deliver: [], lost: 0, dropped: 1 })
+  assert.equal(o.last, at(5, 8))
+})
+
+test('ScopeOrder :: unsequenced messages pass straight through', () => {
+  const o = new ScopeOrder<string>()
+  assert.equal(o.offer(at(0, 0), 'x'), { deliver: ['x'], lost: 0, dropped: 0 })
+  assert.is(o.last, undefined)
+})
+
+test('ScopeOrder :: a gap asks for a fill after the last place and holds what comes meanwhile', () => {
+  const o = new ScopeOrder<string>()
+  o.offer(at(5, 1), 'a')
+  assert.equal(o.offer(at(5, 4), 'd'), { deliver: [], fillFrom: at(5, 1), lost: 0, dropped: 0 })
+  assert.equal(o.offer(at(5, 5), 'e'), { deliver: [], lost: 0, dropped: 0 })
+  assert.is(o.refill(), undefined) // already filling
+  // The stream has 2..5; the held 4 and 5 come again: each is delivered once, in order.
+  assert.equal(o.filled([{ seq: at(5, 2), item: 'b' }, { seq: at(5, 3), item: 'c' }, { seq: at(5, 4), item: 'd' }, { seq: at(5, 5), item: 'e' }]), {
+    deliver: ['b', 'c', 'd', 'e'],
+    lost: 0,
+    dropped: 0,
+  })
+  assert.equal(o.offer(at(5, 6), 'f'), { deliver: ['f'], lost: 0, dropped: 0 })
+})
+
+test('ScopeOrder :: what the stream no longer has is counted lost, and delivery goes on after it', () => {
+  const o = new ScopeOrder<string>()
+  o.offer(at(5, 1), 'a')
+  o.offer(at(5, 10), 'j')
+  assert.equal(o.filled([{ seq: at(5, 8), item: 'h' }, { seq: at(5, 9), item: 'i' }, { seq: at(5, 10), item: 'j' }]), { deliver: ['h', 'i', 'j'], lost: 6, dropped: 0 })
+  assert.equal(o.last, at(5, 10))
+})
+
+test('ScopeOrder :: a new epoch (the log started again): from its first message, or filled from its start', () => {
+  const o = new ScopeOrder<string>()
+  o.offer(at(5, 3), 'old')
+  assert.equal(o.offer(at(9, 1), 'new1'), { deliver: ['new1'], lost: 0, dropped: 0 })
+  const p = new ScopeOrder<string>()
+  p.offer(at(5, 3), 'old')
+  assert.equal(p.offer(at(9, 3), 'new3'), { deliver: [], fillFrom: at(9, 0), lost: 0, dropped: 0 })
+  assert.equal(p.filled([{ seq: at(9, 2), item: 'new2' }]), { deliver: ['new2', 'new3'], lost: 1, dropped: 0 })
+})
+
+test('ScopeOrder :: a refill after an outage reads from the last place; a failed fill delivers what was held', () => {
+  const o = new ScopeOrder<string>()
+  assert.is(o.refill(), undefined) // nothing delivered yet: nothing to read after
+  o.offer(at(5, 1), 'a')
+  assert.equal(o.refill(), at(5, 1))
+  assert.equal(o.offer(at(5, 2), 'b'), { deliver: [], lost: 0, dropped: 0 })
+  assert.equal(o.filled([]), { deliver: ['b'], lost: 0, dropped: 0 })
+  assert.is(o.filling, false)
+})
+
+test.run()

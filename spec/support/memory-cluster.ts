@@ -1,0 +1,55 @@
+/**
+ * A cluster of in-process nodes joined by a hub, for specs of the engine's cluster port
+ * (`ClusterAdapter`) without any network: each node's adapter hands a broadcast to every
+ * other node's engine and answers requests through their `answer`. A node can be made
+ * silent (it stops answering, as a frozen process would). Test-only and portable; the
+ * Redis adapter's specs run against a real redis-server instead.
+ */
+import type { ClusterAdapter, ClusterHost, ClusterReply } from '../../lib/engine/cluster-adapter.js'
+
+export interface MemoryHub {
+  /** A new node's adapter. */
+  node(nodeId: string): ClusterAdapter
+  /** The node stops answering requests (it still counts as alive). */
+  silence(nodeId: string): void
+  /** Every publish, in order, as `<node> <namespace>/<room>`. */
+  readonly published: string[]
+  /** Rooms each node told the hub it has members in. */
+  readonly rooms: Map<string, Set<string>>
+}
+
+export const memoryHub = (): MemoryHub => {
+  const hosts = new Map<string, ClusterHost>()
+  const silent = new Set<string>()
+  const published: string[] = []
+  const rooms = new Map<string, Set<string>>()
+  const node = (nodeId: string): ClusterAdapter => {
+    const mine = new Set<string>()
+    rooms.set(nodeId, mine)
+    return {
+      nodeId,
+      attach: (host) => void hosts.set(nodeId, host),
+      publish: (frame, target, envelope) => {
+        published.push(`${nodeId} ${target.namespace ?? ''}/${target.room ?? ''}`)
+        for (const [id, host] of hosts) if (id !== nodeId) host.deliver(frame, target, envelope)
+      },
+      sendTo: (to, clientId, frame, envelope) => void hosts.get(to)?.deliverTo(clientId, frame, envelope),
+      request: async (body, options) => {
+        const asked = [...hosts.keys()].filter((id) => id !== nodeId && (options?.node === undefined || options.node === id))
+        const replies: ClusterReply[] = []
+        const missingNodes: string[] = []
+        for (const id of asked) {
+          if (silent.has(id)) missingNodes.push(id)
+          else replies.push({ node: id, body: await (hosts.get(id) as ClusterHost).answer(JSON.parse(JSON.stringify(body)), nodeId) })
+        }
+        return { replies, missingNodes }
+      },
+      roomOpened: (ns, room) => void mine.add(`${ns} ${room}`),
+      roomClosed: (ns, room) => void mine.delete(`${ns} ${room}`),
+      namespaceOpened: () => undefined,
+      namespaceClosed: () => undefined,
+      close: async () => void hosts.delete(nodeId),
+    }
+  }
+  return { node, silence: (id) => void silent.add(id), published, rooms }
+}

@@ -1,0 +1,134 @@
+/**
+ * A real `redis-server` for the Redis specs (DESIGN §7: no mock of a server the user would
+ * run): started on a free 127.0.0.1 port in a temporary directory, with no persistence, and
+ * stopped (or killed, and started again on the same port) by the test. Needs the Debian
+ * package `redis-server` (`.ci/run` installs it).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface RedisServer {
+  readonly port: number
+  /** The running server's process id (undefined while stopped). */
+  readonly pid: number | undefined
+  readonly url: string
+  /** Stops the server (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>
+  /** Starts it again on the same port (after `stop`). */
+  restart(): Promise<void>
+  /** Runs `redis-cli` against it and answers its output. */
+  cli(...args: string[]): Promise<string>
+  /** Stops the server for good and removes its directory. */
+  dispose(): Promise<void>
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+
+const launch = (port: number, dir: string): Promise<ChildProcess> =>
+  new Promise((resolve, reject) => {
+    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`redis-server did not start on ${port}:\n${out}`))
+    }, 5000)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      if (out.includes('Ready to accept connections')) {
+        clearTimeout(timer)
+        resolve(child)
+      }
+    })
+    child.stderr?.on('data', (chunk: Buffer) => void (out += chunk.toString()))
+    child.once('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`redis-server exited with ${code}:\n${out}`))
+    })
+  })
+
+const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()))
+
+/** Starts a redis-server of its own for a suite. */
+export const startRedis = async (): Promise<RedisServer> => {
+  const dir = mkdtempSync(join(tmpdir(), 'twinport-redis-'))
+  const port = await freePort()
+  let child: ChildProcess | undefined = await launch(port, dir)
+  const stop = async (): Promise<void> => {
+    const running = child
+    child = undefined
+    if (running === undefined) return
+    running.kill('SIGTERM')
+    await exited(running)
+  }
+  return {
+    port,
+    get pid() {
+      return child?.pid
+    },
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    restart: async () => {
+      if (child === undefined) child = await launch(port, dir)
+    },
+    cli: (...args) =>
+      new Promise((resolve, reject) =>
+        execFile('redis-cli', ['-p', String(port), ...args], { timeout: 10_000 }, (error, stdout) => (error === null ? resolve(stdout.trim()) : reject(error))),
+      ),
+    dispose: async () => {
+      await stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A twinport node in a child process (spec/redis/fixtures/node.ts), to kill or freeze. */
+export interface NodeProcess {
+  readonly port: number
+  readonly node: string
+  readonly child: ChildProcess
+  /** Waits for the process to exit after a signal. */
+  exited(): Promise<void>
+}
+
+export const startNodeProcess = (env: Readonly<Record<string, string>>): Promise<NodeProcess> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'spec/redis/fixtures/node.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`the node process did not start:\n${out}${err}`))
+    }, 15_000)
+    child.stderr?.on('data', (chunk: Buffer) => void (err += chunk.toString()))
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const line = out.split('\n').find((l) => l.startsWith('{'))
+      if (line === undefined) return
+      clearTimeout(timer)
+      const { port, node } = JSON.parse(line) as { port: number; node: string }
+      resolve({ port, node, child, exited: () => exited(child) })
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`the node process exited with ${code}:\n${out}${err}`))
+    })
+  })

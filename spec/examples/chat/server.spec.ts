@@ -3,43 +3,16 @@
  * page and the WebSocket, and on SIGTERM closes WebSocket clients with 1001, logs the start
  * and the end of the drain with counts, and exits 0.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { exitCodeOf, WAIT_MS, waitForOutput } from '../../support/process-output.js'
 import { scriptCommand, targetRuntime } from '../../support/runtimes.js'
 import WebSocket from 'ws'
 
 // The server runs in the runtime TWINPORT_TARGET names; the clients here are Node's.
 const runtime = targetRuntime()
 const target = scriptCommand(runtime, 'examples/chat/server.ts')
-const WAIT_MS = 15_000
-
-// Resolves with the first match of `pattern` in what the process prints, within WAIT_MS.
-const waitForOutput = (child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> =>
-  new Promise((resolve, reject) => {
-    let seen = ''
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${WAIT_MS} ms; printed: ${seen}`)), WAIT_MS)
-    const look = (chunk: Buffer): void => {
-      seen += chunk.toString('utf8')
-      const match = pattern.exec(seen)
-      if (match === null) return
-      clearTimeout(timer)
-      resolve(match)
-    }
-    child.stdout?.on('data', look)
-    child.stderr?.on('data', look)
-  })
-
-const exited = (child: ChildProcess): Promise<number | null> =>
-  new Promise((resolve, reject) => {
-    if (child.exitCode !== null) return resolve(child.exitCode)
-    const timer = setTimeout(() => reject(new Error(`still running after ${WAIT_MS} ms`)), WAIT_MS)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      resolve(code)
-    })
-  })
-
 test(`npm start on ${runtime} :: serves the chat on HOST/PORT with CHAT_ORIGINS, and shuts down gracefully on SIGTERM, logging the drain`, async () => {
   const child = spawn(target.command, [...target.args], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0', DEBUG: '1', CHAT_ORIGINS: ' https://partner.example, ,https://b.example' },
@@ -75,7 +48,7 @@ test(`npm start on ${runtime} :: serves the chat on HOST/PORT with CHAT_ORIGINS,
     assert.is(websockets, '1')
     const [, closed] = await drainEnd
     assert.ok(Number(closed) >= 1, `closed ${closed}`)
-    assert.is(await exited(child), 0)
+    assert.is(await exitCodeOf(child), 0)
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL')
   }

@@ -4,33 +4,17 @@
  * there, accepts the page's own origin on `wss://`, and still shuts down gracefully. The
  * name ends in `server.spec.ts` so npm test runs it against every runtime's server.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import WebSocket from 'ws'
+import { waitForOutput } from '../../support/process-output.js'
 import { scriptCommand, targetRuntime } from '../../support/runtimes.js'
 import { makeTestCa } from '../../support/test-certificates.js'
 import { httpsRequest } from '../../support/tls-clients.js'
 
 const runtime = targetRuntime()
 const target = scriptCommand(runtime, 'examples/chat/server.ts')
-const WAIT_MS = 15_000
-
-const waitForOutput = (child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> =>
-  new Promise((resolve, reject) => {
-    let seen = ''
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${WAIT_MS} ms; printed: ${seen}`)), WAIT_MS)
-    const look = (chunk: Buffer): void => {
-      seen += chunk.toString('utf8')
-      const match = pattern.exec(seen)
-      if (match === null) return
-      clearTimeout(timer)
-      resolve(match)
-    }
-    child.stdout?.on('data', look)
-    child.stderr?.on('data', look)
-  })
-
 test(`npm start on ${runtime} with TLS_KEY/TLS_CERT :: the page over https, the chat over wss, a graceful stop`, async () => {
   const ca = makeTestCa()
   const issued = ca.issue('chat.test')

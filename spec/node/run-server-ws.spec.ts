@@ -1,51 +1,24 @@
+/**
+ * WebSocket end to end: events and acks, bad input, rooms, ping, lifecycle hooks, handshake
+ * refusals, protocol errors and their close codes, fragmentation, middleware, slow
+ * consumers, heartbeat, graceful close and the handle's operations. The server is an app of
+ * spec/node/fixtures/ws.ts, served by the runtime TWINPORT_TARGET names; the clients are
+ * Node's `ws` and raw sockets.
+ */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import * as t from 'io-ts'
 import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../../lib/core/ws/frame.js'
-import type { WsMiddleware } from '../../lib/core/middleware/ws-middleware.js'
-import type { HttpMiddleware } from '../../lib/core/middleware/http-middleware.js'
-import { errorResponse } from '../../lib/core/http/response.js'
-import { withHeader } from '../../lib/core/http/response-updates.js'
-import { onConnect } from '../../lib/core/route/on-connect.js'
-import { onDisconnect } from '../../lib/core/route/on-disconnect.js'
-import { socketOn } from '../../lib/core/route/socket-on.js'
-import { closeCodeOf, delay, eventually, openClient, rawExchange, rawWebSocket, startServer, statusOf } from '../support/server.js'
+import { serve } from '../support/fixture-server.js'
+import { closeCodeOf, delay, eventually, openClient, rawExchange, rawWebSocket, statusOf } from '../support/server.js'
 
 const MASK = new Uint8Array([1, 2, 3, 4])
 const masked = (opcode: number, payload: Uint8Array, fin = true): Uint8Array => encodeFrameBytes({ opcode, payload, fin }, MASK)
 
-const chat = [
-  socketOn('echo', (data) => data),
-  socketOn('add', t.type({ a: t.number, b: t.number }), ({ a, b }) => a + b),
-  socketOn('join', t.string, (room, ctx) => {
-    ctx.joinRoom(room)
-    return 'joined'
-  }),
-  socketOn('say', t.type({ room: t.string, text: t.string }), ({ room, text }, ctx) => {
-    ctx.broadcast('said', { from: ctx.clientId, text }, { room })
-  }),
-  socketOn('cyclic', () => {
-    const answer: { self?: unknown } = {}
-    answer.self = answer
-    return answer
-  }),
-  socketOn('destructured', t.string, (text, { emit, clientId }) => {
-    emit('told', { text, clientId })
-  }),
-  socketOn('fail', () => {
-    throw new Error('handler broke')
-  }),
-  socketOn('remember', t.string, (value, ctx) => {
-    ctx.setClientData('value', value)
-    return ctx.getClientData('value')
-  }),
-]
-
 const Ws = suite('runServer :: WebSocket')
 
 Ws('events are dispatched; an id gets an ack with the return value; without id nothing comes back', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const c = await openClient(port)
     c.emit('echo', { x: [1, 'two'] }, 'r1')
@@ -55,7 +28,7 @@ Ws('events are dispatched; an id gets an ack with the return value; without id n
     assert.equal(await c.nextJson(), { event: 'ack', id: 7, data: 42 })
     c.emit('destructured', 'hey')
     const told = await c.nextJson()
-    assert.equal(told, { event: 'told', data: { text: 'hey', clientId: server.clients()[0]?.id } })
+    assert.equal(told, { event: 'told', data: { text: 'hey', clientId: (await server.clients())[0]?.id } })
     c.emit('remember', 'kept', 1)
     assert.equal(await c.nextJson(), { event: 'ack', id: 1, data: 'kept' })
     c.ws.close()
@@ -65,7 +38,7 @@ Ws('events are dispatched; an id gets an ack with the return value; without id n
 })
 
 Ws('bad input gets an error event and the connection stays usable', async () => {
-  const { server, port, records } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const c = await openClient(port)
     c.ws.send('{not json')
@@ -84,7 +57,7 @@ Ws('bad input gets an error event and the connection stays usable', async () => 
     c.emit('fail', null, 'f')
     const failed = await c.nextJson()
     assert.is((failed.data as { error: string }).error, 'handler_error')
-    assert.match(String(records.find((r) => r.level === 'error')?.context.exception), /handler broke/)
+    assert.match(String((await server.records()).find((r) => r.level === 'error')?.context.exception), /handler broke/)
     c.emit('cyclic', null, 'cy')
     const cyclic = await c.nextJson()
     assert.equal([cyclic.event, cyclic.id, (cyclic.data as { error: string }).error], ['error', 'cy', 'handler_error'])
@@ -97,7 +70,7 @@ Ws('bad input gets an error event and the connection stays usable', async () => 
 })
 
 Ws('rooms: a broadcast to a room reaches its members only; a broadcast to all reaches hundreds', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const [a, b, c] = await Promise.all([openClient(port), openClient(port), openClient(port)])
     if (a === undefined || b === undefined || c === undefined) throw new Error('clients')
@@ -106,16 +79,16 @@ Ws('rooms: a broadcast to a room reaches its members only; a broadcast to all re
     await a.nextJson()
     await b.nextJson()
     a.emit('say', { room: 'red', text: 'hi' })
-    assert.equal((await b.nextJson()).data, { from: server.clients()[0]?.id, text: 'hi' })
+    assert.equal((await b.nextJson()).data, { from: (await server.clients())[0]?.id, text: 'hi' })
     assert.equal((await a.nextJson()).event, 'said')
     await delay(30)
     assert.is(c.pending.length, 0, 'not in the room')
     const many = await Promise.all(Array.from({ length: 200 }, () => openClient(port)))
-    const reached = server.broadcast('news', { n: 1 })
+    const reached = await server.broadcast('news', { n: 1 })
     assert.is(reached, 203)
     const got = await Promise.all(many.map((m) => m.nextJson(5000)))
     assert.ok(got.every((m) => m.event === 'news'))
-    assert.is(server.broadcast('news', 2, { room: 'red', except: server.clients()[0]?.id }), 1)
+    assert.is(await server.broadcast('news', 2, { room: 'red', except: (await server.clients())[0]?.id }), 1)
     for (const m of [a, b, c, ...many]) m.ws.terminate()
   } finally {
     await server.close()
@@ -123,7 +96,7 @@ Ws('rooms: a broadcast to a room reaches its members only; a broadcast to all re
 })
 
 Ws('ping is answered with pong carrying the same payload', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const c = await openClient(port)
     const pong = new Promise<string>((resolve) => c.ws.once('pong', (data: Buffer) => resolve(data.toString())))
@@ -136,28 +109,28 @@ Ws('ping is answered with pong carrying the same payload', async () => {
 })
 
 Ws('onConnect and onDisconnect run exactly once per client; a refused handshake runs neither', async () => {
-  const events: string[] = []
-  const table = [onConnect((ctx) => void events.push(`in ${ctx.clientId}`)), onDisconnect((ctx) => void events.push(`out ${ctx.clientId}`))]
-  const { server, port } = await startServer({ routes: table, allowedOrigins: ['https://ok.example'] })
+  const { server, port } = await serve('ws', 'lifecycle', { allowedOrigins: ['https://ok.example'] })
+  const events = (): Promise<readonly string[]> => server.probe('events')
   try {
     const refused = await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nOrigin: https://evil.example\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
     assert.is(statusOf(refused), 403)
     const c = await openClient(port, '/', { origin: 'https://ok.example' })
-    await eventually(() => events.length === 1)
+    await eventually(async () => (await events()).length === 1)
     c.ws.close(1000)
     await c.closed()
-    await eventually(() => events.length === 2)
+    await eventually(async () => (await events()).length === 2)
     await delay(20)
-    assert.is(events.length, 2)
-    assert.match(events[0] ?? '', /^in \d+$/)
-    assert.is(events[1], events[0]?.replace('in', 'out'))
+    const seen = await events()
+    assert.is(seen.length, 2)
+    assert.match(seen[0] ?? '', /^in \d+$/)
+    assert.is(seen[1], seen[0]?.replace('in', 'out'))
   } finally {
     await server.close()
   }
 })
 
 Ws('handshake refusals: wrong version gets 426 with the supported version', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const text = await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n')
     assert.is(statusOf(text), 426)
@@ -177,7 +150,7 @@ const failures: ReadonlyArray<readonly [string, (ws: { write(b: Uint8Array): voi
 ]
 
 Ws('protocol errors close with the RFC code, and other clients are unaffected', async () => {
-  const { server, port } = await startServer({ routes: chat, limits: { maxFramePayload: 1024 } })
+  const { server, port } = await serve('ws', 'chat', { limits: { maxFramePayload: 1024 } })
   try {
     const bystander = await openClient(port)
     for (const [what, send, code] of failures) {
@@ -197,7 +170,7 @@ Ws('protocol errors close with the RFC code, and other clients are unaffected', 
 })
 
 Ws('invalid UTF-8 fails the connection on the read that brings it, before the rest of the frame', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const raw = await rawWebSocket(port)
     // A text frame announcing 60,000 bytes (a 16-bit length: 8 header bytes with the key):
@@ -216,7 +189,7 @@ Ws('invalid UTF-8 fails the connection on the read that brings it, before the re
 })
 
 Ws('the close handshake: the client\'s close is echoed and the server closes TCP', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const raw = await rawWebSocket(port)
     raw.write(masked(OPCODE.CLOSE, new Uint8Array([0x03, 0xe8, 0x62, 0x79, 0x65])))
@@ -229,7 +202,7 @@ Ws('the close handshake: the client\'s close is echoed and the server closes TCP
 })
 
 Ws('a fragmented message with an interleaved ping is assembled', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const raw = await rawWebSocket(port)
     const text = new TextEncoder().encode('{"event":"echo","data":"héllo","id":1}')
@@ -248,24 +221,12 @@ Ws('a fragmented message with an interleaved ping is assembled', async () => {
 })
 
 Ws('WebSocket middleware runs in onion order, can rewrite data and answer early', async () => {
-  const order: string[] = []
-  const outer: WsMiddleware = async (_msg, next) => {
-    order.push('outer in')
-    const out = await next()
-    order.push('outer out')
-    return out
-  }
-  const rewrite: WsMiddleware = (msg, next) => {
-    order.push('rewrite')
-    if (msg.event === 'blocked') return { _tag: 'Failed', error: { code: 'handler_error', message: 'blocked by policy' } }
-    return next({ ...msg, data: `mw:${String(msg.data)}` })
-  }
-  const { server, port } = await startServer({ routes: chat, wsMiddleware: [outer, rewrite] })
+  const { server, port } = await serve('ws', 'middleware')
   try {
     const c = await openClient(port)
     c.emit('echo', 'x', 1)
     assert.equal(await c.nextJson(), { event: 'ack', id: 1, data: 'mw:x' })
-    assert.equal(order, ['outer in', 'rewrite', 'outer out'])
+    assert.equal(await server.probe('order'), ['outer in', 'rewrite', 'outer out'])
     c.emit('blocked', null)
     assert.is(((await c.nextJson()).data as { message: string }).message, 'blocked by policy')
     c.ws.close()
@@ -275,7 +236,7 @@ Ws('WebSocket middleware runs in onion order, can rewrite data and answer early'
 })
 
 Ws('a slow consumer past its send buffer is disconnected; others keep receiving', async () => {
-  const { server, port, records } = await startServer({ routes: chat, limits: { maxSendBuffer: 64 * 1024 } })
+  const { server, port } = await serve('ws', 'chat', { limits: { maxSendBuffer: 64 * 1024 } })
   try {
     const slow = await rawWebSocket(port)
     slow.socket.pause() // never reads: its kernel buffers fill, then the server's
@@ -285,13 +246,17 @@ Ws('a slow consumer past its send buffer is disconnected; others keep receiving'
     fast.ws.on('message', () => {
       received += 1
     })
-    for (let i = 0; i < 400 && server.clients().some((c) => c.type === 'ws' && c.id !== undefined) && server.clients().length === 2; i++) {
-      server.broadcast('big', big)
+    const bothOpen = async (): Promise<boolean> => {
+      const clients = await server.clients()
+      return clients.some((c) => c.type === 'ws' && c.id !== undefined) && clients.length === 2
+    }
+    for (let i = 0; i < 400 && (await bothOpen()); i++) {
+      await server.broadcast('big', big)
       await delay(1)
     }
-    await eventually(() => server.clients().length === 1, 5000, 'the slow consumer to be dropped')
-    assert.ok(records.some((r) => /slow consumer/.test(r.message)))
-    server.broadcast('after', 1)
+    await eventually(async () => (await server.clients()).length === 1, 5000, 'the slow consumer to be dropped')
+    assert.ok((await server.records()).some((r) => /slow consumer/.test(r.message)))
+    await server.broadcast('after', 1)
     await eventually(() => fast.pending.some((m) => m.toString().includes('"after"')) || received > 0, 3000, 'the fast client to keep receiving')
     fast.ws.terminate()
     slow.socket.destroy()
@@ -301,7 +266,7 @@ Ws('a slow consumer past its send buffer is disconnected; others keep receiving'
 })
 
 Ws('heartbeat: a client that answers no ping is dropped', async () => {
-  const { server, port } = await startServer({ routes: chat, limits: { heartbeatIntervalMs: 150 } })
+  const { server, port } = await serve('ws', 'chat', { limits: { heartbeatIntervalMs: 150 } })
   try {
     const mute = await rawWebSocket(port) // reads pings, never answers
     await mute.closed(3000)
@@ -316,7 +281,7 @@ Ws('heartbeat: a client that answers no ping is dropped', async () => {
 })
 
 Ws('graceful close: WebSocket clients get 1001 and close() resolves', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   const a = await openClient(port)
   const b = await openClient(port)
   await server.close()
@@ -325,38 +290,33 @@ Ws('graceful close: WebSocket clients get 1001 and close() resolves', async () =
 })
 
 Ws('server operations: send, clients with types, client data, disconnectClient', async () => {
-  const { server, port } = await startServer({ routes: chat })
+  const { server, port } = await serve('ws', 'chat')
   try {
     const c = await openClient(port)
-    const id = server.clients().find((x) => x.type === 'ws')?.id ?? -1
-    assert.ok(server.send(id, 'hello', [1]))
+    const id = (await server.clients()).find((x) => x.type === 'ws')?.id ?? -1
+    assert.ok(await server.send(id, 'hello', [1]))
     assert.equal(await c.nextJson(), { event: 'hello', data: [1] })
-    assert.not.ok(server.send(9999, 'hello'))
-    server.setClientData(id, 'k', 'v')
-    assert.is(server.getClientData(id, 'k'), 'v')
-    assert.equal(server.getClientData(id), { k: 'v' })
-    server.joinRoom(4242, 'ghost') // no such WebSocket client: no stale member
-    assert.equal(server.namespaces.listRooms(), [])
-    server.joinRoom(id, 'r', '/ns')
-    assert.equal(server.namespaces.clientsInRoom('r', '/ns'), [id])
-    server.leaveRoom(id, 'r', '/ns')
-    assert.equal(server.namespaces.clientsInRoom('r', '/ns'), [])
-    server.disconnectClient(id)
+    assert.not.ok(await server.send(9999, 'hello'))
+    await server.setClientData(id, 'k', 'v')
+    assert.is(await server.getClientData(id, 'k'), 'v')
+    assert.equal(await server.getClientData(id), { k: 'v' })
+    await server.joinRoom(4242, 'ghost') // no such WebSocket client: no stale member
+    assert.equal(await server.namespaces.listRooms(), [])
+    await server.joinRoom(id, 'r', '/ns')
+    assert.equal(await server.namespaces.clientsInRoom('r', '/ns'), [id])
+    await server.leaveRoom(id, 'r', '/ns')
+    assert.equal(await server.namespaces.clientsInRoom('r', '/ns'), [])
+    await server.disconnectClient(id)
     assert.is((await c.closed()).code, 1000)
-    await eventually(() => server.clients().length === 0)
-    assert.equal(server.namespaces.clientsInNamespace(), [])
+    await eventually(async () => (await server.clients()).length === 0)
+    assert.equal(await server.namespaces.clientsInNamespace(), [])
   } finally {
     await server.close()
   }
 })
 
 Ws('HTTP middleware sees the upgrade request and may refuse it (authentication)', async () => {
-  const auth: HttpMiddleware = (req, next) => (req.rawQuery.includes('token=good') ? next() : errorResponse(401, 'Unauthorized'))
-  const slow: HttpMiddleware = async (_req, next) => {
-    await delay(5)
-    return withHeader(await next(), 'X-Seen', 'yes')
-  }
-  const { server, port } = await startServer({ routes: chat, httpMiddleware: [slow, auth] })
+  const { server, port } = await serve('ws', 'guarded')
   try {
     const refused = await rawExchange(port, 'GET /?token=bad HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
     assert.is(statusOf(refused), 401)

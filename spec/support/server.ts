@@ -37,10 +37,10 @@ export const startServer = async (options: ServerOptions = {}): Promise<{ server
 
 export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Waits until `check` holds, polling; fails after `ms`. */
-export const eventually = async (check: () => boolean, ms = 2000, what = 'condition'): Promise<void> => {
+/** Waits until `check` holds (it may ask a server in another process), polling; fails after `ms`. */
+export const eventually = async (check: () => boolean | Promise<boolean>, ms = 2000, what = 'condition'): Promise<void> => {
   const until = Date.now() + ms
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
     await delay(5)
   }

@@ -1,28 +1,19 @@
+/**
+ * HTTP/1.1 end to end: routes, 404/405, HEAD, errors, pipelining, keep-alive, half-close,
+ * 100-continue, malformed requests and their statuses, time-outs, CORS, middleware, the
+ * connection limit and start-up refusals. The server is an app of
+ * spec/node/fixtures/http.ts, served by the runtime TWINPORT_TARGET names; the clients are
+ * Node's `fetch` and raw sockets.
+ */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { errorResponse } from '../../lib/core/http/response.js'
-import { withHeader } from '../../lib/core/http/response-updates.js'
-import type { HttpMiddleware } from '../../lib/core/middleware/http-middleware.js'
-import { httpRoute } from '../../lib/core/route/http-route.js'
-import { delay, rawConnect, rawExchange, startServer, statusOf } from '../support/server.js'
-
-const table = [
-  httpRoute('GET', '/hello', () => ({ hello: 'world' })),
-  httpRoute('GET', '/users/{id}', (req) => ({ id: req.params.id, q: req.query })),
-  httpRoute('POST', '/users', (req) => ({ got: new TextDecoder().decode(req.rawBody) })),
-  httpRoute('GET', '/slow', async () => {
-    await delay(30)
-    return { slow: true }
-  }),
-  httpRoute('GET', '/boom', () => {
-    throw new Error('kaput')
-  }),
-]
+import { serve } from '../support/fixture-server.js'
+import { delay, rawConnect, rawExchange, statusOf } from '../support/server.js'
 
 const Http = suite('runServer :: HTTP')
 
 Http('answers a route with JSON, params and query URL-decoded', async () => {
-  const { server, url } = await startServer({ routes: table })
+  const { server, url } = await serve('http', 'table')
   try {
     const hello = await fetch(`${url}/hello`)
     assert.is(hello.status, 200)
@@ -38,7 +29,7 @@ Http('answers a route with JSON, params and query URL-decoded', async () => {
 })
 
 Http('404 for an unknown path, 405 with Allow for a wrong method, HEAD without a body', async () => {
-  const { server, url, port } = await startServer({ routes: table })
+  const { server, url, port } = await serve('http', 'table')
   try {
     const missing = await fetch(`${url}/nope`)
     assert.is(missing.status, 404)
@@ -56,12 +47,12 @@ Http('404 for an unknown path, 405 with Allow for a wrong method, HEAD without a
 })
 
 Http('a throwing handler gives 500, is logged with its stack, and the server keeps serving', async () => {
-  const { server, url, records } = await startServer({ routes: table })
+  const { server, url } = await serve('http', 'table')
   try {
     const res = await fetch(`${url}/boom`)
     assert.is(res.status, 500)
     assert.equal(await res.json(), { error: 'Internal Server Error' })
-    const logged = records.find((r) => r.level === 'error')
+    const logged = (await server.records()).find((r) => r.level === 'error')
     assert.ok(logged !== undefined)
     assert.match(String(logged?.context.exception), /kaput/)
     assert.is((await fetch(`${url}/hello`)).status, 200)
@@ -71,7 +62,7 @@ Http('a throwing handler gives 500, is logged with its stack, and the server kee
 })
 
 Http('pipelined requests are answered in order on one connection', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const conn = await rawConnect(port)
     conn.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /users/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
@@ -85,7 +76,7 @@ Http('pipelined requests are answered in order on one connection', async () => {
 })
 
 Http('pipelined synchronous answers around a slow one still leave in request order', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const conn = await rawConnect(port)
     conn.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /users/8 HTTP/1.1\r\nHost: x\r\n\r\n')
@@ -100,7 +91,7 @@ Http('pipelined synchronous answers around a slow one still leave in request ord
 })
 
 Http('keep-alive serves many requests on one connection; HTTP/1.0 closes by default', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const conn = await rawConnect(port)
     for (let i = 1; i <= 3; i++) {
@@ -117,7 +108,7 @@ Http('keep-alive serves many requests on one connection; HTTP/1.0 closes by defa
 })
 
 Http('a client that half-closes after its requests still gets every answer', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const conn = await rawConnect(port)
     conn.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
@@ -130,7 +121,7 @@ Http('a client that half-closes after its requests still gets every answer', asy
 })
 
 Http('Expect: 100-continue gets an interim 100 before the body is sent', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const conn = await rawConnect(port)
     conn.write('POST /users HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n')
@@ -169,7 +160,7 @@ const rejections: ReadonlyArray<readonly [string, string, number]> = [
 ]
 
 Http('malformed requests get their status with a JSON error body, then the connection closes', async () => {
-  const { server, port } = await startServer({ routes: table, limits: { maxRequestLine: 256, maxHeaderBytes: 1024, maxBody: 1000 } })
+  const { server, port } = await serve('http', 'table', { limits: { maxRequestLine: 256, maxHeaderBytes: 1024, maxBody: 1000 } })
   try {
     for (const [what, request, status] of rejections) {
       const text = await rawExchange(port, request)
@@ -194,13 +185,11 @@ const refusedInPipeline: ReadonlyArray<readonly [string, string, number, string]
 ]
 
 Http('a refused request closes the connection; nothing pipelined behind it runs', async () => {
-  let count = 0
-  const counted = [httpRoute('POST', '/count', () => ({ count: ++count }))]
-  const { server, port } = await startServer({ routes: counted })
+  const { server, port } = await serve('http', 'counted')
   try {
     const good = 'POST /count HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'
     for (const [what, bad, status, reason] of refusedInPipeline) {
-      const before = count
+      const before = await server.probe('count')
       const text = await rawExchange(port, good + bad + good + good)
       const answers = text.split(/(?=HTTP\/1\.1 )/)
       assert.is(answers.length, 2, what)
@@ -208,7 +197,7 @@ Http('a refused request closes the connection; nothing pipelined behind it runs'
       assert.is(statusOf(answers[1] ?? ''), status, what)
       assert.match(answers[1] ?? '', /Connection: close\r\n/, what)
       assert.ok((answers[1] ?? '').endsWith(`{"error":"${reason}"}`), what)
-      assert.is(count, before + 1, `${what}: only the request before it ran`)
+      assert.is(await server.probe('count'), before + 1, `${what}: only the request before it ran`)
     }
   } finally {
     await server.close()
@@ -217,7 +206,7 @@ Http('a refused request closes the connection; nothing pipelined behind it runs'
 
 // RFC 9112 §2.2: a server "SHOULD ignore at least one empty line (CRLF) received prior to the request-line".
 Http('empty lines before the first request and between pipelined requests are ignored', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const first = await rawExchange(port, '\r\nGET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
     assert.is(statusOf(first), 200)
@@ -241,7 +230,7 @@ Http('empty lines before the first request and between pipelined requests are ig
 
 // RFC 9110 §9.1: method = token; the route table decides what a token it does not know gets.
 Http('an unknown token method gets 404 or 405 from the routes; a non-token method gets 400', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const wrong = await rawExchange(port, 'BREW /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
     assert.is(statusOf(wrong), 405)
@@ -258,7 +247,7 @@ Http('an unknown token method gets 404 or 405 from the routes; a non-token metho
 
 // RFC 9112 §3.2 requires Host of HTTP/1.1 requests only (decisions.md).
 Http('an HTTP/1.0 request without Host is served', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const text = await rawExchange(port, 'POST /users HTTP/1.0\r\nContent-Length: 2\r\n\r\nhi')
     assert.is(statusOf(text), 200)
@@ -269,7 +258,7 @@ Http('an HTTP/1.0 request without Host is served', async () => {
 })
 
 Http('bytes that are not HTTP at all close the connection without an answer', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const tlsHello = new Uint8Array([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03])
     assert.is(await rawExchange(port, tlsHello), '')
@@ -279,19 +268,13 @@ Http('bytes that are not HTTP at all close the connection without an answer', as
 })
 
 Http('an answer JSON cannot hold: 500 unserializable_body, logged with the route (sync and async)', async () => {
-  const cyclic = (): unknown => {
-    const value: { self?: unknown } = {}
-    value.self = value
-    return value
-  }
-  const routes = [httpRoute('GET', '/cycle', cyclic), httpRoute('GET', '/later', async () => ({ big: 10n }))]
-  const { server, url, records } = await startServer({ routes })
+  const { server, url } = await serve('http', 'unserializable')
   try {
     for (const path of ['/cycle', '/later']) {
       const res = await fetch(`${url}${path}`)
       assert.is(res.status, 500)
       assert.match(await res.text(), 'unserializable_body')
-      const logged = records.find((r) => r.level === 'error' && r.context['path'] === path)
+      const logged = (await server.records()).find((r) => r.level === 'error' && r.context['path'] === path)
       assert.ok(logged !== undefined, `logged for ${path}`)
       assert.is(logged?.context['method'], 'GET')
       assert.match(String(logged?.context['reason']), path === '/cycle' ? /circular|cyclic/i : /BigInt/i)
@@ -302,7 +285,7 @@ Http('an answer JSON cannot hold: 500 unserializable_body, logged with the route
 })
 
 Http('a malformed first request line starting with a visible character gets 400, not a silent close', async () => {
-  const { server, port } = await startServer({ routes: table })
+  const { server, port } = await serve('http', 'table')
   try {
     const text = await rawExchange(port, '(GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
     assert.is(statusOf(text), 400)
@@ -313,7 +296,7 @@ Http('a malformed first request line starting with a visible character gets 400,
 
 // RFC 9112 §2.2: empty lines after a request are no request in progress.
 Http('a CRLF left after the last request is idle time, not a slow head: closed when idle, no 408', async () => {
-  const { server, port } = await startServer({ routes: table, limits: { headerTimeoutMs: 40, keepAliveTimeoutMs: 200 } })
+  const { server, port } = await serve('http', 'table', { limits: { headerTimeoutMs: 40, keepAliveTimeoutMs: 200 } })
   try {
     const conn = await rawConnect(port)
     conn.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n\r\n')
@@ -326,7 +309,7 @@ Http('a CRLF left after the last request is idle time, not a slow head: closed w
 })
 
 Http('a head that does not arrive in time gets 408; an idle keep-alive connection is closed', async () => {
-  const { server, port } = await startServer({ routes: table, limits: { headerTimeoutMs: 80, keepAliveTimeoutMs: 80 } })
+  const { server, port } = await serve('http', 'table', { limits: { headerTimeoutMs: 80, keepAliveTimeoutMs: 80 } })
   try {
     const slow = await rawConnect(port)
     slow.write('GET /hello HTTP/1.1\r\nHost: x\r\n')
@@ -342,7 +325,7 @@ Http('a head that does not arrive in time gets 408; an idle keep-alive connectio
 })
 
 Http('CORS: preflight answered with 204 and the grant; responses carry the allowed origin', async () => {
-  const { server, url } = await startServer({ routes: table, cors: { allowedOrigins: ['https://app.example'], allowCredentials: true } })
+  const { server, url } = await serve('http', 'table', { cors: { allowedOrigins: ['https://app.example'], allowCredentials: true } })
   try {
     const pre = await fetch(`${url}/users`, {
       method: 'OPTIONS',
@@ -364,27 +347,21 @@ Http('CORS: preflight answered with 204 and the grant; responses carry the allow
 })
 
 Http('HTTP middleware sees every request, unmatched ones included, and can answer early', async () => {
-  const seen: string[] = []
-  const log: HttpMiddleware = async (req, next) => {
-    seen.push(`${req.method} ${req.path}`)
-    return withHeader(await next(), 'X-Seen', 'yes')
-  }
-  const guard: HttpMiddleware = (req, next) => (req.path.startsWith('/users') && req.method === 'POST' ? errorResponse(401, 'Unauthorized') : next())
-  const { server, url } = await startServer({ routes: table, httpMiddleware: [log, guard] })
+  const { server, url } = await serve('http', 'guarded')
   try {
     const missing = await fetch(`${url}/missing`)
     assert.is(missing.status, 404)
     assert.is(missing.headers.get('x-seen'), 'yes')
     const denied = await fetch(`${url}/users`, { method: 'POST', body: 'x' })
     assert.is(denied.status, 401)
-    assert.equal(seen, ['GET /missing', 'POST /users'])
+    assert.equal(await server.probe('seen'), ['GET /missing', 'POST /users'])
   } finally {
     await server.close()
   }
 })
 
 Http('past maxConnections a new connection gets 503', async () => {
-  const { server, port } = await startServer({ routes: table, limits: { maxConnections: 1 } })
+  const { server, port } = await serve('http', 'table', { limits: { maxConnections: 1 } })
   try {
     const first = await rawConnect(port)
     await delay(20)
@@ -398,13 +375,13 @@ Http('past maxConnections a new connection gets 503', async () => {
 
 Http('a bad option or route table is a clear error at start', async () => {
   try {
-    await startServer({ limits: { maxBody: -1 } })
+    await serve('http', 'bare', { limits: { maxBody: -1 } })
     assert.unreachable('should reject')
   } catch (error) {
     assert.match(String(error), /limits\.maxBody: expected a positive integer, got -1/)
   }
   try {
-    await startServer({ routes: [httpRoute('GET', '/a', () => 1), httpRoute('GET', '/a', () => 2)] })
+    await serve('http', 'duplicate')
     assert.unreachable('should reject')
   } catch (error) {
     assert.match(String(error), /invalid route table/)
@@ -412,14 +389,14 @@ Http('a bad option or route table is a clear error at start', async () => {
   // The type catches these in an editor; JavaScript callers still get the start-up check.
   try {
     // @ts-expect-error maxAge is a number of seconds
-    await startServer({ cors: { maxAge: 'soon' } })
+    await serve('http', 'bare', { cors: { maxAge: 'soon' } })
     assert.unreachable('should reject')
   } catch (error) {
     assert.match(String(error), /cors\.maxAge/)
   }
   try {
     // @ts-expect-error a misspelt option (allowedOrigins) is a compile error
-    await startServer({ cors: { allowedOrigin: ['https://app.example'] } })
+    await serve('http', 'bare', { cors: { allowedOrigin: ['https://app.example'] } })
     assert.unreachable('should reject')
   } catch (error) {
     assert.match(String(error), /unknown CORS option "allowedOrigin"/)

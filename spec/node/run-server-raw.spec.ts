@@ -1,29 +1,23 @@
+/**
+ * Raw messages (no envelope) end to end: verbatim echo up to 16 MiB, frames split across
+ * writes, raw broadcasts and the handle's raw sends, namespaces, graceful close. The server
+ * is an app of spec/node/fixtures/raw.ts, served by the runtime TWINPORT_TARGET names; the
+ * clients are Node's `ws`, `fetch` and raw sockets.
+ */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { rawBinary, rawText } from '../../lib/core/route/raw-message.js'
-import { onConnect } from '../../lib/core/route/on-connect.js'
-import { onMessage } from '../../lib/core/route/on-message.js'
 import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../../lib/core/ws/frame.js'
-import { delay, eventually, openClient, rawWebSocket, startServer } from '../support/server.js'
+import { serve } from '../support/fixture-server.js'
+import { delay, eventually, openClient, rawWebSocket } from '../support/server.js'
 
 const MASK = new Uint8Array([9, 8, 7, 6])
-
-const echo = [
-  onConnect((ctx) => {
-    if (ctx.request.path === '/room') ctx.joinRoom('r')
-  }),
-  onMessage((message, ctx) => {
-    if (ctx.request.path !== '/room') return message
-    ctx.broadcastRaw(message, { room: 'r' })
-    return undefined
-  }),
-]
 
 const Raw = suite('runServer :: raw messages')
 
 Raw('text and binary messages are echoed verbatim, up to 16 MiB', async () => {
-  const { server, port } = await startServer({ routes: echo })
+  const { server, port } = await serve('raw', 'echo')
   try {
     const c = await openClient(port, '/', { maxPayload: 32 * 1024 * 1024 })
     c.ws.send('héllo')
@@ -40,7 +34,7 @@ Raw('text and binary messages are echoed verbatim, up to 16 MiB', async () => {
 })
 
 Raw('a frame split across TCP writes is assembled once its bytes are there', async () => {
-  const { server, port } = await startServer({ routes: echo })
+  const { server, port } = await serve('raw', 'echo')
   try {
     const raw = await rawWebSocket(port)
     const frame = encodeFrameBytes({ opcode: OPCODE.TEXT, payload: new Uint8Array(300).fill(65) }, MASK)
@@ -57,22 +51,22 @@ Raw('a frame split across TCP writes is assembled once its bytes are there', asy
 })
 
 Raw('a raw broadcast reaches the room, the sender included; the handle sends raw too', async () => {
-  const { server, port } = await startServer({ routes: echo, debug: true })
+  const { server, port } = await serve('raw', 'echo', { debug: true })
   try {
     const a = await openClient(port, '/room')
     const b = await openClient(port, '/room')
     a.ws.send('to the room')
     assert.is(await a.next(), 'to the room')
     assert.is(await b.next(), 'to the room')
-    const ids = server.clients().map((c) => c.id)
-    assert.is(server.broadcastRaw(rawBinary(new Uint8Array([1, 2])), { room: 'r' }), 2)
+    const ids = (await server.clients()).map((c) => c.id)
+    assert.is(await server.broadcastRaw(rawBinary(new Uint8Array([1, 2])), { room: 'r' }), 2)
     assert.is(await a.next(), '\u0001\u0002')
     assert.is(await b.next(), '\u0001\u0002')
-    assert.ok(server.sendRaw(ids[0] ?? -1, rawText('just you')))
+    assert.ok(await server.sendRaw(ids[0] ?? -1, rawText('just you')))
     assert.is(await a.next(), 'just you')
-    assert.not.ok(server.sendRaw(424242, rawText('nobody')))
-    server.log('debug line from the handle')
-    assert.ok(server.logger !== undefined)
+    assert.not.ok(await server.sendRaw(424242, rawText('nobody')))
+    await server.log('debug line from the handle')
+    assert.ok((await server.read('logger')) !== undefined)
     a.ws.close()
     b.ws.close()
   } finally {
@@ -81,28 +75,28 @@ Raw('a raw broadcast reaches the room, the sender included; the handle sends raw
 })
 
 Raw('namespaces: a client moved to another namespace gets that namespace\'s broadcasts only', async () => {
-  const { server, port } = await startServer({ routes: echo })
+  const { server, port } = await serve('raw', 'echo')
   try {
     const a = await openClient(port)
     const b = await openClient(port)
-    const [idA] = server.clients().map((c) => c.id)
-    server.joinNamespace(idA ?? -1, '/admin')
-    server.joinNamespace(999, '/admin') // not a WebSocket client: ignored
-    assert.is(server.broadcast('hi', 1, { namespace: '/admin' }), 1)
+    const [idA] = (await server.clients()).map((c) => c.id)
+    await server.joinNamespace(idA ?? -1, '/admin')
+    await server.joinNamespace(999, '/admin') // not a WebSocket client: ignored
+    assert.is(await server.broadcast('hi', 1, { namespace: '/admin' }), 1)
     assert.equal(await a.nextJson(), { event: 'hi', data: 1 })
-    assert.is(server.broadcast('all', 2, { namespace: '/' }), 1)
+    assert.is(await server.broadcast('all', 2, { namespace: '/' }), 1)
     assert.equal(await b.nextJson(), { event: 'all', data: 2 })
-    assert.is(server.broadcast('nobody', 3, { namespace: '/none' }), 0)
+    assert.is(await server.broadcast('nobody', 3, { namespace: '/none' }), 0)
     a.ws.close()
     b.ws.close()
-    await eventually(() => server.namespaces.clientsInNamespace('/admin').length === 0)
+    await eventually(async () => (await server.namespaces.clientsInNamespace('/admin')).length === 0)
   } finally {
     await server.close()
   }
 })
 
 Raw('graceful close: an idle keep-alive HTTP connection is closed and close() resolves', async () => {
-  const { server, url } = await startServer({ routes: echo })
+  const { server, url } = await serve('raw', 'echo')
   const res = await fetch(`${url}/nope`)
   assert.is(res.status, 404)
   await res.text()

@@ -1,15 +1,13 @@
 /**
  * Client sessions on a real socket (docs/protocol.md, "Sessions, numbering and recovery"),
- * spoken by a plain `ws` client so the wire itself is checked, not twinport/client.
+ * spoken by a plain `ws` client so the wire itself is checked, not twinport/client. The app
+ * (spec/node/fixtures/sessions.ts) is served by the runtime TWINPORT_TARGET names.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import * as t from 'io-ts'
 import WebSocket from 'ws'
-import { onConnect } from '../../lib/core/route/on-connect.js'
-import { onDisconnect } from '../../lib/core/route/on-disconnect.js'
-import { socketOn } from '../../lib/core/route/socket-on.js'
-import { delay, eventually, startServer } from '../support/server.js'
+import { serve } from '../support/fixture-server.js'
+import { delay, eventually } from '../support/server.js'
 
 interface Message {
   readonly event: string
@@ -36,33 +34,16 @@ const waitFor = async (got: Message[], check: (m: Message) => boolean, what: str
   return got.find(check) as Message
 }
 
-let runs = 0
-const slowRuns: Array<() => void> = []
-const routes = [
-  socketOn('join', t.string, (room, ctx) => {
-    ctx.joinRoom(room)
-    return ctx.clientId
-  }),
-  socketOn('remember', t.string, (value, ctx) => ctx.setClientData('kept', value)),
-  socketOn('recall', (_data, ctx) => ctx.getClientData('kept') ?? null),
-  socketOn('count', () => (runs += 1)),
-  socketOn('slow', () => new Promise<number>((resolve) => slowRuns.push(() => resolve((runs += 1))))),
-]
-
 const Sessions = suite('runServer :: client sessions')
-Sessions.before.each(() => {
-  runs = 0
-  slowRuns.length = 0
-})
 
 Sessions('a client that does not ask (no tp_v=1) sees no session message and no numbers', async () => {
-  const { server, port } = await startServer({ routes })
+  const { server, port } = await serve('sessions', 'app')
   try {
     const c = await connect(port)
     c.ws.send(JSON.stringify({ event: 'join', data: 'r', id: 1 }))
     const ack = await waitFor(c.got, (m) => m.event === 'ack', 'the ack')
-    assert.equal(ack, { event: 'ack', id: 1, data: server.clients()[0]?.id })
-    server.broadcast('hello', 1, { room: 'r' })
+    assert.equal(ack, { event: 'ack', id: 1, data: (await server.clients())[0]?.id })
+    await server.broadcast('hello', 1, { room: 'r' })
     await waitFor(c.got, (m) => m.event === 'hello', 'the broadcast')
     assert.equal(c.got.map((m) => m.seq), [undefined, undefined])
     c.ws.close()
@@ -72,7 +53,7 @@ Sessions('a client that does not ask (no tp_v=1) sees no session message and no 
 })
 
 Sessions('tp_v=1: the session message first (unnumbered), then every envelope numbered from 1', async () => {
-  const { server, port } = await startServer({ routes, limits: { heartbeatIntervalMs: 40 } })
+  const { server, port } = await serve('sessions', 'app', { limits: { heartbeatIntervalMs: 40 } })
   try {
     const c = await connect(port, '?tp_v=1')
     const first = await waitFor(c.got, () => true, 'the session message')
@@ -83,8 +64,8 @@ Sessions('tp_v=1: the session message first (unnumbered), then every envelope nu
     assert.is(data.heartbeat, 40)
     c.ws.send(JSON.stringify({ event: 'join', data: 'r', id: 'a' }))
     await waitFor(c.got, (m) => m.event === 'ack', 'the ack')
-    server.broadcast('hello', 1, { room: 'r' })
-    server.send(server.clients()[0]?.id ?? 0, 'direct', 2)
+    const id = (await server.clients())[0]?.id ?? 0
+    await server.batch([['broadcast', 'hello', 1, { room: 'r' }], ['send', id, 'direct', 2]])
     await waitFor(c.got, (m) => m.event === 'direct', 'the direct event')
     assert.equal(c.got.filter((m) => m.event !== 'tp:heartbeat').map((m) => [m.event, m.seq]), [['tp:session', undefined], ['ack', 1], ['hello', 2], ['direct', 3]])
     // Browsers cannot see pings: session clients get a heartbeat event, unnumbered.
@@ -97,7 +78,7 @@ Sessions('tp_v=1: the session message first (unnumbered), then every envelope nu
 })
 
 Sessions('a broken link is recovered within the window: same client id, rooms, data, and the missed messages in order, once', async () => {
-  const { server, port } = await startServer({ routes })
+  const { server, port } = await serve('sessions', 'app')
   try {
     const c = await connect(port, '?tp_v=1')
     const { sid } = (await waitFor(c.got, (m) => m.event === 'tp:session', 'session')).data as { sid: string }
@@ -107,14 +88,14 @@ Sessions('a broken link is recovered within the window: same client id, rooms, d
     await waitFor(c.got, (m) => m.event === 'ack' && m.id === 2, 'remember ack')
     const lastSeq = Math.max(...c.got.map((m) => m.seq ?? 0))
     c.ws.terminate() // the link breaks: no close frame
-    await eventually(() => server.clients().length === 0, 2000, 'the server to see the break')
-    for (const n of [1, 2, 3]) server.broadcast('missed', n, { room: 'r' })
+    await eventually(async () => (await server.clients()).length === 0, 2000, 'the server to see the break')
+    for (const n of [1, 2, 3]) await server.broadcast('missed', n, { room: 'r' })
     const back = await connect(port, `?tp_v=1&tp_sid=${sid}&tp_last=${lastSeq}`)
     await waitFor(back.got, (m) => m.event === 'missed' && m.data === 3, 'the missed messages')
     assert.equal(back.got[0], { event: 'tp:session', data: { sid, recovered: true, heartbeat: 30000 } })
     assert.equal(back.got.slice(1).map((m) => [m.data, m.seq]), [[1, lastSeq + 1], [2, lastSeq + 2], [3, lastSeq + 3]])
-    assert.equal(server.clients().map((cl) => cl.id), [clientId])
-    assert.equal(server.namespaces.clientsInRoom('r'), [clientId])
+    assert.equal((await server.clients()).map((cl) => cl.id), [clientId])
+    assert.equal(await server.namespaces.clientsInRoom('r'), [clientId])
     back.ws.send(JSON.stringify({ event: 'recall', id: 3 }))
     assert.is((await waitFor(back.got, (m) => m.id === 3, 'recall')).data, 'kept value')
     back.ws.close()
@@ -124,7 +105,7 @@ Sessions('a broken link is recovered within the window: same client id, rooms, d
 })
 
 Sessions('past the window, or after a deliberate close, a resume gets a fresh session (recovered: false) and no rooms', async () => {
-  const { server, port } = await startServer({ routes, recovery: { windowMs: 50 } })
+  const { server, port } = await serve('sessions', 'app', { recovery: { windowMs: 50 } })
   try {
     for (const end of ['break', 'close'] as const) {
       const c = await connect(port, '?tp_v=1')
@@ -133,15 +114,15 @@ Sessions('past the window, or after a deliberate close, a resume gets a fresh se
       await waitFor(c.got, (m) => m.event === 'ack', 'ack')
       if (end === 'break') c.ws.terminate()
       else c.ws.close(1000)
-      await eventually(() => server.clients().length === 0, 2000, 'the server to see the end')
+      await eventually(async () => (await server.clients()).length === 0, 2000, 'the server to see the end')
       if (end === 'break') await delay(120) // past the 50 ms window
-      assert.equal(server.namespaces.clientsInRoom('r'), [], `${end}: the room is empty`)
+      assert.equal(await server.namespaces.clientsInRoom('r'), [], `${end}: the room is empty`)
       const back = await connect(port, `?tp_v=1&tp_sid=${sid}&tp_last=1`)
       const session = (await waitFor(back.got, (m) => m.event === 'tp:session', 'session')).data as { sid: string; recovered: boolean }
       assert.is(session.recovered, false, end)
       assert.is.not(session.sid, sid)
       back.ws.close()
-      await eventually(() => server.clients().length === 0, 2000, 'closed')
+      await eventually(async () => (await server.clients()).length === 0, 2000, 'closed')
     }
   } finally {
     await server.close()
@@ -149,7 +130,7 @@ Sessions('past the window, or after a deliberate close, a resume gets a fresh se
 })
 
 Sessions('a request retried with the same id runs once: answered again, also after a reconnect', async () => {
-  const { server, port } = await startServer({ routes })
+  const { server, port } = await serve('sessions', 'app')
   try {
     const c = await connect(port, '?tp_v=1')
     const { sid } = (await waitFor(c.got, (m) => m.event === 'tp:session', 'session')).data as { sid: string }
@@ -159,23 +140,23 @@ Sessions('a request retried with the same id runs once: answered again, also aft
     c.ws.send(JSON.stringify({ event: 'count', id: 5 })) // after: the same answer again
     await eventually(() => c.got.filter((m) => m.id === 5).length === 2, 2000, 'the repeated answer')
     assert.equal(c.got.filter((m) => m.id === 5).map((m) => m.data), [1, 1])
-    assert.is(runs, 1)
+    assert.is(await server.probe('runs'), 1)
     // A slow request, the link breaks before its answer, the client retries after resuming.
     c.ws.send(JSON.stringify({ event: 'slow', id: 6 }))
-    await eventually(() => slowRuns.length === 1, 2000, 'the slow handler to start')
+    await eventually(async () => (await server.probe('slowStarted')) === 1, 2000, 'the slow handler to start')
     const lastSeq = Math.max(...c.got.map((m) => m.seq ?? 0))
     c.ws.terminate()
-    await eventually(() => server.clients().length === 0, 2000, 'the break')
+    await eventually(async () => (await server.clients()).length === 0, 2000, 'the break')
     const back = await connect(port, `?tp_v=1&tp_sid=${sid}&tp_last=${lastSeq}`)
     await waitFor(back.got, (m) => m.event === 'tp:session', 'session')
     back.ws.send(JSON.stringify({ event: 'slow', id: 6 })) // still running: not run again
-    slowRuns[0]?.()
+    await server.probe('releaseSlow')
     const answer = await waitFor(back.got, (m) => m.id === 6, 'the answer')
     assert.is(answer.data, 2)
     back.ws.send(JSON.stringify({ event: 'slow', id: 6 })) // answered: the same answer again
     await eventually(() => back.got.filter((m) => m.id === 6).length === 2, 2000, 'the repeated answer')
     assert.equal(back.got.filter((m) => m.id === 6).map((m) => m.data), [2, 2])
-    assert.is(slowRuns.length, 1, 'the slow handler ran once')
+    assert.is(await server.probe('slowStarted'), 1, 'the slow handler ran once')
     back.ws.close()
   } finally {
     await server.close()
@@ -183,7 +164,7 @@ Sessions('a request retried with the same id runs once: answered again, also aft
 })
 
 Sessions('recovery: false turns sessions off: tp_v=1 is ignored', async () => {
-  const { server, port } = await startServer({ routes, recovery: false })
+  const { server, port } = await serve('sessions', 'app', { recovery: false })
   try {
     const c = await connect(port, '?tp_v=1')
     c.ws.send(JSON.stringify({ event: 'count', id: 1 }))
@@ -196,24 +177,23 @@ Sessions('recovery: false turns sessions off: tp_v=1 is ignored', async () => {
 })
 
 Sessions('a blip is not a departure: no disconnect, no second connect; the window ending is the departure', async () => {
-  const seen: string[] = []
-  const lifecycle = [onConnect((ctx) => void seen.push(`connect ${ctx.clientId}`)), onDisconnect((ctx) => void seen.push(`disconnect ${ctx.clientId}`))]
-  const { server, port } = await startServer({ routes: [...routes, ...lifecycle], recovery: { windowMs: 150 } })
+  const { server, port } = await serve('sessions', 'lifecycle', { recovery: { windowMs: 150 } })
+  const seen = (): Promise<readonly string[]> => server.probe('seen')
   try {
     const c = await connect(port, '?tp_v=1')
     const { sid } = (await waitFor(c.got, (m) => m.event === 'tp:session', 'session')).data as { sid: string }
-    await eventually(() => seen.length === 1, 2000, 'connect')
-    const id = server.clients()[0]?.id
+    await eventually(async () => (await seen()).length === 1, 2000, 'connect')
+    const id = (await server.clients())[0]?.id
     c.ws.terminate()
-    await eventually(() => server.clients().length === 0, 2000, 'the break')
+    await eventually(async () => (await server.clients()).length === 0, 2000, 'the break')
     const back = await connect(port, `?tp_v=1&tp_sid=${sid}&tp_last=0`)
     await waitFor(back.got, (m) => m.event === 'tp:session' && (m.data as { recovered: boolean }).recovered, 'recovered')
     await delay(30)
-    assert.equal(seen, [`connect ${id}`])
+    assert.equal(await seen(), [`connect ${id}`])
     back.ws.terminate()
-    await eventually(() => seen.length === 2, 2000, 'the disconnect when the window ends')
-    assert.equal(seen, [`connect ${id}`, `disconnect ${id}`])
-    assert.equal(server.namespaces.clientsInRoom('r'), [])
+    await eventually(async () => (await seen()).length === 2, 2000, 'the disconnect when the window ends')
+    assert.equal(await seen(), [`connect ${id}`, `disconnect ${id}`])
+    assert.equal(await server.namespaces.clientsInRoom('r'), [])
   } finally {
     await server.close()
   }

@@ -5,31 +5,20 @@
  * and graceful close behave as without TLS; a plain HTTP client and a stalled handshake are
  * closed and logged at debug; a bad key or certificate is a start-up error naming the
  * option; a new certificate reaches new connections without a restart (Node and Deno; Bun
- * refuses the reload as docs/decisions.md says). npm test runs this file in Node, Bun and
- * Deno, each against its own adapter (Deno's serves TLS through its node:tls).
+ * refuses the reload as docs/decisions.md says). npm test runs this file against Node, Bun
+ * and Deno: the apps (spec/node/fixtures/tls.ts) are served by the runtime TWINPORT_TARGET
+ * names (Deno's adapter serves TLS through its node:tls), the TLS clients are Node's.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { httpRoute } from '../../lib/core/route/http-route.js'
-import { onMessage } from '../../lib/core/route/on-message.js'
-import { socketOn } from '../../lib/core/route/socket-on.js'
-import { response } from '../../lib/core/http/response.js'
-import type { ServerOptions } from '../../lib/engine/server-options.js'
-import { delay, eventually, openClient, rawConnect, startServer, statusOf } from '../support/server.js'
+import type { PlainOptions } from '../support/fixture.js'
+import { serve } from '../support/fixture-server.js'
+import { targetRuntime } from '../support/runtimes.js'
+import { delay, eventually, openClient, rawConnect, statusOf } from '../support/server.js'
 import { type Issued, makeTestCa, type TestCa } from '../support/test-certificates.js'
 import { httpsRequest, secureConnect } from '../support/tls-clients.js'
 
-const runtime = 'Bun' in globalThis ? 'Bun' : 'Deno' in globalThis ? 'Deno' : 'Node'
-
-const app = [
-  httpRoute('GET', '/hello', () => ({ hello: 'world' })),
-  httpRoute('POST', '/echo', (req) => response(req.rawBody, 200, { 'Content-Type': 'text/plain' })),
-  socketOn('echo', (data) => data),
-  socketOn('join', (room, ctx) => {
-    ctx.joinRoom(String(room))
-    return 'joined'
-  }),
-]
+const runtime = ({ node: 'Node', bun: 'Bun', deno: 'Deno' } as const)[targetRuntime()]
 
 const GET_HELLO = 'GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n'
 
@@ -51,7 +40,7 @@ Tls.after((ctx) => {
   ctx.ca.remove()
 })
 
-const startTls = (ctx: Ctx, options: ServerOptions = {}) => startServer({ routes: app, tls: { key: ctx.first.key, cert: ctx.first.cert }, ...options })
+const startTls = (ctx: Ctx, options: PlainOptions = {}, app: 'app' | 'withEcho' = 'app') => serve('tls', app, { tls: { key: ctx.first.key, cert: ctx.first.cert }, ...options })
 
 Tls('serves https: GET with ALPN http/1.1, the certificate given, and keep-alive on one connection', async (ctx) => {
   const { server, port } = await startTls(ctx)
@@ -70,7 +59,7 @@ Tls('serves https: GET with ALPN http/1.1, the certificate given, and keep-alive
     conn.write(GET_HELLO)
     await conn.until((d) => d.toString().split('{"hello":"world"}').length === 3)
     assert.is(statusOf(conn.received().toString()), 200)
-    assert.is(server.clients().length, 1, 'one kept-alive connection served both')
+    assert.is((await server.clients()).length, 1, 'one kept-alive connection served both')
     conn.socket.destroy()
   } finally {
     await server.close()
@@ -89,8 +78,8 @@ Tls('serves wss: upgrade, an acknowledged event, rooms and a broadcast', async (
     b.emit('join', 'r', 'b')
     assert.equal(await a.nextJson(), { event: 'ack', id: 'a', data: 'joined' })
     assert.equal(await b.nextJson(), { event: 'ack', id: 'b', data: 'joined' })
-    assert.is(server.broadcast('news', 'for r', { room: 'r' }), 2)
-    assert.is(server.broadcast('all', 'for all'), 3)
+    assert.is(await server.broadcast('news', 'for r', { room: 'r' }), 2)
+    assert.is(await server.broadcast('all', 'for all'), 3)
     assert.equal(await a.nextJson(), { event: 'news', data: 'for r' })
     assert.equal(await b.nextJson(), { event: 'news', data: 'for r' })
     assert.equal(await c.nextJson(), { event: 'all', data: 'for all' }, 'c, not in the room, got only the second')
@@ -102,7 +91,7 @@ Tls('serves wss: upgrade, an acknowledged event, rooms and a broadcast', async (
 
 Tls('limits and time-outs hold over TLS: 413, 408, the idle keep-alive close, and 1009', async (ctx) => {
   const limits = { maxBody: 16, headerTimeoutMs: 100, keepAliveTimeoutMs: 100, maxFramePayload: 64, maxMessage: 64 }
-  const { server, port } = await startTls(ctx, { routes: [...app, onMessage((m) => m)], limits })
+  const { server, port } = await startTls(ctx, { limits }, 'withEcho')
   try {
     const big = await secureConnect(port, ctx.ca.ca)
     big.write(`POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n${'x'.repeat(100)}`)
@@ -131,8 +120,9 @@ Tls("a client that stops reading is dropped as a slow consumer: the TLS socket's
   const deno = runtime === 'Deno'
   if (deno) console.log('[run-server-tls] Deno buffers TLS writes without bound (docs/decisions.md "TLS"): checking that the heartbeat drops the stuck client')
   const limits = { maxSendBuffer: 256 << 10, closeTimeoutMs: 200, ...(deno ? { heartbeatIntervalMs: 200 } : {}) }
-  const { server, port, records } = await startTls(ctx, { limits })
+  const { server, port } = await startTls(ctx, { limits })
   try {
+    const records = await server.records() // the same array, growing as the server logs
     const stuck = await secureConnect(port, ctx.ca.ca)
     stuck.write('GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
     await stuck.until((d) => d.includes('\r\n\r\n'))
@@ -141,8 +131,8 @@ Tls("a client that stops reading is dropped as a slow consumer: the TLS socket's
     const chunk = 'x'.repeat(64 << 10)
     const verdict = (): boolean => records.some((r) => r.message.startsWith('slow consumer'))
     // Bounded: the verdict must come long before 32 MiB are queued.
-    for (let sent = 0; sent < 512 && !verdict() && server.clients().length > 0; sent++) {
-      server.broadcast('chunk', chunk)
+    for (let sent = 0; sent < 512 && !verdict() && (await server.clients()).length > 0; sent++) {
+      await server.broadcast('chunk', chunk)
       await delay(1)
     }
     if (!deno) {
@@ -150,7 +140,7 @@ Tls("a client that stops reading is dropped as a slow consumer: the TLS socket's
       assert.is(verdicts.length, 1, 'one slow-consumer verdict')
       assert.is(verdicts[0]?.level, 'warning')
     }
-    await eventually(() => server.clients().length === 0, 5000, 'the slow client to be gone')
+    await eventually(async () => (await server.clients()).length === 0, 5000, 'the slow client to be gone')
     stuck.socket.destroy()
   } finally {
     await server.close()
@@ -158,14 +148,14 @@ Tls("a client that stops reading is dropped as a slow consumer: the TLS socket's
 })
 
 Tls('plain HTTP sent to the TLS port: closed without an HTTP answer, logged at debug, and the server keeps serving', async (ctx) => {
-  const { server, port, records } = await startTls(ctx, { debug: true })
+  const { server, port } = await startTls(ctx, { debug: true })
   try {
     const plain = await rawConnect(port)
     plain.write(GET_HELLO)
     const got = (await plain.closed(3000)).toString('latin1')
     assert.not.ok(got.includes('HTTP/1.1'), `no HTTP answer, got ${JSON.stringify(got)}`)
-    await eventually(() => records.some((r) => r.level === 'debug' && r.message === 'tls handshake failed'), 2000, 'the debug entry')
-    assert.is(server.clients().length, 0)
+    await eventually(async () => (await server.records()).some((r) => r.level === 'debug' && r.message === 'tls handshake failed'), 2000, 'the debug entry')
+    assert.is((await server.clients()).length, 0)
     assert.is((await httpsRequest(port, '/hello', ctx.ca.ca)).status, 200)
   } finally {
     await server.close()
@@ -173,17 +163,17 @@ Tls('plain HTTP sent to the TLS port: closed without an HTTP answer, logged at d
 })
 
 Tls('a TLS handshake that stalls is closed after tlsHandshakeTimeoutMs and logged at debug; it is never a client', async (ctx) => {
-  const { server, port, records } = await startTls(ctx, { debug: true, limits: { tlsHandshakeTimeoutMs: 200 } })
+  const { server, port } = await startTls(ctx, { debug: true, limits: { tlsHandshakeTimeoutMs: 200 } })
   try {
     const silent = await rawConnect(port)
     // The start of a TLS record (handshake, TLS 1.0 framing, 512 bytes announced), then nothing.
     const partial = await rawConnect(port)
     partial.write(Buffer.from('1603010200', 'hex'))
     await delay(50)
-    assert.is(server.clients().length, 0, 'a connection in its handshake is not a client')
+    assert.is((await server.clients()).length, 0, 'a connection in its handshake is not a client')
     await silent.closed(5000)
     await partial.closed(5000)
-    await eventually(() => records.filter((r) => r.level === 'debug' && r.message === 'tls handshake timed out').length === 2, 2000, 'two debug entries')
+    await eventually(async () => (await server.records()).filter((r) => r.level === 'debug' && r.message === 'tls handshake timed out').length === 2, 2000, 'two debug entries')
     assert.is((await httpsRequest(port, '/hello', ctx.ca.ca)).status, 200)
   } finally {
     await server.close()
@@ -209,7 +199,7 @@ Tls('a client that resets the connection during its handshake does not disturb t
 Tls('a bad key or certificate is a start-up error naming the option', async (ctx) => {
   const { first, second } = ctx
   const refused = async (tls: unknown, pattern: RegExp): Promise<void> => {
-    const error = await startServer({ tls: tls as ServerOptions['tls'] }).then(
+    const error = await serve('tls', 'bare', { tls: tls as PlainOptions['tls'] }).then(
       async ({ server }) => {
         await server.close()
         return undefined
@@ -232,7 +222,7 @@ Tls('a bad key or certificate is a start-up error naming the option', async (ctx
 
 Tls('an encrypted key with its passphrase, and PEM given as bytes (what a file read answers)', async (ctx) => {
   const key = ctx.ca.encryptKey(ctx.first, 'open sesame')
-  const { server, port } = await startServer({ routes: app, tls: { key: new TextEncoder().encode(key), cert: new TextEncoder().encode(ctx.first.cert), passphrase: 'open sesame' } })
+  const { server, port } = await serve('tls', 'app', { tls: { key: new TextEncoder().encode(key), cert: new TextEncoder().encode(ctx.first.cert), passphrase: 'open sesame' } })
   try {
     assert.is((await httpsRequest(port, '/hello', ctx.ca.ca)).status, 200)
   } finally {
@@ -241,7 +231,7 @@ Tls('an encrypted key with its passphrase, and PEM given as bytes (what a file r
 })
 
 Tls('ca: the authority completing the chain is accepted', async (ctx) => {
-  const { server, port } = await startServer({ routes: app, tls: { key: ctx.first.key, cert: ctx.first.cert, ca: ctx.ca.ca } })
+  const { server, port } = await serve('tls', 'app', { tls: { key: ctx.first.key, cert: ctx.first.cert, ca: ctx.ca.ca } })
   try {
     assert.is((await httpsRequest(port, '/hello', ctx.ca.ca)).status, 200)
   } finally {
@@ -286,7 +276,7 @@ Tls('setSecureContext: new connections get the new certificate, open ones keep t
 })
 
 Tls('setSecureContext on a server started without tls is refused', async () => {
-  const { server } = await startServer({ routes: app })
+  const { server } = await serve('tls', 'app')
   try {
     await server.setSecureContext({ key: 'k', cert: 'c' }).then(
       () => assert.unreachable('should be refused'),

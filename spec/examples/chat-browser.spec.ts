@@ -8,16 +8,17 @@
  * started again on its port) is survived by the pages on their own, with a message typed
  * during the outage delivered once, and a phone's 390 px screen shows the chat.
  * Without `/usr/bin/chromium` the tests are skipped (and say why), unless `CI` is set:
- * there they fail, since CI installs Chromium.
+ * there they fail, since CI installs Chromium. The demo is served by the runtime
+ * TWINPORT_TARGET names (a fixture, spec/node/fixtures/chat.ts; `npm start` in that runtime
+ * for the restart), and npm test runs this file against Node, Bun and Deno.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { type ServerHandle, silentLogger } from '../../lib/index.js'
-import { startChat } from '../../examples/chat/start-chat.js'
-import { scriptCommand } from '../support/runtimes.js'
+import { type RemoteServer, serve } from '../support/fixture-server.js'
+import { scriptCommand, targetRuntime } from '../support/runtimes.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
@@ -49,7 +50,7 @@ const withDeadline = async <A>(ms: number, what: string, run: () => Promise<A>):
 }
 
 interface Ctx {
-  chat: ServerHandle
+  chat: RemoteServer
   url: string
   browser: Browser
   contexts: BrowserContext[]
@@ -104,7 +105,7 @@ const sees = async (page: Page, name: string, text: string): Promise<void> => {
 const notices = async (page: Page): Promise<string[]> => page.locator('#logs .notice').allTextContents()
 
 // The WebSocket clients the server has now.
-const wsIds = (chat: ServerHandle): Set<number> => new Set(chat.clients().filter((c) => c.type === 'ws').map((c) => c.id))
+const wsIds = async (chat: RemoteServer): Promise<Set<number>> => new Set((await chat.clients()).filter((c) => c.type === 'ws').map((c) => c.id))
 
 // `npm start` as a process on `port` (0: any); resolves with the process and its port.
 interface Demo {
@@ -113,7 +114,7 @@ interface Demo {
 }
 
 const startDemo = (port: number): Promise<Demo> => {
-  const { command, args } = scriptCommand('node', 'examples/chat/server.ts')
+  const { command, args } = scriptCommand(targetRuntime(), 'examples/chat/server.ts')
   const child = spawn(command, [...args], { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
   return withDeadline(
     30_000,
@@ -148,8 +149,8 @@ const kill = (child: ChildProcess): Promise<void> =>
 // Chromium logs each refused WebSocket handshake as a console error; during an outage that is expected.
 const REFUSED = /WebSocket connection to '[^']*' failed/
 
-const browserSuite = suite<Ctx>('chat demo in Chromium', {
-  chat: undefined as unknown as ServerHandle,
+const browserSuite = suite<Ctx>(`chat demo in Chromium, served by ${targetRuntime()}`, {
+  chat: undefined as unknown as RemoteServer,
   url: '',
   browser: undefined as unknown as Browser,
   contexts: [],
@@ -157,8 +158,9 @@ const browserSuite = suite<Ctx>('chat demo in Chromium', {
 })
 
 browserSuite.before(async (ctx) => {
-  ctx.chat = await startChat({ host: '127.0.0.1', port: 0, logger: silentLogger })
-  ctx.url = `http://127.0.0.1:${ctx.chat.address.port}/`
+  const { server, url } = await serve('chat', 'demo')
+  ctx.chat = server
+  ctx.url = `${url}/`
   ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 })
 })
 
@@ -276,14 +278,14 @@ check('reload :: name and rooms survive a reload, and the room sees no leave or 
 })
 
 check('reconnect :: after a lost connection nobody is told, you least of all', async (ctx) => {
-  const before = wsIds(ctx.chat)
+  const before = await wsIds(ctx.chat)
   const jill = await enter(ctx, 'jill', 'wifi')
-  const [jillId] = [...wsIds(ctx.chat)].filter((id) => !before.has(id))
+  const [jillId] = [...(await wsIds(ctx.chat))].filter((id) => !before.has(id))
   assert.type(jillId, 'number')
   const kai = await enter(ctx, 'kai', 'wifi')
   await jill.locator('#logs .notice', { hasText: 'kai joined #wifi' }).waitFor()
 
-  ctx.chat.disconnectClient(jillId as number)
+  await ctx.chat.disconnectClient(jillId as number)
   await jill.locator('#status[data-state="closed"]').waitFor()
   await jill.locator('#status[data-state="open"]').waitFor()
   await say(jill, 'back again')

@@ -9,8 +9,12 @@
  *  - the portable specs (`spec/core`, `spec/engine`) again in Bun and in Deno, proving the
  *    core and the engine run unchanged outside Node, and the client specs (`spec/client`)
  *    there on their global WebSocket, against real servers started in the same process;
- *  - the integration specs (`spec/node/run-server-*`) in Bun and in Deno against their own
- *    adapters, and the examples served by Bun and by Deno to Node's clients.
+ *  - against servers in Bun and in Deno, Node's clients (`ws`, `fetch`, raw sockets,
+ *    Chromium): the integration specs (`spec/node/run-server-*`, whose apps are fixtures of
+ *    spec/node/fixtures/, served by one child process of that runtime on its own adapter),
+ *    the browser end-to-end spec of the chat demo, and the examples as processes. The Node
+ *    run above serves the same fixtures in its own process (`TWINPORT_TARGET` picks: see
+ *    spec/support/fixture-server.ts and runtimes.ts).
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -81,7 +85,7 @@ const node = await exec(bin('c8'), [
   '--check-coverage', '--lines', '90', '--branches', '90',
   '--include', 'lib/**', '--reporter', 'text-summary', '--reporter', 'text',
   process.execPath, '--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec',
-], { FORCE_COLOR: '0' })
+], { FORCE_COLOR: '0', TWINPORT_TARGET: 'node' })
 countUvu('node suite', node.out.replace(/ERROR: Coverage[^\n]*/g, ''), node.out.includes('ERROR: Coverage') ? 0 : node.code)
 check('coverage of lib/ at or above 90% lines and branches', !/ERROR: Coverage/.test(node.out))
 
@@ -118,30 +122,21 @@ if (existsSync(deno)) {
   tally.failed += 1
 }
 
-// The integration specs in Bun and in Deno, each against its own adapter (the spec helpers
-// start the server with the runtime's runServer), with that runtime's clients.
-const INTEGRATION = { dir: 'spec/node', filter: 'run-server' }
-console.log('[run-all] integration specs in Bun against twinport/bun')
-if (existsSync(bun)) {
-  const run = await exec(bun, ['spec/support/uvu-entry.ts', INTEGRATION.dir, INTEGRATION.filter], { FORCE_COLOR: '0' })
-  countUvu('bun integration suite', run.out, run.code)
-}
-console.log('[run-all] integration specs in Deno against twinport/deno')
-if (existsSync(deno)) {
-  const run = await exec(process.execPath, [
-    deno, 'run', '--quiet', '--allow-all', '--sloppy-imports', '--node-modules-dir=manual',
-    'spec/support/uvu-entry.ts', INTEGRATION.dir, INTEGRATION.filter,
-  ], { FORCE_COLOR: '0', NO_COLOR: '1' })
-  countUvu('deno integration suite', run.out, run.code)
-}
-
-// The examples as processes in Bun and in Deno, driven by Node's clients (ws, fetch).
-for (const runtime of ['bun', 'deno'] as const) {
-  console.log(`[run-all] examples served by ${runtime}, Node clients`)
-  const run = await exec(process.execPath, ['--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec/examples', 'server.spec'], { FORCE_COLOR: '0', TWINPORT_TARGET: runtime })
-  countUvu(`examples on ${runtime} (chat)`, run.out, run.code)
-  const echo = await exec(process.execPath, ['--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec/examples', 'echo.spec'], { FORCE_COLOR: '0', TWINPORT_TARGET: runtime })
-  countUvu(`examples on ${runtime} (echo)`, echo.out, echo.code)
+// Servers in Bun and in Deno, driven from Node: each line is a uvu run of the files under
+// `dir` whose name holds `filter`, with TWINPORT_TARGET naming the serving runtime.
+const AGAINST_RUNTIMES = [
+  { what: 'integration specs', dir: 'spec/node', filter: 'run-server' },
+  { what: 'chat demo in Chromium', dir: 'spec/examples', filter: 'chat-browser.spec' },
+  { what: 'examples (chat)', dir: 'spec/examples', filter: 'server.spec' },
+  { what: 'examples (echo)', dir: 'spec/examples', filter: 'echo.spec' },
+] as const
+for (const [runtime, present] of [['bun', existsSync(bun)], ['deno', existsSync(deno)]] as const) {
+  if (!present) continue // counted as a failure above
+  for (const { what, dir, filter } of AGAINST_RUNTIMES) {
+    console.log(`[run-all] ${what} served by ${runtime}, Node clients`)
+    const run = await exec(process.execPath, ['--import', 'tsx', 'spec/support/uvu-entry.ts', dir, filter], { FORCE_COLOR: '0', TWINPORT_TARGET: runtime })
+    countUvu(`${what} on ${runtime}`, run.out, run.code)
+  }
 }
 
 const skippedNote = tally.skipped > 0 ? `, ${tally.skipped} skipped` : ''

@@ -1,8 +1,10 @@
 /**
  * Which runtime a spec's server runs in, and how to start a TypeScript entry point there.
- * Specs that start an example as a process (`spec/examples/*.spec.ts`) drive it with Node
- * clients whatever the server's runtime: `TWINPORT_TARGET=bun|deno|node` (default node)
- * picks the runtime, and `npm test` runs those specs once per runtime.
+ * Specs that start an example as a process (`spec/examples/*.spec.ts`) and the integration
+ * specs, whose fixture apps are served by spec/support/serve-fixture.ts
+ * (spec/support/fixture-server.ts), drive the server with Node clients whatever its
+ * runtime: `TWINPORT_TARGET=bun|deno|node` (default node) picks the runtime, and `npm test`
+ * runs those specs once per runtime.
  */
 
 import { spawnSync } from 'node:child_process'

@@ -19,7 +19,7 @@ import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
 import { readServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
-import { settledIds } from './settled-ids.js'
+import { sweepTimer } from './sweep-timer.js'
 import type { WebSocketLike } from './web-socket-like.js'
 
 /** The session messages of docs/protocol.md; never numbered. */
@@ -31,21 +31,26 @@ export const CLOSE_RECONNECTING = 4000
 
 const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'error'])
 
-// A request waiting for its answer, queued or sent.
+// A request waiting for its answer, queued or sent. No closures of its own unless it has a
+// signal: thousands of these are made per second.
 interface Pending {
   readonly id: number
   readonly event: string
   text: string
   readonly resend: boolean
   sent: boolean
-  timer: unknown
+  /** When it times out (clock ms); `Infinity` for never. */
+  due: number
+  /** The time-out in ms, for the failure. */
+  ms: number
   readonly resolve: (data: never) => void
   readonly reject: (error: RequestError) => void
-  readonly cleanup: () => void
+  signal: AbortSignal | undefined
+  onAbort: (() => void) | undefined
 }
 
-const encode = (event: string, data: unknown, id?: number): string =>
-  JSON.stringify(id === undefined ? { event, data: data ?? null } : { event, data: data ?? null, id })
+// JSON leaves out a key whose value is `undefined`: an event without `id` has none.
+const encode = (event: string, data: unknown, id?: number): string => JSON.stringify({ event, data: data ?? null, id })
 
 // A ws:// or wss:// URL without fragment; http(s) maps to ws(s), relative URLs resolve
 // against the page in a browser.
@@ -103,7 +108,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   let nextId = 1
   const pending = new Map<number, Pending>()
   const queue: (string | Pending)[] = []
-  const settled = settledIds(1024)
   const streams = new Set<EventStream<unknown>>()
 
   const report = (problem: ClientProblem): void => void listeners.emit('error', problem)
@@ -111,12 +115,13 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     report({ _tag: 'ListenerFailed', event, error, message: `"${event}" listener threw: ${String(error)}` })
   // A listener of `error` that throws is not reported again (that would loop).
   const listeners = createListeners((event, error) => event !== 'error' && threw(event, error))
-  // Runs a socket callback, or one of the options', so that nothing escapes.
+  // Runs a socket callback, or one of the options', so that nothing escapes. One argument,
+  // not rest parameters: those would cost an array per message.
   const guard =
-    <A extends unknown[]>(name: string, fn: (...args: A) => void) =>
-    (...args: A): void => {
+    <A = void>(name: string, fn: (arg: A) => void) =>
+    (arg: A): void => {
       try {
-        fn(...args)
+        fn(arg)
       } catch (error) {
         threw(name, error)
       }
@@ -137,9 +142,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // Takes a request out of every list; answers whether it was still pending.
   const settle = (p: Pending): boolean => {
     if (!pending.delete(p.id)) return false
-    settled.add(p.id)
-    clock.clearTimeout(p.timer)
-    p.cleanup()
+    // A listener of `undefined` (failed before it was added) is ignored.
+    p.signal?.removeEventListener('abort', p.onAbort as () => void)
     const at = queue.indexOf(p)
     if (at >= 0) queue.splice(at, 1)
     return true
@@ -147,6 +151,18 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const fail = (p: Pending, failure: RequestFailure): void => {
     if (settle(p)) p.reject(new RequestError(p.event, p.id, failure))
   }
+
+  // --- time-outs: one timer for the earliest deadline; its sweep fails what is due. It is
+  // not stopped when requests are answered (that would be a timer call per request again):
+  // it wakes once more, finds nothing due, and arms nothing; `close()` stops it.
+  const timeouts = sweepTimer(clock, (now) => {
+    let next = Infinity
+    for (const p of pending.values()) {
+      if (p.due <= now) fail(p, { _tag: 'Timeout', ms: p.ms })
+      else if (p.due < next) next = p.due
+    }
+    return next
+  })
 
   // --- liveness: a session announces the server's heartbeat interval; silence past it plus
   // the grace means the link is dead. One timer, re-armed when it fires, not per message.
@@ -179,7 +195,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       settle(p)
       if (failure === undefined) p.resolve(data as never)
       else p.reject(new RequestError(p.event, p.id, failure))
-    } else if (id === undefined || !settled.has(id)) {
+      // Every id below `nextId` was a request, so one not pending was settled: a late answer
+      // to it (after a time-out, an abort, or a replay) is dropped quietly, however old.
+    } else if (!(typeof id === 'number' && id % 1 === 0 && id > 0 && id < nextId)) {
       report(
         failure === undefined
           ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
@@ -237,6 +255,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     state = 'closed'
     clock.clearTimeout(retryTimer)
     clock.clearTimeout(liveTimer)
+    timeouts.stop()
     lastClose = { code, reason }
     for (const p of [...pending.values()]) fail(p, { _tag: 'Closed', code, reason })
     queue.length = 0
@@ -334,17 +353,19 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     request: (event: string, data?: unknown, opts: RequestOptions = {}) =>
       new Promise((resolve, reject) => {
         const { signal } = opts
-        const onAbort = (): void => fail(p, { _tag: 'Aborted', reason: signal?.reason })
+        const ms = opts.timeout ?? o.timeout
         const p: Pending = {
           id: nextId++,
           event,
           text: '',
           resend: opts.resend !== false,
           sent: false,
-          timer: undefined,
+          due: Infinity,
+          ms,
           resolve,
           reject,
-          cleanup: () => signal?.removeEventListener('abort', onAbort),
+          signal,
+          onAbort: undefined,
         }
         let failure: RequestFailure | undefined
         try {
@@ -355,9 +376,11 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         }
         pending.set(p.id, p)
         if (failure !== undefined) return fail(p, failure)
-        const ms = opts.timeout ?? o.timeout
-        if (ms > 0 && ms < 2 ** 31) p.timer = clock.setTimeout(() => fail(p, { _tag: 'Timeout', ms }), ms)
-        signal?.addEventListener('abort', onAbort)
+        if (ms > 0 && ms < 2 ** 31) timeouts.arm((p.due = clock.now() + ms))
+        if (signal !== undefined) {
+          p.onAbort = () => fail(p, { _tag: 'Aborted', reason: signal.reason })
+          signal.addEventListener('abort', p.onAbort)
+        }
         if (state !== 'open') return void queue.push(p)
         p.sent = true
         send(p.text)

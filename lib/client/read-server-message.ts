@@ -49,20 +49,20 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
   } catch {
     return { _tag: 'InvalidJson', message: 'message is not JSON' }
   }
-  const { event, data: payload = null, id, seq } = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
+  const v = value as Record<string, unknown>
   const bad =
-    typeof value !== 'object' || value === null || Array.isArray(value)
+    typeof v !== 'object' || v === null || Array.isArray(v)
       ? 'not an object'
-      : typeof event !== 'string' || event === ''
+      : typeof v['event'] !== 'string' || v['event'] === ''
         ? 'bad "event"'
-        : id !== undefined && typeof id !== 'string' && typeof id !== 'number'
+        : v['id'] !== undefined && typeof v['id'] !== 'string' && typeof v['id'] !== 'number'
           ? 'bad "id"'
-          : seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) > 0)
+          : v['seq'] !== undefined && !(Number.isSafeInteger(v['seq']) && (v['seq'] as number) > 0)
             ? 'bad "seq"'
             : ''
   if (bad !== '') return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
-  const message: { -readonly [K in keyof ServerMessage]: ServerMessage[K] } = { _tag: 'ServerMessage', event: event as string, data: payload }
-  if (id !== undefined) message.id = id as EventId
-  if (seq !== undefined) message.seq = seq as number
+  const message: { -readonly [K in keyof ServerMessage]: ServerMessage[K] } = { _tag: 'ServerMessage', event: v['event'] as string, data: v['data'] ?? null }
+  if (v['id'] !== undefined) message.id = v['id'] as EventId
+  if (v['seq'] !== undefined) message.seq = v['seq'] as number
   return message
 }

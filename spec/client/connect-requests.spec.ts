@@ -121,6 +121,48 @@ test('connect :: the client default time-out applies; 0 means none', async (ctx)
   assert.is(await untimed, 'v')
 })
 
+test('connect :: requests with time-outs share one timer, and none is left after the last deadline', async (ctx) => {
+  const clock = manualClock()
+  const client = await open(ctx, { clock, timeout: 100 })
+  // The session's heartbeat watch, if any, is already armed.
+  const before = clock.pending
+  const gated = [client.request('gate'), client.request('gate', undefined, { timeout: 300 }), client.request('gate', undefined, { timeout: 50 })]
+  // Handled here too, so a failed assertion below leaves no unhandled rejection behind.
+  for (const g of gated) g.catch(() => undefined)
+  await client.request('echo', 'sync', { timeout: 0 })
+  assert.is(clock.pending, before + 1)
+  clock.advance(50)
+  assert.equal(await failureOf(gated[2] as Promise<unknown>), { _tag: 'Timeout', ms: 50 })
+  clock.advance(50)
+  assert.equal(await failureOf(gated[0] as Promise<unknown>), { _tag: 'Timeout', ms: 100 })
+  assert.is(clock.pending, before + 1)
+  ctx.state.release('in time')
+  assert.is(await gated[1], 'in time')
+  // Answered requests leave the timer armed until its deadline; then nothing re-arms it.
+  clock.advance(200)
+  assert.is(clock.pending, before)
+  // close() stops it at once.
+  client.request('gate', undefined, { timeout: 100 }).catch(() => undefined)
+  assert.is(clock.pending, before + 1)
+  client.close()
+  assert.is(clock.pending, 0)
+})
+
+test('connect :: a late ack is dropped quietly however many requests settled since', async (ctx) => {
+  const clock = manualClock()
+  const client = await open(ctx, { clock })
+  const problems = record(client, ['error'])
+  const late = client.request('gate', undefined, { timeout: 50 })
+  await client.request('echo', 'sync')
+  clock.advance(50)
+  assert.equal(await failureOf(late), { _tag: 'Timeout', ms: 50 })
+  const many = await Promise.all(Array.from({ length: 1100 }, (_, i) => client.request('echo', i)))
+  assert.is(many.length, 1100)
+  ctx.state.release('too late')
+  assert.is(await client.request('echo', 'after'), 'after')
+  assert.equal(problems, [])
+})
+
 test('connect :: an aborted signal fails the request before it is sent', async (ctx) => {
   const client = await open(ctx)
   const reason = new Error('changed my mind')

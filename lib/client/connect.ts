@@ -19,7 +19,6 @@ import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
 import { readServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
-import { sweepTimer } from './sweep-timer.js'
 import type { WebSocketLike } from './web-socket-like.js'
 
 /** The session messages of docs/protocol.md; never numbered. */
@@ -152,17 +151,30 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (settle(p)) p.reject(new RequestError(p.event, p.id, failure))
   }
 
-  // --- time-outs: one timer for the earliest deadline; its sweep fails what is due. It is
-  // not stopped when requests are answered (that would be a timer call per request again):
-  // it wakes once more, finds nothing due, and arms nothing; `close()` stops it.
-  const timeouts = sweepTimer(clock, (now) => {
+  // --- time-outs: not a timer per request (armed and cleared thousands of times a second)
+  // but one, for the earliest deadline; its sweep fails what is due and arms the next. It is
+  // not stopped when requests are answered: it wakes once more, finds nothing due, arms
+  // nothing. A deadline later than the armed one costs nothing.
+  let sweepAt = Infinity
+  let sweepTimer: unknown
+  const armSweep = (due: number): void => {
+    if (due >= sweepAt) return
+    clock.clearTimeout(sweepTimer)
+    sweepAt = due
+    // Always in the future: a new deadline is now + a time-out, and one the sweep hands on is
+    // not yet due (a timer that fired a little early is armed again for the rest).
+    sweepTimer = clock.setTimeout(sweep, due - clock.now())
+  }
+  const sweep = (): void => {
+    const now = clock.now()
     let next = Infinity
+    sweepAt = Infinity
     for (const p of pending.values()) {
       if (p.due <= now) fail(p, { _tag: 'Timeout', ms: p.ms })
       else if (p.due < next) next = p.due
     }
-    return next
-  })
+    armSweep(next)
+  }
 
   // --- liveness: a session announces the server's heartbeat interval; silence past it plus
   // the grace means the link is dead. One timer, re-armed when it fires, not per message.
@@ -255,7 +267,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     state = 'closed'
     clock.clearTimeout(retryTimer)
     clock.clearTimeout(liveTimer)
-    timeouts.stop()
+    clock.clearTimeout(sweepTimer)
     lastClose = { code, reason }
     for (const p of [...pending.values()]) fail(p, { _tag: 'Closed', code, reason })
     queue.length = 0
@@ -316,12 +328,18 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     s.binaryType = 'arraybuffer'
     s.onopen = guard('open', opens)
     s.onmessage = guard('message', (ev: { data: unknown }) => onMessage(ev.data))
-    s.onerror = guard('error', (ev: { message?: unknown }) => report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` }))
-    s.onclose = guard('close', (ev: { code: number; reason: string }) => {
+    const gone = (code: number, reason: string): void => {
       detach(s)
       // Some runtimes (Deno) report 0 for a connection that ended without a close frame.
-      ended(ev.code || 1006, ev.reason)
+      ended(code || 1006, reason)
+    }
+    s.onerror = guard('error', (ev: { message?: unknown }) => {
+      report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` })
+      // A connection that fails is followed by a close event, but in Node 22's WebSocket
+      // (undici, nodejs/undici#3546) it stays CONNECTING and nothing follows: it ends here.
+      if (!s.readyState) gone(1006, '')
     })
+    s.onclose = guard('close', (ev: { code: number; reason: string }) => gone(ev.code, ev.reason))
   }
 
   const on = (event: string, fn: Listener, once?: boolean): (() => void) => listeners.on(event, fn, once)
@@ -376,7 +394,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         }
         pending.set(p.id, p)
         if (failure !== undefined) return fail(p, failure)
-        if (ms > 0 && ms < 2 ** 31) timeouts.arm((p.due = clock.now() + ms))
+        if (ms > 0 && ms < 2 ** 31) armSweep((p.due = clock.now() + ms))
         if (signal !== undefined) {
           p.onAbort = () => fail(p, { _tag: 'Aborted', reason: signal.reason })
           signal.addEventListener('abort', p.onAbort)

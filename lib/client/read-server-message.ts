@@ -49,20 +49,21 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
   } catch {
     return { _tag: 'InvalidJson', message: 'message is not JSON' }
   }
-  const v = value as Record<string, unknown>
+  // A primitive destructures to nothing; only null needs a stand-in.
+  const { event, data: payload = null, id, seq } = (value ?? 0) as Record<string, unknown>
   const bad =
-    typeof v !== 'object' || v === null || Array.isArray(v)
+    typeof value !== 'object' || value === null || Array.isArray(value)
       ? 'not an object'
-      : typeof v['event'] !== 'string' || v['event'] === ''
+      : typeof event !== 'string' || event === ''
         ? 'bad "event"'
-        : v['id'] !== undefined && typeof v['id'] !== 'string' && typeof v['id'] !== 'number'
+        : id !== undefined && typeof id !== 'string' && typeof id !== 'number'
           ? 'bad "id"'
-          : v['seq'] !== undefined && !(Number.isSafeInteger(v['seq']) && (v['seq'] as number) > 0)
+          : seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) > 0)
             ? 'bad "seq"'
             : ''
   if (bad !== '') return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
-  const message: { -readonly [K in keyof ServerMessage]: ServerMessage[K] } = { _tag: 'ServerMessage', event: v['event'] as string, data: v['data'] ?? null }
-  if (v['id'] !== undefined) message.id = v['id'] as EventId
-  if (v['seq'] !== undefined) message.seq = v['seq'] as number
+  const message: { -readonly [K in keyof ServerMessage]: ServerMessage[K] } = { _tag: 'ServerMessage', event: event as string, data: payload }
+  if (id !== undefined) message.id = id as EventId
+  if (seq !== undefined) message.seq = seq as number
   return message
 }

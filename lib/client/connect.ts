@@ -19,7 +19,6 @@ import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
 import { readServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
-import { settledIds } from './settled-ids.js'
 import type { WebSocketLike } from './web-socket-like.js'
 
 /** The session messages of docs/protocol.md; never numbered. */
@@ -31,21 +30,26 @@ export const CLOSE_RECONNECTING = 4000
 
 const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'error'])
 
-// A request waiting for its answer, queued or sent.
+// A request waiting for its answer, queued or sent. No closures of its own unless it has a
+// signal: thousands of these are made per second.
 interface Pending {
   readonly id: number
   readonly event: string
   text: string
   readonly resend: boolean
   sent: boolean
-  timer: unknown
+  /** When it times out (clock ms); `Infinity` for never. */
+  due: number
+  /** The time-out in ms, for the failure. */
+  ms: number
   readonly resolve: (data: never) => void
   readonly reject: (error: RequestError) => void
-  readonly cleanup: () => void
+  signal: AbortSignal | undefined
+  onAbort: (() => void) | undefined
 }
 
-const encode = (event: string, data: unknown, id?: number): string =>
-  JSON.stringify(id === undefined ? { event, data: data ?? null } : { event, data: data ?? null, id })
+// JSON leaves out a key whose value is `undefined`: an event without `id` has none.
+const encode = (event: string, data: unknown, id?: number): string => JSON.stringify({ event, data: data ?? null, id })
 
 // A ws:// or wss:// URL without fragment; http(s) maps to ws(s), relative URLs resolve
 // against the page in a browser.
@@ -103,7 +107,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   let nextId = 1
   const pending = new Map<number, Pending>()
   const queue: (string | Pending)[] = []
-  const settled = settledIds(1024)
   const streams = new Set<EventStream<unknown>>()
 
   const report = (problem: ClientProblem): void => void listeners.emit('error', problem)
@@ -111,12 +114,13 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     report({ _tag: 'ListenerFailed', event, error, message: `"${event}" listener threw: ${String(error)}` })
   // A listener of `error` that throws is not reported again (that would loop).
   const listeners = createListeners((event, error) => event !== 'error' && threw(event, error))
-  // Runs a socket callback, or one of the options', so that nothing escapes.
+  // Runs a socket callback, or one of the options', so that nothing escapes. One argument,
+  // not rest parameters: those would cost an array per message.
   const guard =
-    <A extends unknown[]>(name: string, fn: (...args: A) => void) =>
-    (...args: A): void => {
+    <A = void>(name: string, fn: (arg: A) => void) =>
+    (arg: A): void => {
       try {
-        fn(...args)
+        fn(arg)
       } catch (error) {
         threw(name, error)
       }
@@ -137,15 +141,39 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // Takes a request out of every list; answers whether it was still pending.
   const settle = (p: Pending): boolean => {
     if (!pending.delete(p.id)) return false
-    settled.add(p.id)
-    clock.clearTimeout(p.timer)
-    p.cleanup()
+    // A listener of `undefined` (failed before it was added) is ignored.
+    p.signal?.removeEventListener('abort', p.onAbort as () => void)
     const at = queue.indexOf(p)
     if (at >= 0) queue.splice(at, 1)
     return true
   }
   const fail = (p: Pending, failure: RequestFailure): void => {
     if (settle(p)) p.reject(new RequestError(p.event, p.id, failure))
+  }
+
+  // --- time-outs: not a timer per request (armed and cleared thousands of times a second)
+  // but one, for the earliest deadline; its sweep fails what is due and arms the next. It is
+  // not stopped when requests are answered: it wakes once more, finds nothing due, arms
+  // nothing. A deadline later than the armed one costs nothing.
+  let sweepAt = Infinity
+  let sweepTimer: unknown
+  const armSweep = (due: number): void => {
+    if (due >= sweepAt) return
+    clock.clearTimeout(sweepTimer)
+    sweepAt = due
+    // Always in the future: a new deadline is now + a time-out, and one the sweep hands on is
+    // not yet due (a timer that fired a little early is armed again for the rest).
+    sweepTimer = clock.setTimeout(sweep, due - clock.now())
+  }
+  const sweep = (): void => {
+    const now = clock.now()
+    let next = Infinity
+    sweepAt = Infinity
+    for (const p of pending.values()) {
+      if (p.due <= now) fail(p, { _tag: 'Timeout', ms: p.ms })
+      else if (p.due < next) next = p.due
+    }
+    armSweep(next)
   }
 
   // --- liveness: a session announces the server's heartbeat interval; silence past it plus
@@ -179,7 +207,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       settle(p)
       if (failure === undefined) p.resolve(data as never)
       else p.reject(new RequestError(p.event, p.id, failure))
-    } else if (id === undefined || !settled.has(id)) {
+      // Every id below `nextId` was a request, so one not pending was settled: a late answer
+      // to it (after a time-out, an abort, or a replay) is dropped quietly, however old.
+    } else if (!(typeof id === 'number' && id % 1 === 0 && id > 0 && id < nextId)) {
       report(
         failure === undefined
           ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
@@ -237,6 +267,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     state = 'closed'
     clock.clearTimeout(retryTimer)
     clock.clearTimeout(liveTimer)
+    clock.clearTimeout(sweepTimer)
     lastClose = { code, reason }
     for (const p of [...pending.values()]) fail(p, { _tag: 'Closed', code, reason })
     queue.length = 0
@@ -297,12 +328,18 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     s.binaryType = 'arraybuffer'
     s.onopen = guard('open', opens)
     s.onmessage = guard('message', (ev: { data: unknown }) => onMessage(ev.data))
-    s.onerror = guard('error', (ev: { message?: unknown }) => report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` }))
-    s.onclose = guard('close', (ev: { code: number; reason: string }) => {
+    const gone = (code: number, reason: string): void => {
       detach(s)
       // Some runtimes (Deno) report 0 for a connection that ended without a close frame.
-      ended(ev.code || 1006, ev.reason)
+      ended(code || 1006, reason)
+    }
+    s.onerror = guard('error', (ev: { message?: unknown }) => {
+      report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` })
+      // A connection that fails is followed by a close event, but in Node 22's WebSocket
+      // (undici, nodejs/undici#3546) it stays CONNECTING and nothing follows: it ends here.
+      if (!s.readyState) gone(1006, '')
     })
+    s.onclose = guard('close', (ev: { code: number; reason: string }) => gone(ev.code, ev.reason))
   }
 
   const on = (event: string, fn: Listener, once?: boolean): (() => void) => listeners.on(event, fn, once)
@@ -334,17 +371,19 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     request: (event: string, data?: unknown, opts: RequestOptions = {}) =>
       new Promise((resolve, reject) => {
         const { signal } = opts
-        const onAbort = (): void => fail(p, { _tag: 'Aborted', reason: signal?.reason })
+        const ms = opts.timeout ?? o.timeout
         const p: Pending = {
           id: nextId++,
           event,
           text: '',
           resend: opts.resend !== false,
           sent: false,
-          timer: undefined,
+          due: Infinity,
+          ms,
           resolve,
           reject,
-          cleanup: () => signal?.removeEventListener('abort', onAbort),
+          signal,
+          onAbort: undefined,
         }
         let failure: RequestFailure | undefined
         try {
@@ -355,9 +394,11 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         }
         pending.set(p.id, p)
         if (failure !== undefined) return fail(p, failure)
-        const ms = opts.timeout ?? o.timeout
-        if (ms > 0 && ms < 2 ** 31) p.timer = clock.setTimeout(() => fail(p, { _tag: 'Timeout', ms }), ms)
-        signal?.addEventListener('abort', onAbort)
+        if (ms > 0 && ms < 2 ** 31) armSweep((p.due = clock.now() + ms))
+        if (signal !== undefined) {
+          p.onAbort = () => fail(p, { _tag: 'Aborted', reason: signal.reason })
+          signal.addEventListener('abort', p.onAbort)
+        }
         if (state !== 'open') return void queue.push(p)
         p.sent = true
         send(p.text)

@@ -49,7 +49,8 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
   } catch {
     return { _tag: 'InvalidJson', message: 'message is not JSON' }
   }
-  const { event, data: payload = null, id, seq } = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
+  // A primitive destructures to nothing; only null needs a stand-in.
+  const { event, data: payload = null, id, seq } = (value ?? 0) as Record<string, unknown>
   const bad =
     typeof value !== 'object' || value === null || Array.isArray(value)
       ? 'not an object'

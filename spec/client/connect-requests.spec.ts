@@ -5,6 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { connect } from '../../lib/client/connect.js'
+import type { Clock } from '../../lib/client/clock.js'
 import { RequestError, type RequestFailure } from '../../lib/client/request-error.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import { type AnyClient, manualClock, nextOf, record, WebSocketImpl } from '../support/client.js'
@@ -50,6 +51,18 @@ const failureOf = async (promise: Promise<unknown>): Promise<RequestFailure> => 
   }
   throw new Error('expected the request to fail')
 }
+
+// Node 20 has no global WebSocket (it takes `ws` as the option): skipped there, run in Node 22
+// (spec/run-all.ts), Bun and Deno.
+const withGlobalWebSocket = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'function' ? test : test.skip
+
+withGlobalWebSocket('connect :: without the WebSocket option it uses the runtime\'s global WebSocket', async (ctx) => {
+  const client = connect<ClientApp>(ctx.url) as unknown as AnyClient
+  ctx.clients.push(client)
+  await nextOf(client, 'open')
+  assert.equal(await client.request('echo', { over: 'the global WebSocket' }), { over: 'the global WebSocket' })
+  assert.is(client.session?.recovered, false)
+})
 
 test('connect :: a request resolves with the ack data', async (ctx) => {
   const client = await open(ctx)
@@ -119,6 +132,64 @@ test('connect :: the client default time-out applies; 0 means none', async (ctx)
   clock.advance(1_000_000)
   ctx.state.release('v')
   assert.is(await untimed, 'v')
+})
+
+test('connect :: requests with time-outs share one timer, and none is left after the last deadline', async (ctx) => {
+  const clock = manualClock()
+  const client = await open(ctx, { clock, timeout: 100 })
+  // After an answer the session message has been read, and its heartbeat watch armed.
+  await client.request('echo', 'first', { timeout: 0 })
+  const before = clock.pending
+  const gated = [client.request('gate'), client.request('gate', undefined, { timeout: 300 }), client.request('gate', undefined, { timeout: 50 })]
+  // Handled here too, so a failed assertion below leaves no unhandled rejection behind.
+  for (const g of gated) g.catch(() => undefined)
+  await client.request('echo', 'sync', { timeout: 0 })
+  assert.is(clock.pending, before + 1)
+  clock.advance(50)
+  assert.equal(await failureOf(gated[2] as Promise<unknown>), { _tag: 'Timeout', ms: 50 })
+  clock.advance(50)
+  assert.equal(await failureOf(gated[0] as Promise<unknown>), { _tag: 'Timeout', ms: 100 })
+  assert.is(clock.pending, before + 1)
+  ctx.state.release('in time')
+  assert.is(await gated[1], 'in time')
+  // Answered requests leave the timer armed until its deadline; then nothing re-arms it.
+  clock.advance(200)
+  assert.is(clock.pending, before)
+  // close() stops it at once.
+  client.request('gate', undefined, { timeout: 100 }).catch(() => undefined)
+  assert.is(clock.pending, before + 1)
+  client.close()
+  assert.is(clock.pending, 0)
+})
+
+test('connect :: no time-out is reported before its deadline, even when the timer fires early', async (ctx) => {
+  // A clock whose timers run at half their delay (rounded up).
+  const inner = manualClock()
+  const clock: Clock = { now: inner.now, clearTimeout: inner.clearTimeout, setTimeout: (run, ms) => inner.setTimeout(run, Math.ceil(ms / 2)) }
+  const client = await open(ctx, { clock, timeout: 0 })
+  let failure: RequestFailure | undefined
+  const gated = client.request('gate', undefined, { timeout: 100 }).catch((error: unknown) => void (failure = (error as RequestError).failure))
+  await client.request('echo', 'sync')
+  inner.advance(99)
+  assert.is(failure, undefined)
+  inner.advance(1)
+  await gated
+  assert.equal(failure, { _tag: 'Timeout', ms: 100 })
+})
+
+test('connect :: a late ack is dropped quietly however many requests settled since', async (ctx) => {
+  const clock = manualClock()
+  const client = await open(ctx, { clock })
+  const problems = record(client, ['error'])
+  const late = client.request('gate', undefined, { timeout: 50 })
+  await client.request('echo', 'sync')
+  clock.advance(50)
+  assert.equal(await failureOf(late), { _tag: 'Timeout', ms: 50 })
+  const many = await Promise.all(Array.from({ length: 1100 }, (_, i) => client.request('echo', i)))
+  assert.is(many.length, 1100)
+  ctx.state.release('too late')
+  assert.is(await client.request('echo', 'after'), 'after')
+  assert.equal(problems, [])
 })
 
 test('connect :: an aborted signal fails the request before it is sent', async (ctx) => {

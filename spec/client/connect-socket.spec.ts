@@ -47,7 +47,11 @@ class ScriptedSocket implements WebSocketLike {
   fireMessage(data: unknown): void {
     this.onmessage?.({ data })
   }
-  fireError(message?: string): void {
+  // An error ends the connection, so real sockets are CLOSING (ws) or CLOSED (browsers) by
+  // then, with a close event to follow; Node 22's (undici) stays CONNECTING after a failed
+  // connection and sends nothing more: `readyState` 0 plays that.
+  fireError(message?: string, readyState = 2): void {
+    this.readyState = readyState
     this.onerror?.(message === undefined ? {} : { message })
   }
   fireClose(code: number, reason = ''): void {
@@ -111,6 +115,27 @@ test('connect :: socket errors are reported with their text when there is one', 
     ['error', { _tag: 'SocketError', message: 'WebSocket error connect ECONNREFUSED' }],
     ['error', { _tag: 'SocketError', message: 'WebSocket error ' }],
   ])
+  c.close()
+})
+
+test('connect :: an error that leaves the socket CONNECTING (Node 22) ends that connection: close 1006, then a retry', () => {
+  const clock = manualClock()
+  const c = connect('ws://example.test/', { WebSocket: ScriptedSocket, clock, random: () => 0, reconnect: { minDelay: 10 } })
+  const log = record(c, ['error', 'close', 'reconnecting'])
+  const failed = last()
+  failed.fireError('Received network error or non-101 status code.', 0)
+  assert.equal(log, [
+    ['error', { _tag: 'SocketError', message: 'WebSocket error Received network error or non-101 status code.' }],
+    ['close', { code: 1006, reason: '', reconnect: true }],
+    ['reconnecting', { attempt: 1, delay: 10 }],
+  ])
+  // Detached: should it send a close after all, nothing changes.
+  failed.fireClose(1006)
+  assert.is(log.length, 3)
+  clock.advance(10)
+  assert.is(ScriptedSocket.made.length, 2)
+  last().fireOpen()
+  assert.is(c.state, 'open')
   c.close()
 })
 

@@ -7,7 +7,8 @@ var backoffDelay = (attempt, minDelay, maxDelay, random) => {
 
 // lib/client/clock.ts
 var systemClock = {
-  now: () => Date.now(),
+  // `Date.now` ignores its receiver, so it can be called as a method of this object.
+  now: Date.now,
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle)
 };
@@ -148,7 +149,7 @@ var readServerMessage = (data, limit) => {
   } catch {
     return { _tag: "InvalidJson", message: "message is not JSON" };
   }
-  const { event, data: payload = null, id, seq } = typeof value === "object" && value !== null ? value : {};
+  const { event, data: payload = null, id, seq } = value ?? 0;
   const bad = typeof value !== "object" || value === null || Array.isArray(value) ? "not an object" : typeof event !== "string" || event === "" ? 'bad "event"' : id !== void 0 && typeof id !== "string" && typeof id !== "number" ? 'bad "id"' : seq !== void 0 && !(Number.isSafeInteger(seq) && seq > 0) ? 'bad "seq"' : "";
   if (bad !== "") return { _tag: "InvalidMessage", message: `not an event envelope: ${bad}` };
   const message = { _tag: "ServerMessage", event, data: payload };
@@ -172,25 +173,12 @@ var RequestError = class extends Error {
   name = "RequestError";
 };
 
-// lib/client/settled-ids.ts
-var settledIds = (size) => {
-  const ids = /* @__PURE__ */ new Set();
-  return {
-    add: (id) => {
-      ids.delete(id);
-      ids.add(id);
-      if (ids.size > size) ids.delete(ids.values().next().value);
-    },
-    has: (id) => ids.has(id)
-  };
-};
-
 // lib/client/connect.ts
 var SESSION_EVENT = "tp:session";
 var HEARTBEAT_EVENT = "tp:heartbeat";
 var CLOSE_RECONNECTING = 4e3;
 var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "error"]);
-var encode = (event, data, id) => JSON.stringify(id === void 0 ? { event, data: data ?? null } : { event, data: data ?? null, id });
+var encode = (event, data, id) => JSON.stringify({ event, data: data ?? null, id });
 var socketUrl = (url) => {
   let u;
   try {
@@ -223,14 +211,13 @@ function connect(url, options = {}) {
   let nextId = 1;
   const pending = /* @__PURE__ */ new Map();
   const queue = [];
-  const settled = settledIds(1024);
   const streams = /* @__PURE__ */ new Set();
   const report = (problem) => void listeners.emit("error", problem);
   const threw = (event, error) => report({ _tag: "ListenerFailed", event, error, message: `"${event}" listener threw: ${String(error)}` });
   const listeners = createListeners((event, error) => event !== "error" && threw(event, error));
-  const guard = (name, fn) => (...args) => {
+  const guard = (name, fn) => (arg) => {
     try {
-      fn(...args);
+      fn(arg);
     } catch (error) {
       threw(name, error);
     }
@@ -240,15 +227,31 @@ function connect(url, options = {}) {
   const admit = () => state === "closed" ? { _tag: "Closed", ...lastClose } : o.queueSize === 0 ? { _tag: "Offline" } : queue.length >= o.queueSize ? { _tag: "QueueFull", limit: o.queueSize } : void 0;
   const settle = (p) => {
     if (!pending.delete(p.id)) return false;
-    settled.add(p.id);
-    clock.clearTimeout(p.timer);
-    p.cleanup();
+    p.signal?.removeEventListener("abort", p.onAbort);
     const at = queue.indexOf(p);
     if (at >= 0) queue.splice(at, 1);
     return true;
   };
   const fail = (p, failure) => {
     if (settle(p)) p.reject(new RequestError(p.event, p.id, failure));
+  };
+  let sweepAt = Infinity;
+  let sweepTimer;
+  const armSweep = (due) => {
+    if (due >= sweepAt) return;
+    clock.clearTimeout(sweepTimer);
+    sweepAt = due;
+    sweepTimer = clock.setTimeout(sweep, due - clock.now());
+  };
+  const sweep = () => {
+    const now = clock.now();
+    let next = Infinity;
+    sweepAt = Infinity;
+    for (const p of pending.values()) {
+      if (p.due <= now) fail(p, { _tag: "Timeout", ms: p.ms });
+      else if (p.due < next) next = p.due;
+    }
+    armSweep(next);
   };
   const watch = () => {
     clock.clearTimeout(liveTimer);
@@ -274,7 +277,7 @@ function connect(url, options = {}) {
       settle(p);
       if (failure === void 0) p.resolve(data);
       else p.reject(new RequestError(p.event, p.id, failure));
-    } else if (id === void 0 || !settled.has(id)) {
+    } else if (!(typeof id === "number" && id % 1 === 0 && id > 0 && id < nextId)) {
       report(
         failure === void 0 ? { _tag: "UnknownAck", id, message: `ack for unknown id ${JSON.stringify(id)}` } : { ...failure, ...id === void 0 ? {} : { id }, message: `server error ${failure.code}: ${failure.message}` }
       );
@@ -322,6 +325,7 @@ function connect(url, options = {}) {
     state = "closed";
     clock.clearTimeout(retryTimer);
     clock.clearTimeout(liveTimer);
+    clock.clearTimeout(sweepTimer);
     lastClose = { code, reason };
     for (const p of [...pending.values()]) fail(p, { _tag: "Closed", code, reason });
     queue.length = 0;
@@ -377,11 +381,15 @@ function connect(url, options = {}) {
     s.binaryType = "arraybuffer";
     s.onopen = guard("open", opens);
     s.onmessage = guard("message", (ev) => onMessage(ev.data));
-    s.onerror = guard("error", (ev) => report({ _tag: "SocketError", message: `WebSocket error ${String(ev.message ?? "")}` }));
-    s.onclose = guard("close", (ev) => {
+    const gone = (code, reason) => {
       detach(s);
-      ended(ev.code || 1006, ev.reason);
+      ended(code || 1006, reason);
+    };
+    s.onerror = guard("error", (ev) => {
+      report({ _tag: "SocketError", message: `WebSocket error ${String(ev.message ?? "")}` });
+      if (!s.readyState) gone(1006, "");
     });
+    s.onclose = guard("close", (ev) => gone(ev.code, ev.reason));
   }
   const on = (event, fn, once) => listeners.on(event, fn, once);
   const client = {
@@ -410,17 +418,19 @@ function connect(url, options = {}) {
     },
     request: (event, data, opts = {}) => new Promise((resolve, reject) => {
       const { signal } = opts;
-      const onAbort = () => fail(p, { _tag: "Aborted", reason: signal?.reason });
+      const ms = opts.timeout ?? o.timeout;
       const p = {
         id: nextId++,
         event,
         text: "",
         resend: opts.resend !== false,
         sent: false,
-        timer: void 0,
+        due: Infinity,
+        ms,
         resolve,
         reject,
-        cleanup: () => signal?.removeEventListener("abort", onAbort)
+        signal,
+        onAbort: void 0
       };
       let failure;
       try {
@@ -431,9 +441,11 @@ function connect(url, options = {}) {
       }
       pending.set(p.id, p);
       if (failure !== void 0) return fail(p, failure);
-      const ms = opts.timeout ?? o.timeout;
-      if (ms > 0 && ms < 2 ** 31) p.timer = clock.setTimeout(() => fail(p, { _tag: "Timeout", ms }), ms);
-      signal?.addEventListener("abort", onAbort);
+      if (ms > 0 && ms < 2 ** 31) armSweep(p.due = clock.now() + ms);
+      if (signal !== void 0) {
+        p.onAbort = () => fail(p, { _tag: "Aborted", reason: signal.reason });
+        signal.addEventListener("abort", p.onAbort);
+      }
       if (state !== "open") return void queue.push(p);
       p.sent = true;
       send(p.text);

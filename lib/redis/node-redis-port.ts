@@ -76,7 +76,9 @@ export const nodeRedisPort = (options: {
       return isCluster(client) ? client.sendCommand(opts?.key, false, argv, commandOptions) : client.sendCommand(argv, commandOptions)
     },
     subscribe: (channel, sharded, listener) => {
-      const deliver = (message: Buffer): void => listener(new Uint8Array(message.buffer, message.byteOffset, message.length))
+      // The Buffer itself (a Uint8Array): the frame cut from it stays a Buffer, so Node's
+      // socket.write does not wrap it in a new Buffer for every socket of a fan-out.
+      const deliver = (message: Buffer): void => listener(message)
       return sharded ? subscriber.sSubscribe(channel, deliver, true) : subscriber.subscribe(channel, deliver, true)
     },
     unsubscribe: (channel, sharded) => (sharded ? subscriber.sUnsubscribe(channel) : subscriber.unsubscribe(channel)),

@@ -7,10 +7,12 @@
  *
  *   node --import tsx bench/cluster.ts                   every case, writes bench/.tmp/cluster-results.md
  *   node --import tsx bench/cluster.ts --only bcast,rate --clients 10000 --repeat 5
+ *   node --import tsx bench/cluster.ts --only bcast --profile bench/.tmp/prof   servers write V8 CPU profiles there
  *
  * Cases:
  *   bcast   one message to N clients spread over 2 server processes (N/2 each): time from
- *           the send to the last receipt, median of --repeat (twinport vs Socket.IO)
+ *           the send to the last receipt, median of --repeat (twinport vs Socket.IO), and
+ *           the floor (bench/cluster/floor-node.ts: bare node:net writes and one PUBLISH)
  *   rate    room broadcasts across 2 processes, 100 room members on each, senders on one:
  *           messages delivered to clients per second over --ms (twinport vs Socket.IO)
  *   local   the Redis adapter against the in-process one on a single node: bcast to N/2
@@ -36,6 +38,7 @@ const { values: opt } = parseArgs({
     ms: { type: 'string', default: '5000' },
     idle: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '2' },
+    profile: { type: 'string' },
   },
 })
 const CASES = new Set((opt.only ?? '').split(','))
@@ -50,10 +53,14 @@ const HOST = '127.0.0.1'
 const KEY = new Uint8Array([0x37, 0xfa, 0x21, 0x3d])
 const PAYLOAD = 'twinport-bench-0123456789abcdef' // 32 bytes
 
-type Kind = 'twinport' | 'socketio'
-const SCRIPT: Record<Kind, string> = { twinport: 'bench/cluster/twinport-node.ts', socketio: 'bench/cluster/socketio-node.ts' }
-const DIALECT: Record<Kind, Dialect> = { twinport: plainWs, socketio: socketIo }
-const LABEL: Record<Kind, string> = { twinport: 'twinport + twinport/redis', socketio: 'Socket.IO + @socket.io/redis-adapter' }
+type Kind = 'twinport' | 'socketio' | 'floor'
+const SCRIPT: Record<Kind, string> = { twinport: 'bench/cluster/twinport-node.ts', socketio: 'bench/cluster/socketio-node.ts', floor: 'bench/cluster/floor-node.ts' }
+const DIALECT: Record<Kind, Dialect> = { twinport: plainWs, socketio: socketIo, floor: plainWs }
+const LABEL: Record<Kind, string> = {
+  twinport: 'twinport + twinport/redis',
+  socketio: 'Socket.IO + @socket.io/redis-adapter',
+  floor: 'floor: bare node:net writes + one PUBLISH',
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 const median = (xs: readonly number[]): number => {
@@ -68,6 +75,8 @@ interface Node {
   readonly child: ChildProcess
   readonly port: number
 }
+// --profile DIR: each server process writes a V8 CPU profile (.cpuprofile) there when stopped.
+const PROFILE: readonly string[] = opt.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', opt.profile]
 const PIN: readonly string[] = spawnSync('taskset', ['-V']).status === 0 ? ['taskset', '-c', '0'] : []
 const live = new Set<ChildProcess>()
 process.on('exit', () => {
@@ -77,7 +86,7 @@ process.on('exit', () => {
 const startNode = (kind: Kind, adapter: 'redis' | 'local', redis: RedisServer, prefix: string): Promise<Node> =>
   new Promise((resolve, reject) => {
     // Servers on CPU 0, the clients (this process) and Redis on CPU 1, as bench/run.ts pins.
-    const child = spawn(PIN[0] ?? process.execPath, [...PIN.slice(1), ...(PIN.length > 0 ? [process.execPath] : []), '--import', 'tsx', SCRIPT[kind]], {
+    const child = spawn(PIN[0] ?? process.execPath, [...PIN.slice(1), ...(PIN.length > 0 ? [process.execPath] : []), ...PROFILE, '--import', 'tsx', SCRIPT[kind]], {
       env: { ...process.env, HOST, PORT: '0', ADAPTER: adapter, REDIS_URL: redis.url, PREFIX: prefix },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -104,7 +113,9 @@ const stopNodes = async (nodes: readonly Node[]): Promise<void> => {
         new Promise<void>((resolve) => {
           if (child.exitCode !== null || child.signalCode !== null) return resolve()
           child.once('exit', () => resolve())
-          child.kill('SIGKILL')
+          // SIGTERM lets a profiling server write its profile; SIGKILL if it does not go.
+          child.kill(PROFILE.length > 0 ? 'SIGTERM' : 'SIGKILL')
+          if (PROFILE.length > 0) setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
         }),
     ),
   )
@@ -203,10 +214,14 @@ const cpuOf = (pids: readonly number[]) => {
 }
 const pidsOf = (nodes: readonly Node[]): number[] => nodes.map((n) => n.child.pid as number)
 
-/** Time from one send to the last of `clients` receiving it, `REPEAT` times. */
-const broadcastTimes = async (clients: readonly Client[], sender: Client, dialect: Dialect): Promise<number[]> => {
+/**
+ * Time from one send to the last of `clients` receiving it, `REPEAT` times; and the CPU this
+ * process (the clients) used meanwhile, per broadcast, to see whether the clients are the bottleneck.
+ */
+const broadcastTimes = async (clients: readonly Client[], sender: Client, dialect: Dialect): Promise<number[] & { clientMs?: number }> => {
   const frame = message(dialect)
-  const times: number[] = []
+  const times: number[] & { clientMs?: number } = []
+  let clientUs = 0
   for (let r = 0; r < REPEAT; r++) {
     await sleep(300)
     let waiting = clients.length
@@ -219,13 +234,17 @@ const broadcastTimes = async (clients: readonly Client[], sender: Client, dialec
         if (waiting === 0) resolve(performance.now())
       }
     })
+    const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     sender.socket.write(frame)
     const t1 = await Promise.race([done, sleep(10_000).then(() => Number.NaN)])
+    const cpu = process.cpuUsage(cpu0)
+    clientUs += cpu.user + cpu.system
     if (Number.isNaN(t1)) log(`a broadcast did not reach ${waiting} clients within 10 s`)
     times.push(t1 - t0)
   }
   onReceive = () => undefined
+  times.clientMs = clientUs / 1000 / REPEAT
   return times
 }
 
@@ -316,11 +335,13 @@ const started = Date.now()
 let prefixes = 0
 try {
   if (CASES.has('bcast')) {
-    const all: Record<Kind, { times: number[]; serverMs: number[]; redisMs: number[] }> = {
-      twinport: { times: [], serverMs: [], redisMs: [] },
-      socketio: { times: [], serverMs: [], redisMs: [] },
+    const kinds = ['twinport', 'socketio', 'floor'] as const
+    const all: Record<Kind, { times: number[]; serverMs: number[]; redisMs: number[]; clientMs: number[] }> = {
+      twinport: { times: [], serverMs: [], redisMs: [], clientMs: [] },
+      socketio: { times: [], serverMs: [], redisMs: [], clientMs: [] },
+      floor: { times: [], serverMs: [], redisMs: [], clientMs: [] },
     }
-    for (let round = 0; round < ROUNDS; round++) for (const kind of ['twinport', 'socketio'] as const) {
+    for (let round = 0; round < ROUNDS; round++) for (const kind of kinds) {
       const nodes = [await startNode(kind, 'redis', redis, `p${++prefixes}`), await startNode(kind, 'redis', redis, `p${prefixes}`)]
       const dialect = DIALECT[kind]
       const clients = [...(await openMany((nodes[0] as Node).port, dialect, N / 2)), ...(await openMany((nodes[1] as Node).port, dialect, N / 2))]
@@ -330,7 +351,9 @@ try {
       const times = await broadcastTimes(clients, clients[0] as Client, dialect)
       const serverMs = servers.done() / REPEAT
       const redisMs = redisCpu.done() / REPEAT
-      log(`bcast ${kind}: ${times.map((t) => t.toFixed(1)).join(', ')} ms; servers ${serverMs.toFixed(1)} ms CPU, Redis ${redisMs.toFixed(2)} ms CPU per broadcast`)
+      const clientMs = times.clientMs ?? Number.NaN
+      log(`bcast ${kind}: ${times.map((t) => t.toFixed(1)).join(', ')} ms; CPU per broadcast: servers ${serverMs.toFixed(1)} ms, Redis ${redisMs.toFixed(2)} ms, clients ${clientMs.toFixed(1)} ms; load ${loadavg()[0]?.toFixed(2)}`)
+      all[kind].clientMs.push(clientMs)
       all[kind].times.push(...times)
       all[kind].serverMs.push(serverMs)
       all[kind].redisMs.push(redisMs)
@@ -338,14 +361,14 @@ try {
       await stopNodes(nodes)
       await sleep(1000)
     }
-    const rows: Row[] = (['twinport', 'socketio'] as const).map((kind) => ({
+    const rows: Row[] = kinds.map((kind) => ({
       label: LABEL[kind],
       value: median(all[kind].times),
-      detail: `min–max ${fmt(Math.min(...all[kind].times), 0)}–${fmt(Math.max(...all[kind].times), 0)} ms over ${all[kind].times.length}; CPU per broadcast: servers ${fmt(median(all[kind].serverMs))} ms, Redis ${fmt(median(all[kind].redisMs), 2)} ms`,
+      detail: `min–max ${fmt(Math.min(...all[kind].times), 0)}–${fmt(Math.max(...all[kind].times), 0)} ms over ${all[kind].times.length}; CPU per broadcast: servers ${fmt(median(all[kind].serverMs))} ms, Redis ${fmt(median(all[kind].redisMs), 2)} ms, clients ${fmt(median(all[kind].clientMs))} ms`,
     }))
     table(
       `Broadcast to ${fmt(N, 0)} clients over 2 processes (time from the send to the last receipt, ms)`,
-      'Target: twinport ≤ 0.5× Socket.IO + @socket.io/redis-adapter. Median of the runs.',
+      'Target: twinport ≤ 0.5× Socket.IO + @socket.io/redis-adapter. Median of the runs. The floor is what any Node server pays at least (one write per socket, one PUBLISH); CPU per broadcast of the servers is from /proc, of the clients (this process) from process.cpuUsage().',
       'median ms',
       rows,
       (rows[1] as Row).value,
@@ -353,7 +376,7 @@ try {
   }
 
   if (CASES.has('rate')) {
-    const runs: Record<Kind, { perSecond: number[]; broadcasts: number[]; serverUs: number[]; redisUs: number[] }> = {
+    const runs: Record<'twinport' | 'socketio', { perSecond: number[]; broadcasts: number[]; serverUs: number[]; redisUs: number[] }> = {
       twinport: { perSecond: [], broadcasts: [], serverUs: [], redisUs: [] },
       socketio: { perSecond: [], broadcasts: [], serverUs: [], redisUs: [] },
     }

@@ -35,3 +35,5 @@ http.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1', () =
   const address = http.address()
   console.log(`socket.io listening on ${typeof address === 'object' && address !== null ? address.port : 0} (${process.env.ADAPTER ?? 'local'})`)
 })
+// Stopped with SIGTERM (bench/cluster.ts --profile): exit, so a CPU profile is written.
+process.on('SIGTERM', () => process.exit(0))

@@ -20,3 +20,5 @@ const server = await runServer({
 })
 await adapter?.ready()
 console.log(`twinport listening on ${server.address.port} (${process.env.ADAPTER ?? 'local'})`)
+// Stopped with SIGTERM (bench/cluster.ts --profile): exit, so a CPU profile is written.
+process.on('SIGTERM', () => process.exit(0))

@@ -4,7 +4,7 @@
  * only applications that import this entry point need `redis` installed.
  */
 export { redisAdapter, type RedisAdapter, type RedisAdapterOptions, type RedisAdapterStats } from './redis-adapter.js'
-export type { NodeRedisClient } from './node-redis-port.js'
+export type { NodeRedisClient, RedisClusterNodes } from './node-redis-port.js'
 export type { RedisArg, RedisPort } from './redis-port.js'
 export { nodeRedisPort } from './node-redis-port.js'
 export { redisRecoveryStore, type RedisRecoveryStore, type RedisRecoveryStoreOptions } from './redis-recovery-store.js'

@@ -2,13 +2,18 @@
  * `RedisPort` on node-redis (`redis` on npm, v5 or later): the one file that imports the
  * client library. A standalone client gets a second connection for subscriptions
  * (`duplicate()`); a cluster client (`createCluster`) routes commands by key and keeps its
- * own subscription connections per shard.
+ * own subscription connections per shard (SSUBSCRIBE goes to the master of the channel's slot).
  */
-import { createClient, RESP_TYPES, type RedisClientType, type RedisClusterType } from 'redis'
+import { createClient, createCluster, RESP_TYPES, type RedisClientType, type RedisClusterType } from 'redis'
 import type { RedisArg, RedisPort } from './redis-port.js'
 
 /** A node-redis client: standalone (`createClient`) or cluster (`createCluster`). */
 export type NodeRedisClient = RedisClientType | RedisClusterType
+
+/** Where a Redis Cluster is: some of its masters; node-redis finds the others. */
+export interface RedisClusterNodes {
+  readonly rootNodes: readonly { readonly url: string }[]
+}
 
 type Listener = (...args: never[]) => void
 
@@ -32,6 +37,8 @@ const arg = (a: RedisArg): string | Buffer => (typeof a === 'string' ? a : Buffe
 export const nodeRedisPort = (options: {
   readonly url?: string
   readonly client?: NodeRedisClient
+  /** A Redis Cluster to create a cluster client for (overrides `url`; `client` overrides it). */
+  readonly cluster?: RedisClusterNodes
   /** Open the second connection for subscriptions (default true; a store that only runs commands needs none). */
   readonly subscriptions?: boolean
 }): RedisPort => {
@@ -39,7 +46,10 @@ export const nodeRedisPort = (options: {
   // Our own client rejects commands at once while disconnected (the adapter buffers them,
   // with a bound) instead of queueing them without one.
   const client: NodeRedisClient =
-    options.client ?? (createClient({ url: options.url ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true }) as unknown as RedisClientType)
+    options.client ??
+    (options.cluster !== undefined
+      ? (createCluster({ rootNodes: options.cluster.rootNodes.map((n) => ({ url: n.url })), defaults: { disableOfflineQueue: true } }) as unknown as RedisClusterType)
+      : (createClient({ url: options.url ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true }) as unknown as RedisClientType))
   const subscriber: NodeRedisClient =
     isCluster(client) || options.subscriptions === false ? client : (client.duplicate() as unknown as RedisClientType)
   const listeners = { ready: new Set<Listener>(), subscriberReady: new Set<Listener>(), down: new Set<Listener>() }
@@ -66,7 +76,9 @@ export const nodeRedisPort = (options: {
       return isCluster(client) ? client.sendCommand(opts?.key, false, argv, commandOptions) : client.sendCommand(argv, commandOptions)
     },
     subscribe: (channel, sharded, listener) => {
-      const deliver = (message: Buffer): void => listener(new Uint8Array(message.buffer, message.byteOffset, message.length))
+      // The Buffer itself (a Uint8Array): the frame cut from it stays a Buffer, so Node's
+      // socket.write does not wrap it in a new Buffer for every socket of a fan-out.
+      const deliver = (message: Buffer): void => listener(message)
       return sharded ? subscriber.sSubscribe(channel, deliver, true) : subscriber.subscribe(channel, deliver, true)
     },
     unsubscribe: (channel, sharded) => (sharded ? subscriber.sUnsubscribe(channel) : subscriber.unsubscribe(channel)),

@@ -18,7 +18,7 @@ import { encodeClusterMessage } from '../core/cluster/encode-cluster-message.js'
 import type { ClusterAdapter, ClusterHost, ClusterReplies, ClusterTarget } from '../engine/cluster-adapter.js'
 import type { TimerId } from '../engine/platform.js'
 import { HEARTBEAT_SCRIPT, PUBLISH_SCRIPT } from './lua-scripts.js'
-import { type NodeRedisClient, nodeRedisPort } from './node-redis-port.js'
+import { type NodeRedisClient, nodeRedisPort, type RedisClusterNodes } from './node-redis-port.js'
 import { PublishBuffer, type Waiting } from './publish-buffer.js'
 import { controlChannel, generationsKey, nodeChannel, nodesKey, type ScopeKeys, scopeKeys } from './redis-keys.js'
 import type { RedisPort } from './redis-port.js'
@@ -33,6 +33,11 @@ export interface RedisAdapterOptions {
    * Cluster). The adapter opens one more connection for subscriptions and leaves this one open on close.
    */
   readonly client?: NodeRedisClient
+  /**
+   * A Redis Cluster (some of its masters, `{ rootNodes: [{ url }] }`): the adapter creates a
+   * node-redis cluster client for it and closes it on close. Overrides `url`; `client` overrides it.
+   */
+  readonly cluster?: RedisClusterNodes
   /** Another Redis client behind the adapter's small port (`RedisPort`); overrides `url` and `client`. */
   readonly port?: RedisPort
   /** Prefix of every key and channel (default `twinport`): apps sharing a Redis use different ones. */
@@ -139,7 +144,13 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
   const streamMaxLength = String(positive('streamMaxLength', options.streamMaxLength, DEFAULTS.streamMaxLength))
   const streamTtlMs = String(positive('streamTtlMs', options.streamTtlMs, DEFAULTS.streamTtlMs))
   const buffer = new PublishBuffer<ScopeKeys>(positive('maxBufferedBytes', options.maxBufferedBytes, DEFAULTS.maxBufferedBytes))
-  const port = options.port ?? nodeRedisPort({ ...(options.url === undefined ? {} : { url: options.url }), ...(options.client === undefined ? {} : { client: options.client }) })
+  const port =
+    options.port ??
+    nodeRedisPort({
+      ...(options.url === undefined ? {} : { url: options.url }),
+      ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
+      ...(options.client === undefined ? {} : { client: options.client }),
+    })
 
   const myChannel = nodeChannel(prefix, nodeId)
   const control = controlChannel(prefix)

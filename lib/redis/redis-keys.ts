@@ -40,11 +40,15 @@ export const nodeChannel = (prefix: string, nodeId: string): string => `${prefix
 /** The channel of requests to every node. */
 export const controlChannel = (prefix: string): string => `${prefix}:{control}:c`
 
-/** The sorted set of live nodes (score: when the node's heartbeat runs out, by Redis' clock). */
-export const nodesKey = (prefix: string): string => `${prefix}:nodes`
+/**
+ * The sorted set of live nodes (score: when the node's heartbeat runs out, by Redis' clock).
+ * It shares the `{nodes}` hash tag with the generations: the heartbeat script touches both,
+ * and in a Redis Cluster a script's keys must be on one slot.
+ */
+export const nodesKey = (prefix: string): string => `${prefix}:{nodes}`
 
-/** The hash of live nodes' generations (see HEARTBEAT_SCRIPT). */
-export const generationsKey = (prefix: string): string => `${prefix}:generations`
+/** The hash of live nodes' generations (see HEARTBEAT_SCRIPT), on the registry's slot. */
+export const generationsKey = (prefix: string): string => `${prefix}:{nodes}:generations`
 
 /** The keys of a recovery session: its state and its frames. */
 export const sessionKeys = (prefix: string, sid: string): { readonly state: string; readonly frames: string } => {

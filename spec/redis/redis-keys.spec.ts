@@ -17,8 +17,8 @@ test('scopeKeys :: braces in names cannot end the tag early; a room is not confu
 test('node, control, registry and session names', () => {
   assert.is(nodeChannel('tp', 'n/1'), 'tp:{node:n%2F1}:c')
   assert.is(controlChannel('tp'), 'tp:{control}:c')
-  assert.is(nodesKey('tp'), 'tp:nodes')
-  assert.is(generationsKey('tp'), 'tp:generations')
+  assert.is(nodesKey('tp'), 'tp:{nodes}')
+  assert.is(generationsKey('tp'), 'tp:{nodes}:generations')
   assert.equal(sessionKeys('tp', 'abc'), { state: 'tp:{s:abc}:state', frames: 'tp:{s:abc}:frames' })
 })
 

@@ -25,7 +25,8 @@ export interface RedisServer {
   dispose(): Promise<void>
 }
 
-const freePort = (): Promise<number> =>
+/** A port free on 127.0.0.1 now (the OS picks it). */
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', reject)
@@ -64,7 +65,8 @@ const launch = (port: number, dir: string): Promise<ChildProcess> =>
     })
   })
 
-const exited = (child: ChildProcess): Promise<void> =>
+/** Resolves when the child process has exited. */
+export const exited = (child: ChildProcess): Promise<void> =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()))
 
 /** Starts a redis-server of its own for a suite. */

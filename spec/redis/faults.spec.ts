@@ -126,7 +126,7 @@ Faults('Redis away longer than the buffer holds: the rest is dropped, counted an
   await delay(300)
   s.stop()
   const sent = s.sent()
-  await eventually(() => numbers(far).includes(sent - 1), 5000, 'the last broadcast on b')
+  await eventually(() => numbers(far).includes(sent - 1), 15000, 'the last broadcast on b')
   await delay(100)
   const stats = a.adapter.stats()
   const remote = new Set(numbers(far))

@@ -88,7 +88,7 @@ export interface ResolvedRecovery {
   readonly maxAnswers: number
   readonly loadTimeoutMs: number
   readonly flushMs: number
-  readonly store: RecoveryStore | undefined
+  readonly store?: RecoveryStore
 }
 
 export interface ResolvedOptions {
@@ -207,7 +207,7 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
     allowedOrigins: options.allowedOrigins ?? ['*'],
     protocols: options.protocols ?? [],
     limits,
-    recovery: options.recovery === false ? undefined : { ...DEFAULT_RECOVERY, store: undefined, ...options.recovery },
+    recovery: options.recovery === false ? undefined : { ...DEFAULT_RECOVERY, ...options.recovery },
     perMessageDeflate: deflate.right,
     ...(options.tls === undefined ? {} : { tls: options.tls }),
   })

@@ -104,7 +104,7 @@ Store('deleteSession forgets the state and the frames', async () => {
   assert.is(await redis.cli('EXISTS', 'rec:{s:s4}:frames'), '0')
 })
 
-Store('readRoomSince reads the adapter\'s room log: the frames after a place, a gap, a new epoch', async () => {
+Store('readRoomSince reads the adapter\'s room log: the frames after a place (from the start after {0,0}), with their origin, a gap', async () => {
   const adapter = redisAdapter({ url: redis.url, prefix: 'rec', nodeId: 'n1' })
   const { server, port } = await startServer({ cluster: adapter, routes: routes({ j: onConnect((ctx) => ctx.joinRoom('lobby')) }) })
   try {
@@ -115,8 +115,12 @@ Store('readRoomSince reads the adapter\'s room log: the frames after a place, a 
     await eventually(() => adapter.stats().published === 4, 2000, 'the broadcasts to reach Redis')
     const s = await store()
     const all = await s.readRoomSince?.('/', 'lobby', { epoch: 0, n: 0 })
-    assert.ok(all?._tag === 'Resync' && all.reason === 'new_epoch')
+    assert.ok(all?._tag === 'Frames')
+    assert.equal(all.frames.map((f) => [f.seq.n, f.origin, f.envelope]), [1, 2, 3, 4].map((n) => [n, 'n1', true]))
     const epoch = Number((await redis.cli('HGET', 'rec:{r:%2F:lobby}:q', 'e')).trim())
+    assert.equal(await s.targetPosition?.({ namespace: '/', room: 'lobby' }), { epoch, n: 4 })
+    assert.equal(await s.targetPosition?.({ namespace: '/', room: 'nobody' }), { epoch: 0, n: 0 })
+    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch: epoch - 1, n: 2 }), { _tag: 'Resync', reason: 'new_epoch' })
     const after2 = await s.readRoomSince?.('/', 'lobby', { epoch, n: 2 })
     assert.ok(after2?._tag === 'Frames')
     assert.equal(after2.frames.map((f) => [f.seq.n, new TextDecoder().decode(f.frame.subarray(2))]), [

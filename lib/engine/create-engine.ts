@@ -134,6 +134,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
           windowMs: recovery.windowMs,
           flushMs: recovery.flushMs,
           maxPendingBytes: MAX_PENDING_BYTES,
+          timeoutMs: recovery.loadTimeoutMs,
           state: (book) => stateOf(book),
           source: () => source,
           moved: (book) => moved(book),

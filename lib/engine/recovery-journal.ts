@@ -16,6 +16,7 @@ import type { Logger } from '../core/log/logger.js'
 import type { ClientSession, FrameSource, SessionRecorder } from './client-session.js'
 import type { TimerId, Timers } from './platform.js'
 import type { MissedFrame, RecoveryStore, SessionRecord } from './recovery-store.js'
+import { within } from './within.js'
 
 /** The part of a record the engine knows: where the client is, and its data. */
 export type SessionState = Pick<SessionRecord, 'namespace' | 'rooms' | 'otherRooms' | 'data'>
@@ -31,6 +32,8 @@ export interface RecoveryJournalDeps {
   readonly flushMs: number
   /** Bytes of messages waiting for the store before new ones are not recorded. */
   readonly maxPendingBytes: number
+  /** How long one write may take before it counts as failed (written again later). */
+  readonly timeoutMs: number
   /** The session's state now; undefined when it is gone. */
   readonly state: (book: ClientSession) => SessionState | undefined
   /** The source of the message being delivered now. */
@@ -73,7 +76,7 @@ const utf8 = new TextEncoder()
  * journal.changed(book) // written within flushMs
  */
 export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJournal => {
-  const { store, timers, logger, nodeId, windowMs, flushMs, maxPendingBytes } = deps
+  const { store, timers, logger, nodeId, windowMs, flushMs, maxPendingBytes, timeoutMs } = deps
   const pending = new Map<ClientSession, Waiting[]>()
   const dirty = new Set<ClientSession>()
   // Sessions this node holds, and since when the away ones are away.
@@ -141,12 +144,17 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     }
   }
 
-  const write = async (record: SessionRecord, frames: readonly MissedFrame[], claim: boolean): Promise<boolean> => {
+  const writeNow = async (record: SessionRecord, frames: readonly MissedFrame[], claim: boolean): Promise<boolean> => {
     if (store.saveProgress !== undefined) return store.saveProgress(record, frames, claim)
     for (const f of frames) await store.append(record.sid, f.seq, f.frame, record.expiresAt)
     await store.saveSession(record)
     return true
   }
+  // A store that does not answer in time failed (what it was given is written again).
+  const write = (record: SessionRecord, frames: readonly MissedFrame[], claim: boolean): Promise<boolean> =>
+    within(timers, timeoutMs, writeNow(record, frames, claim), (): boolean => {
+      throw new Error(`no answer within ${timeoutMs} ms`)
+    })
 
   const failed = (error: unknown): void => {
     delay = Math.min(1000, delay * 2)

@@ -5,14 +5,21 @@
 import type { Timers } from './platform.js'
 
 /**
- * Resolves with `fallback()` when `work` has not settled within `ms`; otherwise as `work`.
+ * Resolves with `fallback()` (or rejects with what it throws) when `work` has not settled
+ * within `ms`; otherwise settles as `work`.
  *
  * @example
  * await within(timers, 100, new Promise(() => {}), () => 'late') // 'late'
  */
 export const within = <A>(timers: Timers, ms: number, work: Promise<A>, fallback: () => A): Promise<A> =>
   new Promise<A>((resolve, reject) => {
-    const timer = timers.setTimeout(() => resolve(fallback()), ms)
+    const timer = timers.setTimeout(() => {
+      try {
+        resolve(fallback())
+      } catch (error) {
+        reject(error)
+      }
+    }, ms)
     work.then(
       (value) => {
         timers.clearTimeout(timer)

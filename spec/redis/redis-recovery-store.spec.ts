@@ -148,6 +148,32 @@ Store('a session with no frames yet, and a room with no log: nothing missed', as
   assert.equal(await s.readRoomSince?.('/', 'silent', { epoch: 1, n: 0 }), { _tag: 'Frames', frames: [] })
 })
 
+Store('saveProgress writes frames and state in one go; another node\'s writes and deletes are refused after a claim, and the claim drops its later frames', async () => {
+  const a = await store(5)
+  const b = await store(5)
+  const until = Date.now() + 60_000
+  const f = (seq: number) => ({ seq, frame: frame(`m${seq}`) })
+  assert.is(await a.saveProgress?.(session('s9', { lastSeq: 3, node: 'a', expiresAt: until }), [f(1), f(2), f(3)]), true)
+  assert.equal(await b.readSince('s9', 1), { _tag: 'Frames', frames: [f(2), f(3)] })
+  assert.is((await b.loadSession('s9'))?.node, 'a')
+  // a wrote 4 after b loaded up to 3; b takes the session over from 3: 4 is a's, dropped.
+  assert.is(await a.saveProgress?.(session('s9', { lastSeq: 4, node: 'a', expiresAt: until }), [f(4)]), true)
+  assert.is(await b.saveProgress?.(session('s9', { lastSeq: 3, node: 'b', expiresAt: until }), [], true), true)
+  assert.is(await a.saveProgress?.(session('s9', { lastSeq: 5, node: 'a', expiresAt: until }), [f(5)]), false, 'refused to the old holder')
+  await a.deleteSession('s9', 'a')
+  assert.is((await b.loadSession('s9'))?.node, 'b', 'not deleted by the old holder')
+  assert.is(await b.saveProgress?.(session('s9', { lastSeq: 4, node: 'b', expiresAt: until }), [{ seq: 4, frame: frame('b4') }]), true)
+  assert.equal(await b.readSince('s9', 3), { _tag: 'Frames', frames: [{ seq: 4, frame: frame('b4') }] })
+  // Past maxFrames the oldest go: a resume from before them is a gap.
+  await b.saveProgress?.(session('s9', { lastSeq: 9, node: 'b', expiresAt: until }), [5, 6, 7, 8, 9].map(f))
+  assert.equal(await b.readSince('s9', 2), { _tag: 'Resync', reason: 'gap' })
+  await b.deleteSession('s9', 'b')
+  assert.is(await b.loadSession('s9'), undefined)
+  // A Redis that lost its script cache gets the script again.
+  await redis.cli('SCRIPT', 'FLUSH')
+  assert.is(await b.saveProgress?.(session('s10', { node: 'b' }), []), true)
+})
+
 Store('a store refuses a bad maxFrames', () => {
   assert.throws(() => redisRecoveryStore({ maxFrames: 0 }), /maxFrames must be a positive integer/)
 })

@@ -47,7 +47,8 @@ export interface LifecycleEvents {
   readonly session: { readonly id: string; readonly recovered: boolean; readonly resync?: ResyncReason }
   /**
    * A resume failed: the client has a fresh session (no rooms, no data on the server) and may
-   * have missed messages. Comes right after `session`, before `reconnected`.
+   * have missed messages. Comes right after `session` (the server's first message on the
+   * new connection, after `reconnected`).
    */
   readonly resync: { readonly reason: ResyncReason; readonly previousId: string }
   /** Something went wrong that rejects no promise; the client is still usable. */

@@ -5,6 +5,7 @@ import { makeLogger } from '../../lib/core/log/make-logger.js'
 import { ClientSession } from '../../lib/engine/client-session.js'
 import type { Timers } from '../../lib/engine/platform.js'
 import { createRecoveryJournal, type RecoveryJournalDeps } from '../../lib/engine/recovery-journal.js'
+import type { SessionRecord } from '../../lib/engine/recovery-store.js'
 import { memoryRecoveryStore } from '../support/memory-recovery-store.js'
 
 // Timers the test runs by hand; time stands still at 1000.
@@ -92,7 +93,7 @@ test('createRecoveryJournal :: past the byte bound messages are not recorded (a 
   await fire()
   assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1])
   assert.equal(await store.readSince('s1', 0), { _tag: 'Frames', frames: store.frames.get('s1') ?? [] })
-  store.sessions.set('s1', { ...(store.sessions.get('s1') as never), node: 'b' })
+  store.sessions.set('s1', { ...(store.sessions.get('s1') as SessionRecord), node: 'b' })
   book.number('{"event":"n","data":3}')
   await fire()
   assert.equal(moved, ['s1'])

@@ -12,6 +12,14 @@ import type { ClientProblem } from './client-problem.js'
  */
 export type ClientState = 'connecting' | 'open' | 'reconnecting' | 'closed'
 
+/**
+ * Why the server could not resume the session the client asked for (docs/protocol.md,
+ * "Resync"): `unknown_session` (expired, closed or never known), `gap` (messages it missed
+ * are no longer kept, or were never recorded), `unavailable` (the server's session store did
+ * not answer). What the app built from earlier messages may be stale: fetch the state again.
+ */
+export type ResyncReason = 'unknown_session' | 'gap' | 'unavailable'
+
 /** The session the server gave this client (see docs/protocol.md, "Sessions"). */
 export interface SessionInfo {
   /** The session id, presented again on reconnect. */
@@ -32,8 +40,17 @@ export interface LifecycleEvents {
   readonly reconnecting: { readonly attempt: number; readonly delay: number }
   /** A connection is open again, after `attempt` attempts (queued messages have just been sent). */
   readonly reconnected: { readonly attempt: number }
-  /** The server's session message: `recovered: false` means state kept on the server is gone. */
-  readonly session: { readonly id: string; readonly recovered: boolean }
+  /**
+   * The server's session message: `recovered: false` means state kept on the server is gone;
+   * `resync` is set when this connection asked to resume a session and could not.
+   */
+  readonly session: { readonly id: string; readonly recovered: boolean; readonly resync?: ResyncReason }
+  /**
+   * A resume failed: the client has a fresh session (no rooms, no data on the server) and may
+   * have missed messages. Comes right after `session` (the server's first message on the
+   * new connection, after `reconnected`).
+   */
+  readonly resync: { readonly reason: ResyncReason; readonly previousId: string }
   /** Something went wrong that rejects no promise; the client is still usable. */
   readonly error: ClientProblem
 }

@@ -12,7 +12,7 @@ import type { RouteSource, RouteTable } from '../core/route/route.js'
 import type { EventId } from '../core/ws/event.js'
 import type { EventMap } from './app-types.js'
 import { backoffDelay } from './backoff-delay.js'
-import type { Client, ClientState, LifecycleName, RequestOptions, StreamOptions } from './client.js'
+import type { Client, ClientState, LifecycleName, RequestOptions, ResyncReason, StreamOptions } from './client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
@@ -28,7 +28,8 @@ const HEARTBEAT_EVENT = 'tp:heartbeat'
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export const CLOSE_RECONNECTING = 4000
 
-const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'error'])
+const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'error'])
+const RESYNC_REASONS: ReadonlySet<unknown> = new Set<ResyncReason>(['unknown_session', 'gap', 'unavailable'])
 
 // A request waiting for its answer, queued or sent. No closures of its own unless it has a
 // signal: thousands of these are made per second.
@@ -219,15 +220,20 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   const onSession = (data: unknown): void => {
-    const d = (isRecord(data) ? data : {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown }
+    const d = (isRecord(data) ? data : {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown }
     if (typeof d.sid !== 'string' || d.sid === '' || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
+    const previous = sid
+    // A resume that failed: the server's reason, or (an older server) "unknown" when the id changed.
+    const resync: ResyncReason | undefined =
+      d.recovered || previous === undefined ? undefined : RESYNC_REASONS.has(d.resync) ? (d.resync as ResyncReason) : 'unknown_session'
     sid = d.sid
     recovered = d.recovered
     // A new session numbers from 1 again.
     if (!recovered) lastSeq = 0
     heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
     watch()
-    listeners.emit('session', { id: sid, recovered })
+    listeners.emit('session', resync === undefined ? { id: sid, recovered } : { id: sid, recovered, resync })
+    if (resync !== undefined && previous !== undefined) listeners.emit('resync', { reason: resync, previousId: previous })
   }
 
   const onMessage = (raw: unknown): void => {

@@ -4,7 +4,7 @@
  * this folder alone. See docs/client.md.
  */
 export { connect, CLOSE_RECONNECTING } from './connect.js'
-export type { Client, ClientState, EmitArgs, EmitOptions, LifecycleEvents, LifecycleName, ListenName, Payload, RequestArgs, RequestOptions, SessionInfo, StreamOptions } from './client.js'
+export type { Client, ClientState, EmitArgs, EmitOptions, LifecycleEvents, LifecycleName, ListenName, Payload, RequestArgs, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
 export { resolveClientOptions, type ClientOptions, type ReconnectOptions, type ResolvedClientOptions } from './client-options.js'
 export type { ClientProblem } from './client-problem.js'
 export { describeFailure, RequestError, type RequestFailure } from './request-error.js'

@@ -6,6 +6,7 @@
  * `maxAnswers` answers are kept; a client that missed more gets a fresh session.
  * Must not import `node:*`, Buffer or process.
  */
+import type { Sequence } from '../core/cluster/cluster-message.js'
 import type { EventId } from '../core/ws/event.js'
 import { numberEnvelope } from '../core/ws/session-wire.js'
 import type { TimerId } from './platform.js'
@@ -27,6 +28,32 @@ export const newSessionId = (): string => {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
+/**
+ * Where a message being numbered comes from, when it is a broadcast: its target (a
+ * `cursorKey`), the node it started on, its place in the target's log when known (it came
+ * from another node), and its frame (for a broadcast this node started, whose place is not
+ * known yet).
+ */
+export interface FrameSource {
+  readonly key: string
+  readonly origin: string
+  readonly position?: Sequence
+  readonly frame?: Uint8Array
+}
+
+/** A message held while a session is being restored from the store, with its source. */
+export interface HeldMessage {
+  readonly text: string
+  readonly source: FrameSource | undefined
+}
+
+/** Told of every message numbered for a session (the recovery store's journal). */
+export interface SessionRecorder {
+  /** The source of the message being delivered now (undefined: a direct message). */
+  source(): FrameSource | undefined
+  numbered(book: ClientSession, seq: number, text: string, source: FrameSource | undefined): void
+}
+
 /** An answer still being computed: a retry waits for it instead of running the handler again. */
 export const PENDING = 'pending'
 
@@ -40,6 +67,15 @@ export class ClientSession {
   data: Map<string, unknown> | undefined = undefined
   /** The expiry of a disconnected session. */
   expiry: TimerId | undefined = undefined
+  /** With a recovery store: told of each numbered message. */
+  recorder: SessionRecorder | undefined = undefined
+  /**
+   * With a recovery store: for each target the client receives (`cursorKey`), the place of
+   * the last broadcast to it the client was sent.
+   */
+  cursors: Map<string, Sequence> | undefined = undefined
+  /** While the session is restored from the store: messages wait here, not numbered yet. */
+  held: HeldMessage[] | undefined = undefined
 
   constructor(
     readonly sid: string,
@@ -47,9 +83,31 @@ export class ClientSession {
     private readonly limits: SessionLimits,
   ) {}
 
-  /** Numbers an envelope text and keeps it for a replay. */
+  /** The number of the last message numbered (0: none yet). */
+  get lastSeq(): number {
+    return this.nextSeq - 1
+  }
+
+  /**
+   * Takes up a session restored from the store: `kept` are the numbered texts after what
+   * the client saw, in order, and the next number follows `lastSeq`.
+   */
+  restore(kept: readonly string[], lastSeq: number): void {
+    this.sent = [...kept]
+    this.first = lastSeq + 1 - kept.length
+    this.nextSeq = lastSeq + 1
+  }
+
+  /** Numbers an envelope text and keeps it for a replay (or holds it while restoring). */
   number(text: string): string {
-    const numbered = numberEnvelope(text, this.nextSeq++)
+    const recorder = this.recorder
+    if (this.held !== undefined) {
+      this.held.push({ text, source: recorder?.source() })
+      return text
+    }
+    const seq = this.nextSeq++
+    const numbered = numberEnvelope(text, seq)
+    if (recorder !== undefined) recorder.numbered(this, seq, numbered, recorder.source())
     this.sent.push(numbered)
     if (this.sent.length > this.limits.maxMessages) {
       // Dropped in batches: one copy per tenth of the window, not one shift per message.

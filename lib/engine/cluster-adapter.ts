@@ -8,6 +8,7 @@
  *
  * Types only. Must not import `node:*`, Buffer or process.
  */
+import type { Sequence } from '../core/cluster/cluster-message.js'
 import type { Logger } from '../core/log/logger.js'
 import type { Timers } from './platform.js'
 
@@ -40,9 +41,11 @@ export interface ClusterHost {
   /**
    * Writes a frame another node encoded to every local receiver of `target` (the same bytes
    * to each; no decoding). `envelope`: the frame holds an event envelope, which clients
-   * with a session get numbered. Answers how many local clients got it.
+   * with a session get numbered. `seq`: its place in the target's log, when the adapter
+   * keeps one (session recovery across nodes reads the log after it). Answers how many
+   * local clients got it.
    */
-  deliver(frame: Uint8Array, target: ClusterTarget, envelope: boolean): number
+  deliver(frame: Uint8Array, target: ClusterTarget, envelope: boolean, seq?: Sequence): number
   /** Writes a frame to one local client; false when there is no such WebSocket client. */
   deliverTo(clientId: number, frame: Uint8Array, envelope: boolean): boolean
   /** Answers a request from another node (`body` is JSON data, checked by the engine). */

@@ -28,7 +28,8 @@ import type { BroadcastTarget } from '../core/route/socket-context.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { encodeEvent } from '../core/ws/envelope.js'
 import { handshakeResponse } from '../core/ws/handshake-response.js'
-import { CLOSE_RECONNECTING, readSessionQuery, sessionMessage } from '../core/ws/session-wire.js'
+import { CLOSE_RECONNECTING, readSessionQuery, type ResyncReason, sessionMessage } from '../core/ws/session-wire.js'
+import type { Sequence } from '../core/cluster/cluster-message.js'
 import type { DeflateAgreement } from '../core/ws/extensions/accept-deflate-offer.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
 import type { Client } from './client.js'
@@ -36,7 +37,13 @@ import type { ClusterTarget } from './cluster-adapter.js'
 import { createClusterHandle } from './cluster-handle.js'
 import { inProcessCluster } from './in-process-cluster.js'
 import { ClientContext, type ClientOps } from './client-context.js'
-import { ClientSession, newSessionId } from './client-session.js'
+import { ClientSession, type FrameSource, newSessionId } from './client-session.js'
+import { cursorKey, cursorTarget } from './cursor-key.js'
+import { loadSession } from './load-session.js'
+import { mergeTail, type TailRead } from './merge-tail.js'
+import { createRecoveryJournal, type SessionState } from './recovery-journal.js'
+import type { ReadRoomSince } from './recovery-store.js'
+import { within } from './within.js'
 import { createDelivery } from './delivery.js'
 import { createFlushBatcher } from './flush-batcher.js'
 import { frameText } from './frame-text.js'
@@ -112,6 +119,26 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const recovery = resolved.right.recovery
   const books = new Map<string, ClientSession>()
   const parked = new Map<number, ClientSession>()
+  // With a shared store (recovery.store): the journal that writes sessions there, and the
+  // source of the broadcast being delivered now (its target and place, for the cursors).
+  const store = recovery?.store
+  let source: FrameSource | undefined
+  const journal =
+    recovery === undefined || store === undefined
+      ? undefined
+      : createRecoveryJournal({
+          store,
+          timers,
+          logger,
+          nodeId: cluster.nodeId,
+          windowMs: recovery.windowMs,
+          flushMs: recovery.flushMs,
+          maxPendingBytes: MAX_PENDING_BYTES,
+          timeoutMs: recovery.loadTimeoutMs,
+          state: (book) => stateOf(book),
+          source: () => source,
+          moved: (book) => moved(book),
+        })
   let nextId = 1
   let draining = false
 
@@ -143,9 +170,14 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
 
   // Only a connected WebSocket client can be in a room: a stale id would never be cleaned up.
   const joinRoom = (clientId: number, room: string, namespace?: string): void => {
-    if (wsClients.has(clientId)) registry.joinRoom(clientId, room, namespace)
+    if (!wsClients.has(clientId)) return
+    registry.joinRoom(clientId, room, namespace)
+    if (journal !== undefined) recorded(clientId, { namespace: namespace ?? '/', room })
   }
-  const leaveRoom = (clientId: number, room: string, namespace?: string): void => registry.leaveRoom(clientId, room, namespace)
+  const leaveRoom = (clientId: number, room: string, namespace?: string): void => {
+    registry.leaveRoom(clientId, room, namespace)
+    if (journal !== undefined) recorded(clientId, undefined, { namespace: namespace ?? '/', room })
+  }
 
   const getClientData = (clientId: number, key?: string): unknown => {
     const client = clients.get(clientId)
@@ -155,7 +187,57 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   }
   const setClientData = (clientId: number, key: string, value: unknown): void => {
     const client = clients.get(clientId)
-    if (client !== undefined) (client.data ??= new Map()).set(key, value)
+    if (client === undefined) return
+    ;(client.data ??= new Map()).set(key, value)
+    if (journal !== undefined) recorded(clientId)
+  }
+
+  // ---- sessions in the shared store (recovery.store) -------------------------------------
+
+  const bookOf = (clientId: number): ClientSession | undefined => wsClients.get(clientId)?.book ?? parked.get(clientId)
+  // A session's state changed: written at the next flush; a target it now receives gets a
+  // cursor (the place of the target's last broadcast), one it left loses it.
+  const recorded = (clientId: number, joined?: { namespace: string; room?: string }, left?: { namespace: string; room: string }): void => {
+    const book = bookOf(clientId)
+    if (book === undefined || journal === undefined) return
+    if (left !== undefined) book.cursors?.delete(cursorKey(left))
+    if (joined !== undefined) placeCursor(book, cursorKey(joined))
+    journal.changed(book)
+  }
+  const placeCursor = (book: ClientSession, key: string): void => {
+    const cursors = (book.cursors ??= new Map())
+    if (cursors.has(key) || store?.targetPosition === undefined) return
+    store.targetPosition(cursorTarget(key)).then(
+      (position) => {
+        const now = cursors.get(key)
+        if (now !== undefined && !before(now, position)) return
+        if (books.get(book.sid) !== book) return
+        cursors.set(key, position)
+        journal?.changed(book)
+      },
+      (error: unknown) => logDebug('recovery: no place for {target} yet: {error}', { target: key, error: String(error) }),
+    )
+  }
+  const stateOf = (book: ClientSession): SessionState | undefined => {
+    const namespace = registry.namespaceOf(book.clientId)
+    if (namespace === undefined || books.get(book.sid) !== book) return undefined
+    const all = registry.roomsOfClient(book.clientId)
+    const other = all.filter((r) => r.namespace !== namespace)
+    const data = parked.get(book.clientId) === book ? book.data : clients.get(book.clientId)?.data
+    return {
+      namespace,
+      rooms: all.filter((r) => r.namespace === namespace).map((r) => r.room),
+      ...(other.length === 0 ? {} : { otherRooms: other }),
+      data: Object.fromEntries(data ?? []),
+    }
+  }
+  // Another node holds the session now (its client came back there): this one lets it go.
+  const moved = (book: ClientSession): void => {
+    if (books.get(book.sid) !== book) return
+    logDebug('recovery: session {sid} moved to another node', { sid: book.sid })
+    if (parked.get(book.clientId) === book) return expire(book, false)
+    books.delete(book.sid)
+    wsClients.get(book.clientId)?.close(CLOSE_CODE.NORMAL, 'session moved')
   }
 
   // A broadcast is encoded once: the same frame bytes go to the cluster adapter for the other
@@ -179,16 +261,32 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   }
   // The other nodes first: their writes start while this node writes its own.
   const broadcastFrame = (frame: Uint8Array, target: BroadcastTarget | undefined, text: string | undefined): number => {
+    const to: ClusterTarget = target === undefined ? everywhere : { namespace: target.namespace, room: target.room }
     try {
-      cluster.publish(frame, target === undefined ? everywhere : { namespace: target.namespace, room: target.room }, text !== undefined)
+      cluster.publish(frame, to, text !== undefined)
     } catch (error) {
       logger.exception(error, { phase: 'cluster publish' })
     }
-    return fanOut(frame, target, text)
+    if (journal === undefined || text === undefined) return fanOut(frame, target, text)
+    // Its place in the target's log is not known yet: recovery knows it by its bytes.
+    source = { key: cursorKey(to), origin: cluster.nodeId, frame }
+    try {
+      return fanOut(frame, target, text)
+    } finally {
+      source = undefined
+    }
   }
   // Another node's envelope: its text is needed only when this node has sessions to number.
-  const fromCluster = (frame: Uint8Array, target: ClusterTarget, envelope: boolean): number =>
-    fanOut(frame, target, envelope && (books.size > 0 || parked.size > 0) ? frameText(frame) : undefined)
+  const fromCluster = (frame: Uint8Array, target: ClusterTarget, envelope: boolean, seq?: Sequence): number => {
+    const text = envelope && (books.size > 0 || parked.size > 0) ? frameText(frame) : undefined
+    if (journal === undefined || text === undefined) return fanOut(frame, target, text)
+    source = { key: cursorKey(target), origin: '', ...(seq === undefined || seq.n === 0 ? {} : { position: seq }) }
+    try {
+      return fanOut(frame, target, text)
+    } finally {
+      source = undefined
+    }
+  }
 
   const ops: ClientOps = {
     send: (clientId, event, data) => {
@@ -272,7 +370,16 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const frameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
   const compression = startCompression(resolved.right, platform, frameLimits, logger, logDebug)
   const agreements = new WeakMap<HttpRequest, DeflateAgreement>()
+  // A resume of a session this node does not hold waits for the store (within its bound).
   const decideUpgrade = (client: Client<S>, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
+    const decided = decideUpgradeHere(client, request)
+    if (journal === undefined || (decided !== undefined && !(decided instanceof Promise))) return decided
+    const asked = compiled.raw === undefined ? readSessionQuery(request.rawQuery) : undefined
+    const resume = asked?.resume
+    if (resume === undefined || books.has(resume.sid)) return decided
+    return Promise.resolve(decided).then((res) => (res !== undefined ? res : restoreRemote(client, request, resume.sid, resume.lastSeq)))
+  }
+  const decideUpgradeHere = (client: Client<S>, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
     if (draining) return errorResponse(503, 'server shutting down')
     const checked = validateUpgrade(request, upgradeOptions)
     if (E.isLeft(checked)) {
@@ -298,6 +405,91 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
         return errorResponse(500, 'Internal Server Error')
       },
     )
+  }
+
+  // ---- resuming a session this node does not hold, from the store -------------------------
+
+  // Upgrades whose resume the store could not serve, and why (takeOver reads it).
+  const remote = new WeakMap<HttpRequest, ResyncReason>()
+  const refuse = (request: HttpRequest, reason: ResyncReason, error?: unknown): undefined => {
+    remote.set(request, reason)
+    if (reason === 'unavailable') {
+      logger.warning('recovery: the session store did not serve a resume ({error}); the client gets a fresh session', { error: error instanceof Error ? error.message : String(error) })
+    } else logDebug('recovery: a resume from the store needs a resync: {reason}', { reason })
+    return undefined
+  }
+  // The client went away while its session was restored: undone here (it will come back).
+  const abandon = (book: ClientSession): void => {
+    parked.delete(book.clientId)
+    if (books.get(book.sid) === book) books.delete(book.sid)
+    registry.leaveNamespace(book.clientId)
+  }
+
+  /**
+   * Restores session `sid` from the store for this client: its record and recorded messages;
+   * then, as a parked session of this node (in its namespace and rooms, holding what reaches
+   * it), the broadcasts it missed while no node held it, from the target logs after its
+   * cursors; what was held joins them once. takeOver then resumes it like a local one.
+   * Every failure, or the store's silence past `loadTimeoutMs`, is a fresh session with a resync.
+   */
+  const restoreRemote = async (client: Client<S>, request: HttpRequest, sid: string, lastSeq: number): Promise<undefined> => {
+    const settings = recovery as NonNullable<typeof recovery>
+    const st = store as NonNullable<typeof store>
+    const loaded = await loadSession(st, timers, sid, lastSeq, settings.loadTimeoutMs)
+    const gone = (): boolean => clients.get(client.id) !== client || io.isClosed(client.socket) || draining
+    if (loaded._tag === 'Resync') return refuse(request, loaded.reason, loaded.error)
+    // Restored here meanwhile by another attempt of the same client: resumed as a local one.
+    if (gone() || books.has(sid)) return undefined
+    const { record } = loaded
+    const book = new ClientSession(sid, client.id, settings)
+    book.restore(loaded.kept, record.lastSeq)
+    book.recorder = journal
+    book.cursors = new Map(Object.entries(record.cursors ?? {}))
+    book.held = []
+    book.data = new Map(Object.entries(record.data))
+    books.set(sid, book)
+    parked.set(client.id, book)
+    registry.joinNamespace(client.id, record.namespace)
+    for (const room of record.rooms) registry.joinRoom(client.id, room, record.namespace)
+    for (const r of record.otherRooms ?? []) registry.joinRoom(client.id, r.room, r.namespace)
+    const undo = (reason: ResyncReason, error?: unknown): undefined => {
+      if (parked.get(client.id) === book) abandon(book)
+      return gone() ? undefined : refuse(request, reason, error)
+    }
+    try {
+      // From now on the store refuses the old node's writes of it (if that node still runs).
+      await within(timers, settings.loadTimeoutMs, (journal as NonNullable<typeof journal>).claim(book), () => true)
+      const tails = await within(timers, settings.loadTimeoutMs, readTails(book), (): TailRead[] | 'gap' | 'late' => 'late')
+      if (parked.get(client.id) !== book || gone()) return undo('unavailable')
+      if (tails === 'late') return undo('unavailable', new Error(`no answer within ${settings.loadTimeoutMs} ms`))
+      if (tails === 'gap') return undo('gap')
+      const held = book.held ?? []
+      book.held = undefined
+      for (const item of mergeTail(tails, held, { formerNode: record.node, thisNode: cluster.nodeId })) {
+        source = item.source
+        book.number(item.text)
+      }
+      source = undefined
+      logDebug('recovery: session {sid} restored from the store', { sid, node: record.node ?? '' })
+      return undefined
+    } catch (error) {
+      source = undefined
+      return undo('unavailable', error)
+    }
+  }
+
+  // The target logs after the session's cursors, or 'gap' when one cannot be read from its place.
+  const readTails = async (book: ClientSession): Promise<TailRead[] | 'gap'> => {
+    if (store?.readTargetSince === undefined) return []
+    const read = store.readTargetSince.bind(store)
+    const keys = [cursorKey({}), ...registry.roomsOfClient(book.clientId).map((r) => cursorKey(r))]
+    const namespace = registry.namespaceOf(book.clientId)
+    if (namespace !== undefined) keys.splice(1, 0, cursorKey({ namespace }))
+    const cursors = book.cursors ?? new Map<string, Sequence>()
+    if (keys.some((key) => !cursors.has(key))) return 'gap'
+    const answers: ReadRoomSince[] = await Promise.all(keys.map((key) => read(cursorTarget(key), cursors.get(key) as Sequence)))
+    if (answers.some((a) => a._tag === 'Resync')) return 'gap'
+    return answers.map((a, i) => ({ key: keys[i] as string, frames: a._tag === 'Frames' ? a.frames : [] }))
   }
 
   const wsShared: WsShared<S> = {
@@ -335,7 +527,12 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     io.write(client.socket, handshakeResponse(upgrade, answer === undefined ? extra : [...(extra ?? []), ...answer]))
     // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
     const asked = recovery === undefined || compiled.raw !== undefined ? undefined : readSessionQuery(request.rawQuery)
+    const fromStore = remote.get(request)
+    remote.delete(request)
     const resumed = asked?.resume === undefined ? undefined : resume(client, asked.resume.sid, asked.resume.lastSeq)
+    // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
+    const resync: ResyncReason | undefined =
+      asked?.resume === undefined || resumed !== undefined ? undefined : (fromStore ?? (books.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
     const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
     if (agreement !== undefined) session.deflate = (compression as WsCompression).attach(session, agreement.params)
     client.receiver = session
@@ -345,8 +542,14 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       const book = resumed?.book ?? new ClientSession(newSessionId(), client.id, recovery)
       books.set(book.sid, book)
       session.book = book
+      if (journal !== undefined && resumed === undefined) {
+        book.recorder = journal
+        placeCursor(book, cursorKey({}))
+        placeCursor(book, cursorKey({ namespace: registry.namespaceOf(client.id) ?? '/' }))
+        journal.changed(book)
+      }
       // The session message first, unnumbered; then what the client missed, in order.
-      io.write(client.socket, frames.text(sessionMessage(book.sid, resumed !== undefined, limits.heartbeatIntervalMs)))
+      io.write(client.socket, frames.text(sessionMessage(book.sid, resumed !== undefined, limits.heartbeatIntervalMs, resync)))
       for (const text of resumed?.missed ?? []) io.write(client.socket, frames.text(text))
     }
     // A recovered client is the same client: its connect handlers ran when it first came.
@@ -403,8 +606,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     else void connected.then(() => dispatchDisconnect(compiled, ctx, onWsError))
   }
 
-  // A parked session ends for good: its rooms, its data, its number; then onDisconnect.
-  function expire(book: ClientSession): void {
+  // A parked session ends for good: its rooms, its data, its number; then onDisconnect. The
+  // store forgets it too, unless it lives on there (this server shuts down, or it moved).
+  function expire(book: ClientSession, forget = true): void {
+    if (forget) journal?.forget(book)
     if (book.expiry !== undefined) timers.clearTimeout(book.expiry)
     parked.delete(book.clientId)
     books.delete(book.sid)
@@ -430,9 +635,17 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       parked.set(clientId, book)
       awayCtx.set(book, session.ctx)
       book.expiry = timers.setTimeout(() => expire(book), recovery.windowMs)
+      journal?.away(book)
       return
     }
-    if (book !== undefined) books.delete(book.sid)
+    if (book !== undefined && books.get(book.sid) === book) {
+      // A server shutting down leaves its sessions in the store: their clients resume elsewhere.
+      if (draining && session.peerCloseCode !== CLOSE_CODE.NORMAL) {
+        book.data = clients.get(clientId)?.data
+        journal?.away(book)
+      } else journal?.forget(book)
+      books.delete(book.sid)
+    }
     registry.leaveNamespace(clientId)
     runDisconnect(clientId, session.ctx)
   }
@@ -463,6 +676,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     book.expiry = undefined
     parked.delete(book.clientId)
     awayCtx.delete(book)
+    journal?.back(book)
     clients.delete(client.id)
     client.id = book.clientId
     client.data = book.data
@@ -473,6 +687,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
 
   const closed = (client: Client<S>): void => {
     if (clients.get(client.id) !== client) return
+    // A client gone while its session was restored from the store: it comes back later.
+    const restoring = client.type === 'http' ? parked.get(client.id) : undefined
+    if (restoring !== undefined) abandon(restoring)
     httpSessions.delete(client.id)
     const session = wsClients.get(client.id)
     if (session !== undefined) disconnected(session, client.id)
@@ -493,8 +710,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       draining = true
-      // Clients away within their window are not coming back to this process.
-      for (const book of [...parked.values()]) expire(book)
+      // Clients away within their window are not coming back to this process (the store
+      // keeps their sessions for another node, when there is one).
+      for (const book of [...parked.values()]) expire(book, false)
       timers.clearInterval(sweeper)
       timers.clearInterval(heartbeat)
       // Sockets that outlive the grace period are cut.
@@ -505,7 +723,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
         timers.clearTimeout(force)
         compression?.close()
         // The cluster last: the rooms closed as their clients left; now leave the cluster.
-        void cluster.close().then(resolve, (error: unknown) => {
+        void (journal?.close() ?? Promise.resolve()).then(() => cluster.close()).then(resolve, (error: unknown) => {
           logger.exception(error, { phase: 'cluster close' })
           resolve()
         })
@@ -546,6 +764,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     },
   }
 }
+
+// Bytes of numbered messages waiting for the recovery store before new ones are not recorded.
+const MAX_PENDING_BYTES = 16 * 1024 * 1024
+
+const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
 
 // The server's permessage-deflate, or `undefined` when it is off, or on in a runtime that
 // brought no codec (the extension is then declined, which the log says once).

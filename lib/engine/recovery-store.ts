@@ -17,10 +17,19 @@
  *   is unknown or expired, or when a frame after `seq` is no longer kept (a gap).
  * - `deleteSession` when the client leaves for good (a clean close); `expiresAt` (a time in
  *   ms since the epoch) bounds everything else.
+ * - Ownership: a record names the node that holds the session (`node`). A node that takes a
+ *   session over (its client came back there) writes it with `claim`; from then on the old
+ *   node's writes and deletes of it are refused (`saveProgress` answers false), so a node
+ *   that still believed it held the session learns it moved instead of writing over it.
+ * - Optional target logs (the Redis store reads the Redis adapter's streams): the broadcasts
+ *   to a target (everyone, a namespace, a room) after a place, with the node each came from,
+ *   and the place of a target's last broadcast; they bring back what was broadcast while no
+ *   node held a session (its node died and the client had not come back yet).
  *
  * Types only. Must not import `node:*`, Buffer or process.
  */
 import type { Sequence } from '../core/cluster/cluster-message.js'
+import type { ClusterTarget } from './cluster-adapter.js'
 
 /** A client session as recovery keeps it (JSON data plus numbers). */
 export interface SessionRecord {
@@ -29,6 +38,8 @@ export interface SessionRecord {
   readonly namespace: string
   /** The rooms of the client, in its namespace. */
   readonly rooms: readonly string[]
+  /** Rooms of other namespaces the client is in (rare), when there are any. */
+  readonly otherRooms?: readonly { readonly namespace: string; readonly room: string }[]
   /** The client's data (`setClientData`), as JSON. */
   readonly data: Readonly<Record<string, unknown>>
   /** The number of the last frame sent to the session (0: none yet). */
@@ -36,13 +47,19 @@ export interface SessionRecord {
   /** When the store may forget the session and its frames (ms since the epoch). */
   readonly expiresAt: number
   /**
-   * Optional: for each room (`<namespace>\u0000<room>`), the place of the last room
-   * broadcast the client was sent, for stores that also keep room logs (`readRoomSince`).
+   * Optional: for each target the client receives (`cursorKey`: '' everyone, `<namespace>`,
+   * `<namespace>\u0000<room>`), the place of the last broadcast to it that the client was
+   * sent (or the target's last place when it joined), for stores that keep target logs.
    */
   readonly cursors?: Readonly<Record<string, Sequence>>
+  /** The node that holds the session (writes it); its own broadcasts reached the client at once. */
+  readonly node?: string
 }
 
-/** One numbered frame kept for a session: the bytes exactly as they were (or would have been) written. */
+/**
+ * One numbered message kept for a session: what was (or would have been) written to the
+ * client, as the UTF-8 bytes of the numbered envelope text.
+ */
 export interface MissedFrame {
   readonly seq: number
   readonly frame: Uint8Array
@@ -56,7 +73,12 @@ export type ReadSince =
 /** A room broadcast kept in the room's log, with its place. */
 export interface RoomFrame {
   readonly seq: Sequence
+  /** The whole WebSocket frame, as the origin node encoded it. */
   readonly frame: Uint8Array
+  /** The node the broadcast started on, when the log says. */
+  readonly origin?: string
+  /** False when the frame is a raw message, not an event envelope (never numbered). */
+  readonly envelope?: boolean
 }
 
 /** The answer to `readRoomSince`. */
@@ -74,8 +96,18 @@ export interface RecoveryStore {
   append(sid: string, seq: number, frame: Uint8Array, expiresAt: number): Promise<void>
   /** The frames of a session after `afterSeq`, in order; `Resync` when they cannot all be given. */
   readSince(sid: string, afterSeq: number): Promise<ReadSince>
-  /** Forgets a session and its frames. */
-  deleteSession(sid: string): Promise<void>
+  /** Forgets a session and its frames; with `node`, only while that node holds it. */
+  deleteSession(sid: string, node?: string): Promise<void>
+  /**
+   * Optional, one round trip: appends `frames` (numbered, in order) and writes the session's
+   * state after them. Answers false, writing nothing, when another node holds the session
+   * (its record names another `node`) unless `claim` is set (this node takes it over).
+   */
+  saveProgress?(session: SessionRecord, frames: readonly MissedFrame[], claim?: boolean): Promise<boolean>
+  /** Optional: like `readRoomSince` for any target (everyone, a namespace, a room); `after` `{0,0}`: from the start. */
+  readTargetSince?(target: ClusterTarget, after: Sequence): Promise<ReadRoomSince>
+  /** Optional: the place of a target's last broadcast (`{ epoch: 0, n: 0 }` when it has none yet). */
+  targetPosition?(target: ClusterTarget): Promise<Sequence>
   /**
    * Optional (stores that keep room logs, as the Redis one does): the broadcasts to a room
    * after `after`, in order, with `Resync` when some are no longer kept or the log was

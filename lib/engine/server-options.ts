@@ -11,6 +11,7 @@ import type { HttpMiddleware } from '../core/middleware/http-middleware.js'
 import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { RouteSource } from '../core/route/route.js'
 import type { ClusterAdapter } from './cluster-adapter.js'
+import type { RecoveryStore } from './recovery-store.js'
 import type { DeflateConfig, DeflateOptions } from '../core/ws/extensions/deflate-config.js'
 import { resolveDeflateConfig } from '../core/ws/extensions/resolve-deflate-config.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
@@ -49,9 +50,13 @@ export interface ServerOptions {
   /**
    * Sessions for clients that ask for them (`tp_v=1`, as `twinport/client` does): numbered
    * messages, recovery of rooms, data and missed messages within `windowMs` (default 2
-   * minutes), retried requests answered once. `false` turns them off.
+   * minutes), retried requests answered once. `false` turns them off. With a `store` shared
+   * by every node (`redisRecoveryStore` from `twinport/redis`), sessions are also written
+   * there as they change, so a client whose node died resumes on any node; `loadTimeoutMs`
+   * bounds how long an upgrade waits for the store (default 3000), `flushMs` how long
+   * changes gather before they are written (default 10).
    */
-  readonly recovery?: { readonly windowMs?: number; readonly maxMessages?: number } | false
+  readonly recovery?: RecoveryOptions | false
   /**
    * WebSocket compression (permessage-deflate, RFC 7692), off by default: `true` offers it
    * with the defaults (`server_no_context_takeover`, messages of 1 KiB and more compressed),
@@ -63,8 +68,28 @@ export interface ServerOptions {
   readonly tls?: TlsOptions
 }
 
+/** The `recovery` option. */
+export interface RecoveryOptions {
+  readonly windowMs?: number
+  readonly maxMessages?: number
+  /** Where sessions are kept for other nodes (and restarts); in this process only when absent. */
+  readonly store?: RecoveryStore
+  readonly loadTimeoutMs?: number
+  readonly flushMs?: number
+}
+
 /** The recovery defaults (docs/decisions.md, "Client sessions and recovery"). */
-export const DEFAULT_RECOVERY = { windowMs: 120_000, maxMessages: 1000, maxAnswers: 256 } as const
+export const DEFAULT_RECOVERY = { windowMs: 120_000, maxMessages: 1000, maxAnswers: 256, loadTimeoutMs: 3000, flushMs: 10 } as const
+
+/** Session settings, every one set. */
+export interface ResolvedRecovery {
+  readonly windowMs: number
+  readonly maxMessages: number
+  readonly maxAnswers: number
+  readonly loadTimeoutMs: number
+  readonly flushMs: number
+  readonly store?: RecoveryStore
+}
 
 export interface ResolvedOptions {
   readonly host: string
@@ -74,7 +99,7 @@ export interface ResolvedOptions {
   readonly protocols: readonly string[]
   readonly limits: Limits
   /** Session limits, or `undefined` when sessions are off. */
-  readonly recovery: { readonly windowMs: number; readonly maxMessages: number; readonly maxAnswers: number } | undefined
+  readonly recovery: ResolvedRecovery | undefined
   /** The permessage-deflate settings, every one set (`enabled: false` when off). */
   readonly perMessageDeflate: DeflateConfig
   /** Present when the server speaks TLS. */
@@ -117,6 +142,8 @@ const clusterShape = t.type({
   close: fn,
 })
 
+const storeShape = t.type({ saveSession: fn, loadSession: fn, append: fn, readSince: fn, deleteSession: fn })
+
 const limitProps = Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((k) => [k, positiveInt])) as Record<keyof Limits, typeof positiveInt>
 
 const OptionsCodec = t.partial({
@@ -130,7 +157,10 @@ const OptionsCodec = t.partial({
   logger: loggerShape,
   limits: t.exact(t.partial(limitProps)),
   cluster: clusterShape,
-  recovery: t.union([t.literal(false), t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt }))]),
+  recovery: t.union([
+    t.literal(false),
+    t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt, store: storeShape, loadTimeoutMs: positiveInt, flushMs: positiveInt })),
+  ]),
   tls: tlsCodec,
 })
 

@@ -277,7 +277,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     for (const m of step.deliver) {
       if (m.origin === nodeId) continue // delivered here when it was published
       // Written at once; the engine holds the writes of a burst to the end of the I/O turn.
-      ;(host as ClusterHost).deliver(m.frame, scope.target, m.envelope === true)
+      ;(host as ClusterHost).deliver(m.frame, scope.target, m.envelope === true, m.seq)
       counts.received += 1
       if (backfill) counts.backfilled += 1
     }

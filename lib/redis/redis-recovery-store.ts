@@ -3,17 +3,21 @@
  * in Redis, shared by every node, so a client whose node died reconnects to any node and
  * gets what it missed. A session is one JSON string (`SET … PXAT expiresAt`) and a stream of
  * its numbered frames (`XADD … 0-<seq>`, trimmed to `maxFrames`, expiring with the session),
- * both under the session's hash tag. Room logs are the Redis adapter's target streams (same
- * `prefix`), read with `readRoomSince`.
+ * both under the session's hash tag; `saveProgress` writes new frames and the state after
+ * them in one script, refused to a node that no longer holds the session. Target logs are
+ * the Redis adapter's streams (same `prefix`), read with `readTargetSince` / `readRoomSince`.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { decodeClusterMessage } from '../core/cluster/decode-cluster-message.js'
+import { sha1 } from '../core/ws/sha1.js'
 import type { Sequence } from '../core/cluster/cluster-message.js'
+import type { ClusterTarget } from '../engine/cluster-adapter.js'
 import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from '../engine/recovery-store.js'
 import { type NodeRedisClient, nodeRedisPort } from './node-redis-port.js'
 import { scopeKeys, sessionKeys } from './redis-keys.js'
 import type { RedisPort } from './redis-port.js'
+import { DELETE_SESSION_SCRIPT, SAVE_PROGRESS_SCRIPT } from './session-scripts.js'
 
 export interface RedisRecoveryStoreOptions {
   /** Where Redis is (default `redis://127.0.0.1:6379`); ignored when `client` or `port` is given. */
@@ -44,7 +48,11 @@ const SessionCodec = t.intersection([
     lastSeq: t.number,
     expiresAt: t.number,
   }),
-  t.partial({ cursors: t.record(t.string, SequenceCodec) }),
+  t.partial({
+    cursors: t.record(t.string, SequenceCodec),
+    otherRooms: t.readonlyArray(t.type({ namespace: t.string, room: t.string })),
+    node: t.string,
+  }),
 ])
 
 type Row = [Uint8Array, Uint8Array[]]
@@ -73,6 +81,19 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
     options.port ??
     nodeRedisPort({ ...(options.url === undefined ? {} : { url: options.url }), ...(options.client === undefined ? {} : { client: options.client }), subscriptions: false })
   const run = (args: readonly (string | Uint8Array)[], key: string, bytes = false): Promise<unknown> => port.command(args, { key, bytes })
+
+  // A script by its SHA-1 (EVALSHA), sent whole only when Redis does not have it (NOSCRIPT).
+  const script = (body: string) => {
+    const sha = Array.from(sha1(new TextEncoder().encode(body)), (b) => b.toString(16).padStart(2, '0')).join('')
+    return (keys: readonly string[], args: readonly (string | Uint8Array)[]): Promise<unknown> =>
+      run(['EVALSHA', sha, String(keys.length), ...keys, ...args], keys[0] as string).catch((error: unknown) =>
+        String(error instanceof Error ? error.message : error).startsWith('NOSCRIPT')
+          ? run(['EVAL', body, String(keys.length), ...keys, ...args], keys[0] as string)
+          : Promise.reject(error),
+      )
+  }
+  const saveProgressScript = script(SAVE_PROGRESS_SCRIPT)
+  const deleteScript = script(DELETE_SESSION_SCRIPT)
 
   // The last id a stream ever gave (trimmed or not); undefined when there is no stream.
   const lastGenerated = async (stream: string): Promise<Sequence | undefined> => {
@@ -136,26 +157,44 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
       return last !== undefined && last.n > afterSeq ? { _tag: 'Resync', reason: 'gap' } : { _tag: 'Frames', frames: [] }
     },
 
-    deleteSession: async (sid) => {
+    deleteSession: async (sid, node) => {
       const keys = sessionKeys(prefix, sid)
-      await run(['DEL', keys.state, keys.frames], keys.state)
+      await deleteScript([keys.state, keys.frames], [node ?? ''])
     },
 
-    readRoomSince: async (namespace, room, after): Promise<ReadRoomSince> => {
-      const { stream } = scopeKeys(prefix, { namespace, room })
-      const rows = (await run(['XRANGE', stream, `(${after.epoch}-${after.n}`, '+'], stream, true)) as Row[]
-      const frames: RoomFrame[] = []
-      for (const [, fields] of rows) {
-        const decoded = decodeClusterMessage(fields[1] ?? new Uint8Array(0))
-        if (E.isRight(decoded) && decoded.right._tag === 'Broadcast') frames.push({ seq: decoded.right.seq, frame: view(decoded.right.frame) })
-      }
-      const first = frames[0]
-      if (first !== undefined) {
-        if (first.seq.epoch !== after.epoch) return { _tag: 'Resync', reason: 'new_epoch' }
-        return first.seq.n === after.n + 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' }
-      }
-      const last = await lastGenerated(stream)
-      return last !== undefined && (last.epoch > after.epoch || last.n > after.n) ? { _tag: 'Resync', reason: 'gap' } : { _tag: 'Frames', frames: [] }
+    saveProgress: async (session, frames, claim = false) => {
+      const keys = sessionKeys(prefix, session.sid)
+      const at = String(Math.max(1, Math.floor(session.expiresAt)))
+      const pairs = frames.flatMap((f) => [String(f.seq), f.frame])
+      const args = [session.node ?? '', claim ? '1' : '0', at, String(maxFrames), String(session.lastSeq), ...pairs]
+      return (await saveProgressScript([keys.state, keys.frames], [JSON.stringify(session), ...args])) === 1
     },
+
+    readTargetSince: (target, after) => readTarget(target, after),
+    readRoomSince: (namespace, room, after) => readTarget({ namespace, room }, after),
+
+    targetPosition: async (target) => (await lastGenerated(scopeKeys(prefix, target).stream)) ?? { epoch: 0, n: 0 },
+  }
+
+  // A target's broadcasts after `after` (`{0,0}`: from the start of its log), with their origins.
+  async function readTarget(target: ClusterTarget, after: Sequence): Promise<ReadRoomSince> {
+    const { stream } = scopeKeys(prefix, target)
+    const rows = (await run(['XRANGE', stream, `(${after.epoch}-${after.n}`, '+'], stream, true)) as Row[]
+    const frames: RoomFrame[] = []
+    for (const [, fields] of rows) {
+      const decoded = decodeClusterMessage(fields[1] ?? new Uint8Array(0))
+      if (E.isRight(decoded) && decoded.right._tag === 'Broadcast') {
+        const m = decoded.right
+        frames.push({ seq: m.seq, frame: view(m.frame), origin: m.origin, envelope: m.envelope === true })
+      }
+    }
+    const first = frames[0]
+    if (first !== undefined) {
+      if (after.epoch === 0) return first.seq.n === 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' }
+      if (first.seq.epoch !== after.epoch) return { _tag: 'Resync', reason: 'new_epoch' }
+      return first.seq.n === after.n + 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' }
+    }
+    const last = await lastGenerated(stream)
+    return last !== undefined && (last.epoch > after.epoch || last.n > after.n) ? { _tag: 'Resync', reason: 'gap' } : { _tag: 'Frames', frames: [] }
   }
 }

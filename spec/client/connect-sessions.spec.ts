@@ -182,6 +182,38 @@ test('connect :: a new session (recovered: false) numbers from 1 again', async (
   }
 })
 
+test('connect :: a resume refused: the session event carries the reason and a resync event follows (an older server: unknown_session)', async () => {
+  const reasons = [undefined, 'gap', 'unavailable', 'nonsense', undefined]
+  const server = await rawServer((peer) => {
+    const n = server.peers.length
+    const resync = reasons[n - 1]
+    peer.send({ event: 'tp:session', data: resync === undefined ? { sid: `s-${n}`, recovered: false } : { sid: `s-${n}`, recovered: false, resync } })
+  })
+  const c = connect(server.url, FAST)
+  try {
+    const events = record(c, ['session', 'resync'])
+    await nextOf(c, 'session')
+    for (let i = 0; i < 4; i++) {
+      ;(server.peers[i] as RawPeer).socket.terminate()
+      await eventually(() => server.peers.length === i + 2 && events.filter(([name]) => name === 'resync').length === i + 1)
+    }
+    assert.equal(
+      events.filter(([name]) => name === 'resync'),
+      [
+        ['resync', { reason: 'gap', previousId: 's-1' }],
+        ['resync', { reason: 'unavailable', previousId: 's-2' }],
+        ['resync', { reason: 'unknown_session', previousId: 's-3' }],
+        ['resync', { reason: 'unknown_session', previousId: 's-4' }],
+      ],
+    )
+    assert.equal(events[1], ['session', { id: 's-2', recovered: false, resync: 'gap' }])
+    assert.equal(events[0], ['session', { id: 's-1', recovered: false }], 'a first session is no resync')
+  } finally {
+    c.close()
+    await server.close()
+  }
+})
+
 test('connect :: no heartbeat for heartbeat + grace ms: the link is dropped (4000) and the client reconnects', async () => {
   const clock = manualClock()
   const server = await rawServer((peer) => peer.send(session('s', false, 1000)))

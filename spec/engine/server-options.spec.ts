@@ -1,6 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as E from 'fp-ts/lib/Either.js'
+import { memoryRecoveryStore } from '../support/memory-recovery-store.js'
 import { DEFAULT_DEFLATE_CONFIG } from '../../lib/core/ws/extensions/deflate-config.js'
 import { DEFAULT_LIMITS } from '../../lib/engine/limits.js'
 import { DEFAULT_RECOVERY, resolveOptions, type ServerOptions } from '../../lib/engine/server-options.js'
@@ -25,6 +26,11 @@ test('resolveOptions :: recovery: defaults, partial overrides, off, and bad valu
   assert.is(E.isRight(off) ? off.right.recovery : 'left', undefined)
   assert.ok(errors({ recovery: { windowMs: 0 } }).some((e) => e.startsWith('recovery')), 'a zero window is refused')
   assert.ok(errors({ recovery: true }).some((e) => e.startsWith('recovery')), 'true is not an option value')
+  const store = memoryRecoveryStore()
+  const withStore = resolveOptions({ recovery: { store, loadTimeoutMs: 500 } })
+  assert.ok(E.isRight(withStore) && withStore.right.recovery?.store === store && withStore.right.recovery.loadTimeoutMs === 500)
+  assert.ok(errors({ recovery: { store: { saveSession: () => undefined } as never } }).some((e) => e.includes('store.loadSession: expected a function')), 'a store without its methods is named')
+  assert.ok(errors({ recovery: { flushMs: 0 } }).some((e) => e.includes('flushMs: expected a positive integer')))
 })
 
 test('resolveOptions :: given limits override their defaults only', () => {

@@ -104,7 +104,7 @@ Store('deleteSession forgets the state and the frames', async () => {
   assert.is(await redis.cli('EXISTS', 'rec:{s:s4}:frames'), '0')
 })
 
-Store('readRoomSince reads the adapter\'s room log: the frames after a place, a gap, a new epoch', async () => {
+Store('readRoomSince reads the adapter\'s room log: the frames after a place (from the start after {0,0}), with their origin, a gap', async () => {
   const adapter = redisAdapter({ url: redis.url, prefix: 'rec', nodeId: 'n1' })
   const { server, port } = await startServer({ cluster: adapter, routes: routes({ j: onConnect((ctx) => ctx.joinRoom('lobby')) }) })
   try {
@@ -115,8 +115,12 @@ Store('readRoomSince reads the adapter\'s room log: the frames after a place, a 
     await eventually(() => adapter.stats().published === 4, 2000, 'the broadcasts to reach Redis')
     const s = await store()
     const all = await s.readRoomSince?.('/', 'lobby', { epoch: 0, n: 0 })
-    assert.ok(all?._tag === 'Resync' && all.reason === 'new_epoch')
+    assert.ok(all?._tag === 'Frames')
+    assert.equal(all.frames.map((f) => [f.seq.n, f.origin, f.envelope]), [1, 2, 3, 4].map((n) => [n, 'n1', true]))
     const epoch = Number((await redis.cli('HGET', 'rec:{r:%2F:lobby}:q', 'e')).trim())
+    assert.equal(await s.targetPosition?.({ namespace: '/', room: 'lobby' }), { epoch, n: 4 })
+    assert.equal(await s.targetPosition?.({ namespace: '/', room: 'nobody' }), { epoch: 0, n: 0 })
+    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch: epoch - 1, n: 2 }), { _tag: 'Resync', reason: 'new_epoch' })
     const after2 = await s.readRoomSince?.('/', 'lobby', { epoch, n: 2 })
     assert.ok(after2?._tag === 'Frames')
     assert.equal(after2.frames.map((f) => [f.seq.n, new TextDecoder().decode(f.frame.subarray(2))]), [
@@ -142,6 +146,32 @@ Store('a session with no frames yet, and a room with no log: nothing missed', as
   await s.saveSession(session('fresh'))
   assert.equal(await s.readSince('fresh', 0), { _tag: 'Frames', frames: [] })
   assert.equal(await s.readRoomSince?.('/', 'silent', { epoch: 1, n: 0 }), { _tag: 'Frames', frames: [] })
+})
+
+Store('saveProgress writes frames and state in one go; another node\'s writes and deletes are refused after a claim, and the claim drops its later frames', async () => {
+  const a = await store(5)
+  const b = await store(5)
+  const until = Date.now() + 60_000
+  const f = (seq: number) => ({ seq, frame: frame(`m${seq}`) })
+  assert.is(await a.saveProgress?.(session('s9', { lastSeq: 3, node: 'a', expiresAt: until }), [f(1), f(2), f(3)]), true)
+  assert.equal(await b.readSince('s9', 1), { _tag: 'Frames', frames: [f(2), f(3)] })
+  assert.is((await b.loadSession('s9'))?.node, 'a')
+  // a wrote 4 after b loaded up to 3; b takes the session over from 3: 4 is a's, dropped.
+  assert.is(await a.saveProgress?.(session('s9', { lastSeq: 4, node: 'a', expiresAt: until }), [f(4)]), true)
+  assert.is(await b.saveProgress?.(session('s9', { lastSeq: 3, node: 'b', expiresAt: until }), [], true), true)
+  assert.is(await a.saveProgress?.(session('s9', { lastSeq: 5, node: 'a', expiresAt: until }), [f(5)]), false, 'refused to the old holder')
+  await a.deleteSession('s9', 'a')
+  assert.is((await b.loadSession('s9'))?.node, 'b', 'not deleted by the old holder')
+  assert.is(await b.saveProgress?.(session('s9', { lastSeq: 4, node: 'b', expiresAt: until }), [{ seq: 4, frame: frame('b4') }]), true)
+  assert.equal(await b.readSince('s9', 3), { _tag: 'Frames', frames: [{ seq: 4, frame: frame('b4') }] })
+  // Past maxFrames the oldest go: a resume from before them is a gap.
+  await b.saveProgress?.(session('s9', { lastSeq: 9, node: 'b', expiresAt: until }), [5, 6, 7, 8, 9].map(f))
+  assert.equal(await b.readSince('s9', 2), { _tag: 'Resync', reason: 'gap' })
+  await b.deleteSession('s9', 'b')
+  assert.is(await b.loadSession('s9'), undefined)
+  // A Redis that lost its script cache gets the script again.
+  await redis.cli('SCRIPT', 'FLUSH')
+  assert.is(await b.saveProgress?.(session('s10', { node: 'b' }), []), true)
 })
 
 Store('a store refuses a bad maxFrames', () => {

@@ -102,7 +102,7 @@ export const startRedis = async (): Promise<RedisServer> => {
   }
 }
 
-/** A twinport node in a child process (spec/redis/fixtures/node.ts), to kill or freeze. */
+/** A twinport node in a child process (spec/redis/fixtures/node.ts, or another fixture), to kill or freeze. */
 export interface NodeProcess {
   readonly port: number
   readonly node: string
@@ -111,9 +111,9 @@ export interface NodeProcess {
   exited(): Promise<void>
 }
 
-export const startNodeProcess = (env: Readonly<Record<string, string>>): Promise<NodeProcess> =>
+export const startNodeProcess = (env: Readonly<Record<string, string>>, script = 'spec/redis/fixtures/node.ts'): Promise<NodeProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'spec/redis/fixtures/node.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     const timer = setTimeout(() => {

@@ -177,7 +177,8 @@ var RequestError = class extends Error {
 var SESSION_EVENT = "tp:session";
 var HEARTBEAT_EVENT = "tp:heartbeat";
 var CLOSE_RECONNECTING = 4e3;
-var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "error"]);
+var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "error"]);
+var RESYNC_REASONS = /* @__PURE__ */ new Set(["unknown_session", "gap", "unavailable"]);
 var encode = (event, data, id) => JSON.stringify({ event, data: data ?? null, id });
 var socketUrl = (url) => {
   let u;
@@ -286,12 +287,15 @@ function connect(url, options = {}) {
   const onSession = (data) => {
     const d = isRecord(data) ? data : {};
     if (typeof d.sid !== "string" || d.sid === "" || typeof d.recovered !== "boolean") return report({ _tag: "InvalidMessage", message: `bad ${SESSION_EVENT}` });
+    const previous = sid;
+    const resync = d.recovered || previous === void 0 ? void 0 : RESYNC_REASONS.has(d.resync) ? d.resync : "unknown_session";
     sid = d.sid;
     recovered = d.recovered;
     if (!recovered) lastSeq = 0;
     heartbeat = typeof d.heartbeat === "number" && d.heartbeat > 0 ? d.heartbeat : 0;
     watch();
-    listeners.emit("session", { id: sid, recovered });
+    listeners.emit("session", resync === void 0 ? { id: sid, recovered } : { id: sid, recovered, resync });
+    if (resync !== void 0 && previous !== void 0) listeners.emit("resync", { reason: resync, previousId: previous });
   };
   const onMessage = (raw) => {
     lastSeen = clock.now();

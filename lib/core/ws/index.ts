@@ -41,4 +41,4 @@ export { binaryFrame, closeFrame, pingFrame, pongFrame, textFrame } from './out-
 export { sha1 } from './sha1.js'
 export { isWebSocketUpgrade, type Upgrade, type UpgradeOptions, validateUpgrade } from './validate-upgrade.js'
 export * from './ws-error.js'
-export { CLOSE_RECONNECTING, HEARTBEAT_EVENT, HEARTBEAT_MESSAGE, numberEnvelope, readSessionQuery, SESSION_EVENT, type SessionRequest, sessionMessage } from './session-wire.js'
+export { CLOSE_RECONNECTING, HEARTBEAT_EVENT, HEARTBEAT_MESSAGE, numberEnvelope, readSessionQuery, type ResyncReason, SESSION_EVENT, type SessionRequest, sessionMessage } from './session-wire.js'

@@ -54,13 +54,25 @@ export const readSessionQuery = (rawQuery: string): SessionRequest | undefined =
 export const numberEnvelope = (text: string, seq: number): string => `${text.slice(0, -1)},"seq":${seq}}`
 
 /**
- * The session message: `{"event":"tp:session","data":{"sid":…,"recovered":…,"heartbeat":…}}`.
+ * Why a client that asked to resume a session got a fresh one instead (the "resync"
+ * signal: what it kept of the old session is stale, its app should fetch the state again):
+ * - `unknown_session`: no such session (never, or forgotten: past the window, or closed);
+ * - `gap`: the session is known but some messages after the client's last are no longer
+ *   kept (or were never recorded: its node died just after sending them);
+ * - `unavailable`: the shared recovery store did not answer (down, or too slow).
+ */
+export type ResyncReason = 'unknown_session' | 'gap' | 'unavailable'
+
+/**
+ * The session message: `{"event":"tp:session","data":{"sid":…,"recovered":…,"heartbeat":…}}`,
+ * with `"resync":<reason>` last when the client asked to resume and could not.
  *
  * @example
  * sessionMessage('abc', false, 30000) // '{"event":"tp:session","data":{"sid":"abc","recovered":false,"heartbeat":30000}}'
+ * sessionMessage('abd', false, 30000, 'gap') // '{"event":"tp:session","data":{"sid":"abd","recovered":false,"heartbeat":30000,"resync":"gap"}}'
  */
-export const sessionMessage = (sid: string, recovered: boolean, heartbeatMs: number): string =>
-  JSON.stringify({ event: SESSION_EVENT, data: { sid, recovered, heartbeat: heartbeatMs } })
+export const sessionMessage = (sid: string, recovered: boolean, heartbeatMs: number, resync?: ResyncReason): string =>
+  JSON.stringify({ event: SESSION_EVENT, data: resync === undefined ? { sid, recovered, heartbeat: heartbeatMs } : { sid, recovered, heartbeat: heartbeatMs, resync } })
 
 /** The heartbeat message, unnumbered. */
 export const HEARTBEAT_MESSAGE = `{"event":"${HEARTBEAT_EVENT}"}`

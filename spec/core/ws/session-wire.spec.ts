@@ -29,6 +29,7 @@ test('numberEnvelope :: the sequence number goes last, and the text stays JSON',
 test('sessionMessage and HEARTBEAT_MESSAGE :: byte for byte as docs/protocol.md shows', () => {
   assert.is(sessionMessage('abc', true, 30000), '{"event":"tp:session","data":{"sid":"abc","recovered":true,"heartbeat":30000}}')
   assert.is(HEARTBEAT_MESSAGE, '{"event":"tp:heartbeat"}')
+  assert.is(sessionMessage('abd', false, 30000, 'unavailable'), '{"event":"tp:session","data":{"sid":"abd","recovered":false,"heartbeat":30000,"resync":"unavailable"}}')
 })
 
 test.run()

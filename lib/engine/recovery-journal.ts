@@ -1,0 +1,288 @@
+/**
+ * `createRecoveryJournal`: writes client sessions to a shared recovery store (issue 11,
+ * docs/decisions.md "Session recovery across nodes"), so a client whose node died can
+ * resume on any node. The engine tells it when a session's state changes (connect, join,
+ * leave, namespace, client data, away, back) and of every message numbered for a session;
+ * it keeps them in memory and writes them in batches: at most one write per session per
+ * flush (its new messages and its state after them, in one `saveProgress` when the store
+ * has it), one flush in flight at a time, never on the path of a socket write. A broadcast
+ * to 10,000 session clients is one numbered copy per client in memory, as without a store,
+ * and one pipelined write per client at the next flush, not a round trip each before the
+ * write. Redis away or slow: what waits is bounded in bytes; past it messages are not
+ * recorded (a resume across them then gets `gap`), and flushes back off up to a second.
+ * Must not import `node:*`, Buffer or process.
+ */
+import type { Logger } from '../core/log/logger.js'
+import type { ClientSession, FrameSource, SessionRecorder } from './client-session.js'
+import type { TimerId, Timers } from './platform.js'
+import type { MissedFrame, RecoveryStore, SessionRecord } from './recovery-store.js'
+import { within } from './within.js'
+
+/** The part of a record the engine knows: where the client is, and its data. */
+export type SessionState = Pick<SessionRecord, 'namespace' | 'rooms' | 'otherRooms' | 'data'>
+
+export interface RecoveryJournalDeps {
+  readonly store: RecoveryStore
+  readonly timers: Timers
+  readonly logger: Logger
+  /** This node's id (the cluster adapter's): written as the session's holder. */
+  readonly nodeId: string
+  readonly windowMs: number
+  /** How long changes gather before a flush (ms). */
+  readonly flushMs: number
+  /** Bytes of messages waiting for the store before new ones are not recorded. */
+  readonly maxPendingBytes: number
+  /** How long one write may take before it counts as failed (written again later). */
+  readonly timeoutMs: number
+  /** The session's state now; undefined when it is gone. */
+  readonly state: (book: ClientSession) => SessionState | undefined
+  /** The source of the message being delivered now. */
+  readonly source: () => FrameSource | undefined
+  /** The store says another node holds this session now: this node lets it go. */
+  readonly moved: (book: ClientSession) => void
+}
+
+export interface RecoveryJournal extends SessionRecorder {
+  /** The session's state changed (or it is new): written at the next flush. */
+  changed(book: ClientSession): void
+  /** The client is away: its window starts now. */
+  away(book: ClientSession): void
+  /** The client is back (or the session was taken over here). */
+  back(book: ClientSession): void
+  /** The session ends for good: forgotten by the store (while this node holds it). */
+  forget(book: ClientSession): void
+  /** Takes a session over from another node now: written with `claim`; false when the store refused. */
+  claim(book: ClientSession): Promise<boolean>
+  /** Writes what waits; resolves when the store has answered. */
+  flush(): Promise<void>
+  /** Stops the timers after a last flush. */
+  close(): Promise<void>
+}
+
+interface Waiting {
+  readonly seq: number
+  readonly text: string
+}
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+const utf8 = new TextEncoder()
+
+/**
+ * The journal of one engine's sessions in a recovery store.
+ *
+ * @example
+ * const journal = createRecoveryJournal({ store, timers, logger, nodeId: 'a', windowMs: 120_000, flushMs: 10, maxPendingBytes: 8 << 20, state, source, moved })
+ * book.recorder = journal
+ * journal.changed(book) // written within flushMs
+ */
+export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJournal => {
+  const { store, timers, logger, nodeId, windowMs, flushMs, maxPendingBytes, timeoutMs } = deps
+  const pending = new Map<ClientSession, Waiting[]>()
+  const dirty = new Set<ClientSession>()
+  // Sessions this node holds, and since when the away ones are away.
+  const held = new Set<ClientSession>()
+  const awaySince = new Map<ClientSession, number>()
+  // The state of sessions that left the engine but not the store (a server shutting down).
+  const frozen = new Map<ClientSession, SessionState>()
+  let pendingBytes = 0
+  let timer: TimerId | undefined
+  let inFlight: Promise<void> | undefined
+  let delay = flushMs
+  let failing = false
+  let unrecorded = 0
+  let closed = false
+
+  const schedule = (): void => {
+    if (timer !== undefined || inFlight !== undefined || closed) return
+    timer = timers.setTimeout(run, delay)
+  }
+  const run = (): void => {
+    timer = undefined
+    inFlight = flushOnce().finally(() => {
+      inFlight = undefined
+      if (dirty.size > 0 || pending.size > 0) schedule()
+    })
+  }
+
+  // A connected client's record outlives the window (refreshed every half window); an away
+  // client's ends with its window.
+  const expiresAt = (book: ClientSession): number => {
+    const since = awaySince.get(book)
+    return since === undefined ? timers.now() + 2 * windowMs : since + windowMs
+  }
+  const refresh = timers.setInterval(() => {
+    for (const book of held) if (!awaySince.has(book)) dirty.add(book)
+    schedule()
+  }, Math.max(1, Math.floor(windowMs / 2)))
+
+  // Client data is whatever the app stored: what is not JSON is left out (and said once).
+  let warnedData = false
+  const jsonData = (data: SessionRecord['data']): SessionRecord['data'] => {
+    try {
+      return JSON.parse(JSON.stringify(data)) as SessionRecord['data']
+    } catch (error) {
+      if (!warnedData) {
+        warnedData = true
+        logger.warning('recovery: client data that is not JSON is not kept for recovery on another node: {error}', { error: message(error) })
+      }
+      return {}
+    }
+  }
+
+  const recordOf = (book: ClientSession): SessionRecord | undefined => {
+    const state = deps.state(book) ?? frozen.get(book)
+    if (state === undefined) return undefined
+    const cursors = book.cursors === undefined || book.cursors.size === 0 ? undefined : Object.fromEntries(book.cursors)
+    return {
+      sid: book.sid,
+      ...state,
+      data: jsonData(state.data),
+      lastSeq: book.lastSeq,
+      expiresAt: expiresAt(book),
+      ...(cursors === undefined ? {} : { cursors }),
+      node: nodeId,
+    }
+  }
+
+  const writeNow = async (record: SessionRecord, frames: readonly MissedFrame[], claim: boolean): Promise<boolean> => {
+    if (store.saveProgress !== undefined) return store.saveProgress(record, frames, claim)
+    for (const f of frames) await store.append(record.sid, f.seq, f.frame, record.expiresAt)
+    await store.saveSession(record)
+    return true
+  }
+  // A store that does not answer in time failed (what it was given is written again).
+  const write = (record: SessionRecord, frames: readonly MissedFrame[], claim: boolean): Promise<boolean> =>
+    within(timers, timeoutMs, writeNow(record, frames, claim), (): boolean => {
+      throw new Error(`no answer within ${timeoutMs} ms`)
+    })
+
+  const failed = (error: unknown): void => {
+    delay = Math.min(1000, delay * 2)
+    if (failing) return
+    failing = true
+    logger.warning('recovery: the session store failed ({error}); sessions are kept in memory (up to {bytes} bytes) and written when it answers', {
+      error: message(error),
+      bytes: maxPendingBytes,
+    })
+  }
+
+  const flushOne = async (book: ClientSession, waiting: readonly Waiting[]): Promise<void> => {
+    const record = recordOf(book)
+    if (record === undefined) return
+    const frames = waiting.map((w) => ({ seq: w.seq, frame: utf8.encode(w.text) }))
+    let ok: boolean
+    try {
+      ok = await write(record, frames, false)
+    } catch (error) {
+      failed(error)
+      // Written again at the next flush, before what came since.
+      if (!held.has(book)) return
+      const later = pending.get(book) ?? []
+      pending.set(book, [...waiting, ...later])
+      pendingBytes += waiting.reduce((sum, w) => sum + w.text.length, 0)
+      dirty.add(book)
+      return
+    }
+    if (!ok && held.has(book)) {
+      held.delete(book)
+      awaySince.delete(book)
+      frozen.delete(book)
+      deps.moved(book)
+    } else if (frozen.has(book) && deps.state(book) === undefined && !pending.has(book)) {
+      // Written for the last time by this node.
+      held.delete(book)
+      awaySince.delete(book)
+      frozen.delete(book)
+    }
+  }
+
+  const flushOnce = async (): Promise<void> => {
+    const books = new Set([...dirty, ...pending.keys()])
+    const taken = new Map(pending)
+    dirty.clear()
+    pending.clear()
+    pendingBytes = 0
+    const attempts = [...books].map((book) => flushOne(book, taken.get(book) ?? []))
+    await Promise.all(attempts)
+    if (dirty.size === 0 && failing) {
+      failing = false
+      logger.info('recovery: the session store answers again; {lost} messages could not be recorded meanwhile', { lost: unrecorded })
+      unrecorded = 0
+    }
+    if (dirty.size === 0) delay = flushMs
+  }
+
+  return {
+    source: deps.source,
+    numbered(book, seq, text, source) {
+      if (source?.position !== undefined) book.cursors?.set(source.key, source.position)
+      if (!held.has(book)) return
+      if (pendingBytes + text.length > maxPendingBytes) {
+        // Not recorded: a resume from before it gets `gap`, never a hole nobody sees.
+        unrecorded += 1
+        return
+      }
+      pendingBytes += text.length
+      const list = pending.get(book)
+      if (list === undefined) pending.set(book, [{ seq, text }])
+      else list.push({ seq, text })
+      schedule()
+    },
+    changed(book) {
+      held.add(book)
+      dirty.add(book)
+      schedule()
+    },
+    away(book) {
+      const state = deps.state(book)
+      if (state !== undefined) frozen.set(book, state)
+      awaySince.set(book, timers.now())
+      dirty.add(book)
+      schedule()
+    },
+    back(book) {
+      held.add(book)
+      awaySince.delete(book)
+      frozen.delete(book)
+      dirty.add(book)
+      schedule()
+    },
+    forget(book) {
+      if (!held.delete(book)) return
+      awaySince.delete(book)
+      frozen.delete(book)
+      dirty.delete(book)
+      const list = pending.get(book)
+      if (list !== undefined) {
+        pending.delete(book)
+        pendingBytes -= list.reduce((sum, w) => sum + w.text.length, 0)
+      }
+      // After the flush in flight, which may still write it.
+      void (inFlight ?? Promise.resolve())
+        .then(() => store.deleteSession(book.sid, nodeId))
+        .catch((error: unknown) => logger.debug('recovery: could not forget session {sid}: {error}', { sid: book.sid, error: message(error) }))
+    },
+    async claim(book) {
+      held.add(book)
+      const record = recordOf(book)
+      if (record === undefined) return false
+      return write(record, [], true)
+    },
+    flush: async () => {
+      if (timer !== undefined) {
+        timers.clearTimeout(timer)
+        timer = undefined
+      }
+      await inFlight
+      if (dirty.size > 0 || pending.size > 0) await flushOnce()
+    },
+    close: async () => {
+      timers.clearInterval(refresh)
+      if (timer !== undefined) timers.clearTimeout(timer)
+      timer = undefined
+      await inFlight
+      if (dirty.size > 0 || pending.size > 0) await flushOnce().catch(() => undefined)
+      closed = true
+    },
+  }
+}

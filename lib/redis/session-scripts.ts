@@ -1,0 +1,57 @@
+/**
+ * The Lua scripts of the Redis recovery store. Each runs atomically on the shard of one
+ * session (its state and its frames share a hash tag), so a session's messages and its
+ * state after them are written together, and a node that no longer holds a session cannot
+ * write over the node that took it.
+ */
+
+/**
+ * SAVE_PROGRESS_SCRIPT: KEYS[1] the state, KEYS[2] the frames stream; ARGV[1] the record as
+ * JSON, ARGV[2] this node, ARGV[3] '1' to claim the session, ARGV[4] when it expires (ms
+ * since the epoch), ARGV[5] frames kept, ARGV[6] the record's last number, then pairs of
+ * number and frame. Returns 0 (nothing written) when the stored record names another node
+ * and this is no claim. A claim also drops frames numbered after the record's last (the old
+ * node's, written after the client left it) so the new holder numbers on from there.
+ */
+export const SAVE_PROGRESS_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if current and ARGV[3] ~= '1' then
+  local ok, rec = pcall(cjson.decode, current)
+  if ok and type(rec) == 'table' and type(rec.node) == 'string' and rec.node ~= ARGV[2] then
+    return 0
+  end
+end
+if ARGV[3] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then
+  local extra = redis.call('XRANGE', KEYS[2], '(0-' .. ARGV[6], '+')
+  for _, entry in ipairs(extra) do
+    redis.call('XDEL', KEYS[2], entry[1])
+  end
+  redis.call('XSETID', KEYS[2], '0-' .. ARGV[6])
+end
+for i = 7, #ARGV, 2 do
+  redis.pcall('XADD', KEYS[2], 'MAXLEN', ARGV[5], '0-' .. ARGV[i], 'f', ARGV[i + 1])
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[4])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('PEXPIREAT', KEYS[2], ARGV[4])
+end
+return 1
+`
+
+/**
+ * DELETE_SESSION_SCRIPT: KEYS[1] the state, KEYS[2] the frames; ARGV[1] the node, or '' for
+ * any. Deletes both unless the record names another node. Returns 1 when deleted.
+ */
+export const DELETE_SESSION_SCRIPT = `
+if ARGV[1] ~= '' then
+  local current = redis.call('GET', KEYS[1])
+  if current then
+    local ok, rec = pcall(cjson.decode, current)
+    if ok and type(rec) == 'table' and type(rec.node) == 'string' and rec.node ~= ARGV[1] then
+      return 0
+    end
+  end
+end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1
+`

@@ -1,0 +1,123 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { LogEntry } from '../../lib/core/log/logger.js'
+import { makeLogger } from '../../lib/core/log/make-logger.js'
+import { ClientSession } from '../../lib/engine/client-session.js'
+import type { Timers } from '../../lib/engine/platform.js'
+import { createRecoveryJournal, type RecoveryJournalDeps } from '../../lib/engine/recovery-journal.js'
+import type { SessionRecord } from '../../lib/engine/recovery-store.js'
+import { memoryRecoveryStore } from '../support/memory-recovery-store.js'
+
+// Timers the test runs by hand; time stands still at 1000.
+const manual = () => {
+  const pending = new Map<number, () => void>()
+  let next = 1
+  const timers: Timers = {
+    now: () => 1000,
+    setTimeout: (run) => {
+      pending.set(next, run)
+      return next++
+    },
+    clearTimeout: (id) => void pending.delete(id as number),
+    setInterval: () => 0,
+    clearInterval: () => undefined,
+    afterIo: (run) => run(),
+  }
+  const fire = async (): Promise<void> => {
+    const runs = [...pending.values()]
+    pending.clear()
+    for (const run of runs) run()
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  return { timers, fire, pending }
+}
+
+const setup = (over: Partial<RecoveryJournalDeps> = {}) => {
+  const store = memoryRecoveryStore()
+  const { timers, fire, pending } = manual()
+  const entries: LogEntry[] = []
+  const moved: string[] = []
+  const journal = createRecoveryJournal({
+    store,
+    timers,
+    logger: makeLogger((e) => entries.push(e)),
+    nodeId: 'a',
+    windowMs: 1000,
+    flushMs: 5,
+    maxPendingBytes: 1000,
+    timeoutMs: 100,
+    state: () => ({ namespace: '/', rooms: ['lobby'], data: { name: 'Ada' } }),
+    source: () => undefined,
+    moved: (book) => void moved.push(book.sid),
+    ...over,
+  })
+  const book = new ClientSession('s1', 1, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
+  book.recorder = journal
+  return { store, journal, book, fire, pending, entries, moved }
+}
+
+test('createRecoveryJournal :: messages and state gather and go in one write per session per flush, in order', async () => {
+  const { store, journal, book, fire } = setup()
+  journal.changed(book)
+  for (let i = 1; i <= 3; i++) book.number(`{"event":"n","data":${i}}`)
+  assert.is(store.calls.length, 0, 'nothing written on the way')
+  await fire()
+  assert.equal(store.calls, ['saveProgress'])
+  assert.equal(store.frames.get('s1')?.map((f) => new TextDecoder().decode(f.frame)), [1, 2, 3].map((i) => `{"event":"n","data":${i},"seq":${i}}`))
+  assert.equal(store.sessions.get('s1'), { sid: 's1', namespace: '/', rooms: ['lobby'], data: { name: 'Ada' }, lastSeq: 3, expiresAt: 3000, node: 'a' })
+  journal.away(book)
+  await fire()
+  assert.is(store.sessions.get('s1')?.expiresAt, 2000, 'an away session ends with its window')
+})
+
+test('createRecoveryJournal :: a failing store: said once, written again in order when it answers, and said so', async () => {
+  const { store, journal, book, fire, entries } = setup()
+  journal.changed(book)
+  book.number('{"event":"n","data":1}')
+  store.mode = 'down'
+  await fire()
+  book.number('{"event":"n","data":2}')
+  await fire()
+  assert.equal(entries.filter((e) => e.level === 'warning').length, 1)
+  store.mode = 'ok'
+  await fire()
+  assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1, 2])
+  assert.ok(entries.some((e) => e.level === 'info' && e.message.startsWith('recovery: the session store answers again')))
+})
+
+test('createRecoveryJournal :: past the byte bound messages are not recorded (a resume across them is a gap); a refused write lets the session go', async () => {
+  const { store, journal, book, fire, moved } = setup({ maxPendingBytes: 40 })
+  journal.changed(book)
+  book.number('{"event":"n","data":1}')
+  book.number('{"event":"n","data":2}')
+  await fire()
+  assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1])
+  assert.equal(await store.readSince('s1', 0), { _tag: 'Frames', frames: store.frames.get('s1') ?? [] })
+  store.sessions.set('s1', { ...(store.sessions.get('s1') as SessionRecord), node: 'b' })
+  book.number('{"event":"n","data":3}')
+  await fire()
+  assert.equal(moved, ['s1'])
+  book.number('{"event":"n","data":4}')
+  await fire()
+  assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1], 'nothing written over the new holder')
+})
+
+test('createRecoveryJournal :: forget deletes the session (while this node holds it); a store that hangs is a failure within the bound', async () => {
+  const { store, journal, book, fire } = setup()
+  journal.changed(book)
+  await fire()
+  journal.forget(book)
+  await new Promise((resolve) => setTimeout(resolve, 1))
+  assert.not.ok(store.sessions.has('s1'))
+  const other = setup()
+  other.journal.changed(other.book)
+  other.store.mode = 'hang'
+  await other.fire() // the flush starts and waits
+  await other.fire() // its time bound fires
+  assert.ok(other.entries.some((e) => e.level === 'warning' && String(e.context['error']).includes('no answer within 100 ms')))
+  other.store.mode = 'ok'
+  await other.journal.close()
+  assert.ok(other.store.sessions.has('s1'))
+})
+
+test.run()

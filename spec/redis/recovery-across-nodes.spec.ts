@@ -1,0 +1,204 @@
+/**
+ * Session recovery across nodes (issue 11), against a real redis-server: twinport nodes with
+ * the Redis adapter and the Redis recovery store, a `twinport/client` on `ws` reaching them
+ * through a TCP forwarder (like a load balancer). A node killed with SIGKILL while its client
+ * is in a room: the client comes back on another node, in its room, with its data, and gets
+ * what it missed, in order, once. Past the window, across a gap, or with the store away:
+ * a fresh session and the resync signal, and no node crashes.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { connect } from '../../lib/client/connect.js'
+import type { ServerHandle } from '../../lib/engine/server-handle.js'
+import { redisAdapter, redisRecoveryStore, type RedisAdapter, type RedisRecoveryStore } from '../../lib/redis/index.js'
+import { WebSocketImpl } from '../support/client.js'
+import { type NodeProcess, startNodeProcess, startRedis, type RedisServer } from '../support/redis.js'
+import { delay, eventually, type LogRecord, startServer } from '../support/server.js'
+import { startProxy, type TcpProxy } from '../support/tcp-proxy.js'
+import { recoveryApp } from './fixtures/recovery-app.js'
+
+interface Node {
+  readonly server: ServerHandle
+  readonly port: number
+  readonly adapter: RedisAdapter
+  readonly store: RedisRecoveryStore
+  readonly records: LogRecord[]
+}
+
+let redis: RedisServer
+let prefix = ''
+let count = 0
+const nodes: Node[] = []
+const children: NodeProcess[] = []
+const proxies: TcpProxy[] = []
+const clients: { close(): void }[] = []
+
+const startNode = async (nodeId: string, recovery: { windowMs?: number; loadTimeoutMs?: number } = {}): Promise<Node> => {
+  const adapter = redisAdapter({ url: redis.url, nodeId, prefix, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400, requestTimeoutMs: 300 })
+  const store = redisRecoveryStore({ url: redis.url, prefix })
+  await store.connect()
+  const { server, port, records } = await startServer({ routes: recoveryApp, cluster: adapter, recovery: { store, ...recovery } })
+  await adapter.ready()
+  const node = { server, port, adapter, store, records }
+  nodes.push(node)
+  return node
+}
+const startChild = async (nodeId: string, env: Record<string, string> = {}): Promise<NodeProcess> => {
+  const child = await startNodeProcess({ REDIS_URL: redis.url, NODE_ID: nodeId, PREFIX: prefix, ...env }, 'spec/redis/fixtures/recovery-node.ts')
+  children.push(child)
+  return child
+}
+const kill = async (child: NodeProcess): Promise<void> => {
+  child.child.kill('SIGKILL')
+  await child.exited()
+}
+
+// A twinport/client through the proxy, recording the room's numbers, direct messages and lifecycle.
+const client = (proxy: TcpProxy, minDelay = 300) => {
+  const c = connect(`ws://127.0.0.1:${proxy.port}/`, { WebSocket: WebSocketImpl, reconnect: { minDelay, maxDelay: minDelay, maxAttempts: 100 }, timeout: 3000 })
+  clients.push(c)
+  const got = { n: [] as number[], d: [] as number[], sessions: [] as { id: string; recovered: boolean; resync?: string }[], resyncs: [] as string[] }
+  c.on('n', (n: unknown) => void got.n.push(n as number))
+  c.on('d', (n: unknown) => void got.d.push(n as number))
+  c.on('session', (s) => void got.sessions.push(s))
+  c.on('resync', (r) => void got.resyncs.push(r.reason))
+  return { c, got }
+}
+
+const Recovery = suite('session recovery across nodes')
+Recovery.before(async () => {
+  redis = await startRedis()
+})
+Recovery.before.each(() => {
+  prefix = `rx${++count}`
+})
+Recovery.after.each(async () => {
+  for (const c of clients.splice(0)) c.close()
+  for (const child of children.splice(0)) await kill(child)
+  await redis.restart()
+  await Promise.all(proxies.splice(0).map((p) => p.close()))
+  await Promise.all(nodes.splice(0).map(async (n) => {
+    await n.server.close()
+    await n.store.close()
+  }))
+})
+Recovery.after(async () => {
+  await redis.dispose()
+})
+
+Recovery('a node killed with SIGKILL: its client resumes on another node, in its room, with its data, and gets what it missed in order, once', async () => {
+  const a = await startChild('a')
+  const b = await startNode('b')
+  const proxy = await startProxy(a.port)
+  proxies.push(proxy)
+  const { c, got } = client(proxy)
+  await c.request('join', 'lobby')
+  await c.request('remember', 'Ada')
+  // Broadcasts from the other node, one from its own node, and direct messages, before the crash.
+  b.server.broadcast('n', 1, { room: 'lobby' })
+  await eventually(() => got.n.length === 1, 3000, 'the first broadcast')
+  await c.request('shout', { room: 'lobby', n: 2 })
+  await c.request('poke', 1)
+  b.server.broadcast('n', 3, { room: 'lobby' })
+  await eventually(() => got.n.length === 3 && got.d.length === 1, 3000, 'what came before the crash')
+  await delay(100) // the node's journal has written it all (it flushes within 10 ms)
+
+  await kill(a)
+  proxy.pointAt(b.port)
+  // Sent while no node holds the session: to its room, and to everyone.
+  b.server.broadcast('n', 4, { room: 'lobby' })
+  b.server.broadcast('n', 5)
+  b.server.broadcast('n', 6, { room: 'lobby' })
+  await eventually(() => got.sessions.length === 2, 5000, 'the client to resume on b')
+  assert.equal(got.sessions[1], { id: got.sessions[0]?.id as string, recovered: true })
+  assert.equal(got.resyncs, [])
+  await eventually(() => got.n.length >= 6, 3000, 'the missed broadcasts')
+  assert.equal(await c.request('recall', null), 'Ada', 'its data is back')
+  // Back in its room on b: b's next broadcast reaches it once, after the missed ones.
+  b.server.broadcast('n', 7, { room: 'lobby' })
+  await c.request('poke', 2)
+  await eventually(() => got.n.length >= 7 && got.d.length === 2, 3000, 'what b sends now')
+  await delay(100)
+  // The everyone-broadcast (5) comes in its own log's order, after the room's: order holds per target.
+  assert.equal(got.n.filter((n) => n !== 5), [1, 2, 3, 4, 6, 7], 'room broadcasts in order, once')
+  assert.equal(got.n.filter((n) => n === 5), [5], 'the broadcast to everyone, once')
+  assert.equal(got.d, [1, 2])
+  assert.equal((await b.server.cluster.clientsInRoom('lobby')).clients.length, 1)
+  console.log(`[figures] SIGKILL recovery: ${got.n.length} broadcasts received (7 sent), ${got.d.length} direct, resyncs ${got.resyncs.length}`)
+})
+
+Recovery('a client that was away when its node died resumes on another node with what it missed', async () => {
+  const a = await startChild('a')
+  const b = await startNode('b')
+  const proxy = await startProxy(a.port)
+  proxies.push(proxy)
+  const { c, got } = client(proxy, 600)
+  await c.request('join', 'lobby')
+  // The link breaks (the client is away, parked on a), a broadcast comes, then a dies.
+  proxy.cut()
+  await delay(100)
+  b.server.broadcast('n', 1, { room: 'lobby' })
+  await delay(150)
+  await kill(a)
+  b.server.broadcast('n', 2, { room: 'lobby' })
+  proxy.pointAt(b.port)
+  await eventually(() => got.sessions.length === 2, 5000, 'the client to resume on b')
+  assert.is(got.sessions[1]?.recovered, true)
+  await eventually(() => got.n.length >= 2, 3000, 'the missed broadcasts')
+  await delay(100)
+  assert.equal(got.n, [1, 2])
+})
+
+Recovery('past the window, or across a gap in a room log: a fresh session and the resync signal with its reason', async () => {
+  const a = await startChild('a', { WINDOW_MS: '200' })
+  const b = await startNode('b')
+  const proxy = await startProxy(a.port)
+  proxies.push(proxy)
+  const { c, got } = client(proxy)
+  await c.request('join', 'lobby')
+  await c.request('remember', 'Ada')
+  await delay(100)
+  await kill(a)
+  // Nothing answers until the session has expired in the store (a connected one: twice the window).
+  await delay(700)
+  proxy.pointAt(b.port)
+  await eventually(() => got.resyncs.length === 1, 5000, 'the resync')
+  assert.equal(got.resyncs, ['unknown_session'])
+  assert.equal(got.sessions[1], { id: c.session?.id as string, recovered: false, resync: 'unknown_session' })
+  assert.is(await c.request('recall', null), null, 'a fresh session has no data')
+
+  // Across a gap: the room log no longer holds what was sent while no node held the session.
+  const d = await startChild('d')
+  proxy.pointAt(d.port)
+  proxy.cut()
+  await eventually(() => got.sessions.length === 3, 5000, 'the client on d')
+  await c.request('join', 'lobby')
+  await delay(100)
+  await kill(d)
+  for (let i = 0; i < 3; i++) b.server.broadcast('n', 10 + i, { room: 'lobby' })
+  for (let i = 0; i < 100 && Number(await redis.cli('XLEN', `${prefix}:{r:%2F:lobby}:s`)) < 3; i++) await delay(20)
+  await redis.cli('XTRIM', `${prefix}:{r:%2F:lobby}:s`, 'MAXLEN', '0')
+  proxy.pointAt(b.port)
+  await eventually(() => got.resyncs.length === 2, 5000, 'the second resync')
+  assert.equal(got.resyncs, ['unknown_session', 'gap'])
+})
+
+Recovery('the store unreachable: the client still gets a fresh session (resync "unavailable"), the node logs it and keeps serving', async () => {
+  const b = await startNode('b')
+  const e = await startNode('e', { loadTimeoutMs: 400 })
+  const proxy = await startProxy(b.port)
+  proxies.push(proxy)
+  const { c, got } = client(proxy, 100)
+  await c.request('join', 'lobby')
+  await delay(50)
+  await redis.stop()
+  proxy.pointAt(e.port)
+  proxy.cut()
+  await eventually(() => got.resyncs.length === 1, 5000, 'the resync')
+  assert.equal(got.resyncs, ['unavailable'])
+  assert.ok(e.records.some((r) => r.level === 'warning' && r.message.includes('recovery: the session store did not serve a resume')), 'logged')
+  assert.equal(await c.request('recall', null), null, 'the node still answers')
+  await redis.restart()
+})
+
+Recovery.run()

@@ -9,13 +9,34 @@
  * KEYS[1] stream, KEYS[2] counter hash; ARGV[1] the encoded message (its 20-byte sequence
  * trailer is replaced here), ARGV[2] stream length kept (approximate), ARGV[3] time to live
  * of stream and counter (ms), ARGV[4] this epoch if the target has none yet (ms), ARGV[5]
- * the channel, ARGV[6] '1' for SPUBLISH, '0' for PUBLISH. Returns the number.
+ * the channel, ARGV[6] '1' for SPUBLISH, '0' for PUBLISH, ARGV[7] '1' on a Redis Cluster.
+ * Returns the number.
+ *
+ * On a Redis Cluster the counter remembers which master numbered last (`m`, its `CLUSTER
+ * MYID`). Another master means a failover (or a slot moved): replication is asynchronous,
+ * so the new master may have fewer numbers than the old one handed out, and numbering on
+ * from its count would give used numbers to new broadcasts, which every node would drop as
+ * duplicates. So the target starts a new epoch (later than the old one) and keeps where the
+ * old epoch ended here (`pe`, `pn`): a node that delivered past that place counts what the
+ * failover took back (docs/decisions.md "Redis Cluster failover").
  *
  * The trailer is epoch (u64) · n (u64) · CRC-32 of those 16 bytes (lib/core/cluster/cluster-wire.ts);
  * the CRC is computed here bit by bit (16 bytes, 128 steps) with Redis' `bit` library.
  */
 export const PUBLISH_SCRIPT = `
 local epoch = redis.call('HGET', KEYS[2], 'e')
+if ARGV[7] == '1' then
+  local me = redis.call('CLUSTER', 'MYID')
+  local by = redis.call('HGET', KEYS[2], 'm')
+  if by ~= me then
+    if epoch and by then
+      local fresh = math.max(tonumber(ARGV[4]), tonumber(epoch) + 1)
+      redis.call('HSET', KEYS[2], 'pe', epoch, 'pn', redis.call('HGET', KEYS[2], 'n') or '0', 'e', string.format('%.0f', fresh), 'n', 0)
+      epoch = string.format('%.0f', fresh)
+    end
+    redis.call('HSET', KEYS[2], 'm', me)
+  end
+end
 if not epoch then
   epoch = ARGV[4]
   redis.call('HSET', KEYS[2], 'e', epoch)

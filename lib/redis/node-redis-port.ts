@@ -4,7 +4,7 @@
  * (`duplicate()`); a cluster client (`createCluster`) routes commands by key and keeps its
  * own subscription connections per shard (SSUBSCRIBE goes to the master of the channel's slot).
  */
-import { createClient, createCluster, RESP_TYPES, type RedisClientType, type RedisClusterType } from 'redis'
+import { createClient, createCluster, ErrorReply, RESP_TYPES, type RedisClientType, type RedisClusterType } from 'redis'
 import type { RedisArg, RedisPort } from './redis-port.js'
 
 /** A node-redis client: standalone (`createClient`) or cluster (`createCluster`). */
@@ -21,6 +21,16 @@ const BYTES = { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } as const
 
 /** How long a close waits for Redis' last replies before cutting the connections. */
 const CLOSE_BOUND_MS = 2000
+
+/**
+ * How long a cluster client of ours tries to reconnect to a node before it asks the cluster
+ * for its map again (node-redis' default is 5000 ms): a master that went away is replaced by
+ * its promoted replica this long after the promotion at the latest.
+ */
+const TOPOLOGY_REFRESH_MS = 500
+
+// Errors a cluster answers while it fails over (or a node loads): the same command may go through later.
+const PASSING = /^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN)\b/
 
 const isCluster = (client: NodeRedisClient): client is RedisClusterType => 'masters' in client
 
@@ -48,7 +58,11 @@ export const nodeRedisPort = (options: {
   const client: NodeRedisClient =
     options.client ??
     (options.cluster !== undefined
-      ? (createCluster({ rootNodes: options.cluster.rootNodes.map((n) => ({ url: n.url })), defaults: { disableOfflineQueue: true } }) as unknown as RedisClusterType)
+      ? (createCluster({
+          rootNodes: options.cluster.rootNodes.map((n) => ({ url: n.url })),
+          defaults: { disableOfflineQueue: true },
+          topologyRefreshOnReconnectionAttemptStrategy: TOPOLOGY_REFRESH_MS,
+        }) as unknown as RedisClusterType)
       : (createClient({ url: options.url ?? 'redis://127.0.0.1:6379', disableOfflineQueue: true }) as unknown as RedisClientType))
   const subscriber: NodeRedisClient =
     isCluster(client) || options.subscriptions === false ? client : (client.duplicate() as unknown as RedisClientType)
@@ -59,6 +73,10 @@ export const nodeRedisPort = (options: {
   let subscriberUp = false
   client.on('ready', () => emit('ready'))
   client.on('error', (error: Error) => emit('down', error))
+  // A cluster client reports its connections per node: a node's connection ready again (or
+  // new, such as the promoted replica's after a failover, once node-redis has moved the
+  // subscriptions of the master that went away to it) is the time to read what was missed.
+  if (isCluster(client)) client.on('node-ready', () => emit('subscriberReady'))
   if (subscriber !== client) {
     subscriber.on('ready', () => {
       // The first 'ready' is the connection; later ones follow a reconnect, after node-redis
@@ -85,6 +103,7 @@ export const nodeRedisPort = (options: {
     get commandsReady() {
       return client.isReady
     },
+    refused: (error) => error instanceof ErrorReply && !PASSING.test(error.message),
     on: (event: keyof typeof listeners, listener: Listener) => void listeners[event].add(listener),
     connect: async () => {
       if (!client.isOpen) await client.connect()

@@ -2,7 +2,8 @@
  * What a node has published and Redis has not yet taken: messages in flight and messages
  * waiting while Redis is away, under one bound in bytes. Past the bound a publish is
  * dropped and counted (docs/decisions.md "Redis unavailable"): memory never grows without
- * limit, local delivery never waits, and what fits is sent, in order, when Redis is back.
+ * limit, local delivery never waits, and what fits is sent, in order, when Redis is back
+ * (all of it after an outage of Redis; one target's after a cluster's failover of its master).
  */
 
 /** A message waiting for Redis, with what is needed to send it. */
@@ -46,6 +47,31 @@ export class PublishBuffer<K> {
   /** An admitted message reached Redis (or failed for good): its bytes are free. */
   settled(size: number): void {
     this.bytes -= size
+  }
+
+  /** The oldest message waiting whose keys match (left in place), to try before the others. */
+  first(match: (keys: K) => boolean): Waiting<K> | undefined {
+    return this.failed.find((e) => match(e.keys)) ?? this.waiting.find((e) => match(e.keys))
+  }
+
+  /** Takes out one message (tried and sent, or refused for good); false when it is no longer here. */
+  remove(entry: Waiting<K>): boolean {
+    for (const list of [this.failed, this.waiting]) {
+      const i = list.indexOf(entry)
+      if (i >= 0) {
+        list.splice(i, 1)
+        return true
+      }
+    }
+    return false
+  }
+
+  /** Every message waiting whose keys match, oldest first, to send now (the others stay). */
+  take(match: (keys: K) => boolean): Waiting<K>[] {
+    const taken = [...this.failed.filter((e) => match(e.keys)), ...this.waiting.filter((e) => match(e.keys))]
+    this.failed = this.failed.filter((e) => !match(e.keys))
+    this.waiting = this.waiting.filter((e) => !match(e.keys))
+    return taken
   }
 
   /** Everything waiting, oldest first, to send now. */

@@ -77,6 +77,13 @@ export interface RedisAdapterStats {
   readonly backfilled: number
   /** Broadcasts a gap could not bring back (no longer in the stream). */
   readonly lost: number
+  /**
+   * Broadcasts this node had delivered that a Redis Cluster failover took back: the master
+   * that numbered them died before its replica had them (asynchronous replication), so the
+   * stream no longer has them for a backfill or a recovery. Counted when the target's next
+   * epoch shows up (see docs/decisions.md "Redis Cluster failover").
+   */
+  readonly rolledBack: number
   /** Messages received twice (dropped). */
   readonly duplicates: number
   /** Foreign or corrupt messages dropped (and logged). */
@@ -101,6 +108,9 @@ const DEFAULTS = {
   streamTtlMs: 10 * 60 * 1000,
   maxBufferedBytes: 8 * 1024 * 1024,
 }
+
+/** How often a target whose master fails over is tried again (docs/decisions.md "Redis Cluster failover"). */
+const RETRY_MS = 200
 
 const randomId = (): string => {
   const bytes = new Uint8Array(8)
@@ -160,11 +170,22 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
   // The other live nodes and their generations at the last heartbeat.
   const live = new Map<string, string>()
   let generation = 1
-  const counts = { published: 0, sentAfterOutage: 0, received: 0, backfilled: 0, lost: 0, duplicates: 0, invalid: 0 }
+  const counts = { published: 0, sentAfterOutage: 0, received: 0, backfilled: 0, lost: 0, rolledBack: 0, duplicates: 0, invalid: 0 }
 
   let host: ClusterHost | undefined
   let requests: RequestTracker | undefined
   let sharded = options.sharded === true
+  // On a Redis Cluster the publish script starts a new epoch when a target's master changed.
+  let clustered = false
+  // Targets whose master cannot take broadcasts now (a cluster failing over) while the rest
+  // of Redis can: their broadcasts wait in the buffer, in order, and one is tried every
+  // RETRY_MS until it goes through; then the rest follow.
+  const stalled = new Set<string>()
+  let retryTimer: TimerId | undefined
+  let stallWarned = false
+  // Read every stream again at the next heartbeat: a cluster node's connection came back,
+  // and node-redis may not have moved every subscription to it yet.
+  let refillAtBeat = false
   let publishSha: string | undefined
   let started = false
   let up = false
@@ -191,38 +212,104 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
 
   const evalPublish = (entry: Waiting<ScopeKeys>, sha: string | undefined): Promise<unknown> => {
     const { keys, message: bytes } = entry
-    const args = ['2', keys.stream, keys.counter, bytes, streamMaxLength, streamTtlMs, String((host as ClusterHost).timers.now()), keys.channel, sharded ? '1' : '0']
+    const args = ['2', keys.stream, keys.counter, bytes, streamMaxLength, streamTtlMs, String((host as ClusterHost).timers.now()), keys.channel, sharded ? '1' : '0', clustered ? '1' : '0']
     return sha === undefined ? port.command(['EVAL', PUBLISH_SCRIPT, ...args], { key: keys.stream }) : port.command(['EVALSHA', sha, ...args], { key: keys.stream })
   }
 
-  const send = (entry: Waiting<ScopeKeys>, afterOutage: boolean): Promise<void> =>
+  // Whether a failed command may go through if sent again: Redis away, or (on a cluster) an
+  // error of a failover; Redis' own refusal (a script error) would fail again.
+  const passing = (error: unknown): boolean => !port.commandsReady || (port.refused !== undefined && !port.refused(error))
+
+  // One try: 'sent' (Redis took it), 'retry' (it may go through later), 'refused' (it never will).
+  const attempt = (entry: Waiting<ScopeKeys>): Promise<{ outcome: 'sent' | 'retry' | 'refused'; error?: unknown }> =>
     evalPublish(entry, publishSha)
       .catch((error: unknown) => (message(error).startsWith('NOSCRIPT') ? evalPublish(entry, undefined) : Promise.reject(error)))
       .then(
-        () => {
-          buffer.settled(entry.message.length)
-          counts.published += 1
-          if (afterOutage) counts.sentAfterOutage += 1
-        },
-        (error: unknown) => {
-          // Redis went away with this one in flight: it is sent again when Redis is back
-          // (if Redis ran it just before the line broke, it goes out twice: at least once,
-          // docs/decisions.md "Redis unavailable").
-          if (closed) return buffer.settled(entry.message.length)
-          if (!port.commandsReady) {
-            markDown(error)
-            buffer.fail(entry)
-          } else {
-            // Redis refused it (a script error): retrying would fail again.
-            buffer.settled(entry.message.length)
-            log().warning('cluster: Redis refused a broadcast: {error}', { error: message(error) })
-          }
-        },
+        () => ({ outcome: 'sent' as const }),
+        (error: unknown) => ({ outcome: passing(error) ? ('retry' as const) : ('refused' as const), error }),
       )
+
+  const taken = (entry: Waiting<ScopeKeys>, afterOutage: boolean): void => {
+    buffer.settled(entry.message.length)
+    counts.published += 1
+    if (afterOutage) counts.sentAfterOutage += 1
+  }
+
+  const refusedFor = (entry: Waiting<ScopeKeys>, error: unknown): void => {
+    // Redis refused it (a script error): retrying would fail again.
+    buffer.settled(entry.message.length)
+    log().warning('cluster: Redis refused a broadcast: {error}', { error: message(error) })
+  }
+
+  const send = (entry: Waiting<ScopeKeys>, afterOutage: boolean): Promise<void> =>
+    attempt(entry).then(({ outcome, error }) => {
+      if (outcome === 'sent') return taken(entry, afterOutage)
+      if (closed) return buffer.settled(entry.message.length)
+      if (outcome === 'refused') return refusedFor(entry, error)
+      // Redis went away with this one in flight: it is sent again when Redis is back (if
+      // Redis ran it just before the line broke, it goes out twice: at least once,
+      // docs/decisions.md "Redis unavailable"). On a cluster whose other masters still
+      // answer, only this target waits (docs/decisions.md "Redis Cluster failover").
+      if (!port.commandsReady) markDown(error)
+      else stall(entry.keys, error)
+      buffer.fail(entry)
+    })
+
+  const stall = (keys: ScopeKeys, error: unknown): void => {
+    stalled.add(keys.tag)
+    if (!stallWarned) {
+      stallWarned = true
+      log().warning('cluster: Redis cannot take broadcasts to {target} now ({error}); they wait (up to {bytes} bytes in all) and are tried again every {ms} ms', {
+        target: keys.tag,
+        error: message(error),
+        bytes: buffer.maxBytes,
+        ms: RETRY_MS,
+      })
+    }
+    if (retryTimer === undefined) retryTimer = (host as ClusterHost).timers.setTimeout(retry, RETRY_MS)
+  }
+
+  // Tries the oldest waiting broadcast of each stalled target; the first that goes through
+  // lets the rest of its target follow, in order.
+  const retry = (): void => {
+    retryTimer = undefined
+    if (closed || !up) return // Redis away altogether: 'ready' sends everything
+    for (const tag of [...stalled]) {
+      const mine = (keys: ScopeKeys): boolean => keys.tag === tag
+      const head = buffer.first(mine)
+      if (head === undefined) {
+        stalled.delete(tag)
+        continue
+      }
+      void attempt(head).then(({ outcome, error }) => {
+        if (closed || !buffer.remove(head)) return
+        if (outcome === 'retry') {
+          // Still the oldest: back in front of the rest of its target.
+          const rest = buffer.take(mine)
+          for (const e of [head, ...rest]) buffer.fail(e)
+          if (retryTimer === undefined) retryTimer = (host as ClusterHost).timers.setTimeout(retry, RETRY_MS)
+          return
+        }
+        if (outcome === 'sent') taken(head, true)
+        else refusedFor(head, error)
+        stalled.delete(tag)
+        const rest = buffer.take(mine)
+        for (const e of rest) void send(e, true)
+        log().info('cluster: broadcasts to {target} go through again; {sent} that waited are sent', { target: tag, sent: rest.length + 1 })
+        if (stalled.size === 0) {
+          stallWarned = false
+          // What waited is in the stream now: the next generation tells the other nodes to read it.
+          generation += 1
+        }
+      })
+    }
+  }
 
   // Sends what waited, in order; resolves when Redis has answered for all of it.
   const flush = async (): Promise<void> => {
     const waiting = buffer.takeAll()
+    stalled.clear()
+    stallWarned = false
     const sent = waiting.map((entry) => send(entry, true))
     if (outage.dropped > 0 || waiting.length > 0) {
       log().info('cluster: Redis is back; {sent} broadcasts that waited are sent, {dropped} were dropped meanwhile', { sent: waiting.length, dropped: outage.dropped })
@@ -251,19 +338,20 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     })
     if (E.isLeft(encoded)) return log().warning('cluster: a broadcast cannot cross to other nodes: {reason}', { reason: encoded.left.reason })
     const entry = { keys: scopeOf(target).keys, message: encoded.right }
+    const held = !up || stalled.has(entry.keys.tag)
     if (!buffer.admit(entry.message.length)) {
       outage.dropped += 1
       if (!outage.warned) {
         outage.warned = true
         log().warning('cluster: Redis is {state}; broadcasts to other nodes are dropped until it catches up (buffer of {bytes} bytes full)', {
-          state: up ? 'slow' : 'away',
+          state: !up ? 'away' : stalled.size > 0 ? 'failing over' : 'slow',
           bytes: buffer.maxBytes,
         })
       }
       return
     }
-    if (up) void send(entry, false)
-    else buffer.hold(entry)
+    if (held) buffer.hold(entry)
+    else void send(entry, false)
   }
 
   // ---- receiving broadcasts --------------------------------------------------------------
@@ -322,12 +410,32 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     )
   }
 
+  // A new epoch after a cluster's failover: the script kept where the old epoch ended on the
+  // new master (`pe`, `pn`); what this node delivered past that place is gone from Redis.
+  const checkRollback = (scope: Scope, last: { epoch: number; n: number }): void => {
+    port.command(['HMGET', scope.keys.counter, 'pe', 'pn'], { key: scope.keys.counter }).then(
+      (reply) => {
+        const [pe, pn] = (reply as (string | null)[]).map(Number)
+        if (pe !== last.epoch || pn === undefined || !(pn < last.n)) return
+        counts.rolledBack += last.n - pn
+        log().warning('cluster: {count} broadcasts to {target} this node delivered were lost from Redis in a failover (its new master has them up to {n}); a backfill or a recovery cannot bring them back', {
+          count: last.n - pn,
+          target: scope.keys.tag,
+          n: pn,
+        })
+      },
+      (error: unknown) => log().debug('cluster: could not read where {target}\'s last epoch ended: {error}', { target: scope.keys.tag, error: message(error) }),
+    )
+  }
+
   const onScopeMessage = (scope: Scope, bytes: Uint8Array): void => {
     if (scopes.get(scope.keys.tag) !== scope) return
     const decoded = decodeClusterMessage(bytes)
     if (E.isLeft(decoded)) return invalid(decoded.left.reason, scope.keys.channel)
     const m = decoded.right
     if (m._tag !== 'Broadcast' || scopeKeys(prefix, targetOf(m)).tag !== scope.keys.tag) return invalid('not a broadcast to this channel\'s target', scope.keys.channel)
+    const last = scope.order.last
+    if (last !== undefined && m.seq.n !== 0 && m.seq.epoch > last.epoch) checkRollback(scope, last)
     apply(scope, scope.order.offer(m.seq, m), false)
   }
 
@@ -446,6 +554,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       const info = (await port.command(['COMMAND', 'INFO', 'SPUBLISH'])) as unknown[]
       sharded = Array.isArray(info) && info[0] !== null && info[0] !== undefined
     }
+    clustered = /cluster_enabled:1/.test(String(await port.command(['INFO', 'cluster'])))
     await loadScript()
     await port.subscribe(myChannel, sharded, onNodeMessage)
     await port.subscribe(control, sharded, onControlMessage)
@@ -453,6 +562,10 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     for (const scope of scopes.values()) subscribe(scope)
     await beat(true)
     heartbeat = (host as ClusterHost).timers.setInterval(() => {
+      if (refillAtBeat && up) {
+        refillAtBeat = false
+        refillAll()
+      }
       if (port.commandsReady) beat(true).catch((error: unknown) => log().debug('cluster: heartbeat failed: {error}', { error: message(error) }))
     }, heartbeatIntervalMs)
     up = true
@@ -491,6 +604,9 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     // and every target reads from its stream what was published while the line was down.
     for (const scope of scopes.values()) if (!scope.subscribed) subscribe(scope)
     refillAll()
+    // A cluster node's connection is ready before node-redis has sent it the subscriptions it
+    // moves there: read once more at the next heartbeat, for what came in between.
+    refillAtBeat = true
   })
 
   return {
@@ -528,6 +644,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       if (closed) return
       closed = true
       if (heartbeat !== undefined) host?.timers.clearInterval(heartbeat)
+      if (retryTimer !== undefined) host?.timers.clearTimeout(retryTimer)
       requests?.settleAll()
       // Leave the registry, unless Redis is away or too slow to say so in time (then the
       // heartbeat runs out by itself).

@@ -19,8 +19,16 @@ export interface RedisPort {
   /** Whether the command connection can take commands now. */
   readonly commandsReady: boolean
   /**
+   * Whether a command's error is Redis' answer that sending it again will not change (a
+   * script error), as opposed to a connection lost or a cluster failing over (`CLUSTERDOWN`,
+   * `TRYAGAIN`, `LOADING`, `MASTERDOWN`), after which the same command may go through. A
+   * port without it: every error while `commandsReady` counts as refused.
+   */
+  refused?(error: unknown): boolean
+  /**
    * Connection events: `ready` (commands connection up, again after every reconnect),
-   * `subscriberReady` (subscriptions restored after a reconnect), `down` (a connection lost).
+   * `subscriberReady` (subscriptions restored after a reconnect; on a cluster, a node's
+   * connection ready, e.g. the promoted replica's after a failover), `down` (a connection lost).
    */
   on(event: 'ready' | 'subscriberReady', listener: () => void): void
   on(event: 'down', listener: (error: Error) => void): void

@@ -26,4 +26,24 @@ test('PublishBuffer :: failed sends go out again before what was waiting, each l
   assert.equal([b.length, b.takeAll()], [0, []])
 })
 
+test('PublishBuffer :: one target\'s messages: the oldest first (failed, then waiting), taken out alone or all, the others left in order', () => {
+  const b = new PublishBuffer<string>(1000)
+  const w1 = entry('room-x', 1)
+  b.hold(w1)
+  b.hold(entry('room-y', 1))
+  const f1 = entry('room-x', 2)
+  b.fail(f1)
+  b.fail(entry('room-y', 2))
+  const isX = (k: string) => k === 'room-x'
+  assert.is(b.first(isX), f1)
+  assert.is(b.first((k) => k === 'room-z'), undefined)
+  assert.is(b.remove(f1), true)
+  assert.is(b.remove(f1), false)
+  assert.is(b.first(isX), w1)
+  b.fail(f1)
+  assert.equal(b.take(isX), [f1, w1])
+  assert.equal(b.take(isX), [])
+  assert.equal(b.takeAll().map((e) => [e.keys, e.message.length]), [['room-y', 2], ['room-y', 1]])
+})
+
 test.run()

@@ -1,9 +1,11 @@
 /**
  * A real Redis Cluster for the cluster specs (DESIGN §7: no mock of a server the user
- * would run): three `redis-server` masters with `--cluster-enabled yes`, each on a free
- * 127.0.0.1 port (and a free cluster-bus port) in a temporary directory, joined with
- * `redis-cli --cluster create … --cluster-replicas 0`, ready once every master reports
- * `cluster_state:ok`. `dispose` stops them and removes the directory.
+ * would run): `redis-server --cluster-enabled yes` masters (three by default), each on a
+ * free 127.0.0.1 port (and a free cluster-bus port) in a temporary directory, joined with
+ * `redis-cli --cluster create … --cluster-replicas N`, ready once every node reports
+ * `cluster_state:ok` (and every replica is in sync). With replicas, a test can kill a master
+ * (SIGKILL), wait for its replica's promotion and start the dead node again (it comes back
+ * as a replica of the new master). `dispose` stops every node and removes the directory.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -11,16 +13,53 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { exited, freePort } from './redis.js'
 
+export interface RedisClusterOptions {
+  /** Masters (default 3). */
+  readonly masters?: number
+  /** Replicas per master (default 0). */
+  readonly replicas?: number
+  /** `cluster-node-timeout` (default 2000 ms): how long a silent master takes to be failed over. */
+  readonly nodeTimeoutMs?: number
+}
+
+/** One node as `CLUSTER NODES` describes it. */
+export interface ClusterNode {
+  readonly id: string
+  readonly port: number
+  readonly role: 'master' | 'replica'
+  /** The master's id, for a replica. */
+  readonly masterId: string | undefined
+  /** Marked failed (`fail` or `fail?`) by the node asked. */
+  readonly failed: boolean
+  /** Slot ranges served, as `lo-hi` or `n` (masters). */
+  readonly slots: readonly string[]
+}
+
 export interface RedisClusterServer {
-  /** The masters' client ports, in the order they were started. */
+  /** The masters' client ports as created, in the order they were started. */
   readonly ports: readonly number[]
+  /** The replicas' client ports as created (empty without replicas). */
+  readonly replicaPorts: readonly number[]
   /** The masters as node-redis root nodes (`createCluster({ rootNodes })`). */
   readonly rootNodes: readonly { readonly url: string }[]
-  /** Runs `redis-cli` against one master (by its port) and answers its output. */
+  /** Runs `redis-cli` against one node (by its port) and answers its output. */
   cli(port: number, ...args: string[]): Promise<string>
-  /** The port of the master that serves `key`'s slot. */
+  /** The port of the master that serves `key`'s slot (asked of a running node). */
   masterOf(key: string): Promise<number>
-  /** Stops every master and removes the directory. */
+  /** The nodes as a running node sees them. */
+  nodes(): Promise<readonly ClusterNode[]>
+  /** Whether the node on `port` runs now. */
+  running(port: number): boolean
+  /** Kills the node on `port` (SIGKILL: no goodbye to its peers or clients) and waits for it to exit. */
+  kill(port: number): Promise<void>
+  /**
+   * Waits (up to `timeoutMs`) until a replica has taken over every slot of the dead master
+   * on `port` and every running node reports `cluster_state:ok`; answers the new master's port.
+   */
+  failedOver(port: number, timeoutMs?: number): Promise<number>
+  /** Starts the node on `port` again (after `kill`), with its saved cluster config: it rejoins. */
+  restart(port: number): Promise<void>
+  /** Stops every node and removes the directory. */
   dispose(): Promise<void>
 }
 
@@ -31,7 +70,7 @@ const cli = (args: readonly string[], timeout = 20_000): Promise<string> =>
     ),
   )
 
-const launch = (port: number, busPort: number, dir: string): Promise<ChildProcess> =>
+const launch = (port: number, busPort: number, dir: string, nodeTimeoutMs: number): Promise<ChildProcess> =>
   new Promise((resolve, reject) => {
     mkdirSync(dir, { recursive: true })
     const child = spawn(
@@ -39,7 +78,10 @@ const launch = (port: number, busPort: number, dir: string): Promise<ChildProces
       [
         '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
         '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--cluster-port', String(busPort),
-        '--cluster-node-timeout', '2000',
+        '--cluster-node-timeout', String(nodeTimeoutMs),
+        // A replica syncs at once (no wait for more replicas to share a diskless transfer).
+        '--repl-diskless-sync-delay', '0',
+        '--enable-debug-command', 'local',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     )
@@ -68,21 +110,74 @@ const launch = (port: number, busPort: number, dir: string): Promise<ChildProces
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+// CLUSTER NODES: `<id> <ip:port@bus> <flags> <master> <ping> <pong> <epoch> <link> <slot or lo-hi>…`
+const parseNodes = (text: string): ClusterNode[] =>
+  text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const fields = line.split(' ')
+      const flags = (fields[2] ?? '').split(',')
+      return {
+        id: fields[0] ?? '',
+        port: Number((fields[1] ?? '').split('@')[0]?.split(':')[1]),
+        role: flags.includes('master') ? ('master' as const) : ('replica' as const),
+        masterId: fields[3] === '-' ? undefined : fields[3],
+        failed: flags.includes('fail') || flags.includes('fail?'),
+        slots: fields.slice(8).filter((s) => !s.startsWith('[')),
+      }
+    })
+
+const serves = (node: ClusterNode, slot: number): boolean =>
+  node.slots.some((range) => {
+    const [lo, hi] = range.split('-').map(Number)
+    return lo !== undefined && slot >= lo && slot <= (hi ?? lo)
+  })
+
 /**
- * Starts a three-master Redis Cluster of its own for a suite. Throws (with redis-cli's
- * output) when the cluster cannot be created.
+ * Starts a Redis Cluster of its own for a suite (three masters, no replicas, unless told).
+ * Throws (with redis-cli's output) when the cluster cannot be created; stops what it
+ * started before it throws.
  */
-export const startRedisCluster = async (masters = 3): Promise<RedisClusterServer> => {
+export const startRedisCluster = async (options: RedisClusterOptions = {}): Promise<RedisClusterServer> => {
+  const masters = options.masters ?? 3
+  const replicas = options.replicas ?? 0
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 2000
   const dir = mkdtempSync(join(tmpdir(), 'twinport-redis-cluster-'))
-  const children: ChildProcess[] = []
-  const ports: number[] = []
+  const children = new Map<number, ChildProcess>()
+  const buses = new Map<number, number>()
+  const all: number[] = []
+  // The slots each killed master served, to know its heir.
+  const held = new Map<number, readonly string[]>()
   const dispose = async (): Promise<void> => {
-    for (const child of children) child.kill('SIGTERM')
-    await Promise.all(children.map(exited))
+    const running = [...children.values()]
+    children.clear()
+    for (const child of running) child.kill('SIGKILL')
+    await Promise.all(running.map(exited))
     rmSync(dir, { recursive: true, force: true })
   }
+  const live = (): number[] => all.filter((p) => children.has(p))
+  const ask = (port: number, ...args: string[]): Promise<string> => cli(['-p', String(port), ...args])
+  const askAnyLive = async (...args: string[]): Promise<string> => {
+    let last: unknown
+    for (const port of live()) {
+      try {
+        return await ask(port, ...args)
+      } catch (error) {
+        last = error
+      }
+    }
+    throw new Error(`no running cluster node answered ${args.join(' ')}: ${String(last)}`)
+  }
+  const nodes = async (): Promise<ClusterNode[]> => parseNodes(await askAnyLive('CLUSTER', 'NODES'))
+  const allOk = async (): Promise<boolean> => {
+    const states = await Promise.all(live().map((p) => ask(p, 'CLUSTER', 'INFO').catch(() => '')))
+    return states.every((s) => s.includes('cluster_state:ok'))
+  }
+  let masterPorts: number[] = []
+  let replicaPorts: number[] = []
   try {
-    // Two free ports per master: the client port and the cluster bus (by default port + 10000,
+    // Two free ports per node: the client port and the cluster bus (by default port + 10000,
     // which may be taken or out of range for an ephemeral port).
     const taken = new Set<number>()
     const fresh = async (): Promise<number> => {
@@ -94,17 +189,27 @@ export const startRedisCluster = async (masters = 3): Promise<RedisClusterServer
         }
       }
     }
-    for (let i = 0; i < masters; i++) {
+    for (let i = 0; i < masters * (1 + replicas); i++) {
       const port = await fresh()
-      children.push(await launch(port, await fresh(), join(dir, String(port))))
-      ports.push(port)
+      const bus = await fresh()
+      children.set(port, await launch(port, bus, join(dir, String(port)), nodeTimeoutMs))
+      buses.set(port, bus)
+      all.push(port)
     }
-    await cli(['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'])
-    // Every master must know the whole slot map before clients come.
+    await cli(['--cluster', 'create', ...all.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'])
+    // Every node must know the whole slot map (and every replica have its master's data)
+    // before clients come.
     for (let i = 0; ; i++) {
-      const states = await Promise.all(ports.map((p) => cli(['-p', String(p), 'CLUSTER', 'INFO'])))
-      if (states.every((s) => s.includes('cluster_state:ok'))) break
-      if (i === 100) throw new Error(`the cluster did not reach cluster_state:ok:\n${states.join('\n')}`)
+      const known = await nodes()
+      const synced = await Promise.all(
+        known.filter((n) => n.role === 'replica').map(async (n) => (await ask(n.port, 'INFO', 'replication')).includes('master_link_status:up')),
+      )
+      if ((await allOk()) && known.length === all.length && synced.every(Boolean)) {
+        masterPorts = all.filter((p) => known.find((n) => n.port === p)?.role === 'master')
+        replicaPorts = all.filter((p) => !masterPorts.includes(p))
+        break
+      }
+      if (i === 200) throw new Error(`the cluster did not become ready:\n${known.map((n) => JSON.stringify(n)).join('\n')}`)
       await delay(50)
     }
   } catch (error) {
@@ -112,21 +217,42 @@ export const startRedisCluster = async (masters = 3): Promise<RedisClusterServer
     throw error
   }
   return {
-    ports,
-    rootNodes: ports.map((p) => ({ url: `redis://127.0.0.1:${p}` })),
-    cli: (port, ...args) => cli(['-p', String(port), ...args]),
+    ports: masterPorts,
+    replicaPorts,
+    rootNodes: masterPorts.map((p) => ({ url: `redis://127.0.0.1:${p}` })),
+    cli: ask,
     masterOf: async (key) => {
-      const slot = Number(await cli(['-p', String(ports[0]), 'CLUSTER', 'KEYSLOT', key]))
-      // CLUSTER NODES: `<id> <ip:port@bus> <flags> <master> <ping> <pong> <epoch> <link> <slot or lo-hi>…`
-      for (const line of (await cli(['-p', String(ports[0]), 'CLUSTER', 'NODES'])).split('\n')) {
-        const fields = line.split(' ')
-        const serves = fields.slice(8).some((range) => {
-          const [lo, hi] = range.split('-').map(Number)
-          return lo !== undefined && slot >= lo && slot <= (hi ?? lo)
-        })
-        if (serves) return Number((fields[1] ?? '').split('@')[0]?.split(':')[1])
+      const slot = Number(await askAnyLive('CLUSTER', 'KEYSLOT', key))
+      const master = (await nodes()).find((n) => n.role === 'master' && !n.failed && serves(n, slot))
+      if (master === undefined) throw new Error(`no master serves slot ${slot} of ${key}`)
+      return master.port
+    },
+    nodes,
+    running: (port) => children.has(port),
+    kill: async (port) => {
+      const child = children.get(port)
+      if (child === undefined) throw new Error(`no cluster node runs on ${port}`)
+      held.set(port, (await nodes()).find((n) => n.port === port)?.slots ?? [])
+      children.delete(port)
+      child.kill('SIGKILL')
+      await exited(child)
+    },
+    failedOver: async (port, timeoutMs = 15_000) => {
+      const slots = held.get(port) ?? []
+      const first = Number((slots[0] ?? '').split('-')[0])
+      if (slots.length === 0) throw new Error(`the node on ${port} was killed holding no slots: nothing to fail over`)
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const known = await nodes().catch(() => [])
+        const heir = known.find((n) => n.role === 'master' && !n.failed && n.port !== port && children.has(n.port) && serves(n, first))
+        if (heir !== undefined && (await allOk())) return heir.port
+        if (Date.now() > deadline) throw new Error(`no replica took over from ${port} within ${timeoutMs} ms:\n${known.map((n) => JSON.stringify(n)).join('\n')}`)
+        await delay(50)
       }
-      throw new Error(`no master serves slot ${slot} of ${key}`)
+    },
+    restart: async (port) => {
+      if (children.has(port)) return
+      children.set(port, await launch(port, buses.get(port) as number, join(dir, String(port)), nodeTimeoutMs))
     },
     dispose,
   }

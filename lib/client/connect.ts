@@ -55,19 +55,16 @@ const encode = (event: string, data: unknown, id?: number): string => JSON.strin
 // A ws:// or wss:// URL without fragment; http(s) maps to ws(s), relative URLs resolve
 // against the page in a browser.
 const socketUrl = (url: string): string => {
-  let u: URL | undefined
   try {
-    u = new URL(url, (globalThis as { location?: { href: string } }).location?.href)
+    const u = new URL(url, (globalThis as { location?: { href: string } }).location?.href)
     u.protocol = u.protocol.replace(/^http/, 'ws')
+    u.hash = ''
+    if (/^wss?:$/.test(u.protocol)) return u.href
   } catch {
-    // Left undefined: refused below.
+    // Not a URL at all: refused below, like one of another scheme.
   }
-  if (u === undefined || !/^wss?:$/.test(u.protocol)) throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
-  u.hash = ''
-  return u.href
+  throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
 }
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 const noop = (): void => undefined
 
@@ -97,6 +94,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   let opened = false
   let attempt = 0
   let retryTimer: unknown
+  // How the last connection ended: what requests fail with once the client is closed.
   let lastClose = { code: 1006, reason: '' }
   // The session: its id, whether it recovered, the last numbered message, the heartbeat.
   let sid: string | undefined
@@ -126,8 +124,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         threw(name, error)
       }
     }
-  // The state as it is now: listeners called in between may have changed it.
-  const current = (): ClientState => state
   const send = (text: string): void => (sock as WebSocketLike).send(text)
 
   const admit = (): RequestFailure | undefined =>
@@ -220,7 +216,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   const onSession = (data: unknown): void => {
-    const d = (isRecord(data) ? data : {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown }
+    // Reading a field of a string, a number or an array gives `undefined` as it does of `{}`.
+    const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown }
     if (typeof d.sid !== 'string' || d.sid === '' || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
     const previous = sid
     // A resume that failed: the server's reason, or (an older server) "unknown" when the id changed.
@@ -249,7 +246,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     else if (event === HEARTBEAT_EVENT) return
     if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
     if (event === 'error') {
-      const d = isRecord(data) ? data : {}
+      const d = (data ?? {}) as Record<string, unknown>
       return answer(id, data, {
         _tag: 'ServerError',
         code: String(d['error'] ?? 'unknown'),
@@ -269,15 +266,21 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (sock === s) sock = undefined
   }
 
-  const terminate = (code: number, reason: string): void => {
+  // Fails the pending requests with `lastClose`: every one, or those sent that may not be sent
+  // again. (A Map may lose entries while it is walked.)
+  const failClosed = (all?: boolean): void => {
+    for (const p of pending.values()) if (all || (p.sent && !p.resend)) fail(p, { _tag: 'Closed', ...lastClose })
+  }
+
+  // Closed for good, as `lastClose` says.
+  const terminate = (): void => {
     state = 'closed'
     clock.clearTimeout(retryTimer)
     clock.clearTimeout(liveTimer)
     clock.clearTimeout(sweepTimer)
-    lastClose = { code, reason }
-    for (const p of [...pending.values()]) fail(p, { _tag: 'Closed', code, reason })
+    failClosed(true)
     queue.length = 0
-    for (const stream of [...streams]) stream.end()
+    for (const stream of streams) stream.end()
   }
 
   // A connection ended: fail what may not be sent again, then retry or stop.
@@ -286,19 +289,20 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     heartbeat = 0
     if (state === 'closed') return
     lastClose = { code, reason }
-    for (const p of [...pending.values()]) if (p.sent && !p.resend) fail(p, { _tag: 'Closed', code, reason })
+    failClosed()
     const r = o.reconnect
     let again = false
     if (r && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
     listeners.emit('close', { code, reason, reconnect: again })
-    if (current() === 'closed') return
-    if (!again || !r) return terminate(code, reason)
+    // A listener may have closed the client meanwhile.
+    if ((state as ClientState) === 'closed') return
+    if (!again || !r) return terminate()
     attempt += 1
     state = 'reconnecting'
     let delay = r.minDelay
     guard('random', () => (delay = backoffDelay(attempt, r.minDelay, r.maxDelay, o.random)))()
     listeners.emit('reconnecting', { attempt, delay })
-    if (current() === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
+    if ((state as ClientState) === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
   }
 
   const opens = (): void => {
@@ -447,8 +451,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
           s.close(code)
         }
       }
+      lastClose = { code, reason }
       listeners.emit('close', { code, reason, reconnect: false })
-      terminate(code, reason)
+      terminate()
     },
   }
   open()

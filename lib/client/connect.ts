@@ -230,7 +230,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
     watch()
     listeners.emit('session', resync === undefined ? { id: sid, recovered } : { id: sid, recovered, resync })
-    if (resync !== undefined && previous !== undefined) listeners.emit('resync', { reason: resync, previousId: previous })
+    if (resync !== undefined) listeners.emit('resync', { reason: resync, previousId: previous as string })
   }
 
   const onMessage = (raw: unknown): void => {
@@ -296,11 +296,13 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     listeners.emit('close', { code, reason, reconnect: again })
     // A listener may have closed the client meanwhile.
     if ((state as ClientState) === 'closed') return
-    if (!again || !r) return terminate()
+    if (!again) return terminate()
     attempt += 1
     state = 'reconnecting'
-    let delay = r.minDelay
-    guard('random', () => (delay = backoffDelay(attempt, r.minDelay, r.maxDelay, o.random)))()
+    // `again` is true only with reconnection on.
+    const { minDelay, maxDelay } = r as Exclude<typeof r, false>
+    let delay = minDelay
+    guard('random', () => (delay = backoffDelay(attempt, minDelay, maxDelay, o.random)))()
     listeners.emit('reconnecting', { attempt, delay })
     if ((state as ClientState) === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
   }
@@ -312,13 +314,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     attempt = 0
     // Requests sent before the drop go again with their ids, then the queue, in order.
     for (const p of pending.values()) if (p.sent) send(p.text)
-    for (const item of queue.splice(0)) {
-      if (typeof item === 'string') send(item)
-      else {
-        item.sent = true
-        send(item.text)
-      }
-    }
+    for (const item of queue.splice(0)) send(typeof item === 'string' ? item : ((item.sent = true), item.text))
     if (opened) return void listeners.emit('reconnected', { attempt: after })
     opened = true
     listeners.emit('open', undefined)
@@ -415,7 +411,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       }),
     on: (event: string, fn: Listener) => on(event, fn),
     once: (event: string, fn: Listener) => on(event, fn, true),
-    off: (event: string, fn: Listener) => listeners.off(event, fn),
+    off: listeners.off,
     events: (event: string, opts: StreamOptions = {}) => {
       const stream: EventStream<unknown> = eventStream({
         subscribe: (push) => {

@@ -201,9 +201,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const answer = (id: EventId | undefined, data: unknown, failure?: RequestFailure & { readonly _tag: 'ServerError' }): void => {
     const p = pending.get(id as number)
     if (p !== undefined) {
-      settle(p)
-      if (failure === undefined) p.resolve(data as never)
-      else p.reject(new RequestError(p.event, p.id, failure))
+      if (failure !== undefined) fail(p, failure)
+      else if (settle(p)) p.resolve(data as never)
       // Every id below `nextId` was a request, so one not pending was settled: a late answer
       // to it (after a time-out, an abort, or a replay) is dropped quietly, however old.
     } else if (!(typeof id === 'number' && id % 1 === 0 && id > 0 && id < nextId)) {
@@ -229,8 +228,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (!recovered) lastSeq = 0
     heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
     watch()
-    listeners.emit('session', resync === undefined ? { id: sid, recovered } : { id: sid, recovered, resync })
-    if (resync !== undefined) listeners.emit('resync', { reason: resync, previousId: previous as string })
+    if (resync === undefined) return void listeners.emit('session', { id: sid, recovered })
+    listeners.emit('session', { id: sid, recovered, resync })
+    listeners.emit('resync', { reason: resync, previousId: previous as string })
   }
 
   const onMessage = (raw: unknown): void => {
@@ -348,8 +348,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     s.onclose = guard('close', (ev: { code: number; reason: string }) => gone(ev.code, ev.reason))
   }
 
-  const on = (event: string, fn: Listener, once?: boolean): (() => void) => listeners.on(event, fn, once)
-
   const client: Client = {
     get state() {
       return state
@@ -409,13 +407,13 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         p.sent = true
         send(p.text)
       }),
-    on: (event: string, fn: Listener) => on(event, fn),
-    once: (event: string, fn: Listener) => on(event, fn, true),
+    on: (event: string, fn: Listener) => listeners.on(event, fn),
+    once: (event: string, fn: Listener) => listeners.on(event, fn, true),
     off: listeners.off,
     events: (event: string, opts: StreamOptions = {}) => {
       const stream: EventStream<unknown> = eventStream({
         subscribe: (push) => {
-          const off = on(event, push)
+          const off = listeners.on(event, push)
           return () => {
             off()
             streams.delete(stream)

@@ -66,8 +66,6 @@ const socketUrl = (url: string): string => {
   throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
 }
 
-const noop = (): void => undefined
-
 /**
  * Opens a client on `url` (`ws:`, `wss:`, or `http(s):`, or a path relative to the page in
  * a browser) and keeps it connected. Type it with the server's route table and event map:
@@ -262,7 +260,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const detach = (s: WebSocketLike): void => {
     s.onopen = s.onmessage = s.onclose = null
     // Some implementations (ws) raise an error after a close during the handshake: keep a sink.
-    s.onerror = noop
+    s.onerror = () => undefined
     if (sock === s) sock = undefined
   }
 

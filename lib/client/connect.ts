@@ -203,7 +203,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       else if (settle(p)) p.resolve(data as never)
       // Every id below `nextId` was a request, so one not pending was settled: a late answer
       // to it (after a time-out, an abort, or a replay) is dropped quietly, however old.
-    } else if (!(typeof id === 'number' && id % 1 === 0 && id > 0 && id < nextId)) {
+    } else if (!(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) < nextId)) {
       report(
         failure === undefined
           ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
@@ -390,7 +390,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         let failure: RequestFailure | undefined
         try {
           p.text = encode(event, data, p.id)
-          failure = signal?.aborted === true ? { _tag: 'Aborted', reason: signal.reason } : state === 'open' ? undefined : admit()
+          failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : state === 'open' ? undefined : admit()
         } catch (error) {
           failure = { _tag: 'Unserializable', error }
         }

@@ -47,10 +47,11 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
   } catch {
     return { _tag: 'InvalidJson', message: 'message is not JSON' }
   }
-  // A primitive destructures to nothing; only null needs a stand-in.
+  // A primitive destructures to nothing; only null needs a stand-in. JSON.parse makes objects
+  // of this realm, so `instanceof Object` is false for null and the primitives alone.
   const { event, data: payload = null, id, seq } = (value ?? 0) as Record<string, unknown>
   const bad =
-    typeof value !== 'object' || value === null || Array.isArray(value)
+    !(value instanceof Object) || Array.isArray(value)
       ? 'not an object'
       : typeof event !== 'string' || event === ''
         ? 'bad "event"'

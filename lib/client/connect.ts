@@ -175,7 +175,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // the grace means the link is dead. One timer, re-armed when it fires, not per message.
   const watch = (): void => {
     clock.clearTimeout(liveTimer)
-    if (heartbeat === 0 || state !== 'open') return
+    if (!heartbeat || state !== 'open') return
     const bound = heartbeat + o.heartbeatGrace
     liveTimer = clock.setTimeout(
       guard('heartbeat', () => {

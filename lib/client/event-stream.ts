@@ -59,7 +59,7 @@ export const eventStream = <T>({ subscribe, buffer, name, signal }: StreamSource
   async function* read(): AsyncGenerator<T, undefined> {
     try {
       for (;;) {
-        if (items.length > 0) yield items.shift() as T
+        if (items.length) yield items.shift() as T
         else if (failure) throw failure
         else if (done) return
         else await new Promise<void>((resolve) => (wake = resolve))

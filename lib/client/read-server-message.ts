@@ -60,7 +60,7 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
           : seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) > 0)
             ? 'bad "seq"'
             : ''
-  if (bad !== '') return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
+  if (bad) return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
   const message: { -readonly [K in keyof ServerMessage]: ServerMessage[K] } = { _tag: 'ServerMessage', event: event as string, data: payload }
   if (id !== undefined) message.id = id as EventId
   if (seq !== undefined) message.seq = seq as number

@@ -55,21 +55,16 @@ const encode = (event: string, data: unknown, id?: number): string => JSON.strin
 // A ws:// or wss:// URL without fragment; http(s) maps to ws(s), relative URLs resolve
 // against the page in a browser.
 const socketUrl = (url: string): string => {
-  let u: URL | undefined
   try {
-    u = new URL(url, (globalThis as { location?: { href: string } }).location?.href)
+    const u = new URL(url, (globalThis as { location?: { href: string } }).location?.href)
     u.protocol = u.protocol.replace(/^http/, 'ws')
+    u.hash = ''
+    if (/^wss?:$/.test(u.protocol)) return u.href
   } catch {
-    // Left undefined: refused below.
+    // Not a URL at all: refused below, like one of another scheme.
   }
-  if (u === undefined || !/^wss?:$/.test(u.protocol)) throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
-  u.hash = ''
-  return u.href
+  throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
 }
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
-
-const noop = (): void => undefined
 
 /**
  * Opens a client on `url` (`ws:`, `wss:`, or `http(s):`, or a path relative to the page in
@@ -97,6 +92,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   let opened = false
   let attempt = 0
   let retryTimer: unknown
+  // How the last connection ended: what requests fail with once the client is closed.
   let lastClose = { code: 1006, reason: '' }
   // The session: its id, whether it recovered, the last numbered message, the heartbeat.
   let sid: string | undefined
@@ -126,8 +122,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         threw(name, error)
       }
     }
-  // The state as it is now: listeners called in between may have changed it.
-  const current = (): ClientState => state
   const send = (text: string): void => (sock as WebSocketLike).send(text)
 
   const admit = (): RequestFailure | undefined =>
@@ -181,7 +175,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // the grace means the link is dead. One timer, re-armed when it fires, not per message.
   const watch = (): void => {
     clock.clearTimeout(liveTimer)
-    if (heartbeat === 0 || state !== 'open') return
+    if (!heartbeat || state !== 'open') return
     const bound = heartbeat + o.heartbeatGrace
     liveTimer = clock.setTimeout(
       guard('heartbeat', () => {
@@ -205,12 +199,11 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const answer = (id: EventId | undefined, data: unknown, failure?: RequestFailure & { readonly _tag: 'ServerError' }): void => {
     const p = pending.get(id as number)
     if (p !== undefined) {
-      settle(p)
-      if (failure === undefined) p.resolve(data as never)
-      else p.reject(new RequestError(p.event, p.id, failure))
+      if (failure !== undefined) fail(p, failure)
+      else if (settle(p)) p.resolve(data as never)
       // Every id below `nextId` was a request, so one not pending was settled: a late answer
       // to it (after a time-out, an abort, or a replay) is dropped quietly, however old.
-    } else if (!(typeof id === 'number' && id % 1 === 0 && id > 0 && id < nextId)) {
+    } else if (!(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) < nextId)) {
       report(
         failure === undefined
           ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
@@ -220,7 +213,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   const onSession = (data: unknown): void => {
-    const d = (isRecord(data) ? data : {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown }
+    // Reading a field of a string, a number or an array gives `undefined` as it does of `{}`.
+    const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown }
     if (typeof d.sid !== 'string' || d.sid === '' || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
     const previous = sid
     // A resume that failed: the server's reason, or (an older server) "unknown" when the id changed.
@@ -232,8 +226,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (!recovered) lastSeq = 0
     heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
     watch()
-    listeners.emit('session', resync === undefined ? { id: sid, recovered } : { id: sid, recovered, resync })
-    if (resync !== undefined && previous !== undefined) listeners.emit('resync', { reason: resync, previousId: previous })
+    if (resync === undefined) return void listeners.emit('session', { id: sid, recovered })
+    listeners.emit('session', { id: sid, recovered, resync })
+    listeners.emit('resync', { reason: resync, previousId: previous as string })
   }
 
   const onMessage = (raw: unknown): void => {
@@ -249,7 +244,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     else if (event === HEARTBEAT_EVENT) return
     if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
     if (event === 'error') {
-      const d = isRecord(data) ? data : {}
+      const d = (data ?? {}) as Record<string, unknown>
       return answer(id, data, {
         _tag: 'ServerError',
         code: String(d['error'] ?? 'unknown'),
@@ -265,19 +260,25 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const detach = (s: WebSocketLike): void => {
     s.onopen = s.onmessage = s.onclose = null
     // Some implementations (ws) raise an error after a close during the handshake: keep a sink.
-    s.onerror = noop
+    s.onerror = () => undefined
     if (sock === s) sock = undefined
   }
 
-  const terminate = (code: number, reason: string): void => {
+  // Fails the pending requests with `lastClose`: every one, or those sent that may not be sent
+  // again. (A Map may lose entries while it is walked.)
+  const failClosed = (all?: boolean): void => {
+    for (const p of pending.values()) if (all || (p.sent && !p.resend)) fail(p, { _tag: 'Closed', ...lastClose })
+  }
+
+  // Closed for good, as `lastClose` says.
+  const terminate = (): void => {
     state = 'closed'
     clock.clearTimeout(retryTimer)
     clock.clearTimeout(liveTimer)
     clock.clearTimeout(sweepTimer)
-    lastClose = { code, reason }
-    for (const p of [...pending.values()]) fail(p, { _tag: 'Closed', code, reason })
+    failClosed(true)
     queue.length = 0
-    for (const stream of [...streams]) stream.end()
+    for (const stream of streams) stream.end()
   }
 
   // A connection ended: fail what may not be sent again, then retry or stop.
@@ -286,19 +287,22 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     heartbeat = 0
     if (state === 'closed') return
     lastClose = { code, reason }
-    for (const p of [...pending.values()]) if (p.sent && !p.resend) fail(p, { _tag: 'Closed', code, reason })
+    failClosed()
     const r = o.reconnect
     let again = false
     if (r && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
     listeners.emit('close', { code, reason, reconnect: again })
-    if (current() === 'closed') return
-    if (!again || !r) return terminate(code, reason)
+    // A listener may have closed the client meanwhile.
+    if ((state as ClientState) === 'closed') return
+    if (!again) return terminate()
     attempt += 1
     state = 'reconnecting'
-    let delay = r.minDelay
-    guard('random', () => (delay = backoffDelay(attempt, r.minDelay, r.maxDelay, o.random)))()
+    // `again` is true only with reconnection on.
+    const { minDelay, maxDelay } = r as Exclude<typeof r, false>
+    let delay = minDelay
+    guard('random', () => (delay = backoffDelay(attempt, minDelay, maxDelay, o.random)))()
     listeners.emit('reconnecting', { attempt, delay })
-    if (current() === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
+    if ((state as ClientState) === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
   }
 
   const opens = (): void => {
@@ -308,13 +312,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     attempt = 0
     // Requests sent before the drop go again with their ids, then the queue, in order.
     for (const p of pending.values()) if (p.sent) send(p.text)
-    for (const item of queue.splice(0)) {
-      if (typeof item === 'string') send(item)
-      else {
-        item.sent = true
-        send(item.text)
-      }
-    }
+    for (const item of queue.splice(0)) send(typeof item === 'string' ? item : ((item.sent = true), item.text))
     if (opened) return void listeners.emit('reconnected', { attempt: after })
     opened = true
     listeners.emit('open', undefined)
@@ -347,8 +345,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     })
     s.onclose = guard('close', (ev: { code: number; reason: string }) => gone(ev.code, ev.reason))
   }
-
-  const on = (event: string, fn: Listener, once?: boolean): (() => void) => listeners.on(event, fn, once)
 
   const client: Client = {
     get state() {
@@ -394,7 +390,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         let failure: RequestFailure | undefined
         try {
           p.text = encode(event, data, p.id)
-          failure = signal?.aborted === true ? { _tag: 'Aborted', reason: signal.reason } : state === 'open' ? undefined : admit()
+          failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : state === 'open' ? undefined : admit()
         } catch (error) {
           failure = { _tag: 'Unserializable', error }
         }
@@ -409,13 +405,13 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         p.sent = true
         send(p.text)
       }),
-    on: (event: string, fn: Listener) => on(event, fn),
-    once: (event: string, fn: Listener) => on(event, fn, true),
-    off: (event: string, fn: Listener) => listeners.off(event, fn),
+    on: (event: string, fn: Listener) => listeners.on(event, fn),
+    once: (event: string, fn: Listener) => listeners.on(event, fn, true),
+    off: listeners.off,
     events: (event: string, opts: StreamOptions = {}) => {
       const stream: EventStream<unknown> = eventStream({
         subscribe: (push) => {
-          const off = on(event, push)
+          const off = listeners.on(event, push)
           return () => {
             off()
             streams.delete(stream)
@@ -447,8 +443,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
           s.close(code)
         }
       }
+      lastClose = { code, reason }
       listeners.emit('close', { code, reason, reconnect: false })
-      terminate(code, reason)
+      terminate()
     },
   }
   open()

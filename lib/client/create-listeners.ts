@@ -34,11 +34,10 @@ export interface Listeners {
 export const createListeners = (onThrow: (event: string, error: unknown) => void): Listeners => {
   // Copy on write: `emit` walks the array it started with, whatever listeners do meanwhile.
   const byEvent = new Map<string, readonly Entry[]>()
-  const remove = (event: string, entry: Entry): void => {
-    const list = byEvent.get(event) ?? []
-    const rest = list.filter((e) => e !== entry)
+  const remove = (event: string, entry: Entry | undefined): void => {
+    const rest = (byEvent.get(event) ?? []).filter((e) => e !== entry)
     if (rest.length === 0) byEvent.delete(event)
-    else if (rest.length !== list.length) byEvent.set(event, rest)
+    else byEvent.set(event, rest)
   }
   return {
     on: (event, fn, once = false) => {
@@ -46,10 +45,7 @@ export const createListeners = (onThrow: (event: string, error: unknown) => void
       byEvent.set(event, [...(byEvent.get(event) ?? []), entry])
       return () => remove(event, entry)
     },
-    off: (event, fn) => {
-      const entry = byEvent.get(event)?.find((e) => e.fn === fn)
-      if (entry !== undefined) remove(event, entry)
-    },
+    off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e.fn === fn)),
     emit: (event, payload) => {
       const list = byEvent.get(event)
       if (list === undefined) return false

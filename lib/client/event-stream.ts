@@ -54,14 +54,14 @@ export const eventStream = <T>({ subscribe, buffer, name, signal }: StreamSource
     }
     wake()
   })
-  if (signal?.aborted === true) end()
+  if (signal?.aborted) end()
   else signal?.addEventListener('abort', end)
   async function* read(): AsyncGenerator<T, undefined> {
     try {
       for (;;) {
-        if (items.length > 0) yield items.shift() as T
-        else if (failure !== undefined) throw failure
-        else if (done) return undefined
+        if (items.length) yield items.shift() as T
+        else if (failure) throw failure
+        else if (done) return
         else await new Promise<void>((resolve) => (wake = resolve))
       }
     } finally {

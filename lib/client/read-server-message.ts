@@ -17,12 +17,6 @@ export interface ServerMessage {
   readonly seq?: number
 }
 
-// Every UTF-16 code unit is one to three bytes of UTF-8, so the exact count is needed only
-// between those bounds; far over the limit, the length in code units is reported (a lower
-// bound) rather than encoding megabytes to count them.
-const bytesOver = (text: string, limit: number): number =>
-  text.length * 3 <= limit ? 0 : text.length > limit ? text.length : new TextEncoder().encode(text).length
-
 /**
  * Reads `data` (what the WebSocket delivered) as an event. Binary data, text over `limit`
  * bytes of UTF-8, text that is not JSON and JSON of the wrong shape are problems; an
@@ -37,11 +31,15 @@ const bytesOver = (text: string, limit: number): number =>
 export const readServerMessage = (data: unknown, limit: number): ServerMessage | ClientProblem => {
   if (typeof data !== 'string') {
     // An ArrayBuffer (binaryType 'arraybuffer'), or a Blob where that was not honoured.
-    const { byteLength, size: blobSize } = (data ?? {}) as { byteLength?: number; size?: number }
-    const size = byteLength ?? blobSize ?? 0
+    const d = (data ?? {}) as { byteLength?: number; size?: number }
+    const size = d.byteLength ?? d.size ?? 0
     return { _tag: 'BinaryMessage', size, message: `binary message of ${size} bytes; expected JSON text` }
   }
-  const size = bytesOver(data, limit)
+  // Every UTF-16 code unit is one to three bytes of UTF-8, so the exact count is needed only
+  // between those bounds; far over the limit, the length in code units is reported (a lower
+  // bound) rather than encoding megabytes to count them.
+  const units = data.length
+  const size = units * 3 <= limit ? 0 : units > limit ? units : new TextEncoder().encode(data).length
   if (size > limit) return { _tag: 'MessageTooBig', size, limit, message: `message over maxMessageBytes ${limit}` }
   let value: unknown
   try {
@@ -49,10 +47,11 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
   } catch {
     return { _tag: 'InvalidJson', message: 'message is not JSON' }
   }
-  // A primitive destructures to nothing; only null needs a stand-in.
+  // A primitive destructures to nothing; only null needs a stand-in. JSON.parse makes objects
+  // of this realm, so `instanceof Object` is false for null and the primitives alone.
   const { event, data: payload = null, id, seq } = (value ?? 0) as Record<string, unknown>
   const bad =
-    typeof value !== 'object' || value === null || Array.isArray(value)
+    !(value instanceof Object) || Array.isArray(value)
       ? 'not an object'
       : typeof event !== 'string' || event === ''
         ? 'bad "event"'
@@ -61,7 +60,7 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
           : seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) > 0)
             ? 'bad "seq"'
             : ''
-  if (bad !== '') return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
+  if (bad) return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
   const message: { -readonly [K in keyof ServerMessage]: ServerMessage[K] } = { _tag: 'ServerMessage', event: event as string, data: payload }
   if (id !== undefined) message.id = id as EventId
   if (seq !== undefined) message.seq = seq as number

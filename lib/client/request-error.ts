@@ -55,11 +55,14 @@ export const describeFailure = (event: string, failure: RequestFailure): string 
  */
 export class RequestError extends Error {
   override readonly name = 'RequestError'
-  constructor(
-    readonly event: string,
-    readonly id: EventId,
-    readonly failure: RequestFailure,
-  ) {
+  // Declared, not parameter properties: those compile to field definitions and assignments both.
+  declare readonly event: string
+  declare readonly id: EventId
+  declare readonly failure: RequestFailure
+  constructor(event: string, id: EventId, failure: RequestFailure) {
     super(describeFailure(event, failure))
+    this.event = event
+    this.id = id
+    this.failure = failure
   }
 }

@@ -57,12 +57,25 @@ export interface SessionRecorder {
 /** An answer still being computed: a retry waits for it instead of running the handler again. */
 export const PENDING = 'pending'
 
+// A remembered answer, in a list from the least to the most recently remembered. A request is
+// remembered twice (pending, then answered): moving its entry to the newest end is two links
+// changed, where a Map kept in that order needs a delete and a set, and an iterator to find
+// its oldest key.
+interface Answer {
+  readonly id: EventId
+  text: string
+  older: Answer | undefined
+  newer: Answer | undefined
+}
+
 export class ClientSession {
   private nextSeq = 1
   // Numbered texts, oldest first; `first` is the sequence number of sent[0].
   private sent: string[] = []
   private first = 1
-  private readonly answers = new Map<EventId, string>()
+  private readonly answers = new Map<EventId, Answer>()
+  private oldest: Answer | undefined = undefined
+  private newest: Answer | undefined = undefined
   /** The client's data while it is away. */
   data: Map<string, unknown> | undefined = undefined
   /** The expiry of a disconnected session. */
@@ -129,18 +142,54 @@ export class ClientSession {
 
   /** The answer given to request `id`, `PENDING` while it runs, or `undefined`. */
   answerOf(id: EventId): string | undefined {
-    return this.answers.get(id)
+    return this.answers.get(id)?.text
   }
 
   /** Forgets request `id` (its handler chose not to answer). */
   forget(id: EventId): void {
+    const answer = this.answers.get(id)
+    if (answer === undefined) return
+    this.unlink(answer)
     this.answers.delete(id)
   }
 
-  /** Remembers request `id`'s answer (or that it runs); the oldest is forgotten past the bound. */
-  remember(id: EventId, answer: string): void {
-    this.answers.delete(id)
+  /**
+   * Remembers request `id`'s answer (or that it runs), as the most recent; past the bound the
+   * one remembered least recently is forgotten.
+   */
+  remember(id: EventId, text: string): void {
+    const known = this.answers.get(id)
+    if (known !== undefined) {
+      known.text = text
+      if (known !== this.newest) {
+        this.unlink(known)
+        this.append(known)
+      }
+      return
+    }
+    const answer: Answer = { id, text, older: undefined, newer: undefined }
     this.answers.set(id, answer)
-    if (this.answers.size > this.limits.maxAnswers) this.answers.delete(this.answers.keys().next().value as EventId)
+    this.append(answer)
+    if (this.answers.size > this.limits.maxAnswers) {
+      const oldest = this.oldest as Answer
+      this.unlink(oldest)
+      this.answers.delete(oldest.id)
+    }
+  }
+
+  private append(answer: Answer): void {
+    answer.older = this.newest
+    answer.newer = undefined
+    if (this.newest === undefined) this.oldest = answer
+    else this.newest.newer = answer
+    this.newest = answer
+  }
+
+  private unlink(answer: Answer): void {
+    const { older, newer } = answer
+    if (older === undefined) this.oldest = newer
+    else older.newer = newer
+    if (newer === undefined) this.newest = older
+    else newer.older = older
   }
 }

@@ -49,6 +49,32 @@ test('ClientSession :: answers remembered by id, pending first, the oldest forgo
   assert.equal([s.answerOf('x'), s.answerOf(2), s.answerOf(3)], ['X', 'Y', 'Z'])
 })
 
+test('ClientSession :: at the bound the answer remembered least recently goes: a completed request counts from its answer', () => {
+  const s = new ClientSession('sid', 1, limits)
+  const kept = (): (string | undefined)[] => [1, 2, 3, 4, 5, 6, 7].map((id) => s.answerOf(id))
+  s.remember(1, PENDING)
+  s.remember(2, PENDING)
+  s.remember(3, PENDING)
+  // 1 answered last of the three: 2 is now the oldest.
+  s.remember(1, 'A1')
+  s.remember(4, PENDING)
+  assert.equal(kept(), ['A1', undefined, PENDING, PENDING, undefined, undefined, undefined])
+  s.remember(5, PENDING)
+  assert.equal(kept(), ['A1', undefined, undefined, PENDING, PENDING, undefined, undefined])
+  // A forgotten answer leaves room: nothing else goes until the bound is passed again.
+  s.forget(1)
+  s.forget(99)
+  s.remember(6, 'A6')
+  assert.equal(kept(), [undefined, undefined, undefined, PENDING, PENDING, 'A6', undefined])
+  s.remember(7, 'A7')
+  assert.equal(kept(), [undefined, undefined, undefined, undefined, PENDING, 'A6', 'A7'])
+  // Remembered again after it was forgotten, an id is the newest.
+  s.remember(1, 'B1')
+  s.remember(5, 'A5')
+  s.remember(8, PENDING)
+  assert.equal([...kept(), s.answerOf(8)], ['B1', undefined, undefined, undefined, 'A5', undefined, undefined, PENDING])
+})
+
 test('newSessionId :: 22 characters of base64url, different every time', () => {
   const ids = new Set(Array.from({ length: 200 }, newSessionId))
   assert.is(ids.size, 200)

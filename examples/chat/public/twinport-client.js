@@ -23,7 +23,8 @@ var resolveClientOptions = ({
   reconnect = {},
   queueSize = 100,
   timeout = 1e4,
-  maxMessageBytes = 16 * 1024 * 1024,
+  maxMessageBytes = 2 ** 24,
+  // 16 MiB
   sessions = true,
   heartbeatGrace = 1e4,
   random = Math.random,
@@ -71,14 +72,14 @@ var eventStream = ({ subscribe, buffer, name, signal }) => {
     }
     wake();
   });
-  if (signal?.aborted === true) end();
+  if (signal?.aborted) end();
   else signal?.addEventListener("abort", end);
   async function* read() {
     try {
       for (; ; ) {
-        if (items.length > 0) yield items.shift();
-        else if (failure !== void 0) throw failure;
-        else if (done) return void 0;
+        if (items.length) yield items.shift();
+        else if (failure) throw failure;
+        else if (done) return;
         else await new Promise((resolve) => wake = resolve);
       }
     } finally {
@@ -101,10 +102,9 @@ var eventStream = ({ subscribe, buffer, name, signal }) => {
 var createListeners = (onThrow) => {
   const byEvent = /* @__PURE__ */ new Map();
   const remove = (event, entry) => {
-    const list = byEvent.get(event) ?? [];
-    const rest = list.filter((e) => e !== entry);
+    const rest = (byEvent.get(event) ?? []).filter((e) => e !== entry);
     if (rest.length === 0) byEvent.delete(event);
-    else if (rest.length !== list.length) byEvent.set(event, rest);
+    else byEvent.set(event, rest);
   };
   return {
     on: (event, fn, once = false) => {
@@ -112,10 +112,7 @@ var createListeners = (onThrow) => {
       byEvent.set(event, [...byEvent.get(event) ?? [], entry]);
       return () => remove(event, entry);
     },
-    off: (event, fn) => {
-      const entry = byEvent.get(event)?.find((e) => e.fn === fn);
-      if (entry !== void 0) remove(event, entry);
-    },
+    off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e.fn === fn)),
     emit: (event, payload) => {
       const list = byEvent.get(event);
       if (list === void 0) return false;
@@ -134,14 +131,14 @@ var createListeners = (onThrow) => {
 };
 
 // lib/client/read-server-message.ts
-var bytesOver = (text, limit) => text.length * 3 <= limit ? 0 : text.length > limit ? text.length : new TextEncoder().encode(text).length;
 var readServerMessage = (data, limit) => {
   if (typeof data !== "string") {
-    const { byteLength, size: blobSize } = data ?? {};
-    const size2 = byteLength ?? blobSize ?? 0;
+    const d = data ?? {};
+    const size2 = d.byteLength ?? d.size ?? 0;
     return { _tag: "BinaryMessage", size: size2, message: `binary message of ${size2} bytes; expected JSON text` };
   }
-  const size = bytesOver(data, limit);
+  const units = data.length;
+  const size = units * 3 <= limit ? 0 : units > limit ? units : new TextEncoder().encode(data).length;
   if (size > limit) return { _tag: "MessageTooBig", size, limit, message: `message over maxMessageBytes ${limit}` };
   let value;
   try {
@@ -150,8 +147,8 @@ var readServerMessage = (data, limit) => {
     return { _tag: "InvalidJson", message: "message is not JSON" };
   }
   const { event, data: payload = null, id, seq } = value ?? 0;
-  const bad = typeof value !== "object" || value === null || Array.isArray(value) ? "not an object" : typeof event !== "string" || event === "" ? 'bad "event"' : id !== void 0 && typeof id !== "string" && typeof id !== "number" ? 'bad "id"' : seq !== void 0 && !(Number.isSafeInteger(seq) && seq > 0) ? 'bad "seq"' : "";
-  if (bad !== "") return { _tag: "InvalidMessage", message: `not an event envelope: ${bad}` };
+  const bad = !(value instanceof Object) || Array.isArray(value) ? "not an object" : typeof event !== "string" || event === "" ? 'bad "event"' : id !== void 0 && typeof id !== "string" && typeof id !== "number" ? 'bad "id"' : seq !== void 0 && !(Number.isSafeInteger(seq) && seq > 0) ? 'bad "seq"' : "";
+  if (bad) return { _tag: "InvalidMessage", message: `not an event envelope: ${bad}` };
   const message = { _tag: "ServerMessage", event, data: payload };
   if (id !== void 0) message.id = id;
   if (seq !== void 0) message.seq = seq;
@@ -161,16 +158,13 @@ var readServerMessage = (data, limit) => {
 // lib/client/request-error.ts
 var describeFailure = (event, failure) => `"${event}": ${failure._tag}` + (failure._tag === "Timeout" ? ` after ${failure.ms} ms` : failure._tag === "ServerError" ? ` ${failure.code}: ${failure.message}` : failure._tag === "Closed" ? ` ${failure.code} ${failure.reason}` : "");
 var RequestError = class extends Error {
+  name = "RequestError";
   constructor(event, id, failure) {
     super(describeFailure(event, failure));
     this.event = event;
     this.id = id;
     this.failure = failure;
   }
-  event;
-  id;
-  failure;
-  name = "RequestError";
 };
 
 // lib/client/connect.ts
@@ -181,18 +175,15 @@ var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "recon
 var RESYNC_REASONS = /* @__PURE__ */ new Set(["unknown_session", "gap", "unavailable"]);
 var encode = (event, data, id) => JSON.stringify({ event, data: data ?? null, id });
 var socketUrl = (url) => {
-  let u;
   try {
-    u = new URL(url, globalThis.location?.href);
+    const u = new URL(url, globalThis.location?.href);
     u.protocol = u.protocol.replace(/^http/, "ws");
+    u.hash = "";
+    if (/^wss?:$/.test(u.protocol)) return u.href;
   } catch {
   }
-  if (u === void 0 || !/^wss?:$/.test(u.protocol)) throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`);
-  u.hash = "";
-  return u.href;
+  throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`);
 };
-var isRecord = (u) => typeof u === "object" && u !== null && !Array.isArray(u);
-var noop = () => void 0;
 function connect(url, options = {}) {
   const o = resolveClientOptions(options);
   const { clock } = o;
@@ -223,7 +214,6 @@ function connect(url, options = {}) {
       threw(name, error);
     }
   };
-  const current = () => state;
   const send = (text) => sock.send(text);
   const admit = () => state === "closed" ? { _tag: "Closed", ...lastClose } : o.queueSize === 0 ? { _tag: "Offline" } : queue.length >= o.queueSize ? { _tag: "QueueFull", limit: o.queueSize } : void 0;
   const settle = (p) => {
@@ -256,7 +246,7 @@ function connect(url, options = {}) {
   };
   const watch = () => {
     clock.clearTimeout(liveTimer);
-    if (heartbeat === 0 || state !== "open") return;
+    if (!heartbeat || state !== "open") return;
     const bound = heartbeat + o.heartbeatGrace;
     liveTimer = clock.setTimeout(
       guard("heartbeat", () => {
@@ -275,17 +265,16 @@ function connect(url, options = {}) {
   const answer = (id, data, failure) => {
     const p = pending.get(id);
     if (p !== void 0) {
-      settle(p);
-      if (failure === void 0) p.resolve(data);
-      else p.reject(new RequestError(p.event, p.id, failure));
-    } else if (!(typeof id === "number" && id % 1 === 0 && id > 0 && id < nextId)) {
+      if (failure !== void 0) fail(p, failure);
+      else if (settle(p)) p.resolve(data);
+    } else if (!(Number.isSafeInteger(id) && id > 0 && id < nextId)) {
       report(
         failure === void 0 ? { _tag: "UnknownAck", id, message: `ack for unknown id ${JSON.stringify(id)}` } : { ...failure, ...id === void 0 ? {} : { id }, message: `server error ${failure.code}: ${failure.message}` }
       );
     }
   };
   const onSession = (data) => {
-    const d = isRecord(data) ? data : {};
+    const d = data ?? {};
     if (typeof d.sid !== "string" || d.sid === "" || typeof d.recovered !== "boolean") return report({ _tag: "InvalidMessage", message: `bad ${SESSION_EVENT}` });
     const previous = sid;
     const resync = d.recovered || previous === void 0 ? void 0 : RESYNC_REASONS.has(d.resync) ? d.resync : "unknown_session";
@@ -294,8 +283,9 @@ function connect(url, options = {}) {
     if (!recovered) lastSeq = 0;
     heartbeat = typeof d.heartbeat === "number" && d.heartbeat > 0 ? d.heartbeat : 0;
     watch();
-    listeners.emit("session", resync === void 0 ? { id: sid, recovered } : { id: sid, recovered, resync });
-    if (resync !== void 0 && previous !== void 0) listeners.emit("resync", { reason: resync, previousId: previous });
+    if (resync === void 0) return void listeners.emit("session", { id: sid, recovered });
+    listeners.emit("session", { id: sid, recovered, resync });
+    listeners.emit("resync", { reason: resync, previousId: previous });
   };
   const onMessage = (raw) => {
     lastSeen = clock.now();
@@ -309,7 +299,7 @@ function connect(url, options = {}) {
     else if (event === HEARTBEAT_EVENT) return;
     if (event === "ack") return id === void 0 ? report({ _tag: "InvalidMessage", message: 'not an event envelope: ack without "id"' }) : answer(id, data);
     if (event === "error") {
-      const d = isRecord(data) ? data : {};
+      const d = data ?? {};
       return answer(id, data, {
         _tag: "ServerError",
         code: String(d["error"] ?? "unknown"),
@@ -322,37 +312,40 @@ function connect(url, options = {}) {
   };
   const detach = (s) => {
     s.onopen = s.onmessage = s.onclose = null;
-    s.onerror = noop;
+    s.onerror = () => void 0;
     if (sock === s) sock = void 0;
   };
-  const terminate = (code, reason) => {
+  const failClosed = (all) => {
+    for (const p of pending.values()) if (all || p.sent && !p.resend) fail(p, { _tag: "Closed", ...lastClose });
+  };
+  const terminate = () => {
     state = "closed";
     clock.clearTimeout(retryTimer);
     clock.clearTimeout(liveTimer);
     clock.clearTimeout(sweepTimer);
-    lastClose = { code, reason };
-    for (const p of [...pending.values()]) fail(p, { _tag: "Closed", code, reason });
+    failClosed(true);
     queue.length = 0;
-    for (const stream of [...streams]) stream.end();
+    for (const stream of streams) stream.end();
   };
   const ended = (code, reason) => {
     clock.clearTimeout(liveTimer);
     heartbeat = 0;
     if (state === "closed") return;
     lastClose = { code, reason };
-    for (const p of [...pending.values()]) if (p.sent && !p.resend) fail(p, { _tag: "Closed", code, reason });
+    failClosed();
     const r = o.reconnect;
     let again = false;
     if (r && attempt < r.maxAttempts) guard("shouldReconnect", () => again = r.shouldReconnect(code, reason))();
     listeners.emit("close", { code, reason, reconnect: again });
-    if (current() === "closed") return;
-    if (!again || !r) return terminate(code, reason);
+    if (state === "closed") return;
+    if (!again) return terminate();
     attempt += 1;
     state = "reconnecting";
-    let delay = r.minDelay;
-    guard("random", () => delay = backoffDelay(attempt, r.minDelay, r.maxDelay, o.random))();
+    const { minDelay, maxDelay } = r;
+    let delay = minDelay;
+    guard("random", () => delay = backoffDelay(attempt, minDelay, maxDelay, o.random))();
     listeners.emit("reconnecting", { attempt, delay });
-    if (current() === "reconnecting") retryTimer = clock.setTimeout(open, delay);
+    if (state === "reconnecting") retryTimer = clock.setTimeout(open, delay);
   };
   const opens = () => {
     state = "open";
@@ -360,13 +353,7 @@ function connect(url, options = {}) {
     const after = attempt;
     attempt = 0;
     for (const p of pending.values()) if (p.sent) send(p.text);
-    for (const item of queue.splice(0)) {
-      if (typeof item === "string") send(item);
-      else {
-        item.sent = true;
-        send(item.text);
-      }
-    }
+    for (const item of queue.splice(0)) send(typeof item === "string" ? item : (item.sent = true, item.text));
     if (opened) return void listeners.emit("reconnected", { attempt: after });
     opened = true;
     listeners.emit("open", void 0);
@@ -395,7 +382,6 @@ function connect(url, options = {}) {
     });
     s.onclose = guard("close", (ev) => gone(ev.code, ev.reason));
   }
-  const on = (event, fn, once) => listeners.on(event, fn, once);
   const client = {
     get state() {
       return state;
@@ -439,7 +425,7 @@ function connect(url, options = {}) {
       let failure;
       try {
         p.text = encode(event, data, p.id);
-        failure = signal?.aborted === true ? { _tag: "Aborted", reason: signal.reason } : state === "open" ? void 0 : admit();
+        failure = signal?.aborted ? { _tag: "Aborted", reason: signal.reason } : state === "open" ? void 0 : admit();
       } catch (error) {
         failure = { _tag: "Unserializable", error };
       }
@@ -454,13 +440,13 @@ function connect(url, options = {}) {
       p.sent = true;
       send(p.text);
     }),
-    on: (event, fn) => on(event, fn),
-    once: (event, fn) => on(event, fn, true),
-    off: (event, fn) => listeners.off(event, fn),
+    on: (event, fn) => listeners.on(event, fn),
+    once: (event, fn) => listeners.on(event, fn, true),
+    off: listeners.off,
     events: (event, opts = {}) => {
       const stream = eventStream({
         subscribe: (push) => {
-          const off = on(event, push);
+          const off = listeners.on(event, push);
           return () => {
             off();
             streams.delete(stream);
@@ -491,8 +477,9 @@ function connect(url, options = {}) {
           s.close(code);
         }
       }
+      lastClose = { code, reason };
       listeners.emit("close", { code, reason, reconnect: false });
-      terminate(code, reason);
+      terminate();
     }
   };
   open();

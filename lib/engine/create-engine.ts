@@ -470,6 +470,13 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
         book.number(item.text)
       }
       source = undefined
+      // Past every entry read, also those not numbered for it (its former node's, raw ones):
+      // a later resume elsewhere must not hand them out again, nor look for them after a trim.
+      for (const { key, frames: read } of tails) {
+        const end = read[read.length - 1]?.seq
+        const now = book.cursors.get(key)
+        if (end !== undefined && (now === undefined || before(now, end))) book.cursors.set(key, end)
+      }
       logDebug('recovery: session {sid} restored from the store', { sid, node: record.node ?? '' })
       return undefined
     } catch (error) {

@@ -13,11 +13,12 @@ import { decodeClusterMessage } from '../core/cluster/decode-cluster-message.js'
 import { sha1 } from '../core/ws/sha1.js'
 import type { Sequence } from '../core/cluster/cluster-message.js'
 import type { ClusterTarget } from '../engine/cluster-adapter.js'
-import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from '../engine/recovery-store.js'
+import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, SessionRecord } from '../engine/recovery-store.js'
+import { checkTargetTail } from './check-target-tail.js'
 import { type NodeRedisClient, nodeRedisPort } from './node-redis-port.js'
 import { scopeKeys, sessionKeys } from './redis-keys.js'
 import type { RedisPort } from './redis-port.js'
-import { DELETE_SESSION_SCRIPT, SAVE_PROGRESS_SCRIPT } from './session-scripts.js'
+import { DELETE_SESSION_SCRIPT, READ_TARGET_SCRIPT, SAVE_PROGRESS_SCRIPT } from './session-scripts.js'
 
 export interface RedisRecoveryStoreOptions {
   /** Where Redis is (default `redis://127.0.0.1:6379`); ignored when `client` or `port` is given. */
@@ -64,6 +65,8 @@ const idOf = (id: Uint8Array): Sequence => {
   const [epoch, n] = text.decode(id).split('-').map(Number)
   return { epoch: epoch ?? 0, n: n ?? 0 }
 }
+// A counter field (bytes, or nil when unset) as a number.
+const numberOf = (field: unknown): number | undefined => (field instanceof Uint8Array ? Number(text.decode(field)) : undefined)
 
 /**
  * A recovery store in Redis.
@@ -85,15 +88,16 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
   // A script by its SHA-1 (EVALSHA), sent whole only when Redis does not have it (NOSCRIPT).
   const script = (body: string) => {
     const sha = Array.from(sha1(new TextEncoder().encode(body)), (b) => b.toString(16).padStart(2, '0')).join('')
-    return (keys: readonly string[], args: readonly (string | Uint8Array)[]): Promise<unknown> =>
-      run(['EVALSHA', sha, String(keys.length), ...keys, ...args], keys[0] as string).catch((error: unknown) =>
+    return (keys: readonly string[], args: readonly (string | Uint8Array)[], bytes = false): Promise<unknown> =>
+      run(['EVALSHA', sha, String(keys.length), ...keys, ...args], keys[0] as string, bytes).catch((error: unknown) =>
         String(error instanceof Error ? error.message : error).startsWith('NOSCRIPT')
-          ? run(['EVAL', body, String(keys.length), ...keys, ...args], keys[0] as string)
+          ? run(['EVAL', body, String(keys.length), ...keys, ...args], keys[0] as string, bytes)
           : Promise.reject(error),
       )
   }
   const saveProgressScript = script(SAVE_PROGRESS_SCRIPT)
   const deleteScript = script(DELETE_SESSION_SCRIPT)
+  const readTargetScript = script(READ_TARGET_SCRIPT)
 
   // The last id a stream ever gave (trimmed or not); undefined when there is no stream.
   const lastGenerated = async (stream: string): Promise<Sequence | undefined> => {
@@ -173,28 +177,28 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
     readTargetSince: (target, after) => readTarget(target, after),
     readRoomSince: (namespace, room, after) => readTarget({ namespace, room }, after),
 
-    targetPosition: async (target) => (await lastGenerated(scopeKeys(prefix, target).stream)) ?? { epoch: 0, n: 0 },
+    // The counter's place (the stream's last entry has the same, unless something edited it).
+    targetPosition: async (target) => {
+      const { counter } = scopeKeys(prefix, target)
+      const [e, n] = ((await run(['HMGET', counter, 'e', 'n'], counter)) as (string | null)[]).map((x) => (x === null ? undefined : Number(x)))
+      return e === undefined || n === undefined ? { epoch: 0, n: 0 } : { epoch: e, n }
+    },
   }
 
-  // A target's broadcasts after `after` (`{0,0}`: from the start of its log), with their origins.
+  // A target's broadcasts after `after` (`{0,0}`: from the start of its log), with their
+  // origins, checked against where each epoch ended (check-target-tail.ts).
   async function readTarget(target: ClusterTarget, after: Sequence): Promise<ReadRoomSince> {
-    const { stream } = scopeKeys(prefix, target)
-    const rows = (await run(['XRANGE', stream, `(${after.epoch}-${after.n}`, '+'], stream, true)) as Row[]
-    const frames: RoomFrame[] = []
-    for (const [, fields] of rows) {
-      const decoded = decodeClusterMessage(fields[1] ?? new Uint8Array(0))
-      if (E.isRight(decoded) && decoded.right._tag === 'Broadcast') {
-        const m = decoded.right
-        frames.push({ seq: m.seq, frame: view(m.frame), origin: m.origin, envelope: m.envelope === true })
-      }
-    }
-    const first = frames[0]
-    if (first !== undefined) {
-      if (after.epoch === 0) return first.seq.n === 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' }
-      if (first.seq.epoch !== after.epoch) return { _tag: 'Resync', reason: 'new_epoch' }
-      return first.seq.n === after.n + 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' }
-    }
-    const last = await lastGenerated(stream)
-    return last !== undefined && (last.epoch > after.epoch || last.n > after.n) ? { _tag: 'Resync', reason: 'gap' } : { _tag: 'Frames', frames: [] }
+    const { stream, counter } = scopeKeys(prefix, target)
+    const [rows, fields, here] = (await readTargetScript([stream, counter], [String(after.epoch), String(after.n)], true)) as [Row[], unknown[], number]
+    const rowsRead = rows.map(([id, values]) => {
+      const decoded = decodeClusterMessage(values[1] ?? new Uint8Array(0))
+      if (E.isLeft(decoded) || decoded.right._tag !== 'Broadcast') return { place: idOf(id), frame: undefined }
+      const m = decoded.right
+      return { place: idOf(id), frame: { seq: m.seq, frame: view(m.frame), origin: m.origin, envelope: m.envelope === true } }
+    })
+    const [e, n, pe, pn] = fields.map(numberOf)
+    const known = e !== undefined && n !== undefined
+    const before = pe !== undefined && pn !== undefined ? { pe, pn } : {}
+    return checkTargetTail({ after, rows: rowsRead, counter: known ? { e, n, ...before } : undefined, atCursor: here === 1 })
   }
 }

@@ -55,3 +55,19 @@ end
 redis.call('DEL', KEYS[1], KEYS[2])
 return 1
 `
+
+/**
+ * READ_TARGET_SCRIPT: what a resuming node needs to know of one target's log, read at one
+ * instant (a broadcast numbered between two separate reads would make them disagree).
+ * KEYS[1] the target's stream, KEYS[2] its counter (lua-scripts.ts, PUBLISH_SCRIPT); ARGV[1]
+ * the cursor's epoch, ARGV[2] its number. Returns the entries after the cursor (as XRANGE
+ * gives them), the counter's `e`, `n`, `pe`, `pn` (nil when unset), and 1 when the entry at
+ * the cursor itself is still in the stream (0 otherwise).
+ */
+export const READ_TARGET_SCRIPT = `
+local at = ARGV[1] .. '-' .. ARGV[2]
+local rows = redis.call('XRANGE', KEYS[1], '(' .. at, '+')
+local counter = redis.call('HMGET', KEYS[2], 'e', 'n', 'pe', 'pn')
+local here = redis.call('XRANGE', KEYS[1], at, at)
+return { rows, counter, #here }
+`

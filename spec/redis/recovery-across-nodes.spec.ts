@@ -183,6 +183,63 @@ Recovery('past the window, or across a gap in a room log: a fresh session and th
   assert.equal(got.resyncs, ['unknown_session', 'gap'])
 })
 
+// A Redis Cluster failover that lost a room's last `lost` writes, as its new master has the
+// room (lua-scripts.ts; as in redis-cluster-faults.spec.ts): counter and stream behind; with
+// `newEpoch`, the next broadcast starts epoch e + 1000, where the old one ended kept (pe, pn).
+const failover = async (room: string, lost: number, newEpoch: boolean): Promise<number> => {
+  const counter = `${prefix}:{r:%2F:${room}}:q`
+  const stream = `${prefix}:{r:%2F:${room}}:s`
+  const epoch = Number(await redis.cli('HGET', counter, 'e'))
+  const n = Number(await redis.cli('HGET', counter, 'n'))
+  for (let k = 0; k < lost; k++) await redis.cli('XDEL', stream, `${epoch}-${n - k}`)
+  await redis.cli('HSET', counter, 'n', String(n - lost))
+  if (newEpoch) await redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
+  return epoch
+}
+const logLength = async (room: string, length: number): Promise<void> => {
+  for (let i = 0; i < 100 && Number(await redis.cli('XLEN', `${prefix}:{r:%2F:${room}}:s`)) < length; i++) await delay(20)
+}
+
+Recovery('a failover while no node holds the session: the rest of the old epoch and the new one, once; a cursor past the old epoch\'s end resyncs with "gap"', async () => {
+  const a = await startChild('a')
+  const b = await startNode('b')
+  const toLobby = await startProxy(a.port)
+  const toHall = await startProxy(a.port)
+  proxies.push(toLobby, toHall)
+  const p = client(toLobby)
+  const q = client(toHall)
+  await p.c.request('join', 'lobby')
+  await q.c.request('join', 'hall')
+  for (const n of [1, 2]) b.server.broadcast('n', n, { room: 'lobby' })
+  for (const n of [1, 2, 3, 4]) b.server.broadcast('n', n, { room: 'hall' })
+  await eventually(() => p.got.n.length === 2 && q.got.n.length === 4, 3000, 'the broadcasts before the crash')
+  await delay(100) // the journal has written the cursors
+  await kill(a)
+  // lobby: 3 and 4 while no node holds p's session; the new master has up to 3, then a new epoch.
+  b.server.broadcast('n', 3, { room: 'lobby' })
+  b.server.broadcast('n', 4, { room: 'lobby' })
+  await logLength('lobby', 4)
+  const epoch = await failover('lobby', 1, true)
+  b.server.broadcast('n', 5, { room: 'lobby' })
+  b.server.broadcast('n', 6, { room: 'lobby' })
+  // hall: q saw 4, the new master has up to 3 (no broadcast since, so no new epoch yet).
+  await failover('hall', 1, false)
+  await logLength('lobby', 5)
+  toLobby.pointAt(b.port)
+  toHall.pointAt(b.port)
+  await eventually(() => p.got.sessions.length === 2 && q.got.sessions.length === 2, 5000, 'both clients back on b')
+  assert.equal(p.got.sessions[1], { id: p.got.sessions[0]?.id as string, recovered: true })
+  await eventually(() => p.got.n.length >= 5, 3000, 'what p missed')
+  await delay(100)
+  assert.equal(p.got.n, [1, 2, 3, 5, 6], 'the old epoch up to its end here, then the new one, once')
+  assert.equal(q.got.resyncs, ['gap'])
+  assert.is(q.got.sessions[1]?.recovered, false)
+  // p's session as b wrote it: its cursor in the new epoch.
+  const sid = p.got.sessions[0]?.id as string
+  await eventually(async () => (await b.store.loadSession(sid))?.cursors?.['/\u0000lobby']?.epoch === epoch + 1000, 3000, 'the cursor in the new epoch')
+  assert.equal((await b.store.loadSession(sid))?.cursors?.['/\u0000lobby'], { epoch: epoch + 1000, n: 2 })
+})
+
 Recovery('the store unreachable: the client still gets a fresh session (resync "unavailable"), the node logs it and keeps serving', async () => {
   const b = await startNode('b')
   const e = await startNode('e', { loadTimeoutMs: 400 })

@@ -141,6 +141,68 @@ Store('readRoomSince reads the adapter\'s room log: the frames after a place (fr
   }
 })
 
+// A Redis Cluster failover that lost the room's last `lost` writes, as its new master would
+// have the room (lua-scripts.ts): counter and stream behind; with `newEpoch`, the next
+// broadcast's script has started epoch e + 1000 and kept where the old one ended (pe, pn).
+const failover = async (room: string, lost: number, newEpoch: boolean): Promise<number> => {
+  const counter = `rec:{r:%2F:${room}}:q`
+  const stream = `rec:{r:%2F:${room}}:s`
+  const epoch = Number(await redis.cli('HGET', counter, 'e'))
+  const n = Number(await redis.cli('HGET', counter, 'n'))
+  for (let k = 0; k < lost; k++) await redis.cli('XDEL', stream, `${epoch}-${n - k}`)
+  await redis.cli('HSET', counter, 'n', String(n - lost))
+  if (newEpoch) await redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
+  return epoch
+}
+
+Store('readRoomSince after a failover: a cursor in the old epoch gets the rest of it and the new epoch once; one past its end is a gap', async () => {
+  const adapter = redisAdapter({ url: redis.url, prefix: 'rec', nodeId: 'n1' })
+  const { server, port } = await startServer({ cluster: adapter, routes: routes({ j: onConnect((ctx) => ctx.joinRoom('hall')) }) })
+  try {
+    await adapter.ready()
+    const member = await openClient(port)
+    await delay(50)
+    for (let i = 1; i <= 5; i++) server.broadcast('n', i, { room: 'hall' })
+    await eventually(() => adapter.stats().published === 5, 2000, 'the broadcasts to reach Redis')
+    const s = await store()
+    // The new master had 1..4 (5 was lost); no broadcast since: the epoch has not changed yet.
+    const old = await failover('hall', 1, false)
+    assert.equal(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 5 }), { _tag: 'Resync', reason: 'gap' }, 'saw 5, which Redis no longer has')
+    assert.equal(await s.targetPosition?.({ namespace: '/', room: 'hall' }), { epoch: old, n: 4 })
+    // The next broadcasts start the new epoch.
+    await failover('hall', 0, true)
+    server.broadcast('n', 6, { room: 'hall' })
+    server.broadcast('n', 7, { room: 'hall' })
+    await eventually(() => adapter.stats().published === 7, 2000, 'the broadcasts of the new epoch')
+    const text = (read: Awaited<ReturnType<NonNullable<typeof s.readRoomSince>>> | undefined) =>
+      read?._tag === 'Frames' ? read.frames.map((f) => [f.seq.epoch - old, f.seq.n, new TextDecoder().decode(f.frame.subarray(2))]) : read?.reason
+    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 2 })), [
+      [0, 3, '{"event":"n","data":3}'],
+      [0, 4, '{"event":"n","data":4}'],
+      [1000, 1, '{"event":"n","data":6}'],
+      [1000, 2, '{"event":"n","data":7}'],
+    ])
+    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 4 })), [
+      [1000, 1, '{"event":"n","data":6}'],
+      [1000, 2, '{"event":"n","data":7}'],
+    ])
+    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 5 })), 'gap', 'the old epoch ended behind the cursor')
+    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old + 1000, n: 1 })), [[1000, 2, '{"event":"n","data":7}']])
+    assert.equal((text(await s.readRoomSince?.('/', 'hall', { epoch: 0, n: 0 })) as unknown[]).length, 6, 'from the start: both epochs')
+    // The old epoch trimmed from the log: a cursor in it can no longer be placed.
+    await redis.cli('XTRIM', 'rec:{r:%2F:hall}:s', 'MAXLEN', '2')
+    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 2 })), 'gap')
+    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 4 })), [
+      [1000, 1, '{"event":"n","data":6}'],
+      [1000, 2, '{"event":"n","data":7}'],
+    ], 'the counter still says where the old epoch ended')
+    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: 0, n: 0 })), 'gap')
+    member.ws.close()
+  } finally {
+    await server.close()
+  }
+})
+
 Store('a session with no frames yet, and a room with no log: nothing missed', async () => {
   const s = await store()
   await s.saveSession(session('fresh'))

@@ -311,6 +311,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     wsMiddleware: options.wsMiddleware ?? [],
     onError: onWsError,
     write: delivery.write,
+    sendRaw: (clientId, message) => void ops.sendRaw(clientId, message),
     sendToSession: (clientId, text) => void delivery.sendToSession(clientId, text),
     admit: delivery.admit,
     hold: (socket) => batcher.hold(socket),

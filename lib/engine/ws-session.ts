@@ -17,6 +17,7 @@ import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { CompiledRoutes } from '../core/route/compiled-routes.js'
 import { dispatchEvent } from '../core/route/dispatch-event.js'
 import { dispatchRawNow, type RawOutcome } from '../core/route/dispatch-raw.js'
+import type { RawMessage } from '../core/route/raw-message.js'
 import type { SocketContext } from '../core/route/socket-context.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { type AssemblyLimits, type AssemblyState, assembleMessage, type Compressed, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
@@ -26,13 +27,14 @@ import { decodeFrame } from '../core/ws/decode-frame.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
 import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
 import type { EventId } from '../core/ws/event.js'
-import type { FrameLimits } from '../core/ws/frame.js'
+import { type FrameLimits, OPCODE } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
 import { ByteQueue } from './byte-queue.js'
 import { type ClientSession, PENDING } from './client-session.js'
 import type { Outlet } from './delivery.js'
 import type { Limits } from './limits.js'
+import { textArrived, textDispatched } from './outgoing.js'
 import type { FrameWriter, SocketIo, TimerId, Timers } from './platform.js'
 import type { DeflateHost, Inflated, WsDeflate } from './ws-deflate.js'
 
@@ -49,6 +51,8 @@ export interface WsShared<S> {
   readonly onError: WsErrorReporter
   /** Writes bytes to a client (through its compression, if any), respecting its send-buffer limit. */
   readonly write: (session: WsSession<S>, bytes: Uint8Array) => void
+  /** A raw route's reply, as `ctx.sendRaw` sends it (without a closure per message). */
+  readonly sendRaw: (clientId: number, message: RawMessage) => void
   /** Sends an envelope, numbered, to the connection that holds client `clientId`'s session now. */
   readonly sendToSession: (clientId: number, text: string) => void
   /** Writes a finished frame to a client, respecting its send-buffer limit. */
@@ -249,7 +253,12 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         if (this.closing) continue // data is no longer dispatched
         return this.inflate(output, bytes)
       }
-      if (output !== undefined) this.onIncoming(output)
+      if (output?._tag === 'Text' && step.right.value.opcode === OPCODE.TEXT) {
+        // One text frame: its payload is the message's UTF-8, which an echo sends back as it is.
+        textArrived(output, step.right.value.payload)
+        this.onIncoming(output)
+        textDispatched()
+      } else if (output !== undefined) this.onIncoming(output)
       if (io.isEnded(this.socket)) return this.queue.clear()
     }
     this.queue.keep(bytes)
@@ -326,7 +335,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   }
 
   private afterRaw(outcome: RawOutcome): void {
-    if (outcome._tag === 'Reply') this.ctx.sendRaw(outcome.message)
+    if (outcome._tag === 'Reply') this.shared.sendRaw(this.ctx.clientId, outcome.message)
     else if (outcome._tag === 'NoRawRoute') this.close(outcome.closeCode, 'binary messages are not supported')
   }
 

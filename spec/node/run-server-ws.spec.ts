@@ -10,7 +10,7 @@ import { withHeader } from '../../lib/core/http/response-updates.js'
 import { onConnect } from '../../lib/core/route/on-connect.js'
 import { onDisconnect } from '../../lib/core/route/on-disconnect.js'
 import { socketOn } from '../../lib/core/route/socket-on.js'
-import { closeCodeOf, delay, eventually, openClient, rawExchange, rawWebSocket, startServer, statusOf } from '../support/server.js'
+import { closeCodeOf, delay, eventually, openClient, rawConnect, rawExchange, rawWebSocket, startServer, statusOf } from '../support/server.js'
 
 const MASK = new Uint8Array([1, 2, 3, 4])
 const masked = (opcode: number, payload: Uint8Array, fin = true): Uint8Array => encodeFrameBytes({ opcode, payload, fin }, MASK)
@@ -368,6 +368,35 @@ Ws('HTTP middleware sees the upgrade request and may refuse it (authentication)'
     assert.equal(await c.nextJson(), { event: 'ack', id: 1, data: 'in' })
     c.ws.close()
   } finally {
+    await server.close()
+  }
+})
+
+Ws('a client that leaves while the middleware decides its upgrade is not taken over; the server keeps serving', async () => {
+  let connected = 0
+  let release: () => void = () => undefined
+  const deciding = new Promise<void>((resolve) => (release = resolve))
+  const waiting: HttpMiddleware = async (_req, next) => {
+    await deciding
+    return next()
+  }
+  const { server, port } = await startServer({ routes: [onConnect(() => void (connected += 1))], httpMiddleware: [waiting] })
+  try {
+    const raw = await rawConnect(port)
+    raw.write('GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
+    await eventually(() => server.clients().length === 1)
+    await delay(20)
+    // A reset, not a FIN: a half-closed connection stays until its upgrade is decided.
+    raw.socket.resetAndDestroy()
+    await eventually(() => server.clients().length === 0)
+    release()
+    await delay(20)
+    assert.is(connected, 0)
+    const c = await openClient(port)
+    await eventually(() => connected === 1)
+    c.ws.close()
+  } finally {
+    release()
     await server.close()
   }
 })

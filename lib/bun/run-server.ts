@@ -24,9 +24,10 @@ import { nodeTimers } from '../node/node-platform.js'
 import { checkTlsMaterial } from '../node/tls-material.js'
 import { type BunSocket, bunApi, bunTls } from './bun-api.js'
 
-/** What the adapter keeps with each Bun socket. */
+/** Kept with each Bun socket, and the engine's socket: plain fields, not the native `data` accessor. */
 interface Conn {
-  client: Client<Socket> | undefined
+  readonly socket: Socket
+  client: Client<Conn> | undefined
   /** Bytes the kernel has not taken yet, oldest first; none most of the time. */
   backlog: Uint8Array[] | undefined
   backlogBytes: number
@@ -48,10 +49,9 @@ const pushBacklog = (conn: Conn, bytes: Uint8Array): void => {
 }
 
 // Writes now what the kernel takes; keeps the rest.
-const writeThrough = (socket: Socket, bytes: Uint8Array): void => {
-  const conn = socket.data
+const writeThrough = (conn: Conn, bytes: Uint8Array): void => {
   if (conn.backlogBytes > 0) return pushBacklog(conn, bytes)
-  const written = Math.max(0, socket.write(bytes))
+  const written = Math.max(0, conn.socket.write(bytes))
   if (written < bytes.length) pushBacklog(conn, bytes.subarray(written))
 }
 
@@ -84,37 +84,33 @@ const flushBacklog = (socket: Socket): void => {
   if (conn.ended && !conn.closed) socket.shutdown()
 }
 
-const bunSocketIo: SocketIo<Socket> = {
-  write(socket, bytes) {
-    const conn = socket.data
+const bunSocketIo: SocketIo<Conn> = {
+  write(conn, bytes) {
     if (conn.closed || conn.ended) return
-    if (!conn.corking) return writeThrough(socket, bytes)
+    if (!conn.corking) return writeThrough(conn, bytes)
     if (conn.corkedFirst === undefined) conn.corkedFirst = bytes
     else (conn.corkedMore ??= []).push(bytes)
     conn.corkedBytes += bytes.length
   },
-  buffered: (socket) => socket.data.backlogBytes + socket.data.corkedBytes,
-  isClosed: (socket) => socket.data.closed,
-  isEnded: (socket) => socket.data.ended,
-  end(socket, bytes) {
-    const conn = socket.data
+  buffered: (conn) => conn.backlogBytes + conn.corkedBytes,
+  isClosed: (conn) => conn.closed,
+  isEnded: (conn) => conn.ended,
+  end(conn, bytes) {
     if (conn.closed || conn.ended) return
-    if (bytes !== undefined) bunSocketIo.write(socket, bytes)
-    bunSocketIo.uncork(socket)
+    if (bytes !== undefined) bunSocketIo.write(conn, bytes)
+    bunSocketIo.uncork(conn)
     conn.ended = true
-    if (conn.backlogBytes === 0) socket.shutdown()
+    if (conn.backlogBytes === 0) conn.socket.shutdown()
   },
-  destroy(socket) {
-    const conn = socket.data
+  destroy(conn) {
     if (conn.closed) return
     conn.closed = true
-    socket.terminate()
+    conn.socket.terminate()
   },
-  cork(socket) {
-    socket.data.corking = true
+  cork(conn) {
+    conn.corking = true
   },
-  uncork(socket) {
-    const conn = socket.data
+  uncork(conn) {
     if (!conn.corking) return
     conn.corking = false
     const first = conn.corkedFirst
@@ -124,19 +120,17 @@ const bunSocketIo: SocketIo<Socket> = {
     conn.corkedFirst = undefined
     conn.corkedMore = undefined
     conn.corkedBytes = 0
-    if (!conn.closed) writeThrough(socket, more === undefined ? first : join(first, more, total))
+    if (!conn.closed) writeThrough(conn, more === undefined ? first : join(first, more, total))
   },
 }
 
-const allocate = (size: number): Uint8Array => Buffer.allocUnsafe(size)
-
-const bunPlatform: Platform<Socket> = {
+const bunPlatform: Platform<Conn> = {
   io: bunSocketIo,
   // Bun's timers are Node's (unref, setImmediate).
   timers: nodeTimers,
   frames: nodeFrames,
   acceptKey: nativeAcceptKey,
-  allocate,
+  allocate: (size) => Buffer.allocUnsafe(size),
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
   deflate: createPerMessageDeflate,
 }
@@ -161,11 +155,11 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     await engine.handle.close()
     throw new Error(`runServer: invalid options\n  ${problems.join('\n  ')}`)
   }
-  const handshaking = new Set<Socket>()
-  const handshakeOver = (socket: Socket): void => {
-    clearTimeout(socket.data.handshake)
-    socket.data.handshake = undefined
-    handshaking.delete(socket)
+  const handshaking = new Set<Conn>()
+  const handshakeOver = (conn: Conn): void => {
+    clearTimeout(conn.handshake)
+    conn.handshake = undefined
+    handshaking.delete(conn)
   }
 
   let listener
@@ -177,30 +171,32 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       ...(tls === undefined ? {} : { tls: bunTls(tls) }),
       socket: {
         open(socket) {
-          socket.data = {
-            client: undefined, backlog: undefined, backlogBytes: 0, corking: false, corkedFirst: undefined, corkedMore: undefined, corkedBytes: 0,
+          const conn: Conn = {
+            socket, client: undefined, backlog: undefined, backlogBytes: 0, corking: false, corkedFirst: undefined, corkedMore: undefined, corkedBytes: 0,
             ended: false, closed: false, handshake: undefined,
           }
+          socket.data = conn
           socket.setNoDelay(true)
           if (tls === undefined) {
-            socket.data.client = engine.accept(socket)
+            conn.client = engine.accept(conn)
             return
           }
-          handshaking.add(socket)
-          socket.data.handshake = setTimeout(() => {
-            handshakeOver(socket)
+          handshaking.add(conn)
+          conn.handshake = setTimeout(() => {
+            handshakeOver(conn)
             if (debug) logger.debug('tls handshake timed out', { error: `no handshake within ${limits.tlsHandshakeTimeoutMs} ms` })
-            bunSocketIo.destroy(socket)
+            bunSocketIo.destroy(conn)
           }, limits.tlsHandshakeTimeoutMs).unref()
         },
         handshake(socket, success, error) {
-          handshakeOver(socket)
+          const conn = socket.data
+          handshakeOver(conn)
           if (success) {
-            socket.data.client = engine.accept(socket)
+            conn.client = engine.accept(conn)
             return
           }
           if (debug) logger.debug('tls handshake failed', { error: error.message })
-          bunSocketIo.destroy(socket)
+          bunSocketIo.destroy(conn)
         },
         // Plain Uint8Arrays, not Buffers: the engine's `slice` copies, as the standard says.
         binaryType: 'uint8array',
@@ -209,7 +205,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
         end: (socket) => socket.data.client?.receiver.peerEnded(),
         close(socket) {
           const conn = socket.data
-          handshakeOver(socket)
+          handshakeOver(conn)
           conn.closed = true
           conn.backlog = undefined
           conn.backlogBytes = 0
@@ -243,7 +239,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       if (!stopped) {
         stopped = true
         listener.stop(false)
-        for (const socket of handshaking) bunSocketIo.destroy(socket)
+        for (const conn of handshaking) bunSocketIo.destroy(conn)
         handshaking.clear()
       }
       await engine.handle.close()

@@ -371,23 +371,28 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const compression = startCompression(resolved.right, platform, frameLimits, logger, logDebug)
   const agreements = new WeakMap<HttpRequest, DeflateAgreement>()
   // A resume of a session this node does not hold waits for the store (within its bound).
-  const decideUpgrade = (client: Client<S>, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
-    const decided = decideUpgradeHere(client, request)
+  const decideUpgrade = (clientId: number, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
+    const decided = decideUpgradeHere(clientId, request)
     if (journal === undefined || (decided !== undefined && !(decided instanceof Promise))) return decided
     const asked = compiled.raw === undefined ? readSessionQuery(request.rawQuery) : undefined
     const resume = asked?.resume
     if (resume === undefined || books.has(resume.sid)) return decided
-    return Promise.resolve(decided).then((res) => (res !== undefined ? res : restoreRemote(client, request, resume.sid, resume.lastSeq)))
+    return Promise.resolve(decided).then((res) => {
+      if (res !== undefined) return res
+      const client = clients.get(clientId)
+      // Gone while a middleware decided: takeOver destroys its socket.
+      return client === undefined ? undefined : restoreRemote(client, request, resume.sid, resume.lastSeq)
+    })
   }
-  const decideUpgradeHere = (client: Client<S>, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
+  const decideUpgradeHere = (clientId: number, request: HttpRequest): Response | undefined | Promise<Response | undefined> => {
     if (draining) return errorResponse(503, 'server shutting down')
     const checked = validateUpgrade(request, upgradeOptions)
     if (E.isLeft(checked)) {
-      logDebug('websocket handshake refused', { clientId: client.id, status: checked.left.status, reason: checked.left.reason })
+      logDebug('websocket handshake refused', { clientId, status: checked.left.status, reason: checked.left.reason })
       return checked.left.headers.reduce((res, [name, value]) => withHeader(res, name, value), errorResponse(checked.left.status, checked.left.reason))
     }
     if (compression !== undefined) {
-      const negotiated = compression.negotiate(request, client.id)
+      const negotiated = compression.negotiate(request, clientId)
       if (E.isLeft(negotiated)) return negotiated.left
       if (negotiated.right !== undefined) agreements.set(request, negotiated.right)
     }
@@ -510,6 +515,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     wsMiddleware: options.wsMiddleware ?? [],
     onError: onWsError,
     write: delivery.write,
+    sendRaw: (clientId, message) => void ops.sendRaw(clientId, message),
     sendToSession: (clientId, text) => void delivery.sendToSession(clientId, text),
     admit: delivery.admit,
     hold: (socket) => batcher.hold(socket),
@@ -576,8 +582,13 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     httpLimits: { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody },
     respond,
     // A session's id is its client's: `accept` registers both before the first byte is read.
-    decideUpgrade: (session, request) => decideUpgrade(clientOf(session), request),
-    takeOver: (session, request, rest) => takeOver(clientOf(session), request, rest),
+    decideUpgrade: (session, request) => decideUpgrade(session.clientId, request),
+    takeOver: (session, request, rest) => {
+      const client = clients.get(session.clientId)
+      // Gone while a middleware decided (its socket closed): there is nothing to take over.
+      if (client === undefined) return io.destroy(session.socket)
+      takeOver(client, request, rest)
+    },
     hold: (socket) => batcher.hold(socket),
     // Logged like a handler error, with the route: the client only saw a 500.
     onUnserializable: (request, error) =>
@@ -585,8 +596,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     draining: () => draining,
     debug: logDebug,
   }
-  const owners = new WeakMap<HttpSession<S>, Client<S>>()
-  const clientOf = (session: HttpSession<S>): Client<S> => owners.get(session) as Client<S>
 
   let drained: (() => void) | undefined
 
@@ -598,9 +607,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       return undefined
     }
     const id = nextId++
-    const http = new HttpSession(socket, httpShared)
+    const http = new HttpSession(socket, httpShared, id)
     const client: Client<S> = { id, socket, type: 'http', receiver: http, data: undefined }
-    owners.set(http, client)
     clients.set(id, client)
     httpSessions.set(id, http)
     return client

@@ -102,6 +102,8 @@ export class HttpSession<S> {
   constructor(
     readonly socket: S,
     private readonly shared: HttpShared<S>,
+    /** The id of the connection's client (the engine's record of it; it stays until an upgrade). */
+    readonly clientId: number,
   ) {
     this.idleSince = shared.timers.now()
   }

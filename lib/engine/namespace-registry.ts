@@ -53,7 +53,11 @@ export interface RegistryListener {
 export const createNamespaceRegistry = (listener?: RegistryListener): NamespaceRegistry => {
   const namespaces = new Map<string, Set<number>>()
   const rooms = new Map<RoomKey, { namespace: string; room: string; members: Set<number> }>()
-  const clientNamespace = new Map<number, string>()
+  // The namespace of each client outside the default one; a client in the default namespace
+  // (most of them) is found in its member set, without an entry of its own here.
+  const elsewhere = new Map<number, string>()
+  const namespaceOf = (clientId: number): string | undefined =>
+    elsewhere.get(clientId) ?? (namespaces.get(DEFAULT_NAMESPACE)?.has(clientId) === true ? DEFAULT_NAMESPACE : undefined)
   const clientRooms = new Map<number, Set<RoomKey>>()
 
   const addTo = <K>(map: Map<K, Set<number>>, key: K, id: number): void => {
@@ -80,18 +84,18 @@ export const createNamespaceRegistry = (listener?: RegistryListener): NamespaceR
 
   const registry: NamespaceRegistry = {
     joinNamespace(clientId, namespace = DEFAULT_NAMESPACE) {
-      const current = clientNamespace.get(clientId)
+      const current = namespaceOf(clientId)
       if (current === namespace) return
       if (current !== undefined) registry.leaveNamespace(clientId)
-      clientNamespace.set(clientId, namespace)
+      if (namespace !== DEFAULT_NAMESPACE) elsewhere.set(clientId, namespace)
       addTo(namespaces, namespace, clientId)
       if (namespaces.get(namespace)?.size === 1) listener?.namespaceOpened(namespace)
     },
     leaveNamespace(clientId) {
       registry.leaveAllRooms(clientId)
-      const current = clientNamespace.get(clientId)
+      const current = namespaceOf(clientId)
       if (current === undefined) return
-      clientNamespace.delete(clientId)
+      elsewhere.delete(clientId)
       const members = namespaces.get(current)
       members?.delete(clientId)
       if (members?.size === 0) {
@@ -132,9 +136,7 @@ export const createNamespaceRegistry = (listener?: RegistryListener): NamespaceR
         return entry === undefined ? [] : [{ namespace: entry.namespace, room: entry.room }]
       })
     },
-    namespaceOf(clientId) {
-      return clientNamespace.get(clientId)
-    },
+    namespaceOf,
     listRooms(namespace) {
       const all = [...rooms.values()]
       const picked = namespace === undefined ? all : all.filter((r) => r.namespace === namespace)

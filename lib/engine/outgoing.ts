@@ -60,9 +60,41 @@ export const portableFrames: FrameWriter = {
   },
 }
 
+// The text message being dispatched now and the payload it arrived in (one unfragmented,
+// uncompressed text frame): valid UTF-8 decodes and encodes back to the same bytes, so a reply
+// or broadcast of that very message (an echo) is framed from them instead of encoding the text
+// again. Set and cleared around one synchronous dispatch (`textArrived`, `textDispatched`):
+// an answer that comes later, or a message changed by its handler, is encoded as usual.
+let arrivedMessage: RawMessage | undefined
+let arrivedText = ''
+let arrivedPayload: Uint8Array | undefined
+
+/** A single-frame text message is about to be dispatched; `payload` is its UTF-8, unmasked. */
+export const textArrived = (message: RawMessage & { readonly _tag: 'Text' }, payload: Uint8Array): void => {
+  arrivedMessage = message
+  arrivedText = message.text
+  arrivedPayload = payload
+}
+
+/** The dispatch of the message given to `textArrived` has returned. */
+export const textDispatched = (): void => {
+  arrivedMessage = undefined
+  arrivedText = ''
+  arrivedPayload = undefined
+}
+
+// RFC 6455 §5.2: the first byte is FIN, RSV1-3 and the opcode; a text frame with FIN is 0x81.
+const FIN_TEXT = 0x81
+
 /** A message without envelope as its frame. */
-export const encodeRawFrame = (frames: FrameWriter, message: RawMessage): Uint8Array =>
-  message._tag === 'Text' ? frames.text(message.text) : frames.binary(message.data)
+export const encodeRawFrame = (frames: FrameWriter, message: RawMessage): Uint8Array => {
+  if (message._tag === 'Binary') return frames.binary(message.data)
+  if (message !== arrivedMessage || message.text !== arrivedText || arrivedPayload === undefined) return frames.text(message.text)
+  // The same bytes in a frame of their own (a copy: the payload may be a view of a read buffer).
+  const frame = frames.binary(arrivedPayload)
+  frame[0] = FIN_TEXT
+  return frame
+}
 
 /** An event `{"event":…,"data":…}` as its text frame (throws on data JSON cannot hold). */
 export const encodeEventFrame = (frames: FrameWriter, event: string, data: unknown): Uint8Array => frames.text(encodeEvent({ event, data }))

@@ -17,6 +17,7 @@ import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
 import type { CompiledRoutes } from '../core/route/compiled-routes.js'
 import { dispatchEvent } from '../core/route/dispatch-event.js'
 import { dispatchRawNow, type RawOutcome } from '../core/route/dispatch-raw.js'
+import type { RawMessage } from '../core/route/raw-message.js'
 import type { SocketContext } from '../core/route/socket-context.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { type AssemblyLimits, type AssemblyState, assembleMessage, type Compressed, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
@@ -26,13 +27,14 @@ import { decodeFrame } from '../core/ws/decode-frame.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
 import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
 import type { EventId } from '../core/ws/event.js'
-import type { FrameLimits } from '../core/ws/frame.js'
+import { type FrameLimits, OPCODE } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
 import { ByteQueue } from './byte-queue.js'
 import { type ClientSession, PENDING } from './client-session.js'
 import type { Outlet } from './delivery.js'
 import type { Limits } from './limits.js'
+import { textArrived, textDispatched } from './outgoing.js'
 import type { FrameWriter, SocketIo, TimerId, Timers } from './platform.js'
 import type { DeflateHost, Inflated, WsDeflate } from './ws-deflate.js'
 
@@ -49,6 +51,8 @@ export interface WsShared<S> {
   readonly onError: WsErrorReporter
   /** Writes bytes to a client (through its compression, if any), respecting its send-buffer limit. */
   readonly write: (session: WsSession<S>, bytes: Uint8Array) => void
+  /** A raw route's reply, as `ctx.sendRaw` sends it (without a closure per message). */
+  readonly sendRaw: (clientId: number, message: RawMessage) => void
   /** Sends an envelope, numbered, to the connection that holds client `clientId`'s session now. */
   readonly sendToSession: (clientId: number, text: string) => void
   /** Writes a finished frame to a client, respecting its send-buffer limit. */
@@ -63,6 +67,8 @@ export interface WsShared<S> {
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 
+const NOTHING = new Uint8Array(0)
+
 export class WsSession<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
   /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
@@ -73,7 +79,9 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   serverClosed = false
   /** permessage-deflate, when the handshake agreed on it (set right after construction). */
   deflate: WsDeflate | undefined = undefined
-  private readonly queue = new ByteQueue()
+  // Bytes no frame has consumed yet; made when a chunk ends inside a frame and dropped once
+  // it is consumed, so an idle connection (most of a server's) carries none.
+  private queue: ByteQueue | undefined = undefined
   private assembly: AssemblyState = initialAssembly
   private closing = false
   private alive = true
@@ -93,25 +101,34 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     const { socket, shared } = this
     const io = shared.io
     if (io.isEnded(socket)) return
+    const queue = this.queue
     // While a compressed message inflates, what follows waits in the queue.
-    if (!this.queue.push(chunk) || this.deflate?.inflating === true) {
+    if (this.deflate?.inflating === true) {
+      ;(this.queue ??= new ByteQueue()).push(chunk)
+      return
+    }
+    if (queue === undefined) {
+      if (chunk.length > 0) this.process(undefined, chunk)
+      return
+    }
+    if (!queue.push(chunk)) {
       // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte.
       if (this.partial !== undefined) this.checkPartial(chunk)
       return
     }
-    this.process(undefined)
+    this.process(undefined, queue.bytes())
   }
 
   // Dispatches `inflated` (a compressed message, now inflated), then decodes what is queued.
   // Replies given in this turn leave together in one write; replies that wait on a promise
   // are held until the batch of this event-loop turn is flushed.
-  private process(inflated: DataMessage | undefined): void {
+  private process(inflated: DataMessage | undefined, bytes: Uint8Array): void {
     const { socket, shared } = this
     const io = shared.io
     this.waiting = false
     io.cork(socket)
     if (inflated !== undefined && !this.closing) this.onData(inflated)
-    this.drain()
+    this.drain(bytes)
     io.uncork(socket)
     if (this.waiting) shared.hold(socket)
   }
@@ -145,7 +162,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     this.shared.exception(error, { phase: 'permessage-deflate', clientId: this.ctx.clientId })
     if (!this.closing) this.admit(encodeFrameBytes(closeFrame(CLOSE_CODE.INTERNAL_ERROR, 'compression failed')))
     this.closing = true
-    this.queue.clear()
+    this.queue = undefined
     this.shared.io.end(this.socket)
     this.destroyLater()
   }
@@ -168,7 +185,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     if (this.closing) return
     this.closing = true
     this.serverClosed = true
-    this.queue.clear()
+    this.queue = undefined
     const { io } = this.shared
     io.write(this.socket, encodeFrameBytes(closeFrame(CLOSE_CODE.POLICY_VIOLATION, 'slow consumer')))
     io.end(this.socket)
@@ -202,7 +219,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   // Ends our side once the frames sent before (a close frame among them) are written.
   private endSoon(): void {
     this.closing = true
-    this.queue.clear()
+    this.queue = undefined
     const { socket, shared } = this
     if (this.deflate === undefined) shared.io.end(socket)
     else this.deflate.whenSent(() => shared.io.end(socket))
@@ -224,10 +241,10 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     this.partial = checked.right
   }
 
-  private drain(): void {
+  private drain(from: Uint8Array): void {
     const { messageLimits, io } = this.shared
     const frameLimits = this.deflate?.frameLimits ?? this.shared.frameLimits
-    let bytes = this.queue.bytes()
+    let bytes = from
     this.partial = undefined
     while (bytes.length > 0 && !io.isClosed(this.socket)) {
       const step = decodeFrame(bytes, frameLimits)
@@ -236,8 +253,8 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         const partial = startPartialText(bytes, this.assembly)
         if (partial !== undefined && E.isLeft(partial)) return this.fail(partial.left)
         this.partial = partial?.right
-        this.queue.keep(bytes)
-        this.queue.waitFor(step.right.atLeast)
+        this.keep(bytes)
+        this.queue?.waitFor(step.right.atLeast)
         return
       }
       bytes = step.right.rest
@@ -249,15 +266,29 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         if (this.closing) continue // data is no longer dispatched
         return this.inflate(output, bytes)
       }
-      if (output !== undefined) this.onIncoming(output)
-      if (io.isEnded(this.socket)) return this.queue.clear()
+      if (output?._tag === 'Text' && step.right.value.opcode === OPCODE.TEXT) {
+        // One text frame: its payload is the message's UTF-8, which an echo sends back as it is.
+        textArrived(output, step.right.value.payload)
+        this.onIncoming(output)
+        textDispatched()
+      } else if (output !== undefined) this.onIncoming(output)
+      if (io.isEnded(this.socket)) {
+        this.queue = undefined
+        return
+      }
     }
-    this.queue.keep(bytes)
+    this.keep(bytes)
+  }
+
+  // Keeps what a decoder left for the next chunk (in a queue made for it when there is any).
+  private keep(rest: Uint8Array): void {
+    if (rest.length === 0) this.queue = undefined
+    else (this.queue ??= new ByteQueue()).keep(rest)
   }
 
   // A compressed message (RFC 7692 §6): inflated first, the bytes after it kept for later.
   private inflate(message: Compressed, rest: Uint8Array): void {
-    this.queue.keep(rest)
+    this.keep(rest)
     const deflate = this.deflate as WsDeflate
     void deflate.inflate(message, this.shared.messageLimits.maxMessage).then(
       (inflated) => this.inflated(inflated),
@@ -270,7 +301,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     if (io.isClosed(this.socket) || io.isEnded(this.socket)) return
     // 1009 as soon as the output passed the limit, 1007 for bad DEFLATE or bad UTF-8.
     if (E.isLeft(inflated)) return this.fail(inflated.left)
-    this.process(inflated.right)
+    this.process(inflated.right, this.queue?.bytes() ?? NOTHING)
   }
 
   private onIncoming(incoming: Exclude<Incoming, Compressed>): void {
@@ -326,7 +357,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   }
 
   private afterRaw(outcome: RawOutcome): void {
-    if (outcome._tag === 'Reply') this.ctx.sendRaw(outcome.message)
+    if (outcome._tag === 'Reply') this.shared.sendRaw(this.ctx.clientId, outcome.message)
     else if (outcome._tag === 'NoRawRoute') this.close(outcome.closeCode, 'binary messages are not supported')
   }
 

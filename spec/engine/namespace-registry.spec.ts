@@ -62,6 +62,28 @@ test('namespaceRegistry :: switching namespace leaves the old one', () => {
   assert.ok(reg.namespaceMembers('/b')?.has(1))
 })
 
+test('namespaceRegistry :: a client moves between the default namespace and others, and leaves from any', () => {
+  const reg = createNamespaceRegistry()
+  assert.is(reg.namespaceOf(1), undefined)
+  reg.joinNamespace(1)
+  reg.joinNamespace(2)
+  assert.is(reg.namespaceOf(1), DEFAULT_NAMESPACE)
+  reg.joinNamespace(1, '/a')
+  assert.is(reg.namespaceOf(1), '/a')
+  assert.equal(reg.clientsInNamespace(), [2])
+  reg.joinNamespace(1, DEFAULT_NAMESPACE)
+  assert.is(reg.namespaceOf(1), DEFAULT_NAMESPACE)
+  assert.equal(reg.clientsInNamespace('/a'), [])
+  assert.equal(reg.clientsInNamespace(), [2, 1])
+  reg.joinNamespace(2, '/b')
+  reg.leaveNamespace(1)
+  reg.leaveNamespace(2)
+  assert.equal([reg.namespaceOf(1), reg.namespaceOf(2)], [undefined, undefined])
+  assert.equal([reg.clientsInNamespace(), reg.clientsInNamespace('/b')], [[], []])
+  reg.leaveNamespace(3)
+  assert.is(reg.namespaceOf(3), undefined)
+})
+
 test('namespaceRegistry :: leaveAllRooms keeps the namespace', () => {
   const reg = createNamespaceRegistry()
   reg.joinNamespace(1)

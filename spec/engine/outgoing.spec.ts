@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert'
 import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
 import { encodeEvent } from '../../lib/core/ws/envelope.js'
 import { binaryFrame, textFrame } from '../../lib/core/ws/out-frame.js'
-import { encodeEventFrame, encodeRawFrame, portableFrames } from '../../lib/engine/outgoing.js'
+import type { RawMessage } from '../../lib/core/route/raw-message.js'
+import { encodeEventFrame, encodeRawFrame, portableFrames, textArrived, textDispatched } from '../../lib/engine/outgoing.js'
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 
@@ -25,6 +26,47 @@ for (const size of [0, 1, 125, 126, 65535, 65536, 70000]) {
 test('encodeRawFrame :: text and binary messages as their frames', () => {
   assert.is(hex(encodeRawFrame(portableFrames, { _tag: 'Text', text: 'hi' })), '81026869')
   assert.is(hex(encodeRawFrame(portableFrames, { _tag: 'Binary', data: new Uint8Array([1, 2]) })), '82020102')
+})
+
+// A frame writer that says which of its two ways framed a message.
+const watched = () => {
+  const used: string[] = []
+  return {
+    used,
+    frames: {
+      text: (text: string) => (used.push('text'), portableFrames.text(text)),
+      binary: (data: Uint8Array) => (used.push('binary'), portableFrames.binary(data)),
+    },
+  }
+}
+
+test('encodeRawFrame :: the message being dispatched is framed from the bytes it arrived in', () => {
+  const message = { _tag: 'Text', text: 'h\u00e9' } as const
+  const payload = new Uint8Array([0x68, 0xc3, 0xa9])
+  const { used, frames } = watched()
+  textArrived(message, payload)
+  const frame = encodeRawFrame(frames, message)
+  textDispatched()
+  assert.is(hex(frame), '810368c3a9')
+  assert.is(hex(frame), hex(portableFrames.text('h\u00e9')))
+  assert.equal(used, ['binary'])
+  // A copy: the read buffer the payload came from may be reused.
+  payload[0] = 0
+  assert.is(frame[2], 0x68)
+})
+
+test('encodeRawFrame :: another message, a changed one, or one after its dispatch is encoded from its text', () => {
+  const payload = new Uint8Array([0x61])
+  const message: { _tag: 'Text'; text: string } = { _tag: 'Text', text: 'a' }
+  const { used, frames } = watched()
+  textArrived(message, payload)
+  assert.is(hex(encodeRawFrame(frames, { _tag: 'Text', text: 'a' })), '810161')
+  message.text = 'b' // a handler that changed the message it was given (the types forbid it)
+  assert.is(hex(encodeRawFrame(frames, message)), '810162')
+  message.text = 'a'
+  textDispatched()
+  assert.is(hex(encodeRawFrame(frames, message as RawMessage)), '810161')
+  assert.equal(used, ['text', 'text', 'text'])
 })
 
 test('encodeEventFrame :: the envelope as one text frame', () => {

@@ -50,6 +50,28 @@ Raw('a frame split across TCP writes is assembled once its bytes are there', asy
   }
 })
 
+Raw('an echoed text is the same bytes: one frame, fragments, a BOM, 4-byte characters, and a reply of another text', async () => {
+  const { server, port } = await serve('raw', 'swapEcho')
+  try {
+    const raw = await rawWebSocket(port)
+    const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+    const tricky = utf8('\uFEFFé€😀 end')
+    raw.write(encodeFrameBytes({ opcode: OPCODE.TEXT, payload: tricky }, MASK))
+    raw.write(encodeFrameBytes({ opcode: OPCODE.TEXT, fin: false, payload: tricky.subarray(0, 5) }, MASK))
+    raw.write(encodeFrameBytes({ opcode: OPCODE.CONTINUATION, payload: tricky.subarray(5) }, MASK))
+    raw.write(encodeFrameBytes({ opcode: OPCODE.TEXT, payload: utf8('swap') }, MASK))
+    await raw.until(() => raw.frames().length === 3)
+    const [one, joined, swapped] = raw.frames()
+    assert.equal([one?.opcode, joined?.opcode, swapped?.opcode], [OPCODE.TEXT, OPCODE.TEXT, OPCODE.TEXT])
+    assert.equal(Array.from(one?.payload ?? []), Array.from(tricky))
+    assert.equal(Array.from(joined?.payload ?? []), Array.from(tricky))
+    assert.is(new TextDecoder().decode(swapped?.payload), 'swapped')
+    raw.socket.destroy()
+  } finally {
+    await server.close()
+  }
+})
+
 Raw('a raw broadcast reaches the room, the sender included; the handle sends raw too', async () => {
   const { server, port } = await serve('raw', 'echo', { debug: true })
   try {

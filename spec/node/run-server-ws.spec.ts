@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert'
 import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../../lib/core/ws/frame.js'
 import { serve } from '../support/fixture-server.js'
-import { closeCodeOf, delay, eventually, openClient, rawExchange, rawWebSocket, statusOf } from '../support/server.js'
+import { closeCodeOf, delay, eventually, openClient, rawConnect, rawExchange, rawWebSocket, statusOf } from '../support/server.js'
 
 const MASK = new Uint8Array([1, 2, 3, 4])
 const masked = (opcode: number, payload: Uint8Array, fin = true): Uint8Array => encodeFrameBytes({ opcode, payload, fin }, MASK)
@@ -328,6 +328,28 @@ Ws('HTTP middleware sees the upgrade request and may refuse it (authentication)'
     assert.equal(await c.nextJson(), { event: 'ack', id: 1, data: 'in' })
     c.ws.close()
   } finally {
+    await server.close()
+  }
+})
+
+Ws('a client that leaves while the middleware decides its upgrade is not taken over; the server keeps serving', async () => {
+  const { server, port } = await serve('ws', 'heldUpgrade')
+  try {
+    const raw = await rawConnect(port)
+    raw.write('GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
+    await eventually(async () => (await server.clients()).length === 1)
+    await delay(20)
+    // A reset, not a FIN: a half-closed connection stays until its upgrade is decided.
+    raw.socket.resetAndDestroy()
+    await eventually(async () => (await server.clients()).length === 0)
+    await server.probe('release')
+    await delay(20)
+    assert.is(await server.probe('connected'), 0)
+    const c = await openClient(port)
+    await eventually(async () => (await server.probe('connected')) === 1)
+    c.ws.close()
+  } finally {
+    await server.probe('release')
     await server.close()
   }
 })

@@ -11,6 +11,9 @@
  *
  *   node --import tsx bench/recovery-store.ts --only bcast --clients 10000 --nodes 2
  *   node --import tsx bench/recovery-store.ts --only resume --resume-clients 1000 --tick-ms 100 --kill-at 50
+ *   node --import tsx bench/recovery-store.ts --only bcast --modes store --profile bench/.tmp/prof   V8 CPU profiles of the servers
+ *
+ * The servers run compiled (`tsc -p tsconfig.bench.json`, done first; `--source`: under tsx).
  *
  * Cases:
  *   bcast   N clients over 1 or 2 nodes (N/2 each), broadcasts started on the first node to the
@@ -27,12 +30,12 @@
  *           and out of order over 1…last, B's and Redis' CPU and commands meanwhile.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { CLK_TCK, processCpuTicks } from './load/proc.js'
-import type { StoreCounts } from './recovery/counting-store.js'
+import type { StoreCounts as Counts } from './recovery/counting-store.js'
 import { parseRedisInfo, type RedisDelta, redisDelta, type RedisInfo } from './recovery/redis-info.js'
 import { dropClients, hooks, openClients, resumeClient, type SessionClient } from './recovery/session-client.js'
 import { sumTallies, tallyTicks } from './recovery/tally-ticks.js'
@@ -51,6 +54,8 @@ const { values: opt } = parseArgs({
     'kill-at': { type: 'string', default: '50' },
     spread: { type: 'string', default: '0' },
     modes: { type: 'string', default: 'off,local,store' },
+    profile: { type: 'string' },
+    source: { type: 'boolean', default: false },
   },
 })
 const CASES = new Set((opt.only ?? '').split(','))
@@ -87,7 +92,17 @@ interface Node {
   rpc<A>(command: Record<string, unknown>, ms?: number): Promise<A>
 }
 
+// --profile DIR: each server writes a V8 CPU profile (.cpuprofile) there when stopped (SIGTERM).
+const PROFILE: readonly string[] = opt.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', opt.profile]
 const PIN: readonly string[] = spawnSync('taskset', ['-V']).status === 0 ? ['taskset', '-c', '0'] : []
+// The servers run compiled (tsc -p tsconfig.bench.json), as an application ships them and as
+// bench/run.ts runs twinport; --source, or a failed build, runs them from source under tsx.
+const COMPILED = 'bench/.tmp/dist/bench/recovery/node.js'
+const built =
+  opt.source !== true &&
+  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { stdio: 'ignore' }).status === 0 &&
+  existsSync(COMPILED)
+const SERVER: readonly string[] = built ? [COMPILED] : ['--import', 'tsx', 'bench/recovery/node.ts']
 const live = new Set<ChildProcess>()
 process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL')
@@ -95,7 +110,7 @@ process.on('exit', () => {
 
 const startNode = (redis: RedisServer, prefix: string, nodeId: string, store: boolean): Promise<Node> =>
   new Promise((resolve, reject) => {
-    const argv = ['--import', 'tsx', 'bench/recovery/node.ts']
+    const argv = [...PROFILE, ...SERVER]
     const child = spawn(PIN[0] ?? process.execPath, [...PIN.slice(1), ...(PIN.length > 0 ? [process.execPath] : []), ...argv], {
       env: { ...process.env, REDIS_URL: redis.url, PREFIX: prefix, NODE_ID: nodeId, STORE: store ? 'redis' : 'none' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -140,7 +155,8 @@ const stopNodes = async (nodes: readonly Node[]): Promise<void> => {
         new Promise<void>((resolve) => {
           if (child.exitCode !== null || child.signalCode !== null) return resolve()
           child.once('exit', () => resolve())
-          child.kill('SIGKILL')
+          child.kill(PROFILE.length > 0 ? 'SIGTERM' : 'SIGKILL')
+          if (PROFILE.length > 0) setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
         }),
     ),
   )
@@ -171,6 +187,9 @@ const statusKb = (pid: number, field: 'VmHWM' | 'VmRSS'): number => {
 
 const info = async (redis: RedisServer): Promise<RedisInfo> => parseRedisInfo(await redis.cli('INFO', 'memory', 'commandstats'))
 const callsOf = (d: RedisDelta, name: string): number => d.calls.get(name) ?? 0
+
+/** What a node says of its journal: the store's counts and the warnings it logged. */
+type StoreCounts = Counts & { readonly warnings: number; readonly loopMaxMs: number }
 
 // ---- clients -----------------------------------------------------------------------------
 
@@ -215,12 +234,16 @@ interface BcastRun {
   readonly burstWrites: number
   readonly burstCommands: number
   readonly burstRedisBytes: number
+  readonly redisBefore: number
   readonly burstPeakKiB: number
   readonly burstFrames: number
   readonly burstExpected: number
   readonly burstFlushes: number
   readonly burstMaxInFlight: number
   readonly burstFailed: number
+  readonly burstSlowestMs: number
+  readonly burstWarnings: number
+  readonly burstLoopMs: number
 }
 
 const quietAll = async (nodes: readonly Node[], maxMs = WAIT_MS): Promise<StoreCounts[]> => {
@@ -230,7 +253,7 @@ const quietAll = async (nodes: readonly Node[], maxMs = WAIT_MS): Promise<StoreC
 }
 const resetCounts = (nodes: readonly Node[]): Promise<unknown> => Promise.all(nodes.map((n) => n.rpc({ op: 'counts', reset: true })))
 const lastDone = (counts: readonly StoreCounts[]): number => Math.max(...counts.map((c) => (Number.isNaN(c.lastDoneAt) ? Number.NEGATIVE_INFINITY : c.lastDoneAt)))
-const sumOf = (counts: readonly StoreCounts[], key: 'calls' | 'frames' | 'flushes' | 'failed'): number => counts.reduce((s, c) => s + c[key], 0)
+const sumOf = (counts: readonly Counts[], key: 'calls' | 'frames' | 'flushes' | 'failed'): number => counts.reduce((s, c) => s + c[key], 0)
 
 const measureBcast = async (redis: RedisServer, nodes: readonly Node[], clients: readonly SessionClient[], mode: Mode): Promise<BcastRun> => {
   const [first] = nodes as [Node]
@@ -299,13 +322,17 @@ const measureBcast = async (redis: RedisServer, nodes: readonly Node[], clients:
     burstScripts: callsOf(burstDelta, 'evalsha') + callsOf(burstDelta, 'eval'),
     burstWrites: sumOf(counts, 'calls'),
     burstCommands: burstDelta.total,
-    burstRedisBytes: burstDelta.usedMemory,
+    burstRedisBytes: burstDelta.dataset,
+    redisBefore: info1.dataset,
     burstPeakKiB: peak,
     burstFrames: sumOf(counts, 'frames'),
     burstExpected: mode === 'off' ? 0 : clients.length * BURST,
     burstFlushes: sumOf(counts, 'flushes'),
     burstMaxInFlight: Math.max(...counts.map((c) => c.maxInFlight)),
     burstFailed: sumOf(counts, 'failed'),
+    burstSlowestMs: Math.max(...counts.map((c) => c.slowestMs)),
+    burstWarnings: counts.reduce((s, c) => s + c.warnings, 0),
+    burstLoopMs: Math.max(...counts.map((c) => c.loopMaxMs)),
   }
 }
 
@@ -329,7 +356,7 @@ const bcastCase = async (redis: RedisServer, n: number, nodeCount: number): Prom
           log(
             `bcast ${fmt(n, 0)} over ${nodeCount} (${mode}): single ${run.single.map((t) => t.toFixed(0)).join(', ')} ms, server ${fmt(run.singleServerMs)} ms CPU; ` +
               `burst ${fmt(run.burstMs, 0)} ms, journal done ${fmt(run.burstJournalMs, 0)} ms, frames ${fmt(run.burstFrames, 0)}/${fmt(run.burstExpected, 0)}, ` +
-              `scripts ${fmt(run.burstScripts, 0)}, Redis +${fmt(run.burstRedisBytes / 1048576)} MiB; load ${load()}`,
+              `writes ${fmt(run.burstWrites, 0)} (slowest ${fmt(run.burstSlowestMs, 0)} ms), warnings ${run.burstWarnings}, event loop blocked up to ${fmt(run.burstLoopMs, 0)} ms, Redis dataset +${fmt(run.burstRedisBytes / 1048576)} MiB (${fmt(run.redisBefore / 1048576)} before); load ${load()}`,
           )
           runs[mode].push(run)
           dropClients(clients)
@@ -359,11 +386,11 @@ const bcastCase = async (redis: RedisServer, n: number, nodeCount: number): Prom
     '',
     `A burst of ${BURST} broadcasts back to back (one loop on the first node):`,
     '',
-    '| mode | delivered to all (ms) | journal written after (ms) | servers CPU ms | Redis CPU ms | journal writes (`saveProgress`) | Redis scripts (adapter + journal) | Redis commands (inside scripts too) | Redis memory | servers peak RSS | frames recorded / numbered | flushes | most writes in flight |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| mode | delivered to all (ms) | journal written after (ms) | servers CPU ms | Redis CPU ms | journal writes (`saveProgress`) | Redis scripts (adapter + journal) | Redis commands (inside scripts too) | Redis dataset | servers peak RSS | frames recorded / numbered | flushes | most writes in flight | slowest write ms | warnings logged | longest event-loop block (ms) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...modes.map((mode) => {
       const store = mode === 'store'
-      return `| ${label[mode]} | ${fmt(m(mode, (r) => r.burstMs), 0)} | ${store ? fmt(m(mode, (r) => r.burstJournalMs), 0) : ''} | ${fmt(m(mode, (r) => r.burstServerMs), 0)} | ${fmt(m(mode, (r) => r.burstRedisMs), 0)} | ${store ? fmt(m(mode, (r) => r.burstWrites), 0) : ''} | ${fmt(m(mode, (r) => r.burstScripts), 0)} | ${fmt(m(mode, (r) => r.burstCommands), 0)} | ${fmt(m(mode, (r) => r.burstRedisBytes) / 1048576)} MiB | +${fmt(m(mode, (r) => r.burstPeakKiB) / 1024)} MiB | ${store ? `${fmt(m(mode, (r) => r.burstFrames), 0)} / ${fmt(m(mode, (r) => r.burstExpected), 0)}` : ''} | ${store ? fmt(m(mode, (r) => r.burstFlushes), 0) : ''} | ${store ? fmt(m(mode, (r) => r.burstMaxInFlight), 0) : ''} |`
+      return `| ${label[mode]} | ${fmt(m(mode, (r) => r.burstMs), 0)} | ${store ? fmt(m(mode, (r) => r.burstJournalMs), 0) : ''} | ${fmt(m(mode, (r) => r.burstServerMs), 0)} | ${fmt(m(mode, (r) => r.burstRedisMs), 0)} | ${store ? fmt(m(mode, (r) => r.burstWrites), 0) : ''} | ${fmt(m(mode, (r) => r.burstScripts), 0)} | ${fmt(m(mode, (r) => r.burstCommands), 0)} | +${fmt(m(mode, (r) => r.burstRedisBytes) / 1048576)} MiB | +${fmt(m(mode, (r) => r.burstPeakKiB) / 1024)} MiB | ${store ? `${fmt(m(mode, (r) => r.burstFrames), 0)} / ${fmt(m(mode, (r) => r.burstExpected), 0)}` : ''} | ${store ? fmt(m(mode, (r) => r.burstFlushes), 0) : ''} | ${store ? fmt(m(mode, (r) => r.burstMaxInFlight), 0) : ''} | ${store ? fmt(m(mode, (r) => r.burstSlowestMs), 0) : ''} | ${fmt(m(mode, (r) => r.burstWarnings), 0)} | ${fmt(m(mode, (r) => r.burstLoopMs), 0)} |`
     }),
     '',
   ]
@@ -425,8 +452,9 @@ const resumeCase = async (redis: RedisServer): Promise<string> => {
         }
         hooks.session = (c) => {
           if (c === probe || c.sessions.length < 2) return
-          // Caught up once it has every tick up to what B had sent when it came back.
-          waitingFor.set(c, probe.ticks.at(-1) ?? 0)
+          // Caught up once it has every tick up to what B had sent when it came back; a
+          // fresh session (resync) cannot get what came before it, and counts as done.
+          waitingFor.set(c, c.sessions[1]?.recovered === true ? (probe.ticks.at(-1) ?? 0) : 0)
           if (++back === K) allBackAt = performance.now()
           check(c)
         }
@@ -480,9 +508,9 @@ const resumeCase = async (redis: RedisServer): Promise<string> => {
   return [
     `### Resume of ${fmt(K, 0)} clients of a node killed with SIGKILL, on another node`,
     '',
-    `A tick \`t\` {n} to the clients' room every ${TICK_MS} ms from node B; A killed ${KILL_AT < 0 ? 'at a random moment' : `${KILL_AT} ms after a tick reached its clients`}; every client reconnects to B ${SPREAD > 0 ? `within ${SPREAD} ms (random)` : 'at once'} with \`tp_sid\` and \`tp_last\`. "Caught up": the client has every tick up to the last B had sent when its session came back. Lost / duplicated / out of order: over ticks 1…last, per client, added up.`,
+    `A tick \`t\` {n} to the clients' room every ${TICK_MS} ms from node B; A killed ${KILL_AT < 0 ? 'at a random moment' : `${KILL_AT} ms after a tick reached its clients`}; every client reconnects to B ${SPREAD > 0 ? `within ${SPREAD} ms (random)` : 'at once'} with \`tp_sid\` and \`tp_last\`. "Caught up": a recovered client has every tick up to the last B had sent when its session came back (a fresh one counts at once). Lost / duplicated / out of order: over ticks 1…last, per client, added up.`,
     '',
-    '| round | clients | tick ms / kill | A had written before the kill | last tick before the kill | all back (ms after the kill) | all caught up (ms) | recovered | fresh sessions (resync) | last tick | recovered: lost / dup / out of order | fresh: lost / dup | B CPU ms | Redis CPU ms | Redis commands | load |',
+    '| round | clients | tick ms / kill | A had written (since its start, read before the kill) | last tick before the kill | all back (ms after the kill) | all caught up (ms) | recovered | fresh sessions (resync) | last tick | recovered: lost / dup / out of order | fresh: lost / dup | B CPU ms | Redis CPU ms | Redis commands | load |',
     '|---:|---:|---|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---|---|',
     ...rows,
     '',
@@ -507,7 +535,7 @@ try {
 }
 const argv = process.argv.slice(2).join(' ')
 const out = [
-  `Generated by \`node --import tsx bench/recovery-store.ts${argv === '' ? '' : ` ${argv}`}\` on ${new Date().toISOString()} in ${Math.round((Date.now() - started) / 1000)} s. ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, redis-server ${/v=([\d.]+)/.exec(spawnSync('redis-server', ['--version']).stdout?.toString() ?? '')?.[1] ?? '?'} (started by the script, no persistence), load average at the start ${loadAtStart}, at the end ${load()}. Servers ${PIN.length > 0 ? 'pinned to CPU 0, clients and Redis to CPU 1' : 'not pinned'}.`,
+  `Generated by \`node --import tsx bench/recovery-store.ts${argv === '' ? '' : ` ${argv}`}\` on ${new Date().toISOString()} in ${Math.round((Date.now() - started) / 1000)} s. ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, redis-server ${/v=([\d.]+)/.exec(spawnSync('redis-server', ['--version']).stdout?.toString() ?? '')?.[1] ?? '?'} (started by the script, no persistence), load average at the start ${loadAtStart}, at the end ${load()}. Servers ${built ? 'compiled (tsc -p tsconfig.bench.json)' : 'run from source under tsx'}, ${PIN.length > 0 ? 'pinned to CPU 0, clients and Redis to CPU 1' : 'not pinned'}.`,
   '',
   ...sections,
 ].join('\n')

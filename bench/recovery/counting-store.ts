@@ -19,6 +19,8 @@ export interface StoreCounts {
   readonly failed: number
   /** Calls answered false (another node holds the session). */
   readonly refused: number
+  /** The longest a call took (ms). */
+  readonly slowestMs: number
   /** When the first call started and the last settled (the clock given; NaN when none). */
   readonly firstAt: number
   readonly lastDoneAt: number
@@ -32,7 +34,7 @@ export interface CountingStore {
   quiet(quietMs: number, maxMs: number): Promise<boolean>
 }
 
-const ZERO: StoreCounts = { calls: 0, frames: 0, frameBytes: 0, flushes: 0, maxInFlight: 0, inFlight: 0, failed: 0, refused: 0, firstAt: Number.NaN, lastDoneAt: Number.NaN }
+const ZERO: StoreCounts = { calls: 0, frames: 0, frameBytes: 0, flushes: 0, maxInFlight: 0, inFlight: 0, failed: 0, refused: 0, slowestMs: 0, firstAt: Number.NaN, lastDoneAt: Number.NaN }
 
 /**
  * Wraps `inner` (which must have `saveProgress`) so its `saveProgress` calls are counted.
@@ -59,6 +61,7 @@ export const countingStore = (inner: RecoveryStore, now: () => number, sleep: (m
       for (const f of frames) c.frameBytes += f.frame.length
       c.maxInFlight = Math.max(c.maxInFlight, inFlight)
       if (Number.isNaN(c.firstAt)) c.firstAt = lastActivity
+      const started = lastActivity
       try {
         const ok = await save(session, frames, claim)
         if (!ok) c.refused += 1
@@ -70,6 +73,7 @@ export const countingStore = (inner: RecoveryStore, now: () => number, sleep: (m
         inFlight -= 1
         lastActivity = now()
         c.lastDoneAt = lastActivity
+        c.slowestMs = Math.max(c.slowestMs, lastActivity - started)
       }
     },
   }

@@ -11,6 +11,7 @@
  *
  *   node --import tsx bench/recovery-store.ts --only bcast --clients 10000 --nodes 2
  *   node --import tsx bench/recovery-store.ts --only resume --resume-clients 1000 --tick-ms 100 --kill-at 50
+ *   node --import tsx bench/recovery-store.ts --only resume --tick-ms 20 --kill-at=-1        A killed at any moment
  *   node --import tsx bench/recovery-store.ts --only bcast --modes store --profile bench/.tmp/prof   V8 CPU profiles of the servers
  *
  * The servers run compiled (`tsc -p tsconfig.bench.json`, done first; `--source`: under tsx).
@@ -394,6 +395,13 @@ const bcastCase = async (redis: RedisServer, n: number, nodeCount: number): Prom
     }),
     '',
   ]
+  if (runs.store.length > 0) {
+    const before = m('store', (r) => r.redisBefore)
+    lines.push(
+      `Redis dataset (\`used_memory_dataset\`) with the sessions in Redis, before the burst (after the connections and the single broadcasts): ${fmt(before / 1048576)} MiB, ${fmt(before / n / 1024, 2)} KiB per session. Frames recorded / numbered: what the journal handed to \`saveProgress\` against the numbered messages of the burst.`,
+      '',
+    )
+  }
   if (runs.store.some((r) => r.burstFailed > 0)) lines.push(`Store writes that failed or timed out during the burst: ${runs.store.map((r) => r.burstFailed).join(', ')}.`, '')
   return lines.join('\n')
 }
@@ -413,7 +421,6 @@ const resumeCase = async (redis: RedisServer): Promise<string> => {
       await quietAll([a, b])
       await b.rpc({ op: 'tick', ms: TICK_MS })
       await sleep(1000)
-      const before = (await a.rpc<{ counts: StoreCounts }>({ op: 'counts' })).counts
       // Kill A `KILL_AT` ms after a tick reached its first client (below 0: at once).
       const lead = clients[0] as SessionClient
       if (KILL_AT >= 0) {
@@ -422,6 +429,7 @@ const resumeCase = async (redis: RedisServer): Promise<string> => {
         while (lead.ticks.length === seen && performance.now() < deadline) await sleep(1)
         await sleep(KILL_AT)
       }
+      const before = (await a.rpc<{ counts: StoreCounts }>({ op: 'counts' })).counts
       const maxBefore = Math.max(...clients.map((c) => c.ticks.at(-1) ?? 0))
       const info0 = await info(redis)
       const bCpu = cpuOf([b.pid])
@@ -495,7 +503,7 @@ const resumeCase = async (redis: RedisServer): Promise<string> => {
           `lost ${ok.lost}/${gone.lost}, duplicated ${ok.duplicated + gone.duplicated}; load ${load()}`,
       )
       rows.push(
-        `| ${round} | ${fmt(K, 0)} | ${TICK_MS} / ${KILL_AT < 0 ? 'any time' : `${KILL_AT} ms after a tick`} | ${fmt(before.frames, 0)} in ${fmt(before.calls, 0)} writes | ${maxBefore} | ${fmt(allBackAt - t0, 0)} (median ${fmt(median(times), 0)}) | ${fmt(allCaughtAt - t0, 0)} | ` +
+        `| ${round} | ${fmt(K, 0)} | ${TICK_MS} / ${KILL_AT < 0 ? 'any time' : `${KILL_AT} ms after a tick`} | ${fmt(before.frames, 0)} in ${fmt(before.calls, 0)}; ${before.inFlight} | ${maxBefore} | ${fmt(allBackAt - t0, 0)} (median ${fmt(median(times), 0)}) | ${fmt(allCaughtAt - t0, 0)} | ` +
           `${recovered.length} | ${fresh.length === 0 ? '0' : `${fresh.length} (${[...reasons].map(([r, n]) => `${r} ${n}`).join(', ')})`} | ${last} | ${ok.lost} / ${ok.duplicated} / ${ok.outOfOrder} | ${gone.lost} / ${gone.duplicated} | ` +
           `${fmt(bMs, 0)} | ${fmt(redisMs, 0)} | ${fmt(scripts, 0)} scripts, ${fmt(reads, 0)} reads, ${fmt(delta.total, 0)} in all | ${load()} |`,
       )
@@ -510,7 +518,7 @@ const resumeCase = async (redis: RedisServer): Promise<string> => {
     '',
     `A tick \`t\` {n} to the clients' room every ${TICK_MS} ms from node B; A killed ${KILL_AT < 0 ? 'at a random moment' : `${KILL_AT} ms after a tick reached its clients`}; every client reconnects to B ${SPREAD > 0 ? `within ${SPREAD} ms (random)` : 'at once'} with \`tp_sid\` and \`tp_last\`. "Caught up": a recovered client has every tick up to the last B had sent when its session came back (a fresh one counts at once). Lost / duplicated / out of order: over ticks 1…last, per client, added up.`,
     '',
-    '| round | clients | tick ms / kill | A had written (since its start, read before the kill) | last tick before the kill | all back (ms after the kill) | all caught up (ms) | recovered | fresh sessions (resync) | last tick | recovered: lost / dup / out of order | fresh: lost / dup | B CPU ms | Redis CPU ms | Redis commands | load |',
+    '| round | clients | tick ms / kill | journal of A before the kill (frames in writes since its start; writes in flight) | last tick before the kill | all back (ms after the kill) | all caught up (ms) | recovered | fresh sessions (resync) | last tick | recovered: lost / dup / out of order | fresh: lost / dup | B CPU ms | Redis CPU ms | Redis commands | load |',
     '|---:|---:|---|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---|---|',
     ...rows,
     '',

@@ -89,6 +89,9 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   let inFlight: Promise<void> | undefined
   let delay = flushMs
   let failing = false
+  // Past maxPendingBytes with the store answering (it is slower than the messages come):
+  // said once, and how many were not recorded said when a flush saw none dropped.
+  let overflowing = false
   let unrecorded = 0
   let closed = false
 
@@ -197,6 +200,7 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   }
 
   const flushOnce = async (): Promise<void> => {
+    const droppedBefore = unrecorded
     const books = new Set([...dirty, ...pending.keys()])
     const taken = new Map(pending)
     dirty.clear()
@@ -207,6 +211,11 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     if (dirty.size === 0 && failing) {
       failing = false
       logger.info('recovery: the session store answers again; {lost} messages could not be recorded meanwhile', { lost: unrecorded })
+      unrecorded = 0
+      overflowing = false
+    } else if (overflowing && !failing && unrecorded === droppedBefore) {
+      overflowing = false
+      logger.info('recovery: the session store caught up; {lost} messages could not be recorded meanwhile', { lost: unrecorded })
       unrecorded = 0
     }
     if (dirty.size === 0) delay = flushMs
@@ -220,6 +229,12 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
       if (pendingBytes + text.length > maxPendingBytes) {
         // Not recorded: a resume from before it gets `gap`, never a hole nobody sees.
         unrecorded += 1
+        if (!overflowing && !failing) {
+          overflowing = true
+          logger.warning('recovery: more than {bytes} bytes of messages wait for the session store; new messages are not recorded until it catches up (a resume across them gets resync "gap")', {
+            bytes: maxPendingBytes,
+          })
+        }
         return
       }
       pendingBytes += text.length

@@ -102,6 +102,24 @@ test('createRecoveryJournal :: past the byte bound messages are not recorded (a 
   assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1], 'nothing written over the new holder')
 })
 
+test('createRecoveryJournal :: past the byte bound with the store answering: said once, and the count said when a flush drops none', async () => {
+  const { store, journal, book, fire, entries } = setup({ maxPendingBytes: 40 })
+  journal.changed(book)
+  for (let i = 1; i <= 4; i++) book.number(`{"event":"n","data":${i}}`)
+  const warnings = entries.filter((e) => e.level === 'warning')
+  assert.is(warnings.length, 1)
+  assert.ok(warnings[0]?.message.startsWith('recovery: more than {bytes} bytes of messages wait'))
+  assert.is(warnings[0]?.context['bytes'], 40)
+  await fire()
+  assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1])
+  const said = entries.filter((e) => e.level === 'info' && e.message.startsWith('recovery: the session store caught up'))
+  assert.equal(said.map((e) => e.context['lost']), [3])
+  book.number('{"event":"n","data":5}')
+  await fire()
+  assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1, 5], 'recorded again once there is room (a resume across 2…4 is a gap)')
+  assert.is(entries.filter((e) => e.level === 'warning').length, 1, 'nothing more said')
+})
+
 test('createRecoveryJournal :: forget deletes the session (while this node holds it); a store that hangs is a failure within the bound', async () => {
   const { store, journal, book, fire } = setup()
   journal.changed(book)

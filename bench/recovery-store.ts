@@ -190,7 +190,7 @@ const info = async (redis: RedisServer): Promise<RedisInfo> => parseRedisInfo(aw
 const callsOf = (d: RedisDelta, name: string): number => d.calls.get(name) ?? 0
 
 /** What a node says of its journal: the store's counts and the warnings it logged. */
-type StoreCounts = Counts & { readonly warnings: number; readonly loopMaxMs: number }
+type StoreCounts = Counts & { readonly warnings: number; readonly loopMaxMs: number; readonly afterBurstMs: number }
 
 // ---- clients -----------------------------------------------------------------------------
 
@@ -245,6 +245,7 @@ interface BcastRun {
   readonly burstSlowestMs: number
   readonly burstWarnings: number
   readonly burstLoopMs: number
+  readonly burstAfterMs: number
 }
 
 const quietAll = async (nodes: readonly Node[], maxMs = WAIT_MS): Promise<StoreCounts[]> => {
@@ -334,6 +335,7 @@ const measureBcast = async (redis: RedisServer, nodes: readonly Node[], clients:
     burstSlowestMs: Math.max(...counts.map((c) => c.slowestMs)),
     burstWarnings: counts.reduce((s, c) => s + c.warnings, 0),
     burstLoopMs: Math.max(...counts.map((c) => c.loopMaxMs)),
+    burstAfterMs: Math.max(...counts.map((c) => c.afterBurstMs)),
   }
 }
 
@@ -357,7 +359,7 @@ const bcastCase = async (redis: RedisServer, n: number, nodeCount: number): Prom
           log(
             `bcast ${fmt(n, 0)} over ${nodeCount} (${mode}): single ${run.single.map((t) => t.toFixed(0)).join(', ')} ms, server ${fmt(run.singleServerMs)} ms CPU; ` +
               `burst ${fmt(run.burstMs, 0)} ms, journal done ${fmt(run.burstJournalMs, 0)} ms, frames ${fmt(run.burstFrames, 0)}/${fmt(run.burstExpected, 0)}, ` +
-              `writes ${fmt(run.burstWrites, 0)} (slowest ${fmt(run.burstSlowestMs, 0)} ms), warnings ${run.burstWarnings}, event loop blocked up to ${fmt(run.burstLoopMs, 0)} ms, Redis dataset +${fmt(run.burstRedisBytes / 1048576)} MiB (${fmt(run.redisBefore / 1048576)} before); load ${load()}`,
+              `writes ${fmt(run.burstWrites, 0)} (slowest ${fmt(run.burstSlowestMs, 0)} ms), warnings ${run.burstWarnings}, event loop blocked up to ${fmt(run.burstLoopMs, 0)} ms (${fmt(run.burstAfterMs, 0)} after the burst's loop), Redis dataset +${fmt(run.burstRedisBytes / 1048576)} MiB (${fmt(run.redisBefore / 1048576)} before); load ${load()}`,
           )
           runs[mode].push(run)
           dropClients(clients)
@@ -387,11 +389,11 @@ const bcastCase = async (redis: RedisServer, n: number, nodeCount: number): Prom
     '',
     `A burst of ${BURST} broadcasts back to back (one loop on the first node):`,
     '',
-    '| mode | delivered to all (ms) | journal written after (ms) | servers CPU ms | Redis CPU ms | journal writes (`saveProgress`) | Redis scripts (adapter + journal) | Redis commands (inside scripts too) | Redis dataset | servers peak RSS | frames recorded / numbered | flushes | most writes in flight | slowest write ms | warnings logged | longest event-loop block (ms) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| mode | delivered to all (ms) | journal written after (ms) | servers CPU ms | Redis CPU ms | journal writes (`saveProgress`) | Redis scripts (adapter + journal) | Redis commands (inside scripts too) | Redis dataset | servers peak RSS | frames recorded / numbered | flushes | most writes in flight | slowest write ms | warnings logged | longest event-loop block (ms) | longest block after the burst loop (ms) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...modes.map((mode) => {
       const store = mode === 'store'
-      return `| ${label[mode]} | ${fmt(m(mode, (r) => r.burstMs), 0)} | ${store ? fmt(m(mode, (r) => r.burstJournalMs), 0) : ''} | ${fmt(m(mode, (r) => r.burstServerMs), 0)} | ${fmt(m(mode, (r) => r.burstRedisMs), 0)} | ${store ? fmt(m(mode, (r) => r.burstWrites), 0) : ''} | ${fmt(m(mode, (r) => r.burstScripts), 0)} | ${fmt(m(mode, (r) => r.burstCommands), 0)} | +${fmt(m(mode, (r) => r.burstRedisBytes) / 1048576)} MiB | +${fmt(m(mode, (r) => r.burstPeakKiB) / 1024)} MiB | ${store ? `${fmt(m(mode, (r) => r.burstFrames), 0)} / ${fmt(m(mode, (r) => r.burstExpected), 0)}` : ''} | ${store ? fmt(m(mode, (r) => r.burstFlushes), 0) : ''} | ${store ? fmt(m(mode, (r) => r.burstMaxInFlight), 0) : ''} | ${store ? fmt(m(mode, (r) => r.burstSlowestMs), 0) : ''} | ${fmt(m(mode, (r) => r.burstWarnings), 0)} | ${fmt(m(mode, (r) => r.burstLoopMs), 0)} |`
+      return `| ${label[mode]} | ${fmt(m(mode, (r) => r.burstMs), 0)} | ${store ? fmt(m(mode, (r) => r.burstJournalMs), 0) : ''} | ${fmt(m(mode, (r) => r.burstServerMs), 0)} | ${fmt(m(mode, (r) => r.burstRedisMs), 0)} | ${store ? fmt(m(mode, (r) => r.burstWrites), 0) : ''} | ${fmt(m(mode, (r) => r.burstScripts), 0)} | ${fmt(m(mode, (r) => r.burstCommands), 0)} | +${fmt(m(mode, (r) => r.burstRedisBytes) / 1048576)} MiB | +${fmt(m(mode, (r) => r.burstPeakKiB) / 1024)} MiB | ${store ? `${fmt(m(mode, (r) => r.burstFrames), 0)} / ${fmt(m(mode, (r) => r.burstExpected), 0)}` : ''} | ${store ? fmt(m(mode, (r) => r.burstFlushes), 0) : ''} | ${store ? fmt(m(mode, (r) => r.burstMaxInFlight), 0) : ''} | ${store ? fmt(m(mode, (r) => r.burstSlowestMs), 0) : ''} | ${fmt(m(mode, (r) => r.burstWarnings), 0)} | ${fmt(m(mode, (r) => r.burstLoopMs), 0)} | ${fmt(m(mode, (r) => r.burstAfterMs), 0)} |`
     }),
     '',
   ]

@@ -7,7 +7,8 @@
  *   { id, op: 'burst', count }   broadcasts `t` {n, p} to `all` `count` times, back to back
  *   { id, op: 'tick', ms }       broadcasts one `t` every `ms` (0 stops); answers the last n
  *   { id, op: 'counts', reset }  what the journal wrote (StoreCounts), the warnings logged and the
- *                                longest event-loop delay (ms), then resets them
+ *                                longest event-loop delay (ms) and the longest block after the last
+ *                                burst's loop returned (its flush; the burst itself not counted), then resets them
  *   { id, op: 'quiet', quietMs, maxMs }   waits until the journal is quiet; answers the counts
  *
  * Sends { op: 'ready', port, node } once the adapter is ready. Env: REDIS_URL, PREFIX,
@@ -55,6 +56,16 @@ await adapter.ready()
 const loop = monitorEventLoopDelay({ resolution: 10 })
 loop.enable()
 const loopMaxMs = (): number => loop.max / 1e6
+// The longest a 5 ms timer was late after the last burst's loop returned: what held the
+// loop after the burst (the journal's flush), the burst's own loop not counted.
+let afterFrom = Number.POSITIVE_INFINITY
+let afterBurstMs = 0
+let lastBeat = now()
+setInterval(() => {
+  const t = now()
+  if (lastBeat >= afterFrom) afterBurstMs = Math.max(afterBurstMs, t - lastBeat - 5)
+  lastBeat = t
+}, 5)
 
 let n = 0
 let ticker: NodeJS.Timeout | undefined
@@ -67,6 +78,8 @@ process.on('message', (command: Command) => {
     case 'burst': {
       const at = now()
       for (let i = 0; i < command.count; i++) broadcast()
+      afterFrom = now()
+      afterBurstMs = 0
       return answer({ at, last: n, took: now() - at })
     }
     case 'tick':
@@ -74,7 +87,7 @@ process.on('message', (command: Command) => {
       if (command.ms > 0) ticker = setInterval(broadcast, command.ms)
       return answer({ last: n })
     case 'counts': {
-      const counts = { ...(counted?.counts() ?? noCounts), warnings, loopMaxMs: loopMaxMs() }
+      const counts = { ...(counted?.counts() ?? noCounts), warnings, loopMaxMs: loopMaxMs(), afterBurstMs }
       if (command.reset === true) {
         counted?.reset()
         warnings = 0
@@ -83,8 +96,8 @@ process.on('message', (command: Command) => {
       return answer({ counts })
     }
     case 'quiet':
-      if (counted === undefined) return answer({ quiet: true, counts: { ...noCounts, warnings, loopMaxMs: loopMaxMs() } })
-      return void counted.quiet(command.quietMs, command.maxMs).then((quiet) => answer({ quiet, counts: { ...counted.counts(), warnings, loopMaxMs: loopMaxMs() } }))
+      if (counted === undefined) return answer({ quiet: true, counts: { ...noCounts, warnings, loopMaxMs: loopMaxMs(), afterBurstMs } })
+      return void counted.quiet(command.quietMs, command.maxMs).then((quiet) => answer({ quiet, counts: { ...counted.counts(), warnings, loopMaxMs: loopMaxMs(), afterBurstMs } }))
   }
 })
 // Stopped with SIGTERM (--profile): exit, so a CPU profile is written.

@@ -121,6 +121,8 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   // Client data is whatever the app stored: what is not JSON is left out (and said once).
   let warnedData = false
   const jsonData = (data: SessionRecord['data']): SessionRecord['data'] => {
+    // Most clients keep nothing: no copy to make.
+    if (Object.keys(data).length === 0) return data
     try {
       return JSON.parse(JSON.stringify(data)) as SessionRecord['data']
     } catch (error) {
@@ -153,11 +155,7 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     await store.saveSession(record)
     return true
   }
-  // A store that does not answer in time failed (what it was given is written again).
-  const write = (record: SessionRecord, frames: readonly MissedFrame[], claim: boolean): Promise<boolean> =>
-    within(timers, timeoutMs, writeNow(record, frames, claim), (): boolean => {
-      throw new Error(`no answer within ${timeoutMs} ms`)
-    })
+  const noAnswer = (): Error => new Error(`no answer within ${timeoutMs} ms`)
 
   const failed = (error: unknown): void => {
     delay = Math.min(1000, delay * 2)
@@ -169,24 +167,29 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     })
   }
 
-  const flushOne = async (book: ClientSession, waiting: readonly Waiting[]): Promise<void> => {
-    const record = recordOf(book)
-    if (record === undefined) return
-    const frames = waiting.map((w) => ({ seq: w.seq, frame: utf8.encode(w.text) }))
-    let ok: boolean
-    try {
-      ok = await write(record, frames, false)
-    } catch (error) {
-      failed(error)
+  // A session's waiting messages, taken out for a write (with its dirty mark).
+  const take = (book: ClientSession): readonly Waiting[] => {
+    dirty.delete(book)
+    const waiting = pending.get(book)
+    if (waiting === undefined) return []
+    pending.delete(book)
+    for (const w of waiting) pendingBytes -= w.text.length
+    return waiting
+  }
+
+  // What a write's answer means for its session.
+  const settled = (book: ClientSession, waiting: readonly Waiting[], outcome: { readonly ok: boolean } | { readonly error: unknown }): void => {
+    if ('error' in outcome) {
+      failed(outcome.error)
       // Written again at the next flush, before what came since.
       if (!held.has(book)) return
       const later = pending.get(book) ?? []
       pending.set(book, [...waiting, ...later])
-      pendingBytes += waiting.reduce((sum, w) => sum + w.text.length, 0)
+      for (const w of waiting) pendingBytes += w.text.length
       dirty.add(book)
       return
     }
-    if (!ok && held.has(book)) {
+    if (!outcome.ok && held.has(book)) {
       held.delete(book)
       awaySince.delete(book)
       frozen.delete(book)
@@ -199,15 +202,43 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     }
   }
 
+  // A flush's writes: each session's messages taken and its record made at the same
+  // instant (so the record never names a number its frames do not hold), the writes issued
+  // together (the client pipelines them), and one timer bounding them all: a write not
+  // answered within timeoutMs failed and is written again (a late answer changes nothing).
+  const writeAll = (books: readonly ClientSession[]): Promise<void> => {
+    const writes: Promise<void>[] = []
+    let late: (() => void) | undefined
+    const tooLate = new Promise<'late'>((resolve) => {
+      late = () => resolve('late')
+    })
+    const timer = timers.setTimeout(() => late?.(), timeoutMs)
+    for (const book of books) {
+      const waiting = take(book)
+      const record = recordOf(book)
+      if (record === undefined) continue
+      const frames = waiting.map((w) => ({ seq: w.seq, frame: utf8.encode(w.text) }))
+      let work: Promise<boolean>
+      try {
+        work = writeNow(record, frames, false)
+      } catch (error) {
+        work = Promise.reject(error)
+      }
+      writes.push(
+        Promise.race([work, tooLate]).then(
+          (ok) => settled(book, waiting, ok === 'late' ? { error: noAnswer() } : { ok }),
+          (error: unknown) => settled(book, waiting, { error }),
+        ),
+      )
+    }
+    return Promise.all(writes).then(() => timers.clearTimeout(timer))
+  }
+
   const flushOnce = async (): Promise<void> => {
     const droppedBefore = unrecorded
-    const books = new Set([...dirty, ...pending.keys()])
-    const taken = new Map(pending)
-    dirty.clear()
-    pending.clear()
-    pendingBytes = 0
-    const attempts = [...books].map((book) => flushOne(book, taken.get(book) ?? []))
-    await Promise.all(attempts)
+    // The sessions to write: those changed by now (one changed later waits for the next flush).
+    const books = [...new Set([...dirty, ...pending.keys()])]
+    await writeAll(books)
     if (dirty.size === 0 && failing) {
       failing = false
       logger.info('recovery: the session store answers again; {lost} messages could not be recorded meanwhile', { lost: unrecorded })
@@ -281,7 +312,10 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
       held.add(book)
       const record = recordOf(book)
       if (record === undefined) return false
-      return write(record, [], true)
+      // A store that does not answer in time failed.
+      return within(timers, timeoutMs, writeNow(record, [], true), (): boolean => {
+        throw noAnswer()
+      })
     },
     flush: async () => {
       if (timer !== undefined) {

@@ -18,6 +18,10 @@ export interface RedisClusterNodes {
 type Listener = (...args: never[]) => void
 
 const BYTES = { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } as const
+// node-redis gives every command a 5 s timer (an AbortSignal.timeout, ~8 µs each) unless told
+// not to: commands whose caller bounds the wait itself go without.
+const UNTIMED = { timeout: 0 } as const
+const BYTES_UNTIMED = { ...BYTES, ...UNTIMED } as const
 
 /** How long a close waits for Redis' last replies before cutting the connections. */
 const CLOSE_BOUND_MS = 2000
@@ -90,7 +94,8 @@ export const nodeRedisPort = (options: {
   return {
     command: (args, opts) => {
       const argv = args.map(arg)
-      const commandOptions = opts?.bytes === true ? BYTES : undefined
+      const untimed = opts?.timer === false
+      const commandOptions = opts?.bytes === true ? (untimed ? BYTES_UNTIMED : BYTES) : untimed ? UNTIMED : undefined
       return isCluster(client) ? client.sendCommand(opts?.key, false, argv, commandOptions) : client.sendCommand(argv, commandOptions)
     },
     subscribe: (channel, sharded, listener) => {

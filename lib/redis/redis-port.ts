@@ -10,9 +10,10 @@ export type RedisArg = string | Uint8Array
 export interface RedisPort {
   /**
    * Runs a command on the command connection. `key` routes it in a Redis Cluster (the first
-   * key it touches); `bytes` asks for bulk strings as bytes instead of text.
+   * key it touches); `bytes` asks for bulk strings as bytes instead of text; `timer: false`
+   * when the caller bounds the wait itself, so the client sets no timer of its own for it.
    */
-  command(args: readonly RedisArg[], options?: { readonly key?: string; readonly bytes?: boolean }): Promise<unknown>
+  command(args: readonly RedisArg[], options?: { readonly key?: string; readonly bytes?: boolean; readonly timer?: boolean }): Promise<unknown>
   /** Listens to a channel (SSUBSCRIBE when `sharded`, SUBSCRIBE otherwise); messages as bytes. */
   subscribe(channel: string, sharded: boolean, listener: (message: Uint8Array) => void): Promise<void>
   unsubscribe(channel: string, sharded: boolean): Promise<void>

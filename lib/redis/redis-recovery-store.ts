@@ -17,7 +17,7 @@ import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, SessionRecor
 import { checkTargetTail } from './check-target-tail.js'
 import { type NodeRedisClient, nodeRedisPort } from './node-redis-port.js'
 import { scopeKeys, sessionKeys } from './redis-keys.js'
-import type { RedisPort } from './redis-port.js'
+import type { RedisArg, RedisPort } from './redis-port.js'
 import { DELETE_SESSION_SCRIPT, READ_TARGET_SCRIPT, SAVE_PROGRESS_SCRIPT } from './session-scripts.js'
 
 export interface RedisRecoveryStoreOptions {
@@ -80,20 +80,27 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
   const prefix = options.prefix ?? 'twinport'
   const maxFrames = options.maxFrames ?? 1000
   if (!Number.isSafeInteger(maxFrames) || maxFrames <= 0) throw new Error(`redisRecoveryStore: maxFrames must be a positive integer, got ${String(maxFrames)}`)
+  const limit = String(maxFrames)
   const port =
     options.port ??
     nodeRedisPort({ ...(options.url === undefined ? {} : { url: options.url }), ...(options.client === undefined ? {} : { client: options.client }), subscriptions: false })
-  const run = (args: readonly (string | Uint8Array)[], key: string, bytes = false): Promise<unknown> => port.command(args, { key, bytes })
+  const run = (args: readonly RedisArg[], key: string, bytes = false, timer = true): Promise<unknown> => port.command(args, { key, bytes, ...(timer ? {} : { timer }) })
 
   // A script by its SHA-1 (EVALSHA), sent whole only when Redis does not have it (NOSCRIPT).
+  // `argv` is the whole command from its fourth word on (the keys' count, keys, arguments),
+  // built by the caller in one array: the script's name goes in front of it in place.
   const script = (body: string) => {
     const sha = Array.from(sha1(new TextEncoder().encode(body)), (b) => b.toString(16).padStart(2, '0')).join('')
-    return (keys: readonly string[], args: readonly (string | Uint8Array)[], bytes = false): Promise<unknown> =>
-      run(['EVALSHA', sha, String(keys.length), ...keys, ...args], keys[0] as string, bytes).catch((error: unknown) =>
-        String(error instanceof Error ? error.message : error).startsWith('NOSCRIPT')
-          ? run(['EVAL', body, String(keys.length), ...keys, ...args], keys[0] as string, bytes)
-          : Promise.reject(error),
-      )
+    return (argv: RedisArg[], key: string, bytes = false, timer = true): Promise<unknown> => {
+      argv[0] = 'EVALSHA'
+      argv[1] = sha
+      return run(argv, key, bytes, timer).catch((error: unknown) => {
+        if (!String(error instanceof Error ? error.message : error).startsWith('NOSCRIPT')) return Promise.reject(error)
+        argv[0] = 'EVAL'
+        argv[1] = body
+        return run(argv, key, bytes, timer)
+      })
+    }
   }
   const saveProgressScript = script(SAVE_PROGRESS_SCRIPT)
   const deleteScript = script(DELETE_SESSION_SCRIPT)
@@ -163,15 +170,18 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
 
     deleteSession: async (sid, node) => {
       const keys = sessionKeys(prefix, sid)
-      await deleteScript([keys.state, keys.frames], [node ?? ''])
+      await deleteScript(['', '', '2', keys.state, keys.frames, node ?? ''], keys.state)
     },
 
+    // The hot path of the journal (one call per changed session per flush): the command is
+    // built in one array, and sent without a timer of the client's (the journal bounds its
+    // writes itself).
     saveProgress: async (session, frames, claim = false) => {
       const keys = sessionKeys(prefix, session.sid)
       const at = String(Math.max(1, Math.floor(session.expiresAt)))
-      const pairs = frames.flatMap((f) => [String(f.seq), f.frame])
-      const args = [session.node ?? '', claim ? '1' : '0', at, String(maxFrames), String(session.lastSeq), ...pairs]
-      return (await saveProgressScript([keys.state, keys.frames], [JSON.stringify(session), ...args])) === 1
+      const argv: RedisArg[] = ['', '', '2', keys.state, keys.frames, JSON.stringify(session), session.node ?? '', claim ? '1' : '0', at, limit, String(session.lastSeq)]
+      for (const f of frames) argv.push(String(f.seq), f.frame)
+      return (await saveProgressScript(argv, keys.state, false, false)) === 1
     },
 
     readTargetSince: (target, after) => readTarget(target, after),
@@ -189,7 +199,7 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
   // origins, checked against where each epoch ended (check-target-tail.ts).
   async function readTarget(target: ClusterTarget, after: Sequence): Promise<ReadRoomSince> {
     const { stream, counter } = scopeKeys(prefix, target)
-    const [rows, fields, here] = (await readTargetScript([stream, counter], [String(after.epoch), String(after.n)], true)) as [Row[], unknown[], number]
+    const [rows, fields, here] = (await readTargetScript(['', '', '2', stream, counter, String(after.epoch), String(after.n)], stream, true)) as [Row[], unknown[], number]
     const rowsRead = rows.map(([id, values]) => {
       const decoded = decodeClusterMessage(values[1] ?? new Uint8Array(0))
       if (E.isLeft(decoded) || decoded.right._tag !== 'Broadcast') return { place: idOf(id), frame: undefined }

@@ -138,4 +138,33 @@ test('createRecoveryJournal :: forget deletes the session (while this node holds
   assert.ok(other.store.sessions.has('s1'))
 })
 
+test('createRecoveryJournal :: a flush writes its sessions in slices a macrotask apart; the record of a session never names a number its frames lack', async () => {
+  const { store, journal, fire, pending } = setup({ sliceSize: 2 })
+  const books = [1, 2, 3, 4, 5].map((i) => {
+    const b = new ClientSession(`s${i}`, i, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
+    b.recorder = journal
+    journal.changed(b)
+    b.number('{"event":"n","data":1}')
+    return b
+  })
+  await fire() // the flush starts: the first slice only
+  assert.is(store.calls.length, 2)
+  assert.is(pending.size, 1, 'the next slice waits for a macrotask')
+  // Numbered while the flush is under way: a session not written yet takes it in its write.
+  ;(books[4] as ClientSession).number('{"event":"n","data":2}')
+  ;(books[0] as ClientSession).number('{"event":"n","data":2}')
+  await fire()
+  assert.is(store.calls.length, 4)
+  await fire()
+  assert.is(store.calls.length, 5, 'one write per session')
+  assert.equal(store.frames.get('s5')?.map((f) => f.seq), [1, 2])
+  assert.is(store.sessions.get('s5')?.lastSeq, 2)
+  assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1], 'written before its second message')
+  assert.is(store.sessions.get('s1')?.lastSeq, 1)
+  await fire() // the next flush: what came after s1's write
+  assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1, 2])
+  assert.is(store.sessions.get('s1')?.lastSeq, 2)
+  assert.is(store.calls.length, 6)
+})
+
 test.run()

@@ -133,7 +133,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
           nodeId: cluster.nodeId,
           windowMs: recovery.windowMs,
           flushMs: recovery.flushMs,
-          maxPendingBytes: MAX_PENDING_BYTES,
+          maxPendingBytes: recovery.maxPendingBytes,
           timeoutMs: recovery.loadTimeoutMs,
           state: (book) => stateOf(book),
           source: () => source,
@@ -779,9 +779,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     },
   }
 }
-
-// Bytes of numbered messages waiting for the recovery store before new ones are not recorded.
-const MAX_PENDING_BYTES = 16 * 1024 * 1024
 
 const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
 

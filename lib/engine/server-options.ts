@@ -54,7 +54,8 @@ export interface ServerOptions {
    * by every node (`redisRecoveryStore` from `twinport/redis`), sessions are also written
    * there as they change, so a client whose node died resumes on any node; `loadTimeoutMs`
    * bounds how long an upgrade waits for the store (default 3000), `flushMs` how long
-   * changes gather before they are written (default 10).
+   * changes gather before they are written (default 10), `maxPendingBytes` how many bytes of
+   * messages may wait for the store before new ones are not recorded (default 64 MiB).
    */
   readonly recovery?: RecoveryOptions | false
   /**
@@ -76,10 +77,15 @@ export interface RecoveryOptions {
   readonly store?: RecoveryStore
   readonly loadTimeoutMs?: number
   readonly flushMs?: number
+  /**
+   * Bytes of numbered messages (their text) that may wait for the store; past it new ones are
+   * not recorded (a resume across them gets `resync: 'gap'`) and a warning is logged.
+   */
+  readonly maxPendingBytes?: number
 }
 
 /** The recovery defaults (docs/decisions.md, "Client sessions and recovery"). */
-export const DEFAULT_RECOVERY = { windowMs: 120_000, maxMessages: 1000, maxAnswers: 256, loadTimeoutMs: 3000, flushMs: 10 } as const
+export const DEFAULT_RECOVERY = { windowMs: 120_000, maxMessages: 1000, maxAnswers: 256, loadTimeoutMs: 3000, flushMs: 10, maxPendingBytes: 64 * 1024 * 1024 } as const
 
 /** Session settings, every one set. */
 export interface ResolvedRecovery {
@@ -88,6 +94,7 @@ export interface ResolvedRecovery {
   readonly maxAnswers: number
   readonly loadTimeoutMs: number
   readonly flushMs: number
+  readonly maxPendingBytes: number
   readonly store?: RecoveryStore
 }
 
@@ -159,7 +166,7 @@ const OptionsCodec = t.partial({
   cluster: clusterShape,
   recovery: t.union([
     t.literal(false),
-    t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt, store: storeShape, loadTimeoutMs: positiveInt, flushMs: positiveInt })),
+    t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt, store: storeShape, loadTimeoutMs: positiveInt, flushMs: positiveInt, maxPendingBytes: positiveInt })),
   ]),
   tls: tlsCodec,
 })

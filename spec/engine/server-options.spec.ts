@@ -31,6 +31,10 @@ test('resolveOptions :: recovery: defaults, partial overrides, off, and bad valu
   assert.ok(E.isRight(withStore) && withStore.right.recovery?.store === store && withStore.right.recovery.loadTimeoutMs === 500)
   assert.ok(errors({ recovery: { store: { saveSession: () => undefined } as never } }).some((e) => e.includes('store.loadSession: expected a function')), 'a store without its methods is named')
   assert.ok(errors({ recovery: { flushMs: 0 } }).some((e) => e.includes('flushMs: expected a positive integer')))
+  assert.ok(errors({ recovery: { maxPendingBytes: 1.5 } }).includes('recovery.1.maxPendingBytes: expected a positive integer, got 1.5'))
+  const bound = resolveOptions({ recovery: { maxPendingBytes: 1 << 20 } })
+  assert.is(E.isRight(bound) ? bound.right.recovery?.maxPendingBytes : 'left', 1 << 20)
+  assert.is(DEFAULT_RECOVERY.maxPendingBytes, 64 * 1024 * 1024)
 })
 
 test('resolveOptions :: given limits override their defaults only', () => {

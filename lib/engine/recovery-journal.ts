@@ -212,17 +212,35 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     }
   }
 
-  // One slice of a flush: each session's messages taken and its record made at the same
-  // instant (so the record never names a number its frames do not hold), the writes issued
-  // together (the client pipelines them), and one timer bounding them all: a write not
-  // answered within timeoutMs failed and is written again (a late answer changes nothing).
-  const writeSlice = (books: readonly ClientSession[]): Promise<void> => {
-    const writes: Promise<void>[] = []
+  // A flush's bound: its writes queue behind one another (a flush after a burst pipelines
+  // thousands of large scripts, which Redis runs one by one for seconds), so what fails is a
+  // store that answers none of them for timeoutMs, not a write answered later than that. A
+  // timer checks every timeoutMs that some write was answered since; when none was, every
+  // write still waiting failed (written again at the next flush; its late answer changes nothing).
+  const progressBound = () => {
+    let answers = 0
     let late: (() => void) | undefined
     const tooLate = new Promise<'late'>((resolve) => {
       late = () => resolve('late')
     })
-    const timer = timers.setTimeout(() => late?.(), timeoutMs)
+    const check = (): void => {
+      if (answers === 0) return late?.()
+      answers = 0
+      timer = timers.setTimeout(check, timeoutMs)
+    }
+    let timer = timers.setTimeout(check, timeoutMs)
+    return {
+      tooLate,
+      answered: (): void => void (answers += 1),
+      stop: (): void => timers.clearTimeout(timer),
+    }
+  }
+
+  // One slice of a flush: each session's messages taken and its record made at the same
+  // instant (so the record never names a number its frames do not hold), and the writes
+  // issued together (the client pipelines them).
+  const writeSlice = (books: readonly ClientSession[], bound: ReturnType<typeof progressBound>): Promise<void> => {
+    const writes: Promise<void>[] = []
     for (const book of books) {
       const waiting = take(book)
       const record = recordOf(book)
@@ -234,14 +252,15 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
       } catch (error) {
         work = Promise.reject(error)
       }
+      const answered = work.finally(bound.answered)
       writes.push(
-        Promise.race([work, tooLate]).then(
+        Promise.race([answered, bound.tooLate]).then(
           (ok) => settled(book, waiting, ok === 'late' ? { error: noAnswer() } : { ok }),
           (error: unknown) => settled(book, waiting, { error }),
         ),
       )
     }
-    return Promise.all(writes).then(() => timers.clearTimeout(timer))
+    return Promise.all(writes).then(() => undefined)
   }
 
   // A macrotask's pause between slices: sockets, timers and the store's replies get their turn.
@@ -251,12 +270,14 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     const droppedBefore = unrecorded
     // The sessions to write: those changed by now (one changed later waits for the next flush).
     const books = [...new Set([...dirty, ...pending.keys()])]
+    const bound = progressBound()
     const slices: Promise<void>[] = []
     for (let at = 0; at < books.length; at += sliceSize) {
       if (at > 0) await pause()
-      slices.push(writeSlice(books.slice(at, at + sliceSize)))
+      slices.push(writeSlice(books.slice(at, at + sliceSize), bound))
     }
     await Promise.all(slices)
+    bound.stop()
     if (dirty.size === 0 && failing) {
       failing = false
       logger.info('recovery: the session store answers again; {lost} messages could not be recorded meanwhile', { lost: unrecorded })

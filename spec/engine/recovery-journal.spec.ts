@@ -149,7 +149,7 @@ test('createRecoveryJournal :: a flush writes its sessions in slices a macrotask
   })
   await fire() // the flush starts: the first slice only
   assert.is(store.calls.length, 2)
-  assert.is(pending.size, 1, 'the next slice waits for a macrotask')
+  assert.is(pending.size, 2, 'the next slice waits for a macrotask (beside the flush bound)')
   // Numbered while the flush is under way: a session not written yet takes it in its write.
   ;(books[4] as ClientSession).number('{"event":"n","data":2}')
   ;(books[0] as ClientSession).number('{"event":"n","data":2}')
@@ -165,6 +165,30 @@ test('createRecoveryJournal :: a flush writes its sessions in slices a macrotask
   assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1, 2])
   assert.is(store.sessions.get('s1')?.lastSeq, 2)
   assert.is(store.calls.length, 6)
+})
+
+test('createRecoveryJournal :: writes answered one after another past timeoutMs are no failure; a store that answers none for timeoutMs is', async () => {
+  const base = memoryRecoveryStore()
+  const answers: (() => void)[] = []
+  const store = { ...base, saveProgress: (record: SessionRecord) => new Promise<boolean>((resolve) => void answers.push(() => resolve((base.sessions.set(record.sid, record), true)))) }
+  const { journal, fire, entries } = setup({ store })
+  for (const i of [1, 2, 3]) {
+    const b = new ClientSession(`s${i}`, i, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
+    b.recorder = journal
+    journal.changed(b)
+  }
+  await fire() // the flush: three writes issued
+  assert.is(answers.length, 3)
+  answers[0]?.()
+  await new Promise((resolve) => setTimeout(resolve, 1))
+  await fire() // timeoutMs passed with an answer: the others keep waiting
+  assert.not.ok(entries.some((e) => e.level === 'warning'), 'a store busy with the flush has not failed')
+  answers[1]?.()
+  await new Promise((resolve) => setTimeout(resolve, 1))
+  await fire()
+  await fire() // timeoutMs with no answer: the last write failed
+  assert.ok(entries.some((e) => e.level === 'warning' && String(e.context['error']).includes('no answer within 100 ms')))
+  assert.ok(base.sessions.has('s1') && base.sessions.has('s2') && !base.sessions.has('s3'))
 })
 
 test.run()

@@ -132,7 +132,7 @@ interface Scope {
   readonly target: ClusterTarget
   readonly order: ScopeOrder<ClusterBroadcast>
   subscribed: boolean
-  /** A fill that failed (Redis away), to run again when it is back. */
+  /** A fill that failed (Redis away, or its master failing over), to run again. */
   fillFrom: { epoch: number; n: number } | undefined
 }
 
@@ -183,6 +183,10 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
   const stalled = new Set<string>()
   let retryTimer: TimerId | undefined
   let stallWarned = false
+  // Fills that failed while Redis still takes commands (a cluster whose master of the target
+  // is down: `The client is offline`, `CLUSTERDOWN`) are read again every RETRY_MS: a target
+  // filling holds what arrives, and a cluster client never says `ready` again.
+  let fillTimer: TimerId | undefined
   // Read every stream again at the next heartbeat: a cluster node's connection came back,
   // and node-redis may not have moved every subscription to it yet.
   let refillAtBeat = false
@@ -403,11 +407,19 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
         if (scopes.get(scope.keys.tag) === scope) apply(scope, scope.order.filled(entries), true)
       },
       (error: unknown) => {
-        // Read again when Redis is back; what arrives meanwhile waits in order.
+        // Read again when Redis is back (its 'ready'), or soon if it still takes commands;
+        // what arrives meanwhile waits in order.
         scope.fillFrom = from
         log().debug('cluster: backfill of {target} waits for Redis: {error}', { target: scope.keys.tag, error: message(error) })
+        if (port.commandsReady && fillTimer === undefined && !closed) fillTimer = (host as ClusterHost).timers.setTimeout(fillAgain, RETRY_MS)
       },
     )
+  }
+
+  const fillAgain = (): void => {
+    fillTimer = undefined
+    if (closed) return
+    for (const scope of scopes.values()) if (scope.fillFrom !== undefined) fill(scope, scope.fillFrom)
   }
 
   // A new epoch after a cluster's failover: the script kept where the old epoch ended on the
@@ -645,6 +657,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       closed = true
       if (heartbeat !== undefined) host?.timers.clearInterval(heartbeat)
       if (retryTimer !== undefined) host?.timers.clearTimeout(retryTimer)
+      if (fillTimer !== undefined) host?.timers.clearTimeout(fillTimer)
       requests?.settleAll()
       // Leave the registry, unless Redis is away or too slow to say so in time (then the
       // heartbeat runs out by itself).

@@ -11,7 +11,7 @@
  * wait in a buffer bounded in bytes, and past it are dropped and counted.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { ClusterBroadcast, ClusterMessage } from '../core/cluster/cluster-message.js'
+import type { ClusterBroadcast, ClusterMessage, Sequence } from '../core/cluster/cluster-message.js'
 import { UNSEQUENCED } from '../core/cluster/cluster-message.js'
 import { decodeClusterMessage } from '../core/cluster/decode-cluster-message.js'
 import { encodeClusterMessage } from '../core/cluster/encode-cluster-message.js'
@@ -404,7 +404,10 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     scope.fillFrom = undefined
     readStream(scope, from).then(
       (entries) => {
-        if (scopes.get(scope.keys.tag) === scope) apply(scope, scope.order.filled(entries), true)
+        if (scopes.get(scope.keys.tag) !== scope) return
+        const last = scope.order.last
+        apply(scope, scope.order.filled(entries), true)
+        crossed(scope, last)
       },
       (error: unknown) => {
         // Read again when Redis is back (its 'ready'), or soon if it still takes commands;
@@ -440,6 +443,13 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     )
   }
 
+  // Once per failover, whichever way its first broadcast came (pub/sub or a fill): the
+  // target's delivered place moved from `from` into a later epoch.
+  const crossed = (scope: Scope, from: Sequence | undefined): void => {
+    const to = scope.order.last
+    if (from !== undefined && to !== undefined && to.epoch > from.epoch) checkRollback(scope, from)
+  }
+
   const onScopeMessage = (scope: Scope, bytes: Uint8Array): void => {
     if (scopes.get(scope.keys.tag) !== scope) return
     const decoded = decodeClusterMessage(bytes)
@@ -447,8 +457,8 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     const m = decoded.right
     if (m._tag !== 'Broadcast' || scopeKeys(prefix, targetOf(m)).tag !== scope.keys.tag) return invalid('not a broadcast to this channel\'s target', scope.keys.channel)
     const last = scope.order.last
-    if (last !== undefined && m.seq.n !== 0 && m.seq.epoch > last.epoch) checkRollback(scope, last)
     apply(scope, scope.order.offer(m.seq, m), false)
+    crossed(scope, last)
   }
 
   // ---- targets this node listens to ------------------------------------------------------

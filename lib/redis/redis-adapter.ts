@@ -11,7 +11,7 @@
  * wait in a buffer bounded in bytes, and past it are dropped and counted.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { ClusterBroadcast, ClusterMessage } from '../core/cluster/cluster-message.js'
+import type { ClusterBroadcast, ClusterMessage, Sequence } from '../core/cluster/cluster-message.js'
 import { UNSEQUENCED } from '../core/cluster/cluster-message.js'
 import { decodeClusterMessage } from '../core/cluster/decode-cluster-message.js'
 import { encodeClusterMessage } from '../core/cluster/encode-cluster-message.js'
@@ -132,7 +132,7 @@ interface Scope {
   readonly target: ClusterTarget
   readonly order: ScopeOrder<ClusterBroadcast>
   subscribed: boolean
-  /** A fill that failed (Redis away), to run again when it is back. */
+  /** A fill that failed (Redis away, or its master failing over), to run again. */
   fillFrom: { epoch: number; n: number } | undefined
 }
 
@@ -183,6 +183,10 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
   const stalled = new Set<string>()
   let retryTimer: TimerId | undefined
   let stallWarned = false
+  // Fills that failed while Redis still takes commands (a cluster whose master of the target
+  // is down: `The client is offline`, `CLUSTERDOWN`) are read again every RETRY_MS: a target
+  // filling holds what arrives, and a cluster client never says `ready` again.
+  let fillTimer: TimerId | undefined
   // Read every stream again at the next heartbeat: a cluster node's connection came back,
   // and node-redis may not have moved every subscription to it yet.
   let refillAtBeat = false
@@ -400,14 +404,25 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     scope.fillFrom = undefined
     readStream(scope, from).then(
       (entries) => {
-        if (scopes.get(scope.keys.tag) === scope) apply(scope, scope.order.filled(entries), true)
+        if (scopes.get(scope.keys.tag) !== scope) return
+        const last = scope.order.last
+        apply(scope, scope.order.filled(entries), true)
+        crossed(scope, last)
       },
       (error: unknown) => {
-        // Read again when Redis is back; what arrives meanwhile waits in order.
+        // Read again when Redis is back (its 'ready'), or soon if it still takes commands;
+        // what arrives meanwhile waits in order.
         scope.fillFrom = from
         log().debug('cluster: backfill of {target} waits for Redis: {error}', { target: scope.keys.tag, error: message(error) })
+        if (port.commandsReady && fillTimer === undefined && !closed) fillTimer = (host as ClusterHost).timers.setTimeout(fillAgain, RETRY_MS)
       },
     )
+  }
+
+  const fillAgain = (): void => {
+    fillTimer = undefined
+    if (closed) return
+    for (const scope of scopes.values()) if (scope.fillFrom !== undefined) fill(scope, scope.fillFrom)
   }
 
   // A new epoch after a cluster's failover: the script kept where the old epoch ended on the
@@ -428,6 +443,13 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     )
   }
 
+  // Once per failover, whichever way its first broadcast came (pub/sub or a fill): the
+  // target's delivered place moved from `from` into a later epoch.
+  const crossed = (scope: Scope, from: Sequence | undefined): void => {
+    const to = scope.order.last
+    if (from !== undefined && to !== undefined && to.epoch > from.epoch) checkRollback(scope, from)
+  }
+
   const onScopeMessage = (scope: Scope, bytes: Uint8Array): void => {
     if (scopes.get(scope.keys.tag) !== scope) return
     const decoded = decodeClusterMessage(bytes)
@@ -435,8 +457,8 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     const m = decoded.right
     if (m._tag !== 'Broadcast' || scopeKeys(prefix, targetOf(m)).tag !== scope.keys.tag) return invalid('not a broadcast to this channel\'s target', scope.keys.channel)
     const last = scope.order.last
-    if (last !== undefined && m.seq.n !== 0 && m.seq.epoch > last.epoch) checkRollback(scope, last)
     apply(scope, scope.order.offer(m.seq, m), false)
+    crossed(scope, last)
   }
 
   // ---- targets this node listens to ------------------------------------------------------
@@ -645,6 +667,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       closed = true
       if (heartbeat !== undefined) host?.timers.clearInterval(heartbeat)
       if (retryTimer !== undefined) host?.timers.clearTimeout(retryTimer)
+      if (fillTimer !== undefined) host?.timers.clearTimeout(fillTimer)
       requests?.settleAll()
       // Leave the registry, unless Redis is away or too slow to say so in time (then the
       // heartbeat runs out by itself).

@@ -315,8 +315,9 @@ check('reload :: name and rooms survive a reload, and the room sees no leave or 
 
   await hana.reload()
   await hana.locator('#status[data-state="open"]').waitFor()
-  assert.is(await hana.locator('#whoami').textContent(), 'You are hana.')
-  assert.is(await hana.locator('#room-title').textContent(), '#reload')
+  // Open comes before the answers to the page's hello and joins: wait for what they show.
+  await hana.locator('#whoami', { hasText: /^You are hana\.$/ }).waitFor()
+  await hana.locator('#room-title', { hasText: /^#reload$/ }).waitFor()
   assert.equal(await hana.locator('#tabs button').allTextContents(), ['#reload', '#reload-2'])
   await hana.locator('#members', { hasText: '2 here: hana, ivan' }).waitFor()
   await sees(hana, 'hana', 'before the reload')

@@ -84,8 +84,11 @@ const frameLog = (page: Page): string[] => {
 }
 
 // A page's error line, what waits in its message field, and its frames: why a check failed.
-const diagnose = async (page: Page, who: string): Promise<string> =>
-  `${who}: #error ${JSON.stringify(await page.locator('#error').textContent())}, #message ${JSON.stringify(await page.inputValue('#message'))}; frames: ${(FRAMES.get(page) ?? []).join(' | ')}`
+const diagnose = async (page: Page, who: string): Promise<string> => {
+  const text = async (selector: string): Promise<string> => JSON.stringify(await page.locator(selector).textContent())
+  const shown = `#members ${await text('#members')}, #error ${await text('#error')}, #message ${JSON.stringify(await page.inputValue('#message'))}`
+  return `${who}: ${shown}; frames: ${(FRAMES.get(page) ?? []).join(' | ')}`
+}
 
 // A page in a context of its own (its own sessionStorage), errors collected; `prepare`
 // runs before the page loads (to route its WebSocket, say).
@@ -346,6 +349,60 @@ check('reconnect :: after a lost connection nobody is told, you least of all', a
   assert.not.ok((await notices(kai)).some((n) => n.startsWith('jill ')), String(await notices(kai)))
 })
 
+check('join :: whoever joins while your join is being answered is on your member line', async (ctx) => {
+  // The server answers a join once its handler has run and numbers messages as it writes them:
+  // another member's join can get in between, so its "joined" notice comes first, and the
+  // answer's member list is older than that notice. A route on quinn's WebSocket holds back
+  // what follows her join until the notice comes, then passes the notice first, numbered as
+  // the server would have.
+  type Msg = { event?: unknown; seq?: number; data?: { room?: unknown } }
+  const held: Msg[] = []
+  let state: 'before' | 'holding' | 'passed' = 'before'
+  const overtake = (page: Page): Promise<void> =>
+    page.routeWebSocket(
+      (url) => url.protocol === 'ws:',
+      (ws) => {
+        const server = ws.connectToServer()
+        server.onMessage((m) => {
+          let msg: Msg
+          try {
+            msg = JSON.parse(String(m)) as Msg
+          } catch {
+            return ws.send(m)
+          }
+          if (state === 'before' && msg.event === 'ack' && msg.data?.room === 'overtaken') state = 'holding'
+          if (state !== 'holding') return ws.send(m)
+          held.push(msg)
+          if (msg.event !== 'joined') return
+          state = 'passed'
+          const seqs = held.map((h) => h.seq)
+          const order = [msg, ...held.slice(0, -1)]
+          order.forEach((h, i) => ws.send(JSON.stringify({ ...h, seq: seqs[i] })))
+        })
+      },
+    )
+  const quinn = await open(ctx, undefined, overtake)
+  const rosa = await open(ctx)
+  for (const [page, name] of [[quinn, 'quinn'], [rosa, 'rosa']] as const) {
+    await setName(page, name)
+    await page.locator('#whoami', { hasText: `You are ${name}.` }).waitFor()
+  }
+  await quinn.fill('#room', 'overtaken')
+  await quinn.click('#join-form button')
+  for (let tries = 0; state === 'before'; tries++) {
+    assert.ok(tries < 100, 'the answer to the join never came')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  await rosa.fill('#room', 'overtaken')
+  await rosa.click('#join-form button')
+  const seen = async (what: Promise<void>): Promise<void> =>
+    what.catch(async (error: unknown) => assert.unreachable(`${String(error).split('\n')[0]}; ${await diagnose(quinn, 'quinn')}`))
+  await seen(quinn.locator('#room-title', { hasText: '#overtaken' }).waitFor())
+  assert.is(state, 'passed')
+  await seen(quinn.locator('#members', { hasText: /^2 here: quinn, rosa$/ }).waitFor())
+  assert.ok(await quinn.locator('#error').isHidden())
+})
+
 check('restart :: the server is killed and started again: both pages come back to their room, a message typed meanwhile arrives once', async (ctx) => {
   let demo = await startDemo(0)
   try {
@@ -367,9 +424,10 @@ check('restart :: the server is killed and started again: both pages come back t
     // Reconnection attempts back off up to 10 s apart: wait longer than one step. Until both
     // are back in the room on the new server, the member lines may show the old one's.
     await roomHolds(here.url, 'restart', 2, async () => `${await diagnose(mia, 'mia')}; ${await diagnose(noah, 'noah')}`)
-    for (const page of [mia, noah]) {
+    for (const [page, who] of [[mia, 'mia'], [noah, 'noah']] as const) {
       await page.locator('#status[data-state="open"]').waitFor()
-      await page.locator('#members', { hasText: /^2 here: (mia, noah|noah, mia)$/ }).waitFor()
+      const back = page.locator('#members', { hasText: /^2 here: (mia, noah|noah, mia)$/ }).waitFor()
+      await back.catch(async (error: unknown) => assert.unreachable(`${String(error).split('\n')[0]}; ${await diagnose(page, who)}`))
       assert.is(await page.locator('#room-title').textContent(), '#restart')
     }
     await sees(noah, 'mia', during)

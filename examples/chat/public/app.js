@@ -199,13 +199,29 @@ const afterRejoin = async (since, reply, again) => {
   return again()
 }
 
+// How each notice changes a room's member line.
+const MEMBERS = {
+  joined: (names, { name }) => [...names.filter((n) => n !== name), name],
+  left: (names, { name }) => names.filter((n) => n !== name),
+  renamed: (names, { from, to }) => names.map((n) => (n === from ? to : n)),
+}
+
+// Joins out, each with the member notices about its room that came before its answer. The
+// server answers once the join's handler has run: another member's join or leave can get in
+// between, and its notice comes first; the answer's member list is older than that notice.
+const joinsOut = new Set() // { room, notices: [event, data][] }
+
 // Joins `room` (or confirms we are in it), keeps its members and shows the history not yet seen.
 const enter = async (room, options) => {
-  const reply = await request('join', { room }, options)
+  const out = { room, notices: [] }
+  joinsOut.add(out)
+  const reply = await request('join', { room }, options).finally(() => joinsOut.delete(out))
   if (!reply.ok) return reply
+  // Notices the answer may predate, applied again (each is the same when applied twice).
+  const members = out.notices.reduce((names, [event, data]) => MEMBERS[event](names, data), reply.members)
   const entry = state.rooms.get(reply.room)
-  if (entry !== undefined) entry.members = reply.members
-  else state.rooms.set(reply.room, { log: el('div', 'log'), members: reply.members, unread: 0, seen: new Set() })
+  if (entry !== undefined) entry.members = members
+  else state.rooms.set(reply.room, { log: el('div', 'log'), members, unread: 0, seen: new Set() })
   for (const msg of reply.history) addMessage(msg)
   return reply
 }
@@ -284,15 +300,9 @@ const sayLine = async (room, text) => {
   }
 }
 
-// How each notice changes a room's member line.
-const MEMBERS = {
-  joined: (names, { name }) => [...names.filter((n) => n !== name), name],
-  left: (names, { name }) => names.filter((n) => n !== name),
-  renamed: (names, { from, to }) => names.map((n) => (n === from ? to : n)),
-}
-
 for (const event of ['joined', 'left', 'renamed']) {
   client.on(event, (data) => {
+    for (const out of joinsOut) if (out.room === data.room) out.notices.push([event, data])
     const entry = state.rooms.get(data.room)
     if (entry === undefined) return
     entry.members = MEMBERS[event](entry.members, data)

@@ -186,20 +186,50 @@ const named = (reply) => {
   save()
 }
 
+// A request sent before a drop and not answered goes again first on the next connection,
+// ahead of the hello and joins that `announce` queued (the client's order, docs/client.md
+// "The offline queue"). On a server that kept nothing (it restarted, or the session expired)
+// it finds us nameless and in no room, and is refused: it is asked again once the announce is
+// done. `since` is the `epoch` the request was made in; `again` asks it again.
+let epoch = 0
+let rejoining = Promise.resolve()
+const afterRejoin = async (since, reply, again) => {
+  if (reply.ok || since === epoch || (reply.error !== 'not_in_room' && reply.error !== 'name_required')) return reply
+  await rejoining
+  return again()
+}
+
+// How each notice changes a room's member line.
+const MEMBERS = {
+  joined: (names, { name }) => [...names.filter((n) => n !== name), name],
+  left: (names, { name }) => names.filter((n) => n !== name),
+  renamed: (names, { from, to }) => names.map((n) => (n === from ? to : n)),
+}
+
+// Joins out, each with the member notices about its room that came before its answer. The
+// server answers once the join's handler has run: another member's join or leave can get in
+// between, and its notice comes first; the answer's member list is older than that notice.
+const joinsOut = new Set() // { room, notices: [event, data][] }
+
 // Joins `room` (or confirms we are in it), keeps its members and shows the history not yet seen.
 const enter = async (room, options) => {
-  const reply = await request('join', { room }, options)
+  const out = { room, notices: [] }
+  joinsOut.add(out)
+  const reply = await request('join', { room }, options).finally(() => joinsOut.delete(out))
   if (!reply.ok) return reply
+  // Notices the answer may predate, applied again (each is the same when applied twice).
+  const members = out.notices.reduce((names, [event, data]) => MEMBERS[event](names, data), reply.members)
   const entry = state.rooms.get(reply.room)
-  if (entry !== undefined) entry.members = reply.members
-  else state.rooms.set(reply.room, { log: el('div', 'log'), members: reply.members, unread: 0, seen: new Set() })
+  if (entry !== undefined) entry.members = members
+  else state.rooms.set(reply.room, { log: el('div', 'log'), members, unread: 0, seen: new Set() })
   for (const msg of reply.history) addMessage(msg)
   return reply
 }
 
 const join = async (room) => {
   showError('')
-  const reply = await enter(room)
+  const since = epoch
+  const reply = await afterRejoin(since, await enter(room), () => enter(room))
   if (!reply.ok) return showError(explain('join', reply))
   activate(reply.room)
   ui.message.focus()
@@ -219,7 +249,12 @@ const leave = async (room) => {
 // rooms); on a fresh session (`recovered: false`: the server restarted, or the window passed)
 // they bring back the name and the rooms. Within the chat's grace period this is silent;
 // after it, the room sees us join again. No time-out: they wait for the connection.
-const announce = async (rooms, active) => {
+const announce = (rooms, active) => {
+  epoch += 1
+  rejoining = reannounce(rooms, active)
+  return rejoining
+}
+const reannounce = async (rooms, active) => {
   const hello = request('hello', { name: state.name, ...(state.token ? { resume: state.token } : {}) }, { timeout: 0 })
   const joins = rooms.map((room) => enter(room, { timeout: 0 }))
   const reply = await hello
@@ -238,15 +273,36 @@ const announce = async (rooms, active) => {
   activate(state.rooms.has(want) ? want : (state.rooms.keys().next().value ?? null))
 }
 
-// How each notice changes a room's member line.
-const MEMBERS = {
-  joined: (names, { name }) => [...names.filter((n) => n !== name), name],
-  left: (names, { name }) => names.filter((n) => n !== name),
-  renamed: (names, { from, to }) => names.map((n) => (n === from ? to : n)),
+// Lines sent and not yet answered, to tell whether one reached the room before its answer was
+// lost with a server: the room's broadcast of it came back to us. (Two identical lines in flight
+// count one echo each; a server that died between broadcasting to the others and to us leaves
+// the line sent twice, the best a restarted server with no memory allows.)
+const unanswered = new Set() // { room, text, echoed }
+const echo = (msg) => {
+  if (msg.name !== state.name || msg.via !== 'ws') return
+  for (const line of unanswered) {
+    if (!line.echoed && line.room === msg.room && line.text === msg.text) return void (line.echoed = true)
+  }
+}
+
+// Says `text` in `room`; resolves with the reply. Typed while the connection is away, it waits
+// in the client's queue: give it a minute.
+const sayLine = async (room, text) => {
+  const line = { room, text: text.trim(), echoed: false }
+  unanswered.add(line)
+  const send = () => request('message', { room, text }, { timeout: 60000 })
+  const since = epoch
+  try {
+    // Refused on a fresh session though it reached the room before: done. Otherwise, again.
+    return await afterRejoin(since, await send(), () => (line.echoed ? { ok: true } : send()))
+  } finally {
+    unanswered.delete(line)
+  }
 }
 
 for (const event of ['joined', 'left', 'renamed']) {
   client.on(event, (data) => {
+    for (const out of joinsOut) if (out.room === data.room) out.notices.push([event, data])
     const entry = state.rooms.get(data.room)
     if (entry === undefined) return
     entry.members = MEMBERS[event](entry.members, data)
@@ -254,7 +310,10 @@ for (const event of ['joined', 'left', 'renamed']) {
     if (data.room === state.active) renderHead()
   })
 }
-client.on('message', addMessage)
+client.on('message', (msg) => {
+  echo(msg)
+  addMessage(msg)
+})
 client.on('rooms', (data) => renderRoomList(data.rooms))
 // An error event for no request of ours (e.g. refused data sent without an id).
 client.on('error', (problem) => {
@@ -309,8 +368,7 @@ ui.sendForm.addEventListener('submit', async (e) => {
   // The field is free for the next line at once; a refused text comes back if it is still empty.
   const text = ui.message.value
   ui.message.value = ''
-  // Typed while the connection is away, it waits in the client's queue: give it a minute.
-  const reply = await request('message', { room: state.active, text }, { timeout: 60000 })
+  const reply = await sayLine(state.active, text)
   if (reply.ok) return
   if (ui.message.value === '') ui.message.value = text
   showError(explain('message', reply))

@@ -63,6 +63,8 @@ export const createLogger = (options: LoggerOptions = {}): NodeLogger => {
   const streams = new Map<string, WriteStream>()
   let failed = false
   let day = ''
+  // The previous days' files still being flushed: `close` waits for them too.
+  let finishing: Promise<void> = Promise.resolve()
 
   const endAll = (which: readonly WriteStream[]): Promise<void> =>
     Promise.all(which.map((s) => new Promise<void>((resolve) => (s.closed || s.destroyed ? resolve() : s.end(resolve))))).then(() => undefined)
@@ -85,7 +87,8 @@ export const createLogger = (options: LoggerOptions = {}): NodeLogger => {
     if (directory === undefined || failed) return
     if (today !== day) {
       // A new day: the files of the previous one are finished.
-      void endAll([...streams.values()])
+      const previous = endAll([...streams.values()])
+      finishing = Promise.all([finishing, previous]).then(() => undefined)
       streams.clear()
       day = today
     }
@@ -112,7 +115,7 @@ export const createLogger = (options: LoggerOptions = {}): NodeLogger => {
     close: () => {
       const open = [...streams.values()]
       streams.clear()
-      return endAll(open)
+      return Promise.all([finishing, endAll(open)]).then(() => undefined)
     },
   }
 }

@@ -14,44 +14,14 @@ import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
 import type { DeflateCodec, MessageCompressor, MessageDecompressor } from '../../lib/core/ws/extensions/message-codec.js'
 import { type Frame, OPCODE } from '../../lib/core/ws/frame.js'
 import { createEngine } from '../../lib/engine/create-engine.js'
-import { portableFrames } from '../../lib/engine/outgoing.js'
 import type { Platform } from '../../lib/engine/platform.js'
+import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
 
-interface FakeSocket {
-  out: Uint8Array[]
-  ended: boolean
-  closed: boolean
-}
+type FakeSocket = MemorySocket
 
 const latin1 = (bytes: Uint8Array): string => Array.from(bytes, (b) => String.fromCharCode(b)).join('')
 
-const platform = (deflate: Platform<FakeSocket>['deflate']): Platform<FakeSocket> => ({
-  io: {
-    write: (s, bytes) => void s.out.push(bytes.slice()),
-    buffered: () => 0,
-    isClosed: (s) => s.closed,
-    isEnded: (s) => s.ended,
-    end: (s, bytes) => {
-      if (bytes !== undefined) s.out.push(bytes.slice())
-      s.ended = true
-    },
-    destroy: (s) => void (s.closed = true),
-    cork: () => undefined,
-    uncork: () => undefined,
-  },
-  timers: {
-    now: () => Date.now(),
-    setTimeout: (run, ms) => setTimeout(run, ms),
-    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
-    setInterval: (run, ms) => setInterval(run, ms),
-    clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
-    afterIo: (run) => void setTimeout(run, 0),
-  },
-  frames: portableFrames,
-  allocate: (size) => new Uint8Array(size),
-  defaultLogger: () => makeLogger(() => undefined),
-  ...(deflate === undefined ? {} : { deflate }),
-})
+const platform = (deflate: Platform<FakeSocket>['deflate']): Platform<FakeSocket> => memoryPlatform(deflate)
 
 const HANDSHAKE =
   'GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +

@@ -22,41 +22,14 @@ import { inProcessCluster } from '../../lib/engine/in-process-cluster.js'
 import { portableFrames } from '../../lib/engine/outgoing.js'
 import type { Platform } from '../../lib/engine/platform.js'
 import type { RecoveryOptions } from '../../lib/engine/server-options.js'
+import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
 import { memoryRecoveryStore, type MemoryRecoveryStore } from '../support/memory-recovery-store.js'
 
-interface FakeSocket {
-  out: Uint8Array[]
+interface FakeSocket extends MemorySocket {
   read: number
-  ended: boolean
-  closed: boolean
 }
 
-const platform: Platform<FakeSocket> = {
-  io: {
-    write: (s, bytes) => void s.out.push(bytes.slice()),
-    buffered: () => 0,
-    isClosed: (s) => s.closed,
-    isEnded: (s) => s.ended,
-    end: (s, bytes) => {
-      if (bytes !== undefined) s.out.push(bytes.slice())
-      s.ended = true
-    },
-    destroy: (s) => void (s.closed = true),
-    cork: () => undefined,
-    uncork: () => undefined,
-  },
-  timers: {
-    now: () => Date.now(),
-    setTimeout: (run, ms) => setTimeout(run, ms),
-    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
-    setInterval: (run, ms) => setInterval(run, ms),
-    clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
-    afterIo: (run) => void setTimeout(run, 0),
-  },
-  frames: portableFrames,
-  allocate: (size) => new Uint8Array(size),
-  defaultLogger: () => makeLogger(() => undefined),
-}
+const platform: Platform<FakeSocket> = memoryPlatform<FakeSocket>()
 
 const utf8 = new TextEncoder()
 const tick = (ms = 15): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))

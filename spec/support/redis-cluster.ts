@@ -7,11 +7,11 @@
  * (SIGKILL), wait for its replica's promotion and start the dead node again (it comes back
  * as a replica of the new master). `dispose` stops every node and removes the directory.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { exited, freePort } from './redis.js'
+import { exited, freePort, spawnRedisServer } from './redis.js'
 
 export interface RedisClusterOptions {
   /** Masters (default 3). */
@@ -70,43 +70,21 @@ const cli = (args: readonly string[], timeout = 20_000): Promise<string> =>
     ),
   )
 
-const launch = (port: number, busPort: number, dir: string, nodeTimeoutMs: number): Promise<ChildProcess> =>
-  new Promise((resolve, reject) => {
-    mkdirSync(dir, { recursive: true })
-    const child = spawn(
-      'redis-server',
-      [
-        '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
-        '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--cluster-port', String(busPort),
-        '--cluster-node-timeout', String(nodeTimeoutMs),
-        // A replica syncs at once (no wait for more replicas to share a diskless transfer).
-        '--repl-diskless-sync-delay', '0',
-        '--enable-debug-command', 'local',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let out = ''
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`redis-server (cluster) did not start on ${port}:\n${out}`))
-    }, 5000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      if (out.includes('Ready to accept connections')) {
-        clearTimeout(timer)
-        resolve(child)
-      }
-    })
-    child.stderr?.on('data', (chunk: Buffer) => void (out += chunk.toString()))
-    child.once('error', (error) => {
-      clearTimeout(timer)
-      reject(error)
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`redis-server (cluster) exited with ${code}:\n${out}`))
-    })
-  })
+const launch = (port: number, busPort: number, dir: string, nodeTimeoutMs: number): Promise<ChildProcess> => {
+  mkdirSync(dir, { recursive: true })
+  return spawnRedisServer(
+    [
+      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
+      '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--cluster-port', String(busPort),
+      '--cluster-node-timeout', String(nodeTimeoutMs),
+      // A replica syncs at once (no wait for more replicas to share a diskless transfer).
+      '--repl-diskless-sync-delay', '0',
+      '--enable-debug-command', 'local',
+    ],
+    port,
+    'redis-server (cluster)',
+  )
+}
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -37,15 +37,17 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-const launch = (port: number, dir: string): Promise<ChildProcess> =>
+/**
+ * Starts `redis-server` with `args` and resolves once it accepts connections; fails with
+ * what it printed when it exits or is not ready within 5 s. `label` names it in errors.
+ */
+export const spawnRedisServer = (args: readonly string[], port: number, label = 'redis-server'): Promise<ChildProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`redis-server did not start on ${port}:\n${out}`))
+      reject(new Error(`${label} did not start on ${port}:\n${out}`))
     }, 5000)
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString()
@@ -61,9 +63,12 @@ const launch = (port: number, dir: string): Promise<ChildProcess> =>
     })
     child.once('exit', (code) => {
       clearTimeout(timer)
-      reject(new Error(`redis-server exited with ${code}:\n${out}`))
+      reject(new Error(`${label} exited with ${code}:\n${out}`))
     })
   })
+
+const launch = (port: number, dir: string): Promise<ChildProcess> =>
+  spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'], port)
 
 /** Resolves when the child process has exited. */
 export const exited = (child: ChildProcess): Promise<void> =>

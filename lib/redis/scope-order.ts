@@ -4,7 +4,9 @@
  * them in that order unless some were lost (a reconnect) or the node joined late. This
  * state machine says what to deliver now, what is a duplicate, and when a gap must be filled
  * from the stream (XRANGE), holding what comes meanwhile so nothing is delivered out of
- * order or twice. Pure (no I/O); one instance per subscribed target.
+ * order or twice. The first broadcast of a new epoch (a Redis Cluster failover) is such a
+ * fill too: the old epoch may have more after the last place (check-target-tail.ts reads a
+ * session's cursor the same way). Pure (no I/O); one instance per subscribed target.
  */
 import type { Sequence } from '../core/cluster/cluster-message.js'
 
@@ -46,14 +48,18 @@ export class ScopeOrder<T> {
     }
     const last = this.last
     if (last !== undefined && !before(last, seq)) return { deliver: [], lost: 0, dropped: 1 }
-    if (next(last, seq)) {
+    if (last === undefined || (seq.epoch === last.epoch && seq.n === last.n + 1)) {
       this.last = seq
       return { deliver: [item], lost: 0, dropped: 0 }
     }
-    // A gap: fill it from the stream first. In a new epoch, from its beginning.
+    // A gap, or a new epoch (a failover): fill from the last place first. The stream runs
+    // through the epochs in order, so that is the rest of the old epoch (what pub/sub did not
+    // bring before the failover) and then the new epoch from its first broadcast. An old
+    // epoch that ended behind the last place (a failover took back what was delivered) has
+    // no rest: the adapter counts what it took back (`rolledBack`).
     this.filling = true
     this.held.push({ seq, item })
-    return { deliver: [], fillFrom: last !== undefined && seq.epoch === last.epoch ? last : { epoch: seq.epoch, n: 0 }, lost: 0, dropped: 0 }
+    return { deliver: [], fillFrom: last, lost: 0, dropped: 0 }
   }
 
   /** A fill is needed though nothing arrived (a reconnect): from the last place. */

@@ -170,6 +170,51 @@ Edge('a gap the stream can no longer fill is counted as lost and logged; a forei
   assert.is(b.adapter.stats().duplicates, 1)
 })
 
+// A failover as the publish script starts one (lua-scripts.ts): the old epoch 5 ended on the
+// new master at `pn`, a new epoch 9 starts; the node last delivered 5-3.
+const failedOver = async (room: string, pn: number) => {
+  const b = await attached(`fo-${room}`)
+  b.adapter.roomOpened('/', room)
+  await delay(100)
+  const channel = `edge:{r:%2F:${room}}:c`
+  const stream = `edge:{r:%2F:${room}}:s`
+  const at = (epoch: number, n: number) => {
+    const base = encodeClusterMessage({ _tag: 'Broadcast', origin: 'z', seq: UNSEQUENCED, namespace: '/', room, frame: frame(`${epoch}-${n}`) })
+    if (E.isLeft(base)) throw new Error(base.left.reason)
+    return Buffer.from(withSequence(base.right, { epoch, n }))
+  }
+  for (let n = 1; n <= Math.max(3, pn); n++) await admin.sendCommand(['XADD', stream, `5-${n}`, 'm', at(5, n)])
+  for (let n = 1; n <= 3; n++) await admin.sendCommand(['SPUBLISH', channel, at(5, n)])
+  await eventually(() => b.delivered.length === 3, 2000, 'the old epoch up to 5-3')
+  // The new master has the old epoch up to `pn` (those past 3 were published, but pub/sub
+  // lost them in the failover), then the new epoch's first broadcast.
+  if (pn < 3) for (let n = pn + 1; n <= 3; n++) await admin.sendCommand(['XDEL', stream, `5-${n}`])
+  await admin.sendCommand(['HSET', `edge:{r:%2F:${room}}:q`, 'pe', '5', 'pn', String(pn), 'e', '9', 'n', '1'])
+  await admin.sendCommand(['XADD', stream, '9-1', 'm', at(9, 1)])
+  await admin.sendCommand(['SPUBLISH', channel, at(9, 1)])
+  return b
+}
+
+Edge('a new epoch after the last place: the rest of the old epoch is read from the stream first, then the new one, once, in order', async () => {
+  const b = await failedOver('epoch-rest', 5)
+  await eventually(() => b.delivered.length === 6, 2000, 'the old epoch\'s rest and the new epoch')
+  assert.equal(
+    b.delivered.map((d) => d.text),
+    ['5-1', '5-2', '5-3', '5-4', '5-5', '9-1'],
+  )
+  assert.equal([b.adapter.stats().backfilled, b.adapter.stats().lost, b.adapter.stats().rolledBack], [3, 0, 0])
+})
+
+Edge('a new epoch whose old one ended behind the last place: the new epoch is delivered, what the failover took back is counted', async () => {
+  const b = await failedOver('epoch-behind', 2)
+  await eventually(() => b.delivered.length === 4 && b.adapter.stats().rolledBack === 1, 2000, 'the new epoch, and the count')
+  assert.equal(
+    b.delivered.map((d) => d.text),
+    ['5-1', '5-2', '5-3', '9-1'],
+  )
+  assert.ok(b.records.some((r) => r.message.startsWith('cluster: {count} broadcasts to {target} this node delivered were lost from Redis in a failover')))
+})
+
 Edge('requests: answered by live nodes; none when no other node lives; a node not alive is missing at once; an unanswered request is missing', async () => {
   const a = await attached('ra')
   assert.equal(await a.adapter.request({ q: 'count' }), { replies: [], missingNodes: [] })

@@ -43,14 +43,39 @@ test('ScopeOrder :: what the stream no longer has is counted lost, and delivery 
   assert.equal(o.last, at(5, 10))
 })
 
-test('ScopeOrder :: a new epoch (the log started again): from its first message, or filled from its start', () => {
+test('ScopeOrder :: a new epoch is filled from the last place: the rest of the old epoch, then the new one from its start', () => {
+  // The old epoch ended after the last place (pub/sub lost 5-4 and 5-5 in the failover).
   const o = new ScopeOrder<string>()
-  o.offer(at(5, 3), 'old')
-  assert.equal(o.offer(at(9, 1), 'new1'), { deliver: ['new1'], lost: 0, dropped: 0 })
+  o.offer(at(5, 3), 'old3')
+  assert.equal(o.offer(at(9, 1), 'new1'), { deliver: [], fillFrom: at(5, 3), lost: 0, dropped: 0 })
+  assert.equal(o.offer(at(9, 2), 'new2'), { deliver: [], lost: 0, dropped: 0 }) // held meanwhile
+  assert.equal(o.filled([{ seq: at(5, 4), item: 'old4' }, { seq: at(5, 5), item: 'old5' }, { seq: at(9, 1), item: 'new1' }]), {
+    deliver: ['old4', 'old5', 'new1', 'new2'],
+    lost: 0,
+    dropped: 0,
+  })
+  assert.equal(o.last, at(9, 2))
+  // The old epoch ended at the last place: the new epoch from its first broadcast, once.
   const p = new ScopeOrder<string>()
-  p.offer(at(5, 3), 'old')
-  assert.equal(p.offer(at(9, 3), 'new3'), { deliver: [], fillFrom: at(9, 0), lost: 0, dropped: 0 })
-  assert.equal(p.filled([{ seq: at(9, 2), item: 'new2' }]), { deliver: ['new2', 'new3'], lost: 1, dropped: 0 })
+  p.offer(at(5, 3), 'old3')
+  assert.equal(p.offer(at(9, 1), 'new1'), { deliver: [], fillFrom: at(5, 3), lost: 0, dropped: 0 })
+  assert.equal(p.filled([{ seq: at(9, 1), item: 'new1' }]), { deliver: ['new1'], lost: 0, dropped: 0 })
+  // The old epoch ended behind the last place (a failover took 5-3 back): nothing of it is
+  // read, the new epoch follows (the adapter counts what was taken back).
+  const q = new ScopeOrder<string>()
+  q.offer(at(5, 3), 'old3')
+  q.offer(at(9, 1), 'new1')
+  assert.equal(q.filled([{ seq: at(9, 1), item: 'new1' }, { seq: at(9, 2), item: 'new2' }]), { deliver: ['new1', 'new2'], lost: 0, dropped: 0 })
+  // A gap in the new epoch: what the stream no longer has of it is counted lost.
+  const r = new ScopeOrder<string>()
+  r.offer(at(5, 3), 'old')
+  assert.equal(r.offer(at(9, 3), 'new3'), { deliver: [], fillFrom: at(5, 3), lost: 0, dropped: 0 })
+  assert.equal(r.filled([{ seq: at(9, 2), item: 'new2' }]), { deliver: ['new2', 'new3'], lost: 1, dropped: 0 })
+  // A failed fill delivers what was held, in order.
+  const f = new ScopeOrder<string>()
+  f.offer(at(5, 3), 'old')
+  f.offer(at(9, 1), 'new1')
+  assert.equal(f.filled([]), { deliver: ['new1'], lost: 0, dropped: 0 })
 })
 
 test('ScopeOrder :: a refill after an outage reads from the last place; a failed fill delivers what was held', () => {

@@ -7,7 +7,7 @@
  */
 import type { ResyncReason } from '../core/ws/session-wire.js'
 import type { Timers } from './platform.js'
-import type { RecoveryStore, SessionRecord } from './recovery-store.js'
+import type { ReadSince, RecoveryStore, SessionRecord } from './recovery-store.js'
 import { within } from './within.js'
 
 /** A session found and fit to resume, or why not. */
@@ -22,10 +22,22 @@ export type LoadedSession =
 
 const utf8 = new TextDecoder()
 
+// The record and the messages after `lastSeq`, at one instant when the store can say so
+// (two reads apart could straddle the old node's last journal write: an old record with the
+// messages after it, which do not fit). A store without it is read twice (the in-memory
+// store answers both in the same turn, so nothing lands between them).
+const readBoth = async (store: RecoveryStore, sid: string, lastSeq: number): Promise<readonly [SessionRecord | undefined, ReadSince]> => {
+  if (store.loadSessionSince !== undefined) {
+    const both = await store.loadSessionSince(sid, lastSeq)
+    return [both.record, both.read]
+  }
+  return Promise.all([store.loadSession(sid), store.readSince(sid, lastSeq)])
+}
+
 // The store's answers, checked: the messages after `lastSeq` must run up to the record's
 // last number, and the client cannot have seen more than the record says was sent.
 const check = async (store: RecoveryStore, sid: string, lastSeq: number): Promise<LoadedSession> => {
-  const [record, read] = await Promise.all([store.loadSession(sid), store.readSince(sid, lastSeq)])
+  const [record, read] = await readBoth(store, sid, lastSeq)
   if (record === undefined) return { _tag: 'Resync', reason: 'unknown_session' }
   if (read._tag === 'Resync') return { _tag: 'Resync', reason: read.reason }
   const last = read.frames[read.frames.length - 1]?.seq ?? lastSeq

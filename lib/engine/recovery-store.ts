@@ -15,6 +15,7 @@
  *   most its configured count of frames per session, the newest.
  * - `readSince(sid, seq)`: the frames after `seq`, in order, or `Resync` when the session
  *   is unknown or expired, or when a frame after `seq` is no longer kept (a gap).
+ *   `loadSessionSince` (optional) answers `loadSession` and `readSince` at one instant.
  * - `deleteSession` when the client leaves for good (a clean close); `expiresAt` (a time in
  *   ms since the epoch) bounds everything else.
  * - Ownership: a record names the node that holds the session (`node`). A node that takes a
@@ -96,6 +97,12 @@ export interface RecoveryStore {
   append(sid: string, seq: number, frame: Uint8Array, expiresAt: number): Promise<void>
   /** The frames of a session after `afterSeq`, in order; `Resync` when they cannot all be given. */
   readSince(sid: string, afterSeq: number): Promise<ReadSince>
+  /**
+   * Optional, one atomic read: what `loadSession(sid)` and `readSince(sid, afterSeq)` answer,
+   * read at one instant, so a write landing between two reads (the old node's last journal
+   * flush) cannot make them disagree. Stores whose writes can interleave with reads need it.
+   */
+  loadSessionSince?(sid: string, afterSeq: number): Promise<{ readonly record: SessionRecord | undefined; readonly read: ReadSince }>
   /** Forgets a session and its frames; with `node`, only while that node holds it. */
   deleteSession(sid: string, node?: string): Promise<void>
   /**

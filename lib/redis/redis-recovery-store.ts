@@ -4,7 +4,8 @@
  * gets what it missed. A session is one JSON string (`SET … PXAT expiresAt`) and a stream of
  * its numbered frames (`XADD … 0-<seq>`, trimmed to `maxFrames`, expiring with the session),
  * both under the session's hash tag; `saveProgress` writes new frames and the state after
- * them in one script, refused to a node that no longer holds the session. Target logs are
+ * them in one script, refused to a node that no longer holds the session, and
+ * `loadSessionSince` reads both back in one script. Target logs are
  * the Redis adapter's streams (same `prefix`), read with `readTargetSince` / `readRoomSince`.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -18,7 +19,7 @@ import { checkTargetTail } from './check-target-tail.js'
 import { type NodeRedisClient, nodeRedisPort } from './node-redis-port.js'
 import { scopeKeys, sessionKeys } from './redis-keys.js'
 import type { RedisArg, RedisPort } from './redis-port.js'
-import { DELETE_SESSION_SCRIPT, READ_TARGET_SCRIPT, SAVE_PROGRESS_SCRIPT } from './session-scripts.js'
+import { DELETE_SESSION_SCRIPT, LOAD_SESSION_SCRIPT, READ_TARGET_SCRIPT, SAVE_PROGRESS_SCRIPT } from './session-scripts.js'
 
 export interface RedisRecoveryStoreOptions {
   /** Where Redis is (default `redis://127.0.0.1:6379`); ignored when `client` or `port` is given. */
@@ -65,6 +66,17 @@ const idOf = (id: Uint8Array): Sequence => {
   const [epoch, n] = text.decode(id).split('-').map(Number)
   return { epoch: epoch ?? 0, n: n ?? 0 }
 }
+// A stored record, checked; undefined when it is not one.
+const recordOf = (raw: string): SessionRecord | undefined => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    return undefined
+  }
+  const decoded = SessionCodec.decode(parsed)
+  return E.isRight(decoded) ? (decoded.right as SessionRecord) : undefined
+}
 // A counter field (bytes, or nil when unset) as a number.
 const numberOf = (field: unknown): number | undefined => (field instanceof Uint8Array ? Number(text.decode(field)) : undefined)
 
@@ -105,19 +117,26 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
   const saveProgressScript = script(SAVE_PROGRESS_SCRIPT)
   const deleteScript = script(DELETE_SESSION_SCRIPT)
   const readTargetScript = script(READ_TARGET_SCRIPT)
+  const loadScript = script(LOAD_SESSION_SCRIPT)
 
-  // The last id a stream ever gave (trimmed or not); undefined when there is no stream.
-  const lastGenerated = async (stream: string): Promise<Sequence | undefined> => {
-    let info: unknown
-    try {
-      info = await run(['XINFO', 'STREAM', stream], stream)
-    } catch {
-      return undefined // no such key
-    }
-    const entries: unknown[] = Array.isArray(info) ? info : Object.entries(info as object).flat()
-    const at = entries.indexOf('last-generated-id')
-    const id = entries[at + 1]
-    return at < 0 || typeof id !== 'string' ? undefined : idOf(new TextEncoder().encode(id))
+  // A session's record (when `withRecord`) and its frames after `afterSeq`, at one instant
+  // (LOAD_SESSION_SCRIPT): `undefined` when there is no session.
+  const loadSince = async (sid: string, afterSeq: number, withRecord: boolean): Promise<{ record: SessionRecord | undefined; read: ReadSince } | undefined> => {
+    if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) throw new Error(`redisRecoveryStore: afterSeq must be a non-negative integer, got ${String(afterSeq)}`)
+    const keys = sessionKeys(prefix, sid)
+    const [state, rows, lastId] = (await loadScript(['', '', '2', keys.state, keys.frames, String(afterSeq), withRecord ? '1' : '0'], keys.state, true)) as [
+      Uint8Array | null,
+      Row[],
+      Uint8Array | null,
+    ]
+    if (state === null) return undefined
+    const record = withRecord ? recordOf(text.decode(state)) : undefined
+    const frames: MissedFrame[] = rows.map(([id, fields]) => ({ seq: idOf(id).n, frame: view(fields[1]) }))
+    const first = frames[0]
+    if (first !== undefined) return { record, read: first.seq === afterSeq + 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' } }
+    // Nothing after it: fine, unless frames after it existed and are gone.
+    const last = lastId === null ? undefined : idOf(lastId)
+    return { record, read: last !== undefined && last.n > afterSeq ? { _tag: 'Resync', reason: 'gap' } : { _tag: 'Frames', frames: [] } }
   }
 
   return {
@@ -133,16 +152,10 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
     loadSession: async (sid) => {
       const keys = sessionKeys(prefix, sid)
       const raw = await run(['GET', keys.state], keys.state)
-      if (typeof raw !== 'string') return undefined
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(raw)
-      } catch {
-        return undefined
-      }
-      const decoded = SessionCodec.decode(parsed)
-      return E.isRight(decoded) ? (decoded.right as SessionRecord) : undefined
+      return typeof raw === 'string' ? recordOf(raw) : undefined
     },
+
+    loadSessionSince: async (sid, afterSeq) => (await loadSince(sid, afterSeq, true)) ?? { record: undefined, read: { _tag: 'Resync', reason: 'unknown_session' } },
 
     append: async (sid, seq, frame, expiresAt) => {
       if (!Number.isSafeInteger(seq) || seq <= 0) throw new Error(`redisRecoveryStore: seq must be a positive integer, got ${String(seq)}`)
@@ -156,17 +169,7 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
       await run(['PEXPIREAT', keys.frames, String(Math.max(1, Math.floor(expiresAt)))], keys.frames)
     },
 
-    readSince: async (sid, afterSeq): Promise<ReadSince> => {
-      const keys = sessionKeys(prefix, sid)
-      if ((await run(['EXISTS', keys.state], keys.state)) === 0) return { _tag: 'Resync', reason: 'unknown_session' }
-      const rows = (await run(['XRANGE', keys.frames, `(0-${afterSeq}`, '+'], keys.frames, true)) as Row[]
-      const frames: MissedFrame[] = rows.map(([id, fields]) => ({ seq: idOf(id).n, frame: view(fields[1]) }))
-      const first = frames[0]
-      if (first !== undefined) return first.seq === afterSeq + 1 ? { _tag: 'Frames', frames } : { _tag: 'Resync', reason: 'gap' }
-      // Nothing after it: fine, unless frames after it existed and are gone.
-      const last = await lastGenerated(keys.frames)
-      return last !== undefined && last.n > afterSeq ? { _tag: 'Resync', reason: 'gap' } : { _tag: 'Frames', frames: [] }
-    },
+    readSince: async (sid, afterSeq): Promise<ReadSince> => (await loadSince(sid, afterSeq, false))?.read ?? { _tag: 'Resync', reason: 'unknown_session' },
 
     deleteSession: async (sid, node) => {
       const keys = sessionKeys(prefix, sid)

@@ -71,3 +71,35 @@ local counter = redis.call('HMGET', KEYS[2], 'e', 'n', 'pe', 'pn')
 local here = redis.call('XRANGE', KEYS[1], at, at)
 return { rows, counter, #here }
 `
+
+/**
+ * LOAD_SESSION_SCRIPT: a session's record and its frames after a number, read at one instant
+ * (lib/engine/load-session.ts checks that they fit together; read apart, the old node's last
+ * journal write could land between them: the record from before it, the frames from after,
+ * and a resume that would have fit either way got `gap`). KEYS[1] the state, KEYS[2] the
+ * frames; ARGV[1] the number after which frames are read, ARGV[2] '1' to return the record
+ * itself ('0': only whether it exists). Returns the record (nil when none; '' when not
+ * asked for), the frames after ARGV[1] (as XRANGE gives them), and, when there are none,
+ * the last id the stream ever gave (nil when no stream): frames after ARGV[1] that existed
+ * and are gone show there.
+ */
+export const LOAD_SESSION_SCRIPT = `
+local state = redis.call('GET', KEYS[1])
+if not state then
+  return { false, {}, false }
+end
+if ARGV[2] ~= '1' then
+  state = ''
+end
+local rows = redis.call('XRANGE', KEYS[2], '(0-' .. ARGV[1], '+')
+local last = false
+if #rows == 0 and redis.call('EXISTS', KEYS[2]) == 1 then
+  local info = redis.call('XINFO', 'STREAM', KEYS[2])
+  for i = 1, #info, 2 do
+    if info[i] == 'last-generated-id' then
+      last = info[i + 1]
+    end
+  end
+end
+return { state, rows, last }
+`

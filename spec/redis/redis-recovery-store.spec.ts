@@ -5,7 +5,10 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { loadSession } from '../../lib/engine/load-session.js'
+import type { RecoveryStore } from '../../lib/engine/recovery-store.js'
 import { onConnect, routes } from '../../lib/index.js'
+import { nodeTimers } from '../../lib/node/node-platform.js'
 import { redisAdapter, redisRecoveryStore, type RedisRecoveryStore, type SessionRecord } from '../../lib/redis/index.js'
 import { startRedis, type RedisServer } from '../support/redis.js'
 import { delay, eventually, openClient, startServer } from '../support/server.js'
@@ -234,6 +237,74 @@ Store('saveProgress writes frames and state in one go; another node\'s writes an
   // A Redis that lost its script cache gets the script again.
   await redis.cli('SCRIPT', 'FLUSH')
   assert.is(await b.saveProgress?.(session('s10', { node: 'b' }), []), true)
+})
+
+// A store whose first read is followed, before any other read starts, by `write` (another
+// node's): the interleaving of a journal write landing between two reads, without timing.
+const writeAfterFirstRead = (inner: RecoveryStore, write: () => Promise<unknown>): RecoveryStore => {
+  let first: Promise<unknown> | undefined
+  const step = <A>(read: () => Promise<A>): Promise<A> => {
+    if (first !== undefined) return first.then(read)
+    const answer = read()
+    first = answer.then(write)
+    return first.then(() => answer)
+  }
+  const since = inner.loadSessionSince?.bind(inner)
+  return {
+    ...inner,
+    loadSession: (sid) => step(() => inner.loadSession(sid)),
+    readSince: (sid, after) => step(() => inner.readSince(sid, after)),
+    ...(since === undefined ? {} : { loadSessionSince: (sid: string, after: number) => step(() => since(sid, after)) }),
+  }
+}
+
+Store('loadSession :: the old node\'s last journal write landing between the reads: the record and its frames still fit (one read), never a false "gap"', async () => {
+  const nodeA = await store()
+  const nodeB = await store()
+  const text = (n: number) => `{"event":"tick","data":${n},"seq":${n}}`
+  const numbered = (n: number) => ({ seq: n, frame: new TextEncoder().encode(text(n)) })
+  // A journaled 1 and 2; the client saw 2 and no more (3 never reached it: A died first),
+  // but A's write of 3 is still on its way to Redis.
+  const start = async (sid: string) => {
+    assert.ok(await nodeA.saveProgress?.(session(sid, { lastSeq: 2, node: 'a' }), [numbered(1), numbered(2)]))
+    return async () => nodeA.saveProgress?.(session(sid, { lastSeq: 3, node: 'a' }), [numbered(3)])
+  }
+  // Read apart (what a store without loadSessionSince gets): the record from before the
+  // write, the frames from after it. They do not fit: the race behind the false "gap".
+  const apart = writeAfterFirstRead(nodeB, await start('race-apart'))
+  const { loadSessionSince: _, ...twoReads } = apart
+  assert.equal(await loadSession(twoReads, nodeTimers, 'race-apart', 2, 2000), { _tag: 'Resync', reason: 'gap' })
+  // Read at one instant: before the write (the record at 2, nothing to replay)...
+  const loaded = await loadSession(writeAfterFirstRead(nodeB, await start('race-one')), nodeTimers, 'race-one', 2, 2000)
+  assert.is(loaded._tag, 'Found')
+  assert.equal(loaded._tag === 'Found' ? [loaded.record.lastSeq, loaded.kept] : undefined, [2, []])
+  // ...or after it (the record at 3, and 3 to replay), whichever comes first.
+  const write = await start('race-after')
+  await write()
+  const after = await loadSession(nodeB, nodeTimers, 'race-after', 2, 2000)
+  assert.equal(after._tag === 'Found' ? [after.record.lastSeq, after.kept] : after, [3, [text(3)]])
+})
+
+Store('loadSessionSince :: the record and the frames after a number at once; an unknown session; frames gone; a bad number', async () => {
+  const s = await store(2)
+  assert.equal(await s.loadSessionSince?.('nobody', 0), { record: undefined, read: { _tag: 'Resync', reason: 'unknown_session' } })
+  await s.saveProgress?.(session('since', { lastSeq: 3 }), [1, 2, 3].map((n) => ({ seq: n, frame: frame(`m${n}`) })))
+  const both = await s.loadSessionSince?.('since', 2)
+  assert.equal(both?.record?.lastSeq, 3)
+  assert.equal(both?.read._tag === 'Frames' ? both.read.frames.map((f) => f.seq) : both?.read, [3])
+  assert.equal((await s.loadSessionSince?.('since', 3))?.read, { _tag: 'Frames', frames: [] })
+  // Only 2 frames are kept: 1 is gone (in the middle, and past the end of what is asked).
+  assert.equal((await s.loadSessionSince?.('since', 0))?.read, { _tag: 'Resync', reason: 'gap' })
+  await s.saveSession(session('emptied', { lastSeq: 3 }))
+  await s.saveProgress?.(session('emptied', { lastSeq: 3 }), [])
+  await s.append('emptied', 1, frame('m1'), Date.now() + 60_000)
+  await redis.cli('XTRIM', 'rec:{s:emptied}:frames', 'MAXLEN', '0')
+  assert.equal((await s.loadSessionSince?.('emptied', 0))?.read, { _tag: 'Resync', reason: 'gap' })
+  const refused = await s.loadSessionSince?.('since', -1).then(
+    () => undefined,
+    (error: unknown) => String(error),
+  )
+  assert.match(refused ?? '', /afterSeq must be a non-negative integer, got -1/)
 })
 
 Store('a store refuses a bad maxFrames', () => {

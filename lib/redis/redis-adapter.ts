@@ -378,6 +378,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
       counts.lost += step.lost
       log().warning('cluster: {lost} broadcasts to {target} were no longer in Redis when this node came to read them', { lost: step.lost, target: scope.keys.tag })
     }
+    if (step.left !== undefined) checkEpochEnd(scope, step.left)
     if (step.fillFrom !== undefined) fill(scope, step.fillFrom)
   }
 
@@ -405,9 +406,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     readStream(scope, from).then(
       (entries) => {
         if (scopes.get(scope.keys.tag) !== scope) return
-        const last = scope.order.last
         apply(scope, scope.order.filled(entries), true)
-        crossed(scope, last)
       },
       (error: unknown) => {
         // Read again when Redis is back (its 'ready'), or soon if it still takes commands;
@@ -425,16 +424,25 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     for (const scope of scopes.values()) if (scope.fillFrom !== undefined) fill(scope, scope.fillFrom)
   }
 
-  // A new epoch after a cluster's failover: the script kept where the old epoch ended on the
-  // new master (`pe`, `pn`); what this node delivered past that place is gone from Redis.
-  const checkRollback = (scope: Scope, last: { epoch: number; n: number }): void => {
+  // A new epoch after a cluster's failover, once per failover (the order moves into it only
+  // by a fill from its last place): the script kept where the old epoch ended on the new
+  // master (`pe`, `pn`). `left` is the last place this node delivered in the old epoch (its
+  // rest read from the stream first). What it delivered past the end is gone from Redis
+  // (`rolledBack`); an end past it is a rest the stream no longer had (`lost`).
+  const checkEpochEnd = (scope: Scope, left: Sequence): void => {
     port.command(['HMGET', scope.keys.counter, 'pe', 'pn'], { key: scope.keys.counter }).then(
       (reply) => {
-        const [pe, pn] = (reply as (string | null)[]).map(Number)
-        if (pe !== last.epoch || pn === undefined || !(pn < last.n)) return
-        counts.rolledBack += last.n - pn
+        const [pe, pn] = (reply as (string | null)[]).map((x) => (x === null ? Number.NaN : Number(x)))
+        if (pe !== left.epoch || pn === undefined || Number.isNaN(pn)) return
+        if (pn > left.n) {
+          counts.lost += pn - left.n
+          log().warning('cluster: {lost} broadcasts to {target} were no longer in Redis when this node came to read them', { lost: pn - left.n, target: scope.keys.tag })
+          return
+        }
+        if (!(pn < left.n)) return
+        counts.rolledBack += left.n - pn
         log().warning('cluster: {count} broadcasts to {target} this node delivered were lost from Redis in a failover (its new master has them up to {n}); a backfill or a recovery cannot bring them back', {
-          count: last.n - pn,
+          count: left.n - pn,
           target: scope.keys.tag,
           n: pn,
         })
@@ -443,22 +451,13 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     )
   }
 
-  // Once per failover, whichever way its first broadcast came (pub/sub or a fill): the
-  // target's delivered place moved from `from` into a later epoch.
-  const crossed = (scope: Scope, from: Sequence | undefined): void => {
-    const to = scope.order.last
-    if (from !== undefined && to !== undefined && to.epoch > from.epoch) checkRollback(scope, from)
-  }
-
   const onScopeMessage = (scope: Scope, bytes: Uint8Array): void => {
     if (scopes.get(scope.keys.tag) !== scope) return
     const decoded = decodeClusterMessage(bytes)
     if (E.isLeft(decoded)) return invalid(decoded.left.reason, scope.keys.channel)
     const m = decoded.right
     if (m._tag !== 'Broadcast' || scopeKeys(prefix, targetOf(m)).tag !== scope.keys.tag) return invalid('not a broadcast to this channel\'s target', scope.keys.channel)
-    const last = scope.order.last
     apply(scope, scope.order.offer(m.seq, m), false)
-    crossed(scope, last)
   }
 
   // ---- targets this node listens to ------------------------------------------------------

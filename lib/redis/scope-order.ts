@@ -26,6 +26,11 @@ export interface OrderStep<T> {
   readonly lost: number
   /** Offers dropped as duplicates or from an older epoch. */
   readonly dropped: number
+  /**
+   * The last place delivered in an epoch this step moved on from (a failover started a new
+   * one): the caller compares it with where that epoch ended in Redis (`pe`, `pn`).
+   */
+  readonly left?: Sequence
 }
 
 const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
@@ -80,13 +85,15 @@ export class ScopeOrder<T> {
     this.filling = false
     const deliver: T[] = []
     let lost = 0
+    let left: Sequence | undefined
     for (const { seq, item } of all) {
       const last = this.last
       if (last !== undefined && !before(last, seq)) continue
       if (last !== undefined && !next(last, seq)) lost += seq.epoch === last.epoch ? seq.n - last.n - 1 : seq.n - 1
+      if (last !== undefined && seq.epoch > last.epoch) left = last
       this.last = seq
       deliver.push(item)
     }
-    return { deliver, lost, dropped: 0 }
+    return left === undefined ? { deliver, lost, dropped: 0 } : { deliver, lost, dropped: 0, left }
   }
 }

@@ -172,7 +172,7 @@ Edge('a gap the stream can no longer fill is counted as lost and logged; a forei
 
 // A failover as the publish script starts one (lua-scripts.ts): the old epoch 5 ended on the
 // new master at `pn`, a new epoch 9 starts; the node last delivered 5-3.
-const failedOver = async (room: string, pn: number) => {
+const failedOver = async (room: string, pn: number, trimmed = false) => {
   const b = await attached(`fo-${room}`)
   b.adapter.roomOpened('/', room)
   await delay(100)
@@ -191,6 +191,8 @@ const failedOver = async (room: string, pn: number) => {
   if (pn < 3) for (let n = pn + 1; n <= 3; n++) await admin.sendCommand(['XDEL', stream, `5-${n}`])
   await admin.sendCommand(['HSET', `edge:{r:%2F:${room}}:q`, 'pe', '5', 'pn', String(pn), 'e', '9', 'n', '1'])
   await admin.sendCommand(['XADD', stream, '9-1', 'm', at(9, 1)])
+  // The stream trimmed past the old epoch before this node read it.
+  if (trimmed) await admin.sendCommand(['XTRIM', stream, 'MINID', '9-0'])
   await admin.sendCommand(['SPUBLISH', channel, at(9, 1)])
   return b
 }
@@ -213,6 +215,16 @@ Edge('a new epoch whose old one ended behind the last place: the new epoch is de
     ['5-1', '5-2', '5-3', '9-1'],
   )
   assert.ok(b.records.some((r) => r.message.startsWith('cluster: {count} broadcasts to {target} this node delivered were lost from Redis in a failover')))
+})
+
+Edge('a new epoch after the last place, the old epoch\'s rest trimmed before it was read: the new epoch is delivered, the rest counted lost', async () => {
+  const b = await failedOver('epoch-trimmed', 5, true)
+  await eventually(() => b.delivered.length === 4 && b.adapter.stats().lost === 2, 2000, 'the new epoch, and the count')
+  assert.equal(
+    b.delivered.map((d) => d.text),
+    ['5-1', '5-2', '5-3', '9-1'],
+  )
+  assert.is(b.adapter.stats().rolledBack, 0)
 })
 
 Edge('requests: answered by live nodes; none when no other node lives; a node not alive is missing at once; an unanswered request is missing', async () => {

@@ -53,29 +53,40 @@ test('ScopeOrder :: a new epoch is filled from the last place: the rest of the o
     deliver: ['old4', 'old5', 'new1', 'new2'],
     lost: 0,
     dropped: 0,
+    left: at(5, 5), // where the adapter checks the old epoch's end
   })
   assert.equal(o.last, at(9, 2))
   // The old epoch ended at the last place: the new epoch from its first broadcast, once.
   const p = new ScopeOrder<string>()
   p.offer(at(5, 3), 'old3')
   assert.equal(p.offer(at(9, 1), 'new1'), { deliver: [], fillFrom: at(5, 3), lost: 0, dropped: 0 })
-  assert.equal(p.filled([{ seq: at(9, 1), item: 'new1' }]), { deliver: ['new1'], lost: 0, dropped: 0 })
+  assert.equal(p.filled([{ seq: at(9, 1), item: 'new1' }]), { deliver: ['new1'], lost: 0, dropped: 0, left: at(5, 3) })
   // The old epoch ended behind the last place (a failover took 5-3 back): nothing of it is
-  // read, the new epoch follows (the adapter counts what was taken back).
+  // read, the new epoch follows (the adapter counts what was taken back, from `left`).
   const q = new ScopeOrder<string>()
   q.offer(at(5, 3), 'old3')
   q.offer(at(9, 1), 'new1')
-  assert.equal(q.filled([{ seq: at(9, 1), item: 'new1' }, { seq: at(9, 2), item: 'new2' }]), { deliver: ['new1', 'new2'], lost: 0, dropped: 0 })
+  assert.equal(q.filled([{ seq: at(9, 1), item: 'new1' }, { seq: at(9, 2), item: 'new2' }]), { deliver: ['new1', 'new2'], lost: 0, dropped: 0, left: at(5, 3) })
   // A gap in the new epoch: what the stream no longer has of it is counted lost.
   const r = new ScopeOrder<string>()
   r.offer(at(5, 3), 'old')
   assert.equal(r.offer(at(9, 3), 'new3'), { deliver: [], fillFrom: at(5, 3), lost: 0, dropped: 0 })
-  assert.equal(r.filled([{ seq: at(9, 2), item: 'new2' }]), { deliver: ['new2', 'new3'], lost: 1, dropped: 0 })
+  assert.equal(r.filled([{ seq: at(9, 2), item: 'new2' }]), { deliver: ['new2', 'new3'], lost: 1, dropped: 0, left: at(5, 3) })
   // A failed fill delivers what was held, in order.
   const f = new ScopeOrder<string>()
   f.offer(at(5, 3), 'old')
   f.offer(at(9, 1), 'new1')
-  assert.equal(f.filled([]), { deliver: ['new1'], lost: 0, dropped: 0 })
+  assert.equal(f.filled([]), { deliver: ['new1'], lost: 0, dropped: 0, left: at(5, 3) })
+  // Two failovers in one fill: the last epoch left is the one whose end Redis still names.
+  const t = new ScopeOrder<string>()
+  t.offer(at(5, 3), 'old')
+  t.offer(at(12, 1), 'c1')
+  assert.equal(t.filled([{ seq: at(9, 1), item: 'b1' }, { seq: at(9, 2), item: 'b2' }, { seq: at(12, 1), item: 'c1' }]), { deliver: ['b1', 'b2', 'c1'], lost: 0, dropped: 0, left: at(9, 2) })
+  // Within one epoch: nothing left.
+  const w = new ScopeOrder<string>()
+  w.offer(at(5, 1), 'a')
+  w.offer(at(5, 3), 'c')
+  assert.equal(w.filled([{ seq: at(5, 2), item: 'b' }]).left, undefined)
 })
 
 test('ScopeOrder :: a refill after an outage reads from the last place; a failed fill delivers what was held', () => {

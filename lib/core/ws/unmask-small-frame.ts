@@ -32,6 +32,23 @@ const FIN_BINARY = 0x82
 const MASK_BIT = 0x80
 
 /**
+ * The payload length of the frame at `bytes[at]` (the buffer ends at `end`) when
+ * `unmaskSmallFrame` takes it, else `NOT_SMALL`: its header alone is read, so a caller can
+ * size the output of a run of frames before unmasking them.
+ *
+ * @example
+ * smallFrameLength(Uint8Array.of(0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58), 0, 11, 1024) // 5
+ */
+export const smallFrameLength = (bytes: Uint8Array, at: number, end: number, maxLength: number): number => {
+  if (end - at < 6) return NOT_SMALL
+  const b0 = bytes[at]!
+  const b1 = bytes[at + 1]!
+  if ((b0 !== FIN_TEXT && b0 !== FIN_BINARY) || (b1 & MASK_BIT) === 0) return NOT_SMALL
+  const length = b1 & 0x7f
+  return length > SMALL_MAX || length > maxLength || end - at < 6 + length ? NOT_SMALL : length
+}
+
+/**
  * Reads the frame at `bytes[at]` (the buffer ends at `end`). When it is a final, masked text
  * (0x81) or binary (0x82) frame with RSV1-3 clear, a 7-bit length of at most `maxLength`
  * (and 125), and all `6 + length` bytes present, writes at `out[outAt]` the unmasked frame
@@ -49,12 +66,9 @@ const MASK_BIT = 0x80
  * unmaskSmallFrame(bytes, 0, bytes.length, 1024, out, 0) // 5: out is 81 05 48 65 6c 6c 6f
  */
 export const unmaskSmallFrame = (bytes: Uint8Array, at: number, end: number, maxLength: number, out: Uint8Array, outAt: number): number => {
-  if (end - at < 6) return NOT_SMALL
+  const length = smallFrameLength(bytes, at, end, maxLength)
+  if (length === NOT_SMALL) return NOT_SMALL
   const b0 = bytes[at]!
-  const b1 = bytes[at + 1]!
-  if ((b0 !== FIN_TEXT && b0 !== FIN_BINARY) || (b1 & MASK_BIT) === 0) return NOT_SMALL
-  const length = b1 & 0x7f
-  if (length > SMALL_MAX || length > maxLength || end - at < 6 + length) return NOT_SMALL
   // §5.3: the key is the 4 bytes before the payload; payload byte i is XORed with key byte i mod 4.
   const k0 = bytes[at + 2]!
   const k1 = bytes[at + 3]!

@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { NOT_SMALL, SMALL_NOT_ASCII, unmaskSmallFrame } from '../../../lib/core/ws/unmask-small-frame.js'
+import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength, unmaskSmallFrame } from '../../../lib/core/ws/unmask-small-frame.js'
 import { hex, toHex } from './hex.js'
 
 // Runs the fast path on `bytes` at `at`, into a fresh array; gives the answer and what it wrote.
@@ -9,6 +9,7 @@ const run = (bytes: Uint8Array, at = 0, maxLength = 1 << 20): { answer: number; 
   const out = new Uint8Array(200)
   const answer = unmaskSmallFrame(bytes, at, bytes.length, maxLength, out, 3)
   assert.is(toHex(bytes), before, 'the input is never changed')
+  assert.is(smallFrameLength(bytes, at, bytes.length, maxLength), answer < 0 ? NOT_SMALL : answer & 0xff, 'smallFrameLength agrees')
   return { answer, out: answer < 0 ? '' : toHex(out.subarray(3, 3 + 2 + (answer & 0xff))) }
 }
 

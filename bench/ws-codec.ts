@@ -4,7 +4,9 @@
  * 64 KiB and 1 MiB, masked (as a client sends).
  *
  * - decode: one masked frame in, one message out. twinport: `decodeFrame` then
- *   `assembleMessage`. ws: `Receiver#_write` (its parser, message assembly and event, without
+ *   `assembleMessage`. For 16 B also `decode, small-frame path`: `unmaskSmallFrame`, the
+ *   path a server session takes for whole frames of at most 125 bytes (unmasked into the
+ *   output array of the chunk, which is the caller's: here one array reused). ws: `Receiver#_write` (its parser, message assembly and event, without
  *   the Writable stream around it), `allowSynchronousEvents`. ws unmasks the input in place;
  *   the core never mutates its input, so it copies while unmasking.
  * - encode: one masked frame out. twinport: `encodeFrameBytes` (one array). ws:
@@ -32,6 +34,7 @@ import { decodeFrame } from '../lib/core/ws/decode-frame.js'
 import { encodeFrame, encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { type FrameLimits, OPCODE } from '../lib/core/ws/frame.js'
 import { SIMD_COPY_ABOVE } from '../lib/core/ws/mask.js'
+import { NOT_SMALL, SMALL_MAX, unmaskSmallFrame } from '../lib/core/ws/unmask-small-frame.js'
 import { setSimdMasking, simdMaskingAvailable } from '../lib/core/ws/mask-simd.js'
 
 /** One measured case: operations per second for each contender, and twinport's ratios. */
@@ -132,6 +135,13 @@ const twinportDecode = (wire: Uint8Array): Contender => () => {
   if (E.isLeft(assembled) || assembled.right.output?._tag !== 'Binary') throw new Error('bench frame did not assemble')
 }
 
+const twinportDecodeSmall = (wire: Uint8Array): Contender => {
+  const out = new Uint8Array(wire.length)
+  return () => {
+    if (unmaskSmallFrame(wire, 0, wire.length, MESSAGE_LIMITS.maxMessage, out, 0) === NOT_SMALL) throw new Error('bench frame is not small')
+  }
+}
+
 const wsDecode = (ws: WsModule, wire: Uint8Array): Contender => {
   const receiver = new ws.Receiver({ isServer: true, maxPayload: 4 << 20, allowSynchronousEvents: true, binaryType: 'nodebuffer' })
   let messages = 0
@@ -204,6 +214,9 @@ const cases = (native: WsModule, pure: WsModule): Case[] =>
     const floor = copyFloor(payload)
     return [
       { name: 'decode, masked', size, twinport: twinportDecode(wire), ws: wsDecode(native, wire), wsPureJs: wsDecode(pure, wire), mask: maskPath(n), copyFloor: floor },
+      ...(n <= SMALL_MAX
+        ? [{ name: 'decode, small-frame path', size, twinport: twinportDecodeSmall(wire), ws: wsDecode(native, wire), wsPureJs: wsDecode(pure, wire), mask: 'js', copyFloor: floor }]
+        : []),
       // encodeFrameBytes masks into the frame: the copy includes the header.
       { name: 'encode, masked', size, twinport: twinportEncodeMasked(payload), ws: wsEncode(native, payload, true), wsPureJs: wsEncode(pure, payload, true), mask: maskPath(wire.length), copyFloor: floor },
       { name: 'encode, unmasked', size, twinport: twinportEncodeUnmasked(payload), ws: wsEncode(native, payload, false), wsPureJs: wsEncode(pure, payload, false), mask: '-' },
@@ -252,7 +265,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   )
   const rows = quick ? run(100, 3) : run()
   const head = ['case', 'size', 'twinport ops/s', 'ws ops/s', 'ratio', 'ws (JS mask) ops/s', 'ratio', 'mask', 'copy floor ops/s', 'floor/ws']
-  const widths = [18, 8, 16, 16, 7, 20, 7, 5, 17, 9]
+  const widths = [25, 8, 16, 16, 7, 20, 7, 5, 17, 9]
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ')
   console.log(line(head))
   for (const r of rows) {

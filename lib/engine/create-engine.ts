@@ -518,6 +518,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     sendRaw: (clientId, message) => void ops.sendRaw(clientId, message),
     sendToSession: (clientId, text) => void delivery.sendToSession(clientId, text),
     admit: delivery.admit,
+    allocate: platform.allocate,
     hold: (socket) => batcher.hold(socket),
     debug: logDebug,
     exception: (error, context) => logger.exception(error, context),

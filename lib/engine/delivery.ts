@@ -40,6 +40,11 @@ export interface Outlet<S> {
   readonly deflate: FrameQueue | undefined
   /** The client's session, when it has one: what it is sent is numbered. */
   readonly book?: ClientSession | undefined
+  /**
+   * Writes the frames the session holds back to send in one go (echoes framed where they
+   * arrived, lib/engine/ws-session.ts), so that they leave before anything written after them.
+   */
+  release?(): void
 }
 
 export interface DeliveryDeps<S> {
@@ -82,6 +87,7 @@ export interface Delivery<S> {
 
 export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer, hold }: DeliveryDeps<S>): Delivery<S> => {
   const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+    outlet.release?.()
     const socket = outlet.socket
     if (io.isClosed(socket) || io.isEnded(socket)) return
     const waiting = io.buffered(socket)

@@ -6,6 +6,7 @@
  */
 import type { RawMessage } from '../core/route/raw-message.js'
 import { encodeEvent } from '../core/ws/envelope.js'
+import { ArrivedText } from './arrived-text.js'
 import type { FrameWriter } from './platform.js'
 
 const encoder = new TextEncoder()
@@ -89,9 +90,11 @@ const FIN_TEXT = 0x81
 /** A message without envelope as its frame. */
 export const encodeRawFrame = (frames: FrameWriter, message: RawMessage): Uint8Array => {
   if (message._tag === 'Binary') return frames.binary(message.data)
-  if (message !== arrivedMessage || message.text !== arrivedText || arrivedPayload === undefined) return frames.text(message.text)
+  // A message read from its frame (lib/engine/arrived-text.ts) carries its UTF-8 for good.
+  const payload = message instanceof ArrivedText ? message.payload() : message === arrivedMessage && message.text === arrivedText ? arrivedPayload : undefined
+  if (payload === undefined) return frames.text(message.text)
   // The same bytes in a frame of their own (a copy: the payload may be a view of a read buffer).
-  const frame = frames.binary(arrivedPayload)
+  const frame = frames.binary(payload)
   frame[0] = FIN_TEXT
   return frame
 }

@@ -7,6 +7,13 @@
  * fields and the behaviour lives once on the prototype; what every session shares (limits,
  * routes, hooks) is one `WsShared` record per server.
  *
+ * Small whole frames (the most common: one masked text or binary frame of at most 125 bytes)
+ * are read without a value per frame, unmasked into one output buffer per chunk as the frames
+ * that answer them (lib/core/ws/unmask-small-frame.ts); a text an `onMessage` route answers
+ * with itself (an echo) stays where it is, and the echoes of a chunk leave in one write,
+ * released early when anything else is written to the connection (`release`). Every other
+ * frame goes through the general decoder and assembler, which give every error answer.
+ *
  * With permessage-deflate negotiated, `deflate` holds the connection's compression
  * (lib/engine/ws-deflate.ts): frames leave through its ordered queue, a compressed message
  * is inflated before it is dispatched (the bytes after it wait), and the end of the
@@ -24,12 +31,15 @@ import { type AssemblyLimits, type AssemblyState, assembleMessage, type Compress
 import { continuePartialText, type PartialText, startPartialText } from '../core/ws/check-partial-text.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { decodeFrame } from '../core/ws/decode-frame.js'
+import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength, unmaskSmallFrame } from '../core/ws/unmask-small-frame.js'
+import { decodeUtf8 } from '../core/ws/utf8.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
 import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
 import type { EventId } from '../core/ws/event.js'
 import { type FrameLimits, OPCODE } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
+import { ArrivedText } from './arrived-text.js'
 import { ByteQueue } from './byte-queue.js'
 import { type ClientSession, PENDING } from './client-session.js'
 import type { Outlet } from './delivery.js'
@@ -57,6 +67,8 @@ export interface WsShared<S> {
   readonly sendToSession: (clientId: number, text: string) => void
   /** Writes a finished frame to a client, respecting its send-buffer limit. */
   readonly admit: (session: WsSession<S>, bytes: Uint8Array) => void
+  /** A scratch array for the frames out of one chunk (on Node, from its buffer pool). */
+  readonly allocate: (size: number) => Uint8Array
   /** Corks the socket until the current batch of work is flushed. */
   readonly hold: (socket: S) => void
   /** Logs a protocol failure (debug level: it is the client's fault, not the server's). */
@@ -67,7 +79,42 @@ export interface WsShared<S> {
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 
-const NOTHING = new Uint8Array(0)
+const NOTHING: Uint8Array = new Uint8Array(0)
+
+// RFC 6455 §5.2: the first byte of a final binary frame without RSV bits.
+const FIN_BINARY = 0x82
+// The most bytes of frames out one scratch array takes: below 4 KiB, Node serves it from its
+// buffer pool; a chunk of more small frames than that takes a few.
+const OUT_SIZE = 4095
+
+let smallFrames = true
+
+/**
+ * Turns the small-frame path off (`false`) or on: every frame then goes through the general
+ * decoder. For the specs that compare the two, and for measurements.
+ */
+export const setSmallFrames = (on: boolean): void => {
+  smallFrames = on
+}
+
+// The echoes framed in place and not written yet: `out[heldFrom, heldTo)`, held by the one
+// connection whose chunk is being decoded (`holder`). Module state, not fields, so that an
+// idle connection carries nothing for it.
+let holder: { admit(frame: Uint8Array): void } | undefined
+let heldOut: Uint8Array = NOTHING
+let heldFrom = 0
+let heldTo = 0
+
+// Writes the held run (before anything else reaches its connection) and forgets it.
+const releaseHeld = (): void => {
+  const session = holder
+  const out = heldOut
+  const run = heldTo === heldFrom ? undefined : heldFrom === 0 && heldTo === out.length ? out : out.subarray(heldFrom, heldTo)
+  holder = undefined
+  heldOut = NOTHING
+  heldFrom = heldTo = 0
+  if (run !== undefined) session?.admit(run)
+}
 
 export class WsSession<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
@@ -149,6 +196,11 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     this.shared.admit(this, frame)
   }
 
+  /** Writes the echoes held back for one write, if this connection holds any: `Outlet`. */
+  release(): void {
+    if (holder === this) releaseHeld()
+  }
+
   /** Corks the socket until the batch is flushed: `DeflateHost`. */
   hold(): void {
     this.shared.hold(this.socket)
@@ -218,6 +270,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
 
   // Ends our side once the frames sent before (a close frame among them) are written.
   private endSoon(): void {
+    this.release()
     this.closing = true
     this.queue = undefined
     const { socket, shared } = this
@@ -242,29 +295,47 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   }
 
   private drain(from: Uint8Array): void {
+    this.partial = undefined
+    try {
+      this.decode(from)
+    } finally {
+      if (holder === this) releaseHeld()
+    }
+  }
+
+  private decode(bytes: Uint8Array): void {
     const { messageLimits, io } = this.shared
     const frameLimits = this.deflate?.frameLimits ?? this.shared.frameLimits
-    let bytes = from
-    this.partial = undefined
-    while (bytes.length > 0 && !io.isClosed(this.socket)) {
-      const step = decodeFrame(bytes, frameLimits)
+    const end = bytes.length
+    let at = 0
+    while (at < end && !io.isClosed(this.socket)) {
+      if (smallFrames && this.deflate === undefined && !this.closing && this.assembly === initialAssembly) {
+        at = this.decodeSmall(bytes, at, Math.min(frameLimits.maxPayload, messageLimits.maxMessage))
+        if (io.isEnded(this.socket)) {
+          this.queue = undefined
+          return
+        }
+        if (at === end || io.isClosed(this.socket)) break
+      }
+      const rest = at === 0 ? bytes : bytes.subarray(at)
+      const step = decodeFrame(rest, frameLimits)
       if (E.isLeft(step)) return this.fail(step.left)
       if (step.right._tag === 'NeedMore') {
-        const partial = startPartialText(bytes, this.assembly)
+        const partial = startPartialText(rest, this.assembly)
         if (partial !== undefined && E.isLeft(partial)) return this.fail(partial.left)
         this.partial = partial?.right
-        this.keep(bytes)
+        this.keep(rest)
         this.queue?.waitFor(step.right.atLeast)
         return
       }
-      bytes = step.right.rest
+      at = end - step.right.rest.length
       const assembled = assembleMessage(this.assembly, step.right.value, messageLimits)
       if (E.isLeft(assembled)) return this.fail(assembled.left)
       this.assembly = assembled.right.state
       const output = assembled.right.output
       if (output?._tag === 'Compressed') {
         if (this.closing) continue // data is no longer dispatched
-        return this.inflate(output, bytes)
+        return this.inflate(output, step.right.rest)
       }
       if (output?._tag === 'Text' && step.right.value.opcode === OPCODE.TEXT) {
         // One text frame: its payload is the message's UTF-8, which an echo sends back as it is.
@@ -277,7 +348,84 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         return
       }
     }
-    this.keep(bytes)
+    this.keep(at === 0 ? bytes : bytes.subarray(at))
+  }
+
+  // The run of small whole frames from `bytes[at]` (unmaskSmallFrame), each unmasked into a
+  // scratch array as the frame that answers it, and dispatched. Answers where it stopped: at
+  // the end, at a frame for the general decoder (which also fails a text that is not UTF-8,
+  // with its 1007), or after a message that closed or ended the connection.
+  private decodeSmall(bytes: Uint8Array, from: number, maxLength: number): number {
+    const { shared, socket } = this
+    const io = shared.io
+    const raw = shared.compiled.raw !== undefined
+    const end = bytes.length
+    let at = from
+    let out = NOTHING
+    let outAt = 0
+    while (at < end) {
+      if (outAt === out.length) {
+        // Sized from the headers: the frames out of the small frames ahead (up to OUT_SIZE).
+        let size = 0
+        for (let next = at; ; ) {
+          const length = smallFrameLength(bytes, next, end, maxLength)
+          if (length === NOT_SMALL || size + 2 + length > OUT_SIZE) break
+          size += 2 + length
+          next += 6 + length
+        }
+        if (size === 0) return at
+        out = shared.allocate(size)
+        outAt = 0
+      }
+      const answer = unmaskSmallFrame(bytes, at, end, maxLength, out, outAt)
+      if (answer === NOT_SMALL) return at
+      const length = answer & 0xff
+      const size = 2 + length
+      if (out[outAt] === FIN_BINARY) this.onData({ _tag: 'Binary', data: out.subarray(outAt + 2, outAt + size) })
+      else {
+        let text: string | undefined
+        if ((answer & SMALL_NOT_ASCII) !== 0) {
+          text = decodeUtf8(out.subarray(outAt + 2, outAt + size))
+          if (text === undefined) return at
+        }
+        const message = new ArrivedText(out, outAt + 2, length, text)
+        if (raw) this.echo(message, out, outAt, size)
+        else this.onData(message)
+      }
+      at += size + 4
+      outAt += size
+      if (this.closing || io.isEnded(socket) || io.isClosed(socket)) return at
+    }
+    return at
+  }
+
+  // A text read from its small frame, to the raw route: answered with itself (an echo), its
+  // frame, already in `out[outAt, outAt + size)`, joins the run held for one write.
+  private echo(message: ArrivedText, out: Uint8Array, outAt: number, size: number): void {
+    if (holder !== this || heldOut !== out || heldTo !== outAt) {
+      if (holder !== undefined) releaseHeld()
+      holder = this
+      heldOut = out
+      heldFrom = heldTo = outAt
+    }
+    const { compiled, onError } = this.shared
+    const outcome = dispatchRawNow(compiled, message, this.ctx, onError)
+    if (outcome instanceof Promise) {
+      this.waiting = true
+      void outcome.then((settled) => this.afterRaw(settled))
+      return
+    }
+    if (outcome._tag !== 'Reply' || outcome.message !== message) return this.afterRaw(outcome)
+    if (holder === this && heldOut === out && heldTo === outAt) {
+      heldTo = outAt + size
+      return
+    }
+    // Something was written to the connection meanwhile (the run went out before it): a new run.
+    if (holder !== undefined) releaseHeld()
+    holder = this
+    heldOut = out
+    heldFrom = outAt
+    heldTo = outAt + size
   }
 
   // Keeps what a decoder left for the next chunk (in a queue made for it when there is any).

@@ -1,0 +1,140 @@
+/**
+ * Benchmark (not a test): the engine's own work per echoed WebSocket message, in process,
+ * without sockets or system calls. The echo example's routes (`examples/echo-routes.ts`) on
+ * the engine with Node's frame writer and buffer pool (`nodePlatform`) and a fake socket
+ * layer that only counts the bytes written, corked as Node corks; each connection is fed
+ * chunks of `--batch` masked 32-byte text frames (as bench/load/ws-client.ts sends them,
+ * 10 in flight), each chunk a fresh copy (as Node reads into a fresh buffer).
+ *
+ * It isolates the JavaScript the `ws-echo-10` workload spends per message in the engine
+ * (decode, UTF-8, dispatch, frame out, write calls), which the end-to-end run mixes with the
+ * kernel's loopback work; each figure is the median of several rounds, in ns per message of
+ * this process's CPU time (robust to other load on the machine).
+ *
+ * Run: `npx tsx bench/ws-echo-engine.ts [--batch 10] [--conns 50] [--payload 32] [--rounds 7] [--ms 400]`,
+ * or the compiled build (`node bench/.tmp/dist/bench/ws-echo-engine.js`, as the servers run).
+ */
+import { parseArgs } from 'node:util'
+import { echoOptions, echoRoutes } from '../examples/echo-routes.js'
+import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
+import { OPCODE } from '../lib/core/ws/frame.js'
+import type { Client } from '../lib/engine/client.js'
+import { createEngine } from '../lib/engine/create-engine.js'
+import type { Platform, SocketIo } from '../lib/engine/platform.js'
+import { nodePlatform } from '../lib/node/node-platform.js'
+
+const { values: opt } = parseArgs({
+  options: {
+    batch: { type: 'string', default: '10' },
+    conns: { type: 'string', default: '50' },
+    payload: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '7' },
+    ms: { type: 'string', default: '400' },
+    binary: { type: 'boolean', default: false },
+  },
+})
+
+/** A socket as the fake layer keeps it: bytes written, writes and write calls, cork depth. */
+interface FakeSocket {
+  bytes: number
+  writes: number
+  corked: number
+  flushes: number
+  ended: boolean
+  closed: boolean
+}
+
+// Node's platform, less its sockets: writes are counted, a corked socket flushes at uncork.
+const io: SocketIo<FakeSocket> = {
+  write: (s, bytes) => {
+    s.bytes += bytes.length
+    s.writes += 1
+    if (s.corked === 0) s.flushes += 1
+  },
+  buffered: () => 0,
+  isClosed: (s) => s.closed,
+  isEnded: (s) => s.ended,
+  end: (s) => void (s.ended = true),
+  destroy: (s) => void (s.closed = true),
+  cork: (s) => void (s.corked += 1),
+  uncork: (s) => {
+    s.corked -= 1
+    if (s.corked === 0) s.flushes += 1
+  },
+}
+const platform: Platform<FakeSocket> = { ...(nodePlatform as unknown as Platform<FakeSocket>), io }
+
+const cpuNs = (): number => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) * 1000
+}
+
+const HANDSHAKE = new TextEncoder().encode(
+  'GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+)
+
+const batch = Number(opt.batch)
+const conns = Number(opt.conns)
+const size = Number(opt.payload)
+const payload = new TextEncoder().encode('x'.repeat(size))
+const key = Uint8Array.of(0x12, 0x34, 0x56, 0x78)
+const frame = encodeFrameBytes({ opcode: opt.binary ? OPCODE.BINARY : OPCODE.TEXT, payload }, key)
+const chunk = new Uint8Array(frame.length * batch)
+for (let i = 0; i < batch; i++) chunk.set(frame, i * frame.length)
+const serverFrame = 2 + size
+
+const engine = createEngine({ ...echoOptions, routes: echoRoutes, heartbeatIntervalMs: 0 } as never, platform)
+const sockets: FakeSocket[] = []
+const clients: Client<FakeSocket>[] = []
+for (let i = 0; i < conns; i++) {
+  const socket: FakeSocket = { bytes: 0, writes: 0, corked: 0, flushes: 0, ended: false, closed: false }
+  const client = engine.accept(socket)
+  if (client === undefined) throw new Error('refused')
+  client.receiver.receive(HANDSHAKE.slice())
+  sockets.push(socket)
+  clients.push(client)
+}
+await new Promise((resolve) => setTimeout(resolve, 20))
+for (const s of sockets) {
+  s.bytes = 0
+  s.writes = 0
+  s.flushes = 0
+}
+
+// Feeds one chunk to every connection; answers the messages fed.
+const feedAll = (): number => {
+  for (let c = 0; c < conns; c++) {
+    const copy = Buffer.allocUnsafe(chunk.length)
+    copy.set(chunk)
+    clients[c]!.receiver.receive(new Uint8Array(copy.buffer, copy.byteOffset, copy.length))
+  }
+  return conns * batch
+}
+
+const round = (ms: number): number => {
+  let messages = 0
+  const start = cpuNs()
+  let elapsed = 0
+  while (elapsed < ms * 1e6) {
+    for (let i = 0; i < 20; i++) messages += feedAll()
+    elapsed = cpuNs() - start
+  }
+  return elapsed / messages
+}
+
+round(Number(opt.ms)) // warm-up
+const figures: number[] = []
+for (let r = 0; r < Number(opt.rounds); r++) figures.push(round(Number(opt.ms)))
+figures.sort((a, b) => a - b)
+const s0 = sockets[0]!
+const fed = s0.bytes / serverFrame
+if (!Number.isInteger(fed) || s0.closed || s0.ended) throw new Error(`not an echo: ${s0.bytes} bytes, closed ${s0.closed}`)
+console.log(
+  `engine echo, ${batch} frames of ${size} B per chunk, ${conns} connections: ` +
+    `min ${figures[0]!.toFixed(0)} ns/msg, median ${figures[figures.length >> 1]!.toFixed(0)} ns/msg; ` +
+    `${(s0.writes / fed).toFixed(2)} writes per message, ${((s0.flushes * batch) / fed).toFixed(2)} flushes per chunk`,
+)
+const closing = engine.handle.close()
+for (const c of clients) engine.closed(c)
+await closing

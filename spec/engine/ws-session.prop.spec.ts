@@ -1,0 +1,173 @@
+/**
+ * The small-frame path of a WebSocket session (lib/engine/ws-session.ts) against the general
+ * decoder alone (`setSmallFrames(false)`): for generated client streams (small frames
+ * mostly, with fragments, control frames, unmasked frames, RSV bits, reserved opcodes, bad
+ * UTF-8 and bad close codes among them), cut into chunks at random, the engine writes the
+ * same bytes to every connection, ends and closes the same connections, and hands the
+ * handlers the same messages, whatever the handlers do: echo, answer something else, answer
+ * later, write before answering, throw, broadcast, disconnect. Portable (Node, Bun, Deno).
+ */
+import fc from 'fast-check'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { RawMessage } from '../../lib/core/route/raw-message.js'
+import { rawText } from '../../lib/core/route/raw-message.js'
+import { onConnect } from '../../lib/core/route/on-connect.js'
+import { onMessage } from '../../lib/core/route/on-message.js'
+import { socketOn } from '../../lib/core/route/socket-on.js'
+import type { RouteTable } from '../../lib/core/route/route.js'
+import { createEngine } from '../../lib/engine/create-engine.js'
+import type { Platform } from '../../lib/engine/platform.js'
+import { setSmallFrames } from '../../lib/engine/ws-session.js'
+import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
+import { cutInto, encodeStream, frameArb, type StreamFrame, streamArb } from '../support/ws-stream.js'
+
+const HANDSHAKE = new TextEncoder().encode(
+  'GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+)
+
+// The memory platform with timers that never fire: close time-outs and the heartbeat stay
+// out of a comparison that runs in one turn, and nothing is left to keep the process alive.
+const platform: Platform<MemorySocket> = {
+  ...memoryPlatform<MemorySocket>(),
+  timers: {
+    now: () => 0,
+    setTimeout: () => 0,
+    clearTimeout: () => undefined,
+    setInterval: () => 0,
+    clearInterval: () => undefined,
+    afterIo: (run) => void Promise.resolve().then(run),
+  },
+}
+
+const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+
+// A raw route whose answer depends on the text's first character: every way a handler can
+// answer, write, fail or close while the small frames of a chunk are held for one write.
+const rawRoutes = (seen: RawMessage[]): RouteTable => [
+  onConnect((ctx) => ctx.joinRoom('all')),
+  onMessage((message, ctx) => {
+    seen.push(message)
+    if (message._tag === 'Binary') return message
+    switch (message.text[0]) {
+      case 'b':
+        return rawText(`B${message.text}`)
+      case 'c':
+        return Promise.resolve(message)
+      case 'd':
+        ctx.sendRaw(rawText('D'))
+        return message
+      case 'e':
+        throw new Error('handler failed')
+      case 'f':
+        return undefined
+      case 'g':
+        ctx.disconnectClient()
+        return message
+      case 'h':
+        ctx.broadcastRaw(message, { room: 'all' })
+        return message
+      default:
+        return message
+    }
+  }),
+]
+
+// An envelope route: texts are JSON events, answered with an ack when they carry an id.
+const eventRoutes = (seen: RawMessage[]): RouteTable => [
+  socketOn('echo', (data: unknown) => {
+    seen.push(rawText(JSON.stringify(data)))
+    return data
+  }),
+]
+
+// Streams with small texts the handlers above react to, and envelopes.
+const steeredArb: fc.Arbitrary<StreamFrame> = fc
+  .record({
+    text: fc.oneof(
+      fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'é'), fc.string({ maxLength: 8 })).map(([a, b]) => a + b),
+      fc.record({ data: fc.jsonValue({ maxDepth: 1 }), id: fc.option(fc.nat(), { nil: undefined }) }).map((e) => JSON.stringify({ event: 'echo', ...e })),
+    ),
+    key: fc.uint8Array({ minLength: 4, maxLength: 4 }),
+  })
+  .map(({ text, key }) => ({ fin: true, rsv1: false, rsv2: false, opcode: 1, payload: utf8(text), key }))
+
+const clientStreamArb = fc
+  .array(fc.oneof({ weight: 3, arbitrary: steeredArb.map((f) => [f]) }, { weight: 2, arbitrary: streamArb }, { weight: 1, arbitrary: frameArb.map((f) => [f]) }), { maxLength: 6 })
+  .map((groups) => groups.flat())
+
+interface Run {
+  readonly out: string[]
+  readonly ended: boolean[]
+  readonly closed: boolean[]
+  readonly seen: string[]
+}
+
+// Two connections on one engine; their chunks are fed in turns (A's first chunk, B's first, …).
+const run = async (small: boolean, table: (seen: RawMessage[]) => RouteTable, streams: readonly (readonly Uint8Array[])[]): Promise<Run> => {
+  setSmallFrames(small)
+  try {
+    const seen: RawMessage[] = []
+    const engine = createEngine({ routes: table(seen), limits: { maxFramePayload: 100, maxMessage: 150 } }, platform)
+    const sockets = streams.map((): MemorySocket => ({ out: [], ended: false, closed: false }))
+    const clients = sockets.map((socket) => {
+      const client = engine.accept(socket)
+      if (client === undefined) throw new Error('refused')
+      client.receiver.receive(HANDSHAKE.slice())
+      return client
+    })
+    await Promise.resolve()
+    const turns = Math.max(...streams.map((s) => s.length))
+    for (let i = 0; i < turns; i++) {
+      streams.forEach((chunks, c) => {
+        const chunk = chunks[i]
+        if (chunk !== undefined) clients[c]!.receiver.receive(chunk)
+      })
+    }
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    return {
+      out: sockets.map((s) => s.out.map(hex).join('')),
+      ended: sockets.map((s) => s.ended),
+      closed: sockets.map((s) => s.closed),
+      // Read after the run: a message's bytes must not have moved under it.
+      seen: seen.map((m) => (m._tag === 'Text' ? `T${JSON.stringify(m)}${m.text}` : `B${hex(m.data)}`)),
+    }
+  } finally {
+    setSmallFrames(true)
+  }
+}
+
+const cutsArb = fc.array(fc.nat(), { maxLength: 5 })
+
+for (const [name, table] of [
+  ['a raw route', rawRoutes],
+  ['an envelope route', eventRoutes],
+] as const) {
+  test(`WsSession :: with ${name}, small frames give the same bytes, closes and messages as the general decoder`, async () => {
+    await fc.assert(
+      fc.asyncProperty(clientStreamArb, cutsArb, clientStreamArb, cutsArb, async (a, aCuts, b, bCuts) => {
+        const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
+        assert.equal(await run(true, table, streams), await run(false, table, streams))
+      }),
+      { numRuns: 400 },
+    )
+  })
+}
+
+test('WsSession :: a run of echoes leaves in one write, and a write during a handler goes out between them in order', async () => {
+  const frame = (text: string): Uint8Array => encodeStream([{ fin: true, rsv1: false, rsv2: false, opcode: 1, payload: utf8(text), key: Uint8Array.of(1, 2, 3, 4) }])
+  const chunk = new Uint8Array([...frame('a1'), ...frame('a2'), ...frame('d3'), ...frame('a4')])
+  const seen: RawMessage[] = []
+  const engine = createEngine({ routes: rawRoutes(seen) }, platform)
+  const socket: MemorySocket = { out: [], ended: false, closed: false }
+  const client = engine.accept(socket)
+  client?.receiver.receive(HANDSHAKE.slice())
+  socket.out = []
+  client?.receiver.receive(chunk)
+  // a1 a2 together; D (written by the handler of d3) before d3's echo; then d3 and a4 together.
+  assert.equal(socket.out.map(hex), ['81026131' + '81026132', '810144', '81026433' + '81026134'])
+})
+
+test.run()

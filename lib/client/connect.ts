@@ -17,7 +17,7 @@ import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
-import { readServerMessage } from './read-server-message.js'
+import { readServerMessages, type ServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
 import type { WebSocketLike } from './web-socket-like.js'
 
@@ -122,7 +122,23 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         threw(name, error)
       }
     }
-  const send = (text: string): void => (sock as WebSocketLike).send(text)
+  // Batches (docs/protocol.md): once the server said it reads them (`batch`, its byte limit,
+  // 0 until then), what is sent in one tick leaves at its end in one message, a JSON array
+  // (a lone text as it is); one that would pass the limit (3 bytes counted per UTF-16 unit:
+  // never too few) sends what came before it first.
+  let batch = 0
+  let out: string[] = []
+  let size = 0
+  const flush = guard('send', () => {
+    if (out[0] !== undefined) sock?.send(out[1] === undefined ? out[0] : `[${out}]`)
+    out = []
+    size = 0
+  })
+  const send = (text: string): unknown => {
+    if (!batch) return (sock as WebSocketLike).send(text)
+    if ((size += text.length + 1) * 3 > batch) flush(), (size = text.length + 1)
+    out.push(text) === 1 && queueMicrotask(flush)
+  }
 
   const admit = (): RequestFailure | undefined =>
     state === 'closed'
@@ -214,7 +230,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const onSession = (data: unknown): void => {
     // Reading a field of a string, a number or an array gives `undefined` as it does of `{}`.
-    const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown }
+    const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown; batch?: unknown }
     if (typeof d.sid !== 'string' || d.sid === '' || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
     const previous = sid
     // A resume that failed: the server's reason, or (an older server) "unknown" when the id changed.
@@ -225,6 +241,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // A new session numbers from 1 again.
     if (!recovered) lastSeq = 0
     heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
+    // A limit past 2^31 (or none) reads as no batching.
+    batch = (d.batch as number) | 0
     watch()
     if (resync === undefined) return void listeners.emit('session', { id: sid, recovered })
     listeners.emit('session', { id: sid, recovered, resync })
@@ -233,7 +251,10 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const onMessage = (raw: unknown): void => {
     lastSeen = clock.now()
-    const m = readServerMessage(raw, o.maxMessageBytes)
+    for (const m of readServerMessages(raw, o.maxMessageBytes)) onEnvelope(m)
+  }
+  // One envelope, alone or of a batch.
+  const onEnvelope = (m: ServerMessage | ClientProblem): void => {
     if (m._tag !== 'ServerMessage') return report(m)
     const { event, data, id, seq } = m
     if (seq !== undefined) {
@@ -320,7 +341,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   function open(): void {
     const query = sid === undefined ? '' : `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}`
-    const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1${query}` : base
+    const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base
+    batch = 0
     let s: WebSocketLike
     try {
       s = o.protocols === undefined ? new o.WebSocket(href) : new o.WebSocket(href, o.protocols)
@@ -433,6 +455,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     close: (code = 1000, reason = '') => {
       if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`)
       if (state === 'closed') return
+      // What this tick sent leaves before the close frame.
+      flush()
       const s = sock
       if (s !== undefined) {
         detach(s)

@@ -56,6 +56,8 @@ export const EventEnvelope = new t.Type<EventMessage, WireEvent, unknown>(
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
+const INVALID_JSON: E.Either<EventError, never> = E.left({ code: 'invalid_json', message: 'message is not valid JSON' })
+
 const SHAPE = 'expected {"event": "<name>", "data": <json>, "id"?: <string | number>}'
 
 /**
@@ -72,8 +74,13 @@ export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage>
   try {
     value = JSON.parse(text)
   } catch {
-    return E.left({ code: 'invalid_json', message: 'message is not valid JSON' })
+    return INVALID_JSON
   }
+  return readEnvelope(value)
+}
+
+// One parsed value as an event, or why it is not one.
+const readEnvelope = (value: unknown): E.Either<EventError, EventMessage> => {
   // The common case checked by hand: what io-ts would accept, with the same result, without
   // its contexts and intermediate objects. Anything else goes through the codec below.
   if (isRecord(value)) {
@@ -93,6 +100,29 @@ export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage>
   ]
   const id = idOk ? (value['id'] as EventId | undefined) : undefined
   return E.left({ code: 'invalid_message', message: `${problems.join(', ')}; ${SHAPE}`, ...(id === undefined ? {} : { id }) })
+}
+
+/**
+ * Reads one text message as the events it holds (docs/protocol.md, "Batches"): with
+ * `batches` (the client negotiated them), a non-empty JSON array is a batch, each element
+ * read as `decodeEnvelope` reads a message (a bad one is its own error, the others stand);
+ * anything else, and every message without `batches`, is one envelope exactly as
+ * `decodeEnvelope` reads it (an empty array is the error of a message that is not an object).
+ *
+ * @example
+ * decodeEnvelopes('[{"event":"a","id":1},{"event":""}]', true)
+ * // [Right({ event: 'a', data: null, id: 1 }), Left({ code: 'invalid_message', ... })]
+ * decodeEnvelopes('{"event":"a"}', true) // [Right({ event: 'a', data: null })]
+ */
+export const decodeEnvelopes = (text: string, batches: boolean): readonly E.Either<EventError, EventMessage>[] => {
+  if (!batches) return [decodeEnvelope(text)]
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return [INVALID_JSON]
+  }
+  return Array.isArray(value) && value.length > 0 ? value.map(readEnvelope) : [readEnvelope(value)]
 }
 
 /**

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { decodeEnvelope, encodeAck, EventEnvelope } from '../../../lib/core/ws/envelope.js'
+import { decodeEnvelope, decodeEnvelopes, encodeAck, EventEnvelope } from '../../../lib/core/ws/envelope.js'
 
 // Objects near the envelope's shape: each key present or not, with a value of the right type
 // or of any other JSON type, plus keys the envelope ignores.
@@ -37,6 +37,32 @@ test('encodeAck :: the text built by hand is the JSON of {"event":"ack","id","da
       assert.is(encodeAck(id, data), JSON.stringify({ event: 'ack', id, data: data ?? null }))
     }),
     { numRuns: 2000 },
+  )
+})
+
+test('decodeEnvelopes :: a batch is its elements, each decoded as if it were a message alone', () => {
+  const element = fc.oneof(envelopeLike, anyJson.filter((v) => !Array.isArray(v)))
+  fc.assert(
+    fc.property(fc.array(element, { minLength: 1, maxLength: 6 }), (values) => {
+      const texts = values.map((v) => JSON.stringify(v))
+      assert.equal(decodeEnvelopes(`[${texts.join(',')}]`, true), texts.map(decodeEnvelope))
+    }),
+  )
+})
+
+test('decodeEnvelopes :: without batches, or for anything but a non-empty array, it is decodeEnvelope', () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.json(), fc.string()), fc.boolean(), (text, batches) => {
+      const parsed = (() => {
+        try {
+          return JSON.parse(text) as unknown
+        } catch {
+          return undefined
+        }
+      })()
+      fc.pre(!batches || !Array.isArray(parsed) || parsed.length === 0)
+      assert.equal(decodeEnvelopes(text, batches), [decodeEnvelope(text)])
+    }),
   )
 })
 

@@ -17,13 +17,15 @@ import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
-import { readServerMessages, type ServerMessage } from './read-server-message.js'
+import { readServerMessage, type ServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
 import type { WebSocketLike } from './web-socket-like.js'
 
 /** The session messages of docs/protocol.md; never numbered. */
 const SESSION_EVENT = 'tp:session'
 const HEARTBEAT_EVENT = 'tp:heartbeat'
+/** Between the envelopes of a batch: RS, which JSON text never holds unescaped (RFC 7464). */
+const RS = '\x1e'
 
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export const CLOSE_RECONNECTING = 4000
@@ -123,21 +125,19 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       }
     }
   // Batches (docs/protocol.md): once the server said it reads them (`batch`, its byte limit,
-  // 0 until then), what is sent in one tick leaves at its end in one message, a JSON array
-  // (a lone text as it is); one that would pass the limit (3 bytes counted per UTF-16 unit:
+  // 0 until then), what is sent in one tick leaves at its end in one message, the envelopes
+  // separated by RS; one that would take it past the limit (3 bytes counted per UTF-16 unit:
   // never too few) sends what came before it first.
   let batch = 0
-  let out: string[] = []
-  let size = 0
+  let out = ''
   const flush = guard('send', () => {
-    if (out[0] !== undefined) sock?.send(out[1] === undefined ? out[0] : `[${out}]`)
-    out = []
-    size = 0
+    if (out) sock?.send(out)
+    out = ''
   })
   const send = (text: string): unknown => {
     if (!batch) return (sock as WebSocketLike).send(text)
-    if ((size += text.length + 1) * 3 > batch) flush(), (size = text.length + 1)
-    out.push(text) === 1 && queueMicrotask(flush)
+    if ((out.length + text.length) * 3 >= batch) flush()
+    return out ? (out += RS + text) : ((out = text), queueMicrotask(flush))
   }
 
   const admit = (): RequestFailure | undefined =>
@@ -251,7 +251,10 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const onMessage = (raw: unknown): void => {
     lastSeen = clock.now()
-    for (const m of readServerMessages(raw, o.maxMessageBytes)) onEnvelope(m)
+    // A batch (once announced) is its envelopes; one over the limit in UTF-16 units already is
+    // refused whole.
+    const limit = o.maxMessageBytes
+    for (const text of batch && (raw as string).length <= limit ? (raw as string).split(RS) : [raw]) onEnvelope(readServerMessage(text, limit))
   }
   // One envelope, alone or of a batch.
   const onEnvelope = (m: ServerMessage | ClientProblem): void => {
@@ -305,7 +308,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // A connection ended: fail what may not be sent again, then retry or stop.
   const ended = (code: number, reason: string): void => {
     clock.clearTimeout(liveTimer)
-    heartbeat = 0
+    // Until the next connection's session message says otherwise: no heartbeat, no batches.
+    heartbeat = batch = 0
     if (state === 'closed') return
     lastClose = { code, reason }
     failClosed()
@@ -342,7 +346,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   function open(): void {
     const query = sid === undefined ? '' : `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}`
     const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base
-    batch = 0
     let s: WebSocketLike
     try {
       s = o.protocols === undefined ? new o.WebSocket(href) : new o.WebSocket(href, o.protocols)

@@ -11,7 +11,7 @@ export { describeFailure, RequestError, type RequestFailure } from './request-er
 export type { AckData, EventData, EventMap, EventName, EventResult, SocketRoutes } from './app-types.js'
 export { backoffDelay } from './backoff-delay.js'
 export { shouldReconnect } from './should-reconnect.js'
-export { readServerMessage, readServerMessages, type ServerMessage } from './read-server-message.js'
+export { readServerMessage, type ServerMessage } from './read-server-message.js'
 export { systemClock, type Clock } from './clock.js'
 export type { WebSocketConstructor, WebSocketLike } from './web-socket-like.js'
 export { createApi, type Api, type ApiOptions, type FetchLike, type FetchResponseLike } from './create-api.js'

@@ -1,8 +1,7 @@
 /**
  * `readServerMessage`: one WebSocket message from the server, as the client reads it: an
  * event envelope (DESIGN §3, with the optional `seq` of docs/protocol.md "Sessions,
- * numbering and recovery") or a batch of them, each, or the whole message, possibly a
- * problem instead. A small decoder of
+ * numbering and recovery"), or the problem that stops it from being one. A small decoder of
  * its own, so the client bundle carries no io-ts. Pure; never throws.
  */
 import type { EventId } from '../core/ws/event.js'
@@ -19,55 +18,35 @@ export interface ServerMessage {
 }
 
 /**
- * Reads `data` (what the WebSocket delivered) as one event. Binary data, text over `limit`
+ * Reads `data` (what the WebSocket delivered) as an event. Binary data, text over `limit`
  * bytes of UTF-8, text that is not JSON and JSON of the wrong shape are problems; an
  * `InvalidMessage` names the field at fault (`not an event envelope: bad "id"`): `event` must
- * be a non-empty string, `id` a string or a number, `seq` a positive integer. A JSON array is
- * not an object: `readServerMessages` reads batches.
+ * be a non-empty string, `id` a string or a number, `seq` a positive integer.
  *
  * @example
  * readServerMessage('{"event":"ack","id":1,"data":{"ok":true},"seq":7}', 1024)
  * // { _tag: 'ServerMessage', event: 'ack', data: { ok: true }, id: 1, seq: 7 }
  * readServerMessage('{"event":', 1024) // { _tag: 'InvalidJson', message: 'message is not JSON' }
  */
-export const readServerMessage = (data: unknown, limit: number): ServerMessage | ClientProblem => readServerMessages(data, limit, false)[0] as ServerMessage | ClientProblem
-
-/**
- * Reads `data` as the events it holds: one, as `readServerMessage` reads it, or with
- * `batches` (the default) those of a batch (a non-empty JSON array of envelopes,
- * docs/protocol.md "Batches"), in order, each read as if it had come alone. A problem of the
- * whole message (binary, too big, not JSON) is the one element.
- *
- * @example
- * readServerMessages('[{"event":"a","seq":1},{"event":""}]', 1024)
- * // [{ _tag: 'ServerMessage', event: 'a', data: null, seq: 1 }, { _tag: 'InvalidMessage', message: 'not an event envelope: bad "event"' }]
- * readServerMessages('{"event":"a"}', 1024) // [{ _tag: 'ServerMessage', event: 'a', data: null }]
- */
-export const readServerMessages = (data: unknown, limit: number, batches = true): readonly (ServerMessage | ClientProblem)[] => {
+export const readServerMessage = (data: unknown, limit: number): ServerMessage | ClientProblem => {
   if (typeof data !== 'string') {
     // An ArrayBuffer (binaryType 'arraybuffer'), or a Blob where that was not honoured.
     const d = (data ?? {}) as { byteLength?: number; size?: number }
     const size = d.byteLength ?? d.size ?? 0
-    return [{ _tag: 'BinaryMessage', size, message: `binary message of ${size} bytes; expected JSON text` }]
+    return { _tag: 'BinaryMessage', size, message: `binary message of ${size} bytes; expected JSON text` }
   }
   // Every UTF-16 code unit is one to three bytes of UTF-8, so the exact count is needed only
   // between those bounds; far over the limit, the length in code units is reported (a lower
   // bound) rather than encoding megabytes to count them.
   const units = data.length
   const size = units * 3 <= limit ? 0 : units > limit ? units : new TextEncoder().encode(data).length
-  if (size > limit) return [{ _tag: 'MessageTooBig', size, limit, message: `message over maxMessageBytes ${limit}` }]
+  if (size > limit) return { _tag: 'MessageTooBig', size, limit, message: `message over maxMessageBytes ${limit}` }
   let value: unknown
   try {
     value = JSON.parse(data)
   } catch {
-    return [{ _tag: 'InvalidJson', message: 'message is not JSON' }]
+    return { _tag: 'InvalidJson', message: 'message is not JSON' }
   }
-  // An empty array is not a batch: it is read (and refused) as one message.
-  return batches && Array.isArray(value) && value.length > 0 ? value.map(readEnvelope) : [readEnvelope(value)]
-}
-
-// One parsed value as an envelope, or why it is not one.
-const readEnvelope = (value: unknown): ServerMessage | ClientProblem => {
   // A primitive destructures to nothing; only null needs a stand-in. JSON.parse makes objects
   // of this realm, so `instanceof Object` is false for null and the primitives alone.
   const { event, data: payload = null, id, seq } = (value ?? 0) as Record<string, unknown>

@@ -17,10 +17,11 @@
  *
  * A session whose client reads batches (docs/protocol.md, "Batches") gets its numbered
  * envelopes of one I/O turn in one message: they wait in its outbox, in the order numbered,
- * and leave together at the end of the turn (`afterIo`) as a JSON array, split where a batch
+ * and leave together at the end of the turn (`afterIo`), separated by RS, split where a batch
  * would pass the byte limit the client announced.
  */
 import type { BroadcastTarget } from '../core/route/socket-context.js'
+import { BATCH_SEPARATOR } from '../core/ws/envelope.js'
 import type { ClientSession } from './client-session.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
 import type { FrameWriter, SocketIo } from './platform.js'
@@ -94,7 +95,7 @@ export interface Delivery<S> {
 }
 
 // What a text counts towards a batch's byte limit: at most 3 bytes of UTF-8 per UTF-16 code
-// unit, and its comma. Never less than its bytes, so a batch never passes the limit.
+// unit, and its separator. Never less than its bytes, so a batch never passes the limit.
 const batchBytes = (text: string): number => text.length * 3 + 1
 
 export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer, hold, afterIo }: DeliveryDeps<S>): Delivery<S> => {
@@ -121,7 +122,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
   const outboxes = new Set<Outlet<S>>()
   let scheduled = false
   const writeBatch = (outlet: Outlet<S>, texts: readonly string[], from: number, to: number): void =>
-    write(outlet, frames.text(to - from === 1 ? (texts[from] as string) : `[${texts.slice(from, to).join(',')}]`))
+    write(outlet, frames.text(to - from === 1 ? (texts[from] as string) : texts.slice(from, to).join(BATCH_SEPARATOR)))
   const flushOut = (outlet: Outlet<S>): void => {
     const texts = outlet.outbox
     if (texts === undefined) return
@@ -129,13 +130,13 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
     outboxes.delete(outlet)
     const limit = outlet.batch ?? 0
     let from = 0
-    let size = 2
+    let size = 0
     for (let i = 0; i < texts.length; i++) {
       const bytes = batchBytes(texts[i] as string)
       if (i > from && size + bytes > limit) {
         writeBatch(outlet, texts, from, i)
         from = i
-        size = 2
+        size = 0
       }
       size += bytes
     }

@@ -75,7 +75,7 @@ test('connect :: JSON that is not an envelope is InvalidMessage naming the fault
   const c = await opened(ctx)
   const problems = record(c, ['error'])
   try {
-    assert.equal(await provoke(c, '[]'), { _tag: 'InvalidMessage', message: 'not an event envelope: not an object' })
+    assert.equal(await provoke(c, '[1,2,3]'), { _tag: 'InvalidMessage', message: 'not an event envelope: not an object' })
     assert.equal(await provoke(c, '{"data":1}'), { _tag: 'InvalidMessage', message: 'not an event envelope: bad "event"' })
     assert.equal(await provoke(c, '{"event":"ack","id":{}}'), { _tag: 'InvalidMessage', message: 'not an event envelope: bad "id"' })
     assert.equal(await provoke(c, '{"event":"ack","data":1}'), { _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' })

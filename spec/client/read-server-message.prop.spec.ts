@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { readServerMessage, readServerMessages } from '../../lib/client/read-server-message.js'
+import { readServerMessage } from '../../lib/client/read-server-message.js'
 
 const test = suite('readServerMessage properties')
 
@@ -23,28 +23,6 @@ test('readServerMessage :: reads back any envelope the server encodes', () => {
       // JSON has no -0: it reads back as 0.
       const expected = JSON.parse(JSON.stringify(msg)) as object
       assert.equal(readServerMessage(JSON.stringify(msg), 1 << 30), { _tag: 'ServerMessage', ...expected })
-    }),
-  )
-})
-
-test('readServerMessages :: a batch reads as its elements, each as readServerMessage reads it alone', () => {
-  const element = fc.oneof(
-    fc.record({ event: fc.string({ minLength: 1 }), data: fc.jsonValue(), id: fc.oneof(fc.string(), fc.integer()), seq: fc.integer({ min: 1 }) }, { requiredKeys: ['event'] }),
-    fc.jsonValue(),
-  )
-  fc.assert(
-    fc.property(fc.array(element, { minLength: 1, maxLength: 8 }), (values) => {
-      const texts = values.map((v) => JSON.stringify(v))
-      assert.equal(readServerMessages(`[${texts.join(',')}]`, 1 << 20), texts.map((t) => readServerMessage(t, 1 << 20)))
-    }),
-  )
-})
-
-test('readServerMessages :: anything but a non-empty array reads as readServerMessage reads it', () => {
-  fc.assert(
-    fc.property(fc.oneof(fc.json(), fc.string()), (text) => {
-      fc.pre(!/^\s*\[\s*[^\s\]]/.test(text))
-      assert.equal(readServerMessages(text, 1 << 20), [readServerMessage(text, 1 << 20)])
     }),
   )
 })

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { readServerMessage, readServerMessages } from '../../lib/client/read-server-message.js'
+import { readServerMessage } from '../../lib/client/read-server-message.js'
 
 const test = suite('readServerMessage')
 const LIMIT = 1 << 20
@@ -76,22 +76,6 @@ test('readServerMessage :: multi-byte text is measured exactly near the limit', 
   assert.equal(readServerMessage(text, 52), { _tag: 'MessageTooBig', size: 53, limit: 52, message: 'message over maxMessageBytes 52' })
   // Over the limit in code units already: the count of code units is reported.
   assert.equal(readServerMessage(text, 20), { _tag: 'MessageTooBig', size: 33, limit: 20, message: 'message over maxMessageBytes 20' })
-})
-
-test('readServerMessages :: a batch is its envelopes in order; a bad one is its own problem', () => {
-  assert.equal(readServerMessages('[{"event":"ack","id":1,"seq":4},[1],{"event":"m","data":2,"seq":5},{"event":""}]', LIMIT), [
-    { _tag: 'ServerMessage', event: 'ack', data: null, id: 1, seq: 4 },
-    { _tag: 'InvalidMessage', message: 'not an event envelope: not an object' },
-    { _tag: 'ServerMessage', event: 'm', data: 2, seq: 5 },
-    { _tag: 'InvalidMessage', message: 'not an event envelope: bad "event"' },
-  ])
-  // An empty array is no batch; without `batches` an array is not an object.
-  assert.equal(readServerMessages('[]', LIMIT), [{ _tag: 'InvalidMessage', message: 'not an event envelope: not an object' }])
-  assert.equal(readServerMessages('[{"event":"a"}]', LIMIT, false), [{ _tag: 'InvalidMessage', message: 'not an event envelope: not an object' }])
-  // The whole message over the limit, or not JSON, or binary, is one problem.
-  assert.equal(readServerMessages('[{"event":"a"},{"event":"b"}]', 10), [{ _tag: 'MessageTooBig', size: 29, limit: 10, message: 'message over maxMessageBytes 10' }])
-  assert.equal(readServerMessages('[{"event":"a"},', LIMIT), [{ _tag: 'InvalidJson', message: 'message is not JSON' }])
-  assert.equal(readServerMessages(new Uint8Array(2).buffer, LIMIT), [{ _tag: 'BinaryMessage', size: 2, message: 'binary message of 2 bytes; expected JSON text' }])
 })
 
 test.run()

@@ -170,22 +170,22 @@ test('delivery :: a batching session gets the envelopes of a turn in one message
   assert.equal(b.texts, ['{"event":"m","data":2,"seq":1}'])
   assert.is(ends.length, 1, 'one end-of-turn flush for the whole turn')
   turn()
-  assert.equal(a.texts, ['[{"event":"ack","id":1,"data":1,"seq":1},{"event":"m","data":2,"seq":2},{"event":"ack","id":2,"data":3,"seq":3}]'])
-  // A lone envelope goes as it is, not in an array; the next turn is flushed again.
+  assert.equal(a.texts, ['{"event":"ack","id":1,"data":1,"seq":1}\x1e{"event":"m","data":2,"seq":2}\x1e{"event":"ack","id":2,"data":3,"seq":3}'])
+  // A lone envelope goes as it is; the next turn is flushed again.
   delivery.sendToSession(1, '{"event":"ack","id":3}')
   turn()
   assert.equal(a.texts.slice(1), ['{"event":"ack","id":3,"seq":4}'])
 })
 
 test('delivery :: a batch is split where it would pass the byte limit (3 bytes counted per UTF-16 unit); flushOut writes at once', () => {
-  // Each numbered text is 28 characters: 85 bytes counted; two fit in 2 + 85 + 85 = 172, three do not.
+  // Each numbered text is 28 characters: 85 bytes counted (with its separator); two fit in 172, three do not.
   const { outlets, delivery, turn } = batching(172)
   const a = outlets[0]?.socket as TextSocket
   for (const n of [1, 2, 3, 4, 5]) delivery.sendToSession(1, `{"event":"e","id":${n}}`)
   turn()
   assert.equal(
-    a.texts.map((t) => (JSON.parse(t) as { seq?: number } | { seq: number }[])),
-    [[{ event: 'e', id: 1, seq: 1 }, { event: 'e', id: 2, seq: 2 }], [{ event: 'e', id: 3, seq: 3 }, { event: 'e', id: 4, seq: 4 }], { event: 'e', id: 5, seq: 5 }],
+    a.texts.map((t) => t.split('\x1e').map((e) => (JSON.parse(e) as { seq: number }).seq)),
+    [[1, 2], [3, 4], [5]],
   )
   delivery.sendToSession(1, '{"event":"e","id":6}')
   delivery.flushOut(outlets[0] as Outlet<TextSocket>)

@@ -56,8 +56,6 @@ export const EventEnvelope = new t.Type<EventMessage, WireEvent, unknown>(
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
-const INVALID_JSON: E.Either<EventError, never> = E.left({ code: 'invalid_json', message: 'message is not valid JSON' })
-
 const SHAPE = 'expected {"event": "<name>", "data": <json>, "id"?: <string | number>}'
 
 /**
@@ -74,13 +72,8 @@ export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage>
   try {
     value = JSON.parse(text)
   } catch {
-    return INVALID_JSON
+    return E.left({ code: 'invalid_json', message: 'message is not valid JSON' })
   }
-  return readEnvelope(value)
-}
-
-// One parsed value as an event, or why it is not one.
-const readEnvelope = (value: unknown): E.Either<EventError, EventMessage> => {
   // The common case checked by hand: what io-ts would accept, with the same result, without
   // its contexts and intermediate objects. Anything else goes through the codec below.
   if (isRecord(value)) {
@@ -103,27 +96,27 @@ const readEnvelope = (value: unknown): E.Either<EventError, EventMessage> => {
 }
 
 /**
- * Reads one text message as the events it holds (docs/protocol.md, "Batches"): with
- * `batches` (the client negotiated them), a non-empty JSON array is a batch, each element
- * read as `decodeEnvelope` reads a message (a bad one is its own error, the others stand);
- * anything else, and every message without `batches`, is one envelope exactly as
- * `decodeEnvelope` reads it (an empty array is the error of a message that is not an object).
+ * What separates the envelopes of a batch (docs/protocol.md, "Batches"): U+001E, RS, the
+ * record separator of JSON text sequences (RFC 7464). JSON text never holds it unescaped
+ * (RFC 8259 §7: control characters in strings are escaped; it is not whitespace), so a
+ * message splits at every RS into whole envelopes, whatever their formatting.
+ */
+export const BATCH_SEPARATOR = '\x1e'
+
+/**
+ * Reads one text message as the events it holds. With `batches` (the client negotiated
+ * them), a message holding RS is a batch: each envelope between separators is read as
+ * `decodeEnvelope` reads a message (a bad one is its own error, the others stand). Anything
+ * else, and every message without `batches`, is one envelope exactly as `decodeEnvelope`
+ * reads it.
  *
  * @example
- * decodeEnvelopes('[{"event":"a","id":1},{"event":""}]', true)
+ * decodeEnvelopes('{"event":"a","id":1}\x1e{"event":""}', true)
  * // [Right({ event: 'a', data: null, id: 1 }), Left({ code: 'invalid_message', ... })]
  * decodeEnvelopes('{"event":"a"}', true) // [Right({ event: 'a', data: null })]
  */
-export const decodeEnvelopes = (text: string, batches: boolean): readonly E.Either<EventError, EventMessage>[] => {
-  if (!batches) return [decodeEnvelope(text)]
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return [INVALID_JSON]
-  }
-  return Array.isArray(value) && value.length > 0 ? value.map(readEnvelope) : [readEnvelope(value)]
-}
+export const decodeEnvelopes = (text: string, batches: boolean): readonly E.Either<EventError, EventMessage>[] =>
+  batches && text.includes(BATCH_SEPARATOR) ? text.split(BATCH_SEPARATOR).map(decodeEnvelope) : [decodeEnvelope(text)]
 
 /**
  * The text of an event. `undefined` data is sent as `null`; the data must be something JSON can

@@ -12,7 +12,7 @@ import type { RouteSource, RouteTable } from '../core/route/route.js'
 import type { EventId } from '../core/ws/event.js'
 import type { EventMap } from './app-types.js'
 import { backoffDelay } from './backoff-delay.js'
-import type { Client, ClientState, LifecycleName, RequestOptions, ResyncReason, StreamOptions } from './client.js'
+import type { Client, ClientState, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
@@ -348,7 +348,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base
     let s: WebSocketLike
     try {
-      s = o.protocols === undefined ? new o.WebSocket(href) : new o.WebSocket(href, o.protocols)
+      // No protocols (undefined) is the constructor's own default, in every runtime.
+      s = new o.WebSocket(href, o.protocols)
     } catch (error) {
       report({ _tag: 'SocketError', message: String(error) })
       return ended(1006, String(error))
@@ -376,7 +377,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       return state
     },
     get session() {
-      return sid === undefined ? undefined : { id: sid, recovered, lastSeq }
+      // A session id is never empty.
+      return (sid && { id: sid, recovered, lastSeq }) as SessionInfo | undefined
     },
     get queued() {
       return queue.length
@@ -435,6 +437,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     off: listeners.off,
     events: (event: string, opts: StreamOptions = {}) => {
       const stream: EventStream<unknown> = eventStream({
+        ...opts,
         subscribe: (push) => {
           const off = listeners.on(event, push)
           return () => {
@@ -442,9 +445,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
             streams.delete(stream)
           }
         },
-        buffer: opts.buffer ?? 1024,
         name: event,
-        signal: opts.signal,
       })
       if (state === 'closed') stream.end()
       else streams.add(stream)

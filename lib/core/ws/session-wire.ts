@@ -19,8 +19,8 @@ export interface SessionRequest {
   /** Resume this session, having seen every numbered message up to `lastSeq`. */
   readonly resume: { readonly sid: string; readonly lastSeq: number } | undefined
   /**
-   * The client reads batches (`tp_b=<bytes>`: a JSON array of envelopes in one message, at
-   * most this many bytes) and would send them; absent for a client that did not say so.
+   * The client reads batches (`tp_b=<bytes>`: several envelopes in one message, separated by
+   * RS, at most this many bytes) and would send them; absent for a client that did not say so.
    */
   readonly batch?: number
 }

@@ -12,18 +12,20 @@ import type { RouteSource, RouteTable } from '../core/route/route.js'
 import type { EventId } from '../core/ws/event.js'
 import type { EventMap } from './app-types.js'
 import { backoffDelay } from './backoff-delay.js'
-import type { Client, ClientState, LifecycleName, RequestOptions, ResyncReason, StreamOptions } from './client.js'
+import type { Client, ClientState, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
-import { readServerMessage } from './read-server-message.js'
+import { readServerMessage, type ServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
 import type { WebSocketLike } from './web-socket-like.js'
 
 /** The session messages of docs/protocol.md; never numbered. */
 const SESSION_EVENT = 'tp:session'
 const HEARTBEAT_EVENT = 'tp:heartbeat'
+/** Between the envelopes of a batch: RS, which JSON text never holds unescaped (RFC 7464). */
+const RS = '\x1e'
 
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export const CLOSE_RECONNECTING = 4000
@@ -122,7 +124,21 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         threw(name, error)
       }
     }
-  const send = (text: string): void => (sock as WebSocketLike).send(text)
+  // Batches (docs/protocol.md): once the server said it reads them (`batch`, its byte limit,
+  // 0 until then), what is sent in one tick leaves at its end in one message, the envelopes
+  // separated by RS; one that would take it past the limit (3 bytes counted per UTF-16 unit:
+  // never too few) sends what came before it first.
+  let batch = 0
+  let out = ''
+  const flush = guard('send', () => {
+    if (out) sock?.send(out)
+    out = ''
+  })
+  const send = (text: string): unknown => {
+    if (!batch) return (sock as WebSocketLike).send(text)
+    if ((out.length + text.length) * 3 >= batch) flush()
+    return out ? (out += RS + text) : ((out = text), queueMicrotask(flush))
+  }
 
   const admit = (): RequestFailure | undefined =>
     state === 'closed'
@@ -214,7 +230,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const onSession = (data: unknown): void => {
     // Reading a field of a string, a number or an array gives `undefined` as it does of `{}`.
-    const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown }
+    const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown; batch?: unknown }
     if (typeof d.sid !== 'string' || d.sid === '' || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
     const previous = sid
     // A resume that failed: the server's reason, or (an older server) "unknown" when the id changed.
@@ -225,6 +241,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // A new session numbers from 1 again.
     if (!recovered) lastSeq = 0
     heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
+    // A limit past 2^31 (or none) reads as no batching.
+    batch = (d.batch as number) | 0
     watch()
     if (resync === undefined) return void listeners.emit('session', { id: sid, recovered })
     listeners.emit('session', { id: sid, recovered, resync })
@@ -233,7 +251,13 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const onMessage = (raw: unknown): void => {
     lastSeen = clock.now()
-    const m = readServerMessage(raw, o.maxMessageBytes)
+    // A batch (once announced) is its envelopes; one over the limit in UTF-16 units already is
+    // refused whole.
+    const limit = o.maxMessageBytes
+    for (const text of batch && (raw as string).length <= limit ? (raw as string).split(RS) : [raw]) onEnvelope(readServerMessage(text, limit))
+  }
+  // One envelope, alone or of a batch.
+  const onEnvelope = (m: ServerMessage | ClientProblem): void => {
     if (m._tag !== 'ServerMessage') return report(m)
     const { event, data, id, seq } = m
     if (seq !== undefined) {
@@ -284,7 +308,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // A connection ended: fail what may not be sent again, then retry or stop.
   const ended = (code: number, reason: string): void => {
     clock.clearTimeout(liveTimer)
-    heartbeat = 0
+    // Until the next connection's session message says otherwise: no heartbeat, no batches.
+    heartbeat = batch = 0
     if (state === 'closed') return
     lastClose = { code, reason }
     failClosed()
@@ -320,10 +345,11 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   function open(): void {
     const query = sid === undefined ? '' : `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}`
-    const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1${query}` : base
+    const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base
     let s: WebSocketLike
     try {
-      s = o.protocols === undefined ? new o.WebSocket(href) : new o.WebSocket(href, o.protocols)
+      // No protocols (undefined) is the constructor's own default, in every runtime.
+      s = new o.WebSocket(href, o.protocols)
     } catch (error) {
       report({ _tag: 'SocketError', message: String(error) })
       return ended(1006, String(error))
@@ -351,7 +377,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       return state
     },
     get session() {
-      return sid === undefined ? undefined : { id: sid, recovered, lastSeq }
+      // A session id is never empty.
+      return (sid && { id: sid, recovered, lastSeq }) as SessionInfo | undefined
     },
     get queued() {
       return queue.length
@@ -410,6 +437,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     off: listeners.off,
     events: (event: string, opts: StreamOptions = {}) => {
       const stream: EventStream<unknown> = eventStream({
+        ...opts,
         subscribe: (push) => {
           const off = listeners.on(event, push)
           return () => {
@@ -417,9 +445,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
             streams.delete(stream)
           }
         },
-        buffer: opts.buffer ?? 1024,
         name: event,
-        signal: opts.signal,
       })
       if (state === 'closed') stream.end()
       else streams.add(stream)
@@ -433,6 +459,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     close: (code = 1000, reason = '') => {
       if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`)
       if (state === 'closed') return
+      // What this tick sent leaves before the close frame.
+      flush()
       const s = sock
       if (s !== undefined) {
         detach(s)

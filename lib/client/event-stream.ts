@@ -9,8 +9,8 @@
 export interface StreamSource<T> {
   /** Starts listening; the answer stops. */
   subscribe(push: (value: T) => void): () => void
-  /** Messages kept while nobody reads. */
-  readonly buffer: number
+  /** Messages kept while nobody reads (default 1024). */
+  readonly buffer?: number | undefined
   /** The name, for the overflow message. */
   readonly name: string
   /** Ends the iteration when it fires. */
@@ -33,7 +33,7 @@ export interface EventStream<T> extends AsyncIterableIterator<T> {
  * push(1)
  * await s.next() // { value: 1, done: false }
  */
-export const eventStream = <T>({ subscribe, buffer, name, signal }: StreamSource<T>): EventStream<T> => {
+export const eventStream = <T>({ subscribe, buffer = 1024, name, signal }: StreamSource<T>): EventStream<T> => {
   const items: T[] = []
   let wake = (): void => undefined
   let done = false

@@ -155,6 +155,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     hold: (socket) => {
       if (busyTurn) batcher.hold(socket)
     },
+    afterIo: (run) => timers.afterIo(run),
     onSlowConsumer: (outlet, bytes) =>
       logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsSession<S>).ctx.clientId, bytes }),
   })
@@ -517,6 +518,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     write: delivery.write,
     sendRaw: (clientId, message) => void ops.sendRaw(clientId, message),
     sendToSession: (clientId, text) => void delivery.sendToSession(clientId, text),
+    flushOut: delivery.flushOut,
     admit: delivery.admit,
     allocate: platform.allocate,
     hold: (socket) => batcher.hold(socket),
@@ -556,6 +558,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       const book = resumed?.book ?? new ClientSession(newSessionId(), client.id, recovery)
       books.set(book.sid, book)
       session.book = book
+      // A client that reads batches (tp_b) gets its envelopes of a turn in one message, and may send batches.
+      if (asked.batch !== undefined) session.batch = asked.batch
       if (journal !== undefined && resumed === undefined) {
         book.recorder = journal
         placeCursor(book, cursorKey({}))
@@ -563,7 +567,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
         journal.changed(book)
       }
       // The session message first, unnumbered; then what the client missed, in order.
-      io.write(client.socket, frames.text(sessionMessage(book.sid, resumed !== undefined, limits.heartbeatIntervalMs, resync)))
+      io.write(client.socket, frames.text(sessionMessage(book.sid, resumed !== undefined, limits.heartbeatIntervalMs, resync, asked.batch === undefined ? undefined : limits.maxMessage)))
       for (const text of resumed?.missed ?? []) io.write(client.socket, frames.text(text))
     }
     // A recovered client is the same client: its connect handlers ran when it first came.

@@ -14,8 +14,14 @@
  * A connection that negotiated permessage-deflate has its frames pass through its own
  * ordered queue first (`Outlet.deflate`, lib/engine/ws-deflate.ts), which compresses and then
  * admits them here; a broadcast tells the queue so, and its compression may be shared.
+ *
+ * A session whose client reads batches (docs/protocol.md, "Batches") gets its numbered
+ * envelopes of one I/O turn in one message: they wait in its outbox, in the order numbered,
+ * and leave together at the end of the turn (`afterIo`), separated by RS, split where a batch
+ * would pass the byte limit the client announced.
  */
 import type { BroadcastTarget } from '../core/route/socket-context.js'
+import { BATCH_SEPARATOR } from '../core/ws/envelope.js'
 import type { ClientSession } from './client-session.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
 import type { FrameWriter, SocketIo } from './platform.js'
@@ -45,6 +51,10 @@ export interface Outlet<S> {
    * arrived, lib/engine/ws-session.ts), so that they leave before anything written after them.
    */
   release?(): void
+  /** The largest batch its client reads, in bytes; 0 or absent: every envelope in a message of its own. */
+  readonly batch?: number
+  /** A batching session's numbered envelopes waiting for the end of the turn. */
+  outbox?: string[] | undefined
 }
 
 export interface DeliveryDeps<S> {
@@ -63,6 +73,8 @@ export interface DeliveryDeps<S> {
    * so the broadcasts of one turn reach each receiver in one write; absent: written at once.
    */
   readonly hold?: (socket: S) => void
+  /** Runs `run` once the current batch of I/O callbacks is handled (the batching sessions' outboxes leave then). */
+  readonly afterIo?: (run: () => void) => void
 }
 
 export interface Delivery<S> {
@@ -83,9 +95,15 @@ export interface Delivery<S> {
   sendToSession(clientId: number, text: string): boolean
   /** Writes to every receiver of `target`; answers how many there were. */
   broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string): number
+  /** Writes a batching session's outbox now (before a close frame, say). */
+  flushOut(outlet: Outlet<S>): void
 }
 
-export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer, hold }: DeliveryDeps<S>): Delivery<S> => {
+// What a text counts towards a batch's byte limit: at most 3 bytes of UTF-8 per UTF-16 code
+// unit, and its separator. Never less than its bytes, so a batch never passes the limit.
+const batchBytes = (text: string): number => text.length * 3 + 1
+
+export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer, hold, afterIo }: DeliveryDeps<S>): Delivery<S> => {
   const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     outlet.release?.()
     const socket = outlet.socket
@@ -106,6 +124,43 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
     else outlet.deflate.send(bytes, false)
   }
 
+  // --- batches: the outboxes filled in this turn, written at its end.
+  const outboxes = new Set<Outlet<S>>()
+  let scheduled = false
+  const writeBatch = (outlet: Outlet<S>, texts: readonly string[], from: number, to: number): void =>
+    write(outlet, frames.text(to - from === 1 ? (texts[from] as string) : texts.slice(from, to).join(BATCH_SEPARATOR)))
+  const flushOut = (outlet: Outlet<S>): void => {
+    const texts = outlet.outbox
+    if (texts === undefined) return
+    outlet.outbox = undefined
+    outboxes.delete(outlet)
+    const limit = outlet.batch ?? 0
+    let from = 0
+    let size = 0
+    for (let i = 0; i < texts.length; i++) {
+      const bytes = batchBytes(texts[i] as string)
+      if (i > from && size + bytes > limit) {
+        writeBatch(outlet, texts, from, i)
+        from = i
+        size = 0
+      }
+      size += bytes
+    }
+    writeBatch(outlet, texts, from, texts.length)
+  }
+  const flushAll = (): void => {
+    scheduled = false
+    for (const outlet of outboxes) flushOut(outlet)
+  }
+  const queueOut = (outlet: Outlet<S>, text: string): void => {
+    if (outlet.outbox !== undefined) return void outlet.outbox.push(text)
+    outlet.outbox = [text]
+    outboxes.add(outlet)
+    if (scheduled) return
+    scheduled = true
+    ;(afterIo as (run: () => void) => void)(flushAll)
+  }
+
   const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
     if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
     if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
@@ -119,7 +174,10 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
     if (session !== undefined) {
       if (broadcast) hold?.(session.socket)
       const book = session.book
-      if (book !== undefined && text !== undefined) write(session, frames.text(book.number(text)))
+      if (book !== undefined && text !== undefined) {
+        if (session.batch && afterIo !== undefined) queueOut(session, book.number(text))
+        else write(session, frames.text(book.number(text)))
+      }
       else if (bytes === undefined) return false
       else if (session.deflate === undefined) admit(session, bytes)
       else session.deflate.send(bytes, broadcast)
@@ -134,6 +192,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
   return {
     write,
     admit,
+    flushOut,
     send: (clientId, bytes, text) => deliver(clientId, bytes, text, false),
     sendToSession: (clientId, text) => deliver(clientId, undefined, text, false),
     broadcast(bytes, target, text) {

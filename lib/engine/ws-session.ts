@@ -34,8 +34,8 @@ import { decodeFrame } from '../core/ws/decode-frame.js'
 import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength, unmaskSmallFrame } from '../core/ws/unmask-small-frame.js'
 import { decodeUtf8 } from '../core/ws/utf8.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
-import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
-import type { EventId } from '../core/ws/event.js'
+import { decodeEnvelope, decodeEnvelopes, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
+import type { EventError, EventId, EventMessage } from '../core/ws/event.js'
 import { type FrameLimits, OPCODE } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
@@ -65,6 +65,8 @@ export interface WsShared<S> {
   readonly sendRaw: (clientId: number, message: RawMessage) => void
   /** Sends an envelope, numbered, to the connection that holds client `clientId`'s session now. */
   readonly sendToSession: (clientId: number, text: string) => void
+  /** Writes a batching session's waiting envelopes now (before its close frame). */
+  readonly flushOut: (session: WsSession<S>) => void
   /** Writes a finished frame to a client, respecting its send-buffer limit. */
   readonly admit: (session: WsSession<S>, bytes: Uint8Array) => void
   /** A scratch array for the frames out of one chunk (on Node, from its buffer pool). */
@@ -126,6 +128,10 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   serverClosed = false
   /** permessage-deflate, when the handshake agreed on it (set right after construction). */
   deflate: WsDeflate | undefined = undefined
+  /** The client batches (docs/protocol.md, "Batches"): the largest batch it reads, in bytes; 0 for none. */
+  batch = 0
+  /** Numbered envelopes waiting for the end of the turn (delivery's, when `batch` is set). */
+  outbox: string[] | undefined = undefined
   // Bytes no frame has consumed yet; made when a chunk ends inside a frame and dropped once
   // it is consumed, so an idle connection (most of a server's) carries none.
   private queue: ByteQueue | undefined = undefined
@@ -222,6 +228,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   /** Starts the close handshake with `code` (RFC 6455 §7.1.2); data is no longer dispatched. */
   close(code: number, reason = ''): void {
     if (this.closing || this.shared.io.isClosed(this.socket)) return
+    this.shared.flushOut(this)
     this.closing = true
     this.serverClosed = true
     this.write(encodeFrameBytes(closeFrame(code, reason)))
@@ -282,6 +289,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   // A protocol violation: say why, then close the TCP connection without waiting (§7.1.7).
   private fail(error: { readonly closeCode: number; readonly reason: string; readonly _tag: string }): void {
     this.shared.debug('websocket connection failed', { clientId: this.ctx.clientId, closeCode: error.closeCode, reason: error.reason, tag: error._tag })
+    this.shared.flushOut(this)
     if (!this.closing) this.write(encodeFrameBytes(closeFrame(error.closeCode, error.reason)))
     this.serverClosed = true
     this.endSoon()
@@ -465,6 +473,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         return
       case 'Close':
         this.peerCloseCode = incoming.code ?? CLOSE_CODE.NO_STATUS
+        this.shared.flushOut(this)
         // Echo the code when we did not start the close (§5.5.1), then close TCP.
         if (!this.closing) this.write(encodeFrameBytes(closeFrame(incoming.code ?? CLOSE_CODE.NORMAL, '')))
         this.endSoon()
@@ -482,8 +491,16 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
       void outcome.then((settled) => this.afterRaw(settled))
       return
     }
-    const envelope = decodeEnvelope(message.text)
+    // A batch (only from a client that negotiated them) is its envelopes, one after the other.
+    if (this.batch === 0) return this.onEnvelope(decodeEnvelope(message.text))
+    for (const envelope of decodeEnvelopes(message.text, true)) this.onEnvelope(envelope)
+  }
+
+  // One envelope, as if it had come alone: answered at once (an error, a retried id), or
+  // dispatched (with a session, its id remembered until it is answered).
+  private onEnvelope(envelope: E.Either<EventError, EventMessage>): void {
     if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
+    const { compiled, onError } = this.shared
     const { event, id } = envelope.right
     const book = id === undefined ? undefined : this.book
     if (book !== undefined) {
@@ -494,7 +511,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
       book.remember(id as EventId, PENDING)
     }
     this.waiting = true
-    void dispatchEvent(compiled, envelope.right, ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
+    void dispatchEvent(compiled, envelope.right, this.ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
       const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
       if (book !== undefined) {
         if (text === undefined) book.forget(id as EventId)

@@ -1,5 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { ClientSession } from '../../lib/engine/client-session.js'
 import { createDelivery, type Outlet } from '../../lib/engine/delivery.js'
 import { createNamespaceRegistry } from '../../lib/engine/namespace-registry.js'
 import { portableFrames } from '../../lib/engine/outgoing.js'
@@ -118,6 +119,79 @@ test('delivery :: a compressing connection gets its frames through its queue, to
   assert.equal(socket.written, [])
   delivery.admit(outlet, bytes(8))
   assert.equal(socket.written, [8])
+})
+
+// A socket that keeps the text of every frame written (unmasked, short or 16-bit length).
+interface TextSocket {
+  texts: string[]
+  closed: boolean
+}
+const textIo: SocketIo<TextSocket> = {
+  write: (s, frame) => void s.texts.push(new TextDecoder().decode(frame.subarray(frame[1] === 126 ? 4 : 2))),
+  buffered: () => 0,
+  isClosed: (s) => s.closed,
+  isEnded: () => false,
+  end: () => undefined,
+  destroy: (s) => void (s.closed = true),
+  cork: () => undefined,
+  uncork: () => undefined,
+}
+
+// Two session clients in room r: one batching (limit `batch`), one not; `turn()` ends the I/O turn.
+const batching = (batch: number) => {
+  const limits = { windowMs: 1000, maxMessages: 100, maxAnswers: 10 }
+  const outlets = [batch, 0].map((b, i): Outlet<TextSocket> => ({ socket: { texts: [], closed: false }, inFlight: 0, dropSlow: () => undefined, deflate: undefined, book: new ClientSession(`s${i}`, i + 1, limits), batch: b }))
+  const registry = createNamespaceRegistry()
+  for (const id of [1, 2]) registry.joinRoom(id, 'r')
+  const ends: Array<() => void> = []
+  const delivery = createDelivery({
+    io: textIo,
+    frames: portableFrames,
+    maxSendBuffer: LIMIT,
+    registry,
+    sessions: new Map(outlets.map((o, i) => [i + 1, o])),
+    parked: new Map(),
+    onSlowConsumer: () => undefined,
+    afterIo: (run) => void ends.push(run),
+  })
+  const turn = (): void => {
+    for (const run of ends.splice(0)) run()
+  }
+  return { outlets, delivery, turn, ends }
+}
+
+test('delivery :: a batching session gets the envelopes of a turn in one message, in the order numbered; the others at once', () => {
+  const { outlets, delivery, turn, ends } = batching(1 << 20)
+  const [a, b] = outlets.map((o) => o.socket) as [TextSocket, TextSocket]
+  delivery.sendToSession(1, '{"event":"ack","id":1,"data":1}')
+  delivery.broadcast(portableFrames.text('{"event":"m","data":2}'), { room: 'r' }, '{"event":"m","data":2}')
+  delivery.sendToSession(1, '{"event":"ack","id":2,"data":3}')
+  assert.equal(a.texts, [])
+  assert.equal(b.texts, ['{"event":"m","data":2,"seq":1}'])
+  assert.is(ends.length, 1, 'one end-of-turn flush for the whole turn')
+  turn()
+  assert.equal(a.texts, ['{"event":"ack","id":1,"data":1,"seq":1}\x1e{"event":"m","data":2,"seq":2}\x1e{"event":"ack","id":2,"data":3,"seq":3}'])
+  // A lone envelope goes as it is; the next turn is flushed again.
+  delivery.sendToSession(1, '{"event":"ack","id":3}')
+  turn()
+  assert.equal(a.texts.slice(1), ['{"event":"ack","id":3,"seq":4}'])
+})
+
+test('delivery :: a batch is split where it would pass the byte limit (3 bytes counted per UTF-16 unit); flushOut writes at once', () => {
+  // Each numbered text is 28 characters: 85 bytes counted (with its separator); two fit in 172, three do not.
+  const { outlets, delivery, turn } = batching(172)
+  const a = outlets[0]?.socket as TextSocket
+  for (const n of [1, 2, 3, 4, 5]) delivery.sendToSession(1, `{"event":"e","id":${n}}`)
+  turn()
+  assert.equal(
+    a.texts.map((t) => t.split('\x1e').map((e) => (JSON.parse(e) as { seq: number }).seq)),
+    [[1, 2], [3, 4], [5]],
+  )
+  delivery.sendToSession(1, '{"event":"e","id":6}')
+  delivery.flushOut(outlets[0] as Outlet<TextSocket>)
+  assert.is(a.texts.length, 4)
+  turn()
+  assert.is(a.texts.length, 4, 'nothing left for the end of the turn')
 })
 
 test.run()

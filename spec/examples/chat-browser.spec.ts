@@ -62,7 +62,9 @@ interface Ctx {
 const FRAMES = new WeakMap<Page, string[]>()
 const frameLog = (page: Page): string[] => {
   const log: string[] = []
-  const line = (dir: string, payload: string | Buffer): string => {
+  // A batch (envelopes separated by RS, docs/protocol.md "Batches") is logged envelope by envelope.
+  const line = (dir: string, payload: string | Buffer): string => String(payload).split('\x1e').map((part) => one(dir, part)).join(' ')
+  const one = (dir: string, payload: string): string => {
     try {
       const m = JSON.parse(String(payload)) as { event?: unknown; id?: unknown; data?: { message?: unknown; resync?: unknown } }
       const id = m.id === undefined ? '' : `#${String(m.id)}`
@@ -363,10 +365,14 @@ check('join :: whoever joins while your join is being answered is on your member
       (url) => url.protocol === 'ws:',
       (ws) => {
         const server = ws.connectToServer()
-        server.onMessage((m) => {
+        // A batch is looked at (and passed on) envelope by envelope: the client reads either.
+        server.onMessage((batch) => {
+          for (const m of String(batch).split('\x1e')) pass(m)
+        })
+        const pass = (m: string): void => {
           let msg: Msg
           try {
-            msg = JSON.parse(String(m)) as Msg
+            msg = JSON.parse(m) as Msg
           } catch {
             return ws.send(m)
           }
@@ -378,7 +384,7 @@ check('join :: whoever joins while your join is being answered is on your member
           const seqs = held.map((h) => h.seq)
           const order = [msg, ...held.slice(0, -1)]
           order.forEach((h, i) => ws.send(JSON.stringify({ ...h, seq: seqs[i] })))
-        })
+        }
       },
     )
   const quinn = await open(ctx, undefined, overtake)
@@ -474,13 +480,18 @@ check('restart :: lines in flight when the server died are neither refused nor s
       (url) => url.protocol === 'ws:',
       (ws) => {
         const server = ws.connectToServer()
-        ws.onMessage((m) => {
-          if (field(m, 'message') !== lost || route.includes('(line held back)')) return server.send(m)
-          route.push('(line held back)')
+        // Batches (RS between envelopes) are passed on envelope by envelope: both sides read either.
+        ws.onMessage((batch) => {
+          for (const m of String(batch).split('\x1e')) {
+            if (field(m, 'message') !== lost || route.includes('(line held back)')) server.send(m)
+            else route.push('(line held back)')
+          }
         })
-        server.onMessage((m) => {
-          if (field(m, 'ack') !== text) return ws.send(m)
-          route.push('(answer held back)')
+        server.onMessage((batch) => {
+          for (const m of String(batch).split('\x1e')) {
+            if (field(m, 'ack') !== text) ws.send(m)
+            else route.push('(answer held back)')
+          }
         })
       },
     )

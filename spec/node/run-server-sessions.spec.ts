@@ -199,4 +199,111 @@ Sessions('a blip is not a departure: no disconnect, no second connect; the windo
   }
 })
 
+// A ws client that keeps every message as it came: a batch (envelopes separated by RS) as an array.
+const connectRaw = (port: number, query: string): Promise<{ ws: WebSocket; got: unknown[] }> =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/${query}`)
+    const got: unknown[] = []
+    ws.on('message', (data: Buffer) => {
+      const texts = data.toString().split('\x1e')
+      got.push(texts.length === 1 ? JSON.parse(texts[0] as string) : texts.map((t) => JSON.parse(t) as unknown))
+    })
+    ws.on('error', () => undefined)
+    ws.once('open', () => resolve({ ws, got }))
+    ws.once('unexpected-response', () => reject(new Error('refused')))
+  })
+
+Sessions('tp_b: the session message announces batches; a batch is each envelope as if alone, answered in one numbered batch', async () => {
+  const { server, port } = await serve('sessions', 'app')
+  try {
+    const c = await connectRaw(port, '?tp_v=1&tp_b=4096')
+    await eventually(() => c.got.length === 1, 3000, 'the session message')
+    const hello = c.got[0] as Message
+    assert.is((hello.data as { batch: number }).batch, 16 * 1024 * 1024)
+    // A good request, an invalid one (its id answered with the error), an unknown event, one
+    // without id (no answer), the first id again (answered once: the handler runs once).
+    c.ws.send(
+      [
+        { event: 'count', id: 1 },
+        { event: 'join', data: 7, id: 2 },
+        { event: '', id: 3 },
+        { event: 'count' },
+        { event: 'count', id: 1 },
+        { event: 'nope', id: 4 },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\x1e'),
+    )
+    await eventually(() => c.got.length > 1, 3000, 'the answers')
+    const batch = c.got[1] as Message[]
+    assert.ok(Array.isArray(batch), 'the answers of one turn in one message')
+    // As if each came alone in one read: the malformed envelope is answered at once, the
+    // handlers' answers as they finish.
+    assert.equal(
+      batch.map((m) => [m.event, m.id, m.seq]),
+      [
+        ['error', 3, 1],
+        ['error', 2, 2],
+        ['error', 4, 3],
+        ['ack', 1, 4],
+      ],
+    )
+    assert.is((batch[0]?.data as { error: string }).error, 'invalid_message')
+    assert.is((batch[1]?.data as { error: string }).error, 'invalid_payload')
+    assert.is((batch[2]?.data as { error: string }).error, 'unknown_event')
+    assert.is(batch[3]?.data, 1)
+    await eventually(() => server.probe('runs').then((n) => n === 2), 3000, 'two runs of count')
+    // An envelope that is not JSON, or empty, or not an object: its own error, as for a single message.
+    c.ws.send('{"event":"count",\x1e\x1e[]')
+    await eventually(() => c.got.slice(2).flat().length === 3, 3000, 'three errors')
+    const errors = c.got.slice(2).flat() as Message[]
+    assert.equal(errors.map((m) => [(m.data as { error: string }).error, m.seq]), [['invalid_json', 5], ['invalid_json', 6], ['invalid_message', 7]])
+    c.ws.close()
+  } finally {
+    await server.close()
+  }
+})
+
+Sessions('tp_b: answers and broadcasts of one turn keep their order and numbers, split where a batch would pass the limit of the client', async () => {
+  const { server, port } = await serve('sessions', 'app')
+  try {
+    const c = await connectRaw(port, '?tp_v=1&tp_b=240')
+    await eventually(() => c.got.length === 1, 3000, 'the session message')
+    c.ws.send(JSON.stringify({ event: 'join', data: 'r', id: 1 }))
+    await eventually(() => c.got.length === 2, 3000, 'the join ack')
+    assert.equal((c.got[1] as Message).seq, 1)
+    await server.batch([
+      ['broadcast', 'hello', 'a', { room: 'r' }],
+      ['broadcast', 'hello', 'b', { room: 'r' }],
+      ['broadcast', 'hello', 'c', { room: 'r' }],
+    ])
+    await eventually(() => c.got.slice(2).flat().length === 3, 3000, 'three broadcasts')
+    // Each numbered text is 37 characters, counted 3 × 37 + 1 = 112 bytes: two in 240 (with the brackets), not three.
+    assert.equal(
+      c.got.slice(2).map((m) => (Array.isArray(m) ? (m as Message[]).map((e) => e.seq) : (m as Message).seq)),
+      [[2, 3], 4],
+    )
+    c.ws.close()
+  } finally {
+    await server.close()
+  }
+})
+
+Sessions('without tp_b a batch is one message, refused as before (invalid_json), and answers come one per message', async () => {
+  const { server, port } = await serve('sessions', 'app')
+  try {
+    const c = await connectRaw(port, '?tp_v=1')
+    await eventually(() => c.got.length === 1, 3000, 'the session message')
+    assert.is((c.got[0] as Message).data && 'batch' in ((c.got[0] as Message).data as object), false)
+    c.ws.send(`${JSON.stringify({ event: 'count', id: 1 })}\x1e${JSON.stringify({ event: 'count', id: 9 })}`)
+    c.ws.send(JSON.stringify({ event: 'count', id: 2 }))
+    c.ws.send(JSON.stringify({ event: 'count', id: 3 }))
+    await eventually(() => c.got.length === 4, 3000, 'three answers')
+    assert.equal((c.got.slice(1) as Message[]).map((m) => [m.event, m.seq]), [['error', 1], ['ack', 2], ['ack', 3]])
+    c.ws.close()
+  } finally {
+    await server.close()
+  }
+})
+
 Sessions.run()

@@ -45,6 +45,8 @@ export interface RawPeer {
   readonly request: IncomingMessage
   /** Text messages received, parsed as JSON. */
   readonly received: { event?: unknown; data?: unknown; id?: unknown }[]
+  /** Text messages received as they came (a batch, envelopes separated by RS, is not in `received`). */
+  readonly texts: string[]
   /** The close code the client sent, once closed. */
   closeCode: number | undefined
   send(value: unknown): void
@@ -73,11 +75,15 @@ export const rawServer = async (onPeer: (peer: RawPeer) => void = () => undefine
       url: request.url ?? '',
       request,
       received: [],
+      texts: [],
       closeCode: undefined,
       send: (value) => socket.send(typeof value === 'string' || value instanceof Uint8Array ? value : JSON.stringify(value)),
     }
     socket.on('message', (data, isBinary) => {
-      if (!isBinary) peer.received.push(JSON.parse(data.toString()) as RawPeer['received'][number])
+      if (isBinary) return
+      const text = data.toString()
+      peer.texts.push(text)
+      if (!text.includes('\x1e')) peer.received.push(JSON.parse(text) as RawPeer['received'][number])
     })
     socket.on('close', (code) => {
       peer.closeCode = code

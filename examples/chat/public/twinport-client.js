@@ -51,7 +51,7 @@ var resolveClientOptions = ({
 };
 
 // lib/client/event-stream.ts
-var eventStream = ({ subscribe, buffer, name, signal }) => {
+var eventStream = ({ subscribe, buffer = 1024, name, signal }) => {
   const items = [];
   let wake = () => void 0;
   let done = false;
@@ -170,6 +170,7 @@ var RequestError = class extends Error {
 // lib/client/connect.ts
 var SESSION_EVENT = "tp:session";
 var HEARTBEAT_EVENT = "tp:heartbeat";
+var RS = "";
 var CLOSE_RECONNECTING = 4e3;
 var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "error"]);
 var RESYNC_REASONS = /* @__PURE__ */ new Set(["unknown_session", "gap", "unavailable"]);
@@ -214,7 +215,17 @@ function connect(url, options = {}) {
       threw(name, error);
     }
   };
-  const send = (text) => sock.send(text);
+  let batch = 0;
+  let out = "";
+  const flush = guard("send", () => {
+    if (out) sock?.send(out);
+    out = "";
+  });
+  const send = (text) => {
+    if (!batch) return sock.send(text);
+    if ((out.length + text.length) * 3 >= batch) flush();
+    return out ? out += RS + text : (out = text, queueMicrotask(flush));
+  };
   const admit = () => state === "closed" ? { _tag: "Closed", ...lastClose } : o.queueSize === 0 ? { _tag: "Offline" } : queue.length >= o.queueSize ? { _tag: "QueueFull", limit: o.queueSize } : void 0;
   const settle = (p) => {
     if (!pending.delete(p.id)) return false;
@@ -282,6 +293,7 @@ function connect(url, options = {}) {
     recovered = d.recovered;
     if (!recovered) lastSeq = 0;
     heartbeat = typeof d.heartbeat === "number" && d.heartbeat > 0 ? d.heartbeat : 0;
+    batch = d.batch | 0;
     watch();
     if (resync === void 0) return void listeners.emit("session", { id: sid, recovered });
     listeners.emit("session", { id: sid, recovered, resync });
@@ -289,7 +301,10 @@ function connect(url, options = {}) {
   };
   const onMessage = (raw) => {
     lastSeen = clock.now();
-    const m = readServerMessage(raw, o.maxMessageBytes);
+    const limit = o.maxMessageBytes;
+    for (const text of batch && raw.length <= limit ? raw.split(RS) : [raw]) onEnvelope(readServerMessage(text, limit));
+  };
+  const onEnvelope = (m) => {
     if (m._tag !== "ServerMessage") return report(m);
     const { event, data, id, seq } = m;
     if (seq !== void 0) {
@@ -329,7 +344,7 @@ function connect(url, options = {}) {
   };
   const ended = (code, reason) => {
     clock.clearTimeout(liveTimer);
-    heartbeat = 0;
+    heartbeat = batch = 0;
     if (state === "closed") return;
     lastClose = { code, reason };
     failClosed();
@@ -360,10 +375,10 @@ function connect(url, options = {}) {
   };
   function open() {
     const query = sid === void 0 ? "" : `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}`;
-    const href = o.sessions ? `${base}${base.includes("?") ? "&" : "?"}tp_v=1${query}` : base;
+    const href = o.sessions ? `${base}${base.includes("?") ? "&" : "?"}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base;
     let s;
     try {
-      s = o.protocols === void 0 ? new o.WebSocket(href) : new o.WebSocket(href, o.protocols);
+      s = new o.WebSocket(href, o.protocols);
     } catch (error) {
       report({ _tag: "SocketError", message: String(error) });
       return ended(1006, String(error));
@@ -387,7 +402,7 @@ function connect(url, options = {}) {
       return state;
     },
     get session() {
-      return sid === void 0 ? void 0 : { id: sid, recovered, lastSeq };
+      return sid && { id: sid, recovered, lastSeq };
     },
     get queued() {
       return queue.length;
@@ -445,6 +460,7 @@ function connect(url, options = {}) {
     off: listeners.off,
     events: (event, opts = {}) => {
       const stream = eventStream({
+        ...opts,
         subscribe: (push) => {
           const off = listeners.on(event, push);
           return () => {
@@ -452,9 +468,7 @@ function connect(url, options = {}) {
             streams.delete(stream);
           };
         },
-        buffer: opts.buffer ?? 1024,
-        name: event,
-        signal: opts.signal
+        name: event
       });
       if (state === "closed") stream.end();
       else streams.add(stream);
@@ -468,6 +482,7 @@ function connect(url, options = {}) {
     close: (code = 1e3, reason = "") => {
       if (code !== 1e3 && !(code >= 3e3 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`);
       if (state === "closed") return;
+      flush();
       const s = sock;
       if (s !== void 0) {
         detach(s);

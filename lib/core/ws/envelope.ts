@@ -96,6 +96,29 @@ export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage>
 }
 
 /**
+ * What separates the envelopes of a batch (docs/protocol.md, "Batches"): U+001E, RS, the
+ * record separator of JSON text sequences (RFC 7464). JSON text never holds it unescaped
+ * (RFC 8259 §7: control characters in strings are escaped; it is not whitespace), so a
+ * message splits at every RS into whole envelopes, whatever their formatting.
+ */
+export const BATCH_SEPARATOR = '\x1e'
+
+/**
+ * Reads one text message as the events it holds. With `batches` (the client negotiated
+ * them), a message holding RS is a batch: each envelope between separators is read as
+ * `decodeEnvelope` reads a message (a bad one is its own error, the others stand). Anything
+ * else, and every message without `batches`, is one envelope exactly as `decodeEnvelope`
+ * reads it.
+ *
+ * @example
+ * decodeEnvelopes('{"event":"a","id":1}\x1e{"event":""}', true)
+ * // [Right({ event: 'a', data: null, id: 1 }), Left({ code: 'invalid_message', ... })]
+ * decodeEnvelopes('{"event":"a"}', true) // [Right({ event: 'a', data: null })]
+ */
+export const decodeEnvelopes = (text: string, batches: boolean): readonly E.Either<EventError, EventMessage>[] =>
+  batches && text.includes(BATCH_SEPARATOR) ? text.split(BATCH_SEPARATOR).map(decodeEnvelope) : [decodeEnvelope(text)]
+
+/**
  * The text of an event. `undefined` data is sent as `null`; the data must be something JSON can
  * hold (`JSON.stringify` throws on a cycle or a BigInt).
  *

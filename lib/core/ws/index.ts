@@ -31,7 +31,7 @@ export { buildClosePayload, type CloseInfo, type ClosePayloadError, parseClosePa
 export { decodeFrame } from './decode-frame.js'
 export { encodeFrame, encodeFrameBytes } from './encode-frame.js'
 export * from './extensions/index.js'
-export { decodeEnvelope, encodeAck, encodeErrorEvent, encodeEvent, EventEnvelope, type WireEvent } from './envelope.js'
+export { BATCH_SEPARATOR, decodeEnvelope, decodeEnvelopes, encodeAck, encodeErrorEvent, encodeEvent, EventEnvelope, type WireEvent } from './envelope.js'
 export type { EventError, EventErrorCode, EventId, EventMessage } from './event.js'
 export { type Frame, type FrameLimits, isControlOpcode, MAX_CONTROL_PAYLOAD, OPCODE, type Opcode, type OutFrame } from './frame.js'
 export * from './handshake-error.js'

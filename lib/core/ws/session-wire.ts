@@ -18,19 +18,29 @@ export const CLOSE_RECONNECTING = 4000
 export interface SessionRequest {
   /** Resume this session, having seen every numbered message up to `lastSeq`. */
   readonly resume: { readonly sid: string; readonly lastSeq: number } | undefined
+  /**
+   * The client reads batches (`tp_b=<bytes>`: several envelopes in one message, separated by
+   * RS, at most this many bytes) and would send them; absent for a client that did not say so.
+   */
+  readonly batch?: number
 }
 
 // A session id as the server makes them (a UUID), and nothing longer: it is a map key.
 const SID = /^[A-Za-z0-9_-]{1,64}$/
 
+// The smallest batch limit a client may announce: below it, no batching at all.
+const MIN_BATCH = 64
+
 /**
  * The session request in an upgrade's query, or `undefined` when the client did not opt in
  * (`tp_v=1` absent). A resume with a malformed id or number is treated as no resume: the
- * client gets a fresh session and `recovered: false`, never an error.
+ * client gets a fresh session and `recovered: false`, never an error. `tp_b` (batches, a
+ * decimal byte limit of at least 64) is read likewise: malformed or too small, it is absent.
  *
  * @example
  * readSessionQuery('tp_v=1') // { resume: undefined }
  * readSessionQuery('tp_v=1&tp_sid=abc&tp_last=7') // { resume: { sid: 'abc', lastSeq: 7 } }
+ * readSessionQuery('tp_v=1&tp_b=16777216') // { resume: undefined, batch: 16777216 }
  * readSessionQuery('room=1') // undefined
  */
 export const readSessionQuery = (rawQuery: string): SessionRequest | undefined => {
@@ -39,8 +49,10 @@ export const readSessionQuery = (rawQuery: string): SessionRequest | undefined =
   if (query['tp_v'] !== '1') return undefined
   const sid = query['tp_sid']
   const last = query['tp_last']
-  if (typeof sid !== 'string' || !SID.test(sid) || typeof last !== 'string' || !/^\d{1,15}$/.test(last)) return { resume: undefined }
-  return { resume: { sid, lastSeq: Number(last) } }
+  const b = query['tp_b']
+  const batch = typeof b === 'string' && /^\d{1,15}$/.test(b) && Number(b) >= MIN_BATCH ? Number(b) : undefined
+  const resume = typeof sid !== 'string' || !SID.test(sid) || typeof last !== 'string' || !/^\d{1,15}$/.test(last) ? undefined : { sid, lastSeq: Number(last) }
+  return batch === undefined ? { resume } : { resume, batch }
 }
 
 /**
@@ -65,14 +77,17 @@ export type ResyncReason = 'unknown_session' | 'gap' | 'unavailable'
 
 /**
  * The session message: `{"event":"tp:session","data":{"sid":…,"recovered":…,"heartbeat":…}}`,
- * with `"resync":<reason>` last when the client asked to resume and could not.
+ * with `"resync":<reason>` when the client asked to resume and could not, and
+ * `"batch":<bytes>` last when the client announced batches (`tp_b`): the server reads a
+ * batch of at most that many bytes.
  *
  * @example
  * sessionMessage('abc', false, 30000) // '{"event":"tp:session","data":{"sid":"abc","recovered":false,"heartbeat":30000}}'
  * sessionMessage('abd', false, 30000, 'gap') // '{"event":"tp:session","data":{"sid":"abd","recovered":false,"heartbeat":30000,"resync":"gap"}}'
+ * sessionMessage('abe', false, 30000, undefined, 1048576) // '{"event":"tp:session","data":{"sid":"abe","recovered":false,"heartbeat":30000,"batch":1048576}}'
  */
-export const sessionMessage = (sid: string, recovered: boolean, heartbeatMs: number, resync?: ResyncReason): string =>
-  JSON.stringify({ event: SESSION_EVENT, data: resync === undefined ? { sid, recovered, heartbeat: heartbeatMs } : { sid, recovered, heartbeat: heartbeatMs, resync } })
+export const sessionMessage = (sid: string, recovered: boolean, heartbeatMs: number, resync?: ResyncReason, batch?: number): string =>
+  JSON.stringify({ event: SESSION_EVENT, data: { sid, recovered, heartbeat: heartbeatMs, resync, batch } })
 
 /** The heartbeat message, unnumbered. */
 export const HEARTBEAT_MESSAGE = `{"event":"${HEARTBEAT_EVENT}"}`

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { decodeEnvelope, encodeAck, EventEnvelope } from '../../../lib/core/ws/envelope.js'
+import { BATCH_SEPARATOR, decodeEnvelope, decodeEnvelopes, encodeAck, EventEnvelope } from '../../../lib/core/ws/envelope.js'
 
 // Objects near the envelope's shape: each key present or not, with a value of the right type
 // or of any other JSON type, plus keys the envelope ignores.
@@ -37,6 +37,25 @@ test('encodeAck :: the text built by hand is the JSON of {"event":"ack","id","da
       assert.is(encodeAck(id, data), JSON.stringify({ event: 'ack', id, data: data ?? null }))
     }),
     { numRuns: 2000 },
+  )
+})
+
+test('decodeEnvelopes :: a batch is its envelopes, each decoded as if it were a message alone', () => {
+  // Any text at all between the separators (no RS in it), well formed or not.
+  const piece = fc.oneof(envelopeLike.map((v) => JSON.stringify(v)), fc.json(), fc.string().filter((t) => !t.includes(BATCH_SEPARATOR)))
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 2, maxLength: 6 }), (texts) => {
+      assert.equal(decodeEnvelopes(texts.join(BATCH_SEPARATOR), true), texts.map((t) => decodeEnvelope(t)))
+    }),
+  )
+})
+
+test('decodeEnvelopes :: without batches, or without RS, it is decodeEnvelope', () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.json(), fc.string({ unit: 'binary' })), fc.boolean(), (text, batches) => {
+      fc.pre(!batches || !text.includes(BATCH_SEPARATOR))
+      assert.equal(decodeEnvelopes(text, batches), [decodeEnvelope(text)])
+    }),
   )
 })
 

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { decodeEnvelope, encodeAck, encodeErrorEvent, encodeEvent, EventEnvelope } from '../../../lib/core/ws/envelope.js'
+import { BATCH_SEPARATOR, decodeEnvelope, decodeEnvelopes, encodeAck, encodeErrorEvent, encodeEvent, EventEnvelope } from '../../../lib/core/ws/envelope.js'
 
 test('decodeEnvelope :: an event with data and an id', () => {
   assert.equal(decodeEnvelope('{"event":"join","data":{"room":"a"},"id":7}'), E.right({ event: 'join', data: { room: 'a' }, id: 7 }))
@@ -109,6 +109,19 @@ test('encodeErrorEvent :: the error event shape, with id, and details spread or 
 test('encodeAck :: event, id, data; undefined data as null', () => {
   assert.is(encodeAck(7, { ok: true }), '{"event":"ack","id":7,"data":{"ok":true}}')
   assert.is(encodeAck('r', undefined), '{"event":"ack","id":"r","data":null}')
+})
+
+test('decodeEnvelopes :: RS separates the envelopes of a batch; an empty or malformed one is its own error', () => {
+  assert.is(BATCH_SEPARATOR, '\x1e')
+  const batch = ['{"event":"a","id":1}', '', '{"event":"b","data":[1,\n 2]}', '{"event":7,"id":"x"}'].join(BATCH_SEPARATOR)
+  const read = decodeEnvelopes(batch, true)
+  assert.equal(read[0], E.right({ event: 'a', data: null, id: 1 }))
+  assert.equal(read[1], E.left({ code: 'invalid_json', message: 'message is not valid JSON' }))
+  assert.equal(read[2], E.right({ event: 'b', data: [1, 2] }))
+  assert.equal(read[3], decodeEnvelope('{"event":7,"id":"x"}'))
+  assert.is(read.length, 4)
+  // Without batches, the same text is one message: not JSON.
+  assert.equal(decodeEnvelopes(batch, false), [E.left({ code: 'invalid_json', message: 'message is not valid JSON' })])
 })
 
 test.run()

@@ -58,6 +58,10 @@ import { type ResolvedOptions, resolveOptions, type ServerOptions } from './serv
 import { createWsCompression, type WsCompression } from './ws-compression.js'
 import { WsSession, type WsShared } from './ws-session.js'
 
+// Without a faster reader from the platform, ASCII is read as the UTF-8 it also is.
+const asciiDecoder = new TextDecoder()
+const decodeAsciiPortably = (bytes: Uint8Array, from: number, to: number): string => asciiDecoder.decode(bytes.subarray(from, to))
+
 /** A running engine: what an adapter calls, and the handle's operations. */
 export interface Engine<S> {
   readonly options: ResolvedOptions
@@ -521,6 +525,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     flushOut: delivery.flushOut,
     admit: delivery.admit,
     allocate: platform.allocate,
+    decodeAscii: platform.decodeAscii ?? decodeAsciiPortably,
     hold: (socket) => batcher.hold(socket),
     debug: logDebug,
     exception: (error, context) => logger.exception(error, context),

@@ -6,7 +6,6 @@
  */
 import type { RawMessage } from '../core/route/raw-message.js'
 import { encodeEvent } from '../core/ws/envelope.js'
-import { ArrivedText } from './arrived-text.js'
 import type { FrameWriter } from './platform.js'
 
 const encoder = new TextEncoder()
@@ -68,20 +67,27 @@ export const portableFrames: FrameWriter = {
 // an answer that comes later, or a message changed by its handler, is encoded as usual.
 let arrivedMessage: RawMessage | undefined
 let arrivedText = ''
-let arrivedPayload: Uint8Array | undefined
+let arrivedBytes: Uint8Array | undefined
+let arrivedFrom = 0
+let arrivedTo = 0
 
-/** A single-frame text message is about to be dispatched; `payload` is its UTF-8, unmasked. */
-export const textArrived = (message: RawMessage & { readonly _tag: 'Text' }, payload: Uint8Array): void => {
+/**
+ * A single-frame text message is about to be dispatched; its UTF-8, unmasked, is
+ * `bytes[from, to)` (the whole of `bytes` by default).
+ */
+export const textArrived = (message: RawMessage & { readonly _tag: 'Text' }, bytes: Uint8Array, from = 0, to = bytes.length): void => {
   arrivedMessage = message
   arrivedText = message.text
-  arrivedPayload = payload
+  arrivedBytes = bytes
+  arrivedFrom = from
+  arrivedTo = to
 }
 
 /** The dispatch of the message given to `textArrived` has returned. */
 export const textDispatched = (): void => {
   arrivedMessage = undefined
   arrivedText = ''
-  arrivedPayload = undefined
+  arrivedBytes = undefined
 }
 
 // RFC 6455 §5.2: the first byte is FIN, RSV1-3 and the opcode; a text frame with FIN is 0x81.
@@ -90,9 +96,8 @@ const FIN_TEXT = 0x81
 /** A message without envelope as its frame. */
 export const encodeRawFrame = (frames: FrameWriter, message: RawMessage): Uint8Array => {
   if (message._tag === 'Binary') return frames.binary(message.data)
-  // A message read from its frame (lib/engine/arrived-text.ts) carries its UTF-8 for good.
-  const payload = message instanceof ArrivedText ? message.payload() : message === arrivedMessage && message.text === arrivedText ? arrivedPayload : undefined
-  if (payload === undefined) return frames.text(message.text)
+  if (arrivedBytes === undefined || message !== arrivedMessage || message.text !== arrivedText) return frames.text(message.text)
+  const payload = arrivedBytes.subarray(arrivedFrom, arrivedTo)
   // The same bytes in a frame of their own (a copy: the payload may be a view of a read buffer).
   const frame = frames.binary(payload)
   frame[0] = FIN_TEXT

@@ -62,6 +62,11 @@ export interface Platform<S> {
   readonly acceptKey?: (key: string) => string
   /** A scratch array to join small writes into (on Node, from its buffer pool). */
   readonly allocate: (size: number) => Uint8Array
+  /**
+   * The ASCII text in `bytes[from, to)` (on Node, `latin1Slice`: about half the cost of a
+   * `TextDecoder` for a short message); a `TextDecoder` when absent.
+   */
+  readonly decodeAscii?: (bytes: Uint8Array, from: number, to: number) => string
   /** The logger used when the options name none. */
   readonly defaultLogger: (debug: boolean) => Logger
   /**

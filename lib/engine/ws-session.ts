@@ -39,7 +39,6 @@ import type { EventError, EventId, EventMessage } from '../core/ws/event.js'
 import { type FrameLimits, OPCODE } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
-import { ArrivedText } from './arrived-text.js'
 import { ByteQueue } from './byte-queue.js'
 import { type ClientSession, PENDING } from './client-session.js'
 import type { Outlet } from './delivery.js'
@@ -71,6 +70,8 @@ export interface WsShared<S> {
   readonly admit: (session: WsSession<S>, bytes: Uint8Array) => void
   /** A scratch array for the frames out of one chunk (on Node, from its buffer pool). */
   readonly allocate: (size: number) => Uint8Array
+  /** The ASCII text in `bytes[from, to)` (the platform's fastest reader). */
+  readonly decodeAscii: (bytes: Uint8Array, from: number, to: number) => string
   /** Corks the socket until the current batch of work is flushed. */
   readonly hold: (socket: S) => void
   /** Logs a protocol failure (debug level: it is the client's fault, not the server's). */
@@ -80,6 +81,7 @@ export interface WsShared<S> {
 }
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
+type TextMessage = RawMessage & { readonly _tag: 'Text' }
 
 const NOTHING: Uint8Array = new Uint8Array(0)
 
@@ -391,12 +393,10 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
       const size = 2 + length
       if (out[outAt] === FIN_BINARY) this.onData({ _tag: 'Binary', data: out.subarray(outAt + 2, outAt + size) })
       else {
-        let text: string | undefined
-        if ((answer & SMALL_NOT_ASCII) !== 0) {
-          text = decodeUtf8(out.subarray(outAt + 2, outAt + size))
-          if (text === undefined) return at
-        }
-        const message = new ArrivedText(out, outAt + 2, length, text)
+        const text = (answer & SMALL_NOT_ASCII) === 0 ? this.shared.decodeAscii(out, outAt + 2, outAt + size) : decodeUtf8(out.subarray(outAt + 2, outAt + size))
+        if (text === undefined) return at
+        // A plain record like any other message: handlers may spread, clone or keep it.
+        const message: TextMessage = { _tag: 'Text', text }
         if (raw) this.echo(message, out, outAt, size)
         else this.onData(message)
       }
@@ -409,7 +409,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
 
   // A text read from its small frame, to the raw route: answered with itself (an echo), its
   // frame, already in `out[outAt, outAt + size)`, joins the run held for one write.
-  private echo(message: ArrivedText, out: Uint8Array, outAt: number, size: number): void {
+  private echo(message: TextMessage, out: Uint8Array, outAt: number, size: number): void {
     if (holder !== this || heldOut !== out || heldTo !== outAt) {
       if (holder !== undefined) releaseHeld()
       holder = this
@@ -417,7 +417,10 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
       heldFrom = heldTo = outAt
     }
     const { compiled, onError } = this.shared
+    // A reply or broadcast of this very message during the dispatch is framed from its bytes.
+    textArrived(message, out, outAt + 2, outAt + size)
     const outcome = dispatchRawNow(compiled, message, this.ctx, onError)
+    textDispatched()
     if (outcome instanceof Promise) {
       this.waiting = true
       void outcome.then((settled) => this.afterRaw(settled))

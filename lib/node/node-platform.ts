@@ -11,6 +11,9 @@ import { nativeAcceptKey } from './native-accept-key.js'
 import { nodeFrames } from './node-frames.js'
 import { createPerMessageDeflate } from './permessage-deflate.js'
 
+// Buffer's latin1 reader works on any Uint8Array; for bytes below 0x80 it reads ASCII.
+const latin1Slice = Buffer.prototype.latin1Slice
+
 export const nodeSocketIo: SocketIo<Socket> = {
   write: (socket, bytes) => void socket.write(bytes),
   buffered: (socket) => socket.writableLength,
@@ -37,6 +40,7 @@ export const nodePlatform: Platform<Socket> = {
   frames: nodeFrames,
   acceptKey: nativeAcceptKey,
   allocate: (size) => Buffer.allocUnsafe(size),
+  decodeAscii: (bytes, from, to) => latin1Slice.call(bytes, from, to),
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
   deflate: createPerMessageDeflate,
 }

@@ -4,7 +4,6 @@ import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
 import { encodeEvent } from '../../lib/core/ws/envelope.js'
 import { binaryFrame, textFrame } from '../../lib/core/ws/out-frame.js'
 import type { RawMessage } from '../../lib/core/route/raw-message.js'
-import { ArrivedText } from '../../lib/engine/arrived-text.js'
 import { encodeEventFrame, encodeRawFrame, portableFrames, textArrived, textDispatched } from '../../lib/engine/outgoing.js'
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -70,16 +69,21 @@ test('encodeRawFrame :: another message, a changed one, or one after its dispatc
   assert.equal(used, ['text', 'text', 'text'])
 })
 
-test('encodeRawFrame :: a text read from its small frame is framed from its bytes, during or after its dispatch', () => {
-  const bytes = Uint8Array.of(0x81, 0x03, 0x68, 0xc3, 0xa9)
-  const message = new ArrivedText(bytes, 2, 3, undefined)
+test('encodeRawFrame :: a text that arrived inside a larger read is framed from its bytes during its dispatch only', () => {
+  const bytes = Uint8Array.of(0x81, 0x03, 0x68, 0xc3, 0xa9, 0xff)
+  const message: RawMessage = { _tag: 'Text', text: 'h\u00e9' }
   const { used, frames } = watched()
+  textArrived(message, bytes, 2, 5)
   const frame = encodeRawFrame(frames, message)
+  textDispatched()
   assert.is(hex(frame), '810368c3a9')
   assert.is(hex(frame), hex(portableFrames.text('h\u00e9')))
   assert.equal(used, ['binary'])
   // A copy: the frame does not share the bytes it was made from.
   assert.is.not(frame.buffer, bytes.buffer)
+  // After the dispatch the same message is encoded from its text.
+  assert.is(hex(encodeRawFrame(frames, message)), '810368c3a9')
+  assert.equal(used, ['binary', 'text'])
 })
 
 test('encodeEventFrame :: the envelope as one text frame', () => {

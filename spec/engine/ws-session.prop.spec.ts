@@ -132,7 +132,7 @@ const run = async (small: boolean, table: (seen: RawMessage[]) => RouteTable, st
       ended: sockets.map((s) => s.ended),
       closed: sockets.map((s) => s.closed),
       // Read after the run: a message's bytes must not have moved under it.
-      seen: seen.map((m) => (m._tag === 'Text' ? `T${JSON.stringify(m)}${m.text}` : `B${hex(m.data)}`)),
+      seen: seen.map((m) => (m._tag === 'Text' ? `T${JSON.stringify({ ...m })}${m.text}` : `B${hex(m.data)}`)),
     }
   } finally {
     setSmallFrames(true)

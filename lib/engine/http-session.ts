@@ -96,10 +96,11 @@ export class HttpSession<S> {
   private flushQueued = false
   private requestStartedAt = 0
   private idleSince: number
-  // Responses ready together leave in one write: views adjacent in one buffer (consecutive
-  // responses from the serializer's pool) are joined without copying, others are copied once.
+  // Responses ready together leave in one write: the first, the others after it, and their
+  // total length; several are copied once into one buffer.
   private out: Uint8Array | undefined = undefined
   private outParts: Uint8Array[] | undefined = undefined
+  private outSize = 0
 
   constructor(
     readonly socket: S,
@@ -157,36 +158,33 @@ export class HttpSession<S> {
   }
 
   private gather(bytes: Uint8Array): void {
-    const out = this.out
-    if (out === undefined) this.out = bytes
-    else if (out.buffer === bytes.buffer && out.byteOffset + out.length === bytes.byteOffset) {
-      this.out = new Uint8Array(out.buffer, out.byteOffset, out.length + bytes.length)
-    } else {
-      ;(this.outParts ??= []).push(out)
-      this.out = bytes
-    }
+    if (this.out === undefined) this.out = bytes
+    else (this.outParts ??= []).push(bytes)
+    this.outSize += bytes.length
   }
 
   private send(): void {
-    const last = this.out
-    if (last === undefined) return
+    const first = this.out
+    if (first === undefined) return
     const parts = this.outParts
+    const total = this.outSize
     const { socket, shared } = this
     const io = shared.io
     this.out = undefined
     this.outParts = undefined
-    if (parts === undefined) return io.write(socket, last)
-    parts.push(last)
-    let total = 0
-    for (const p of parts) total += p.length
+    this.outSize = 0
+    if (parts === undefined) return io.write(socket, first)
     if (total > JOIN_LIMIT) {
+      io.write(socket, first)
       for (const p of parts) io.write(socket, p)
       return
     }
     // From the adapter (Node's shared pool: a fresh ArrayBuffer of a few hundred bytes costs microseconds).
     const joined = shared.allocate(total)
-    let at = 0
-    for (const p of parts) {
+    joined.set(first, 0)
+    let at = first.length
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i] as Uint8Array
       joined.set(p, at)
       at += p.length
     }

@@ -57,6 +57,9 @@ const NO_BODY: Framing = { _tag: 'NoBody' }
 // No Content-Length or Transfer-Encoding line (shared, never written: a list is made on the first line).
 const NONE: string[] = []
 const CHUNKED: Framing = { _tag: 'Chunked' }
+// The usual answers of framingOf, made once (an Either is immutable).
+const RIGHT_NO_BODY: Either<HttpError, Framing> = right(NO_BODY)
+const RIGHT_CHUNKED: Either<HttpError, Framing> = right(CHUNKED)
 
 // The methods most requests use, as interned strings: no decoding on the hot path.
 const KNOWN_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']
@@ -112,7 +115,7 @@ const framingOf = (
   if (lengths.length > 0 && codings.length > 0) return left(contentLengthWithTransferEncoding())
   if (codings.length > 0) {
     // The usual single `chunked` first, without building the list.
-    if (codings.length === 1 && isNamed(codings[0] as string, 'chunked')) return right(CHUNKED)
+    if (codings.length === 1 && isNamed(codings[0] as string, 'chunked')) return RIGHT_CHUNKED
     const members = readTransferCodings(codings)
     const last = members?.[members.length - 1]
     // RFC 9112 §6.3: "If a Transfer-Encoding header field is present in a request and the
@@ -130,7 +133,7 @@ const framingOf = (
     const other = before[0]
     return other === undefined ? right(CHUNKED) : left(unsupportedTransferCoding(other.name))
   }
-  if (lengths.length === 0) return right(NO_BODY)
+  if (lengths.length === 0) return RIGHT_NO_BODY
   // One plain decimal value: the usual case, no splitting.
   const only = lengths.length === 1 ? (lengths[0] as string) : ''
   if (only.length > 0 && only.length <= 15 && isAllDigits(only)) {

@@ -9,7 +9,8 @@ import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpLimits } from '../core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../core/http/parse-http-request.js'
 import { errorResponse } from '../core/http/response.js'
-import { serializeResponse } from '../core/http/serialize-response.js'
+import { readRequest } from '../core/http/read-request.js'
+import { serializeAnswer, serializeResponse } from '../core/http/serialize-response.js'
 import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
 import { ByteQueue } from './byte-queue.js'
@@ -75,6 +76,7 @@ const onlyLineEnds = (bytes: Uint8Array): boolean => {
   return true
 }
 
+const EMPTY = new Uint8Array(0)
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
@@ -94,10 +96,11 @@ export class HttpSession<S> {
   private flushQueued = false
   private requestStartedAt = 0
   private idleSince: number
-  // Responses ready together leave in one write: views adjacent in one buffer (consecutive
-  // responses from the serializer's pool) are joined without copying, others are copied once.
+  // Responses ready together leave in one write: the first, the others after it, and their
+  // total length; several are copied once into one buffer.
   private out: Uint8Array | undefined = undefined
   private outParts: Uint8Array[] | undefined = undefined
+  private outSize = 0
 
   constructor(
     readonly socket: S,
@@ -121,7 +124,7 @@ export class HttpSession<S> {
     if (!this.queue.push(chunk)) return
     this.parse(now)
     // What was answered synchronously leaves now, in one write.
-    if (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined) this.flush(now)
+    if (this.out !== undefined || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
   }
 
   /** The peer ended its side: answer what is owed, then close. */
@@ -155,36 +158,33 @@ export class HttpSession<S> {
   }
 
   private gather(bytes: Uint8Array): void {
-    const out = this.out
-    if (out === undefined) this.out = bytes
-    else if (out.buffer === bytes.buffer && out.byteOffset + out.length === bytes.byteOffset) {
-      this.out = new Uint8Array(out.buffer, out.byteOffset, out.length + bytes.length)
-    } else {
-      ;(this.outParts ??= []).push(out)
-      this.out = bytes
-    }
+    if (this.out === undefined) this.out = bytes
+    else (this.outParts ??= []).push(bytes)
+    this.outSize += bytes.length
   }
 
   private send(): void {
-    const last = this.out
-    if (last === undefined) return
+    const first = this.out
+    if (first === undefined) return
     const parts = this.outParts
+    const total = this.outSize
     const { socket, shared } = this
     const io = shared.io
     this.out = undefined
     this.outParts = undefined
-    if (parts === undefined) return io.write(socket, last)
-    parts.push(last)
-    let total = 0
-    for (const p of parts) total += p.length
+    this.outSize = 0
+    if (parts === undefined) return io.write(socket, first)
     if (total > JOIN_LIMIT) {
+      io.write(socket, first)
       for (const p of parts) io.write(socket, p)
       return
     }
     // From the adapter (Node's shared pool: a fresh ArrayBuffer of a few hundred bytes costs microseconds).
     const joined = shared.allocate(total)
-    let at = 0
-    for (const p of parts) {
+    joined.set(first, 0)
+    let at = first.length
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i] as Uint8Array
       joined.set(p, at)
       at += p.length
     }
@@ -226,23 +226,24 @@ export class HttpSession<S> {
     this.flush()
   }
 
-  // An answer given synchronously is serialized at once and written when the chunk is parsed;
-  // an asynchronous one corks the socket, so answers settling in the same turn leave together.
+  // An answer given synchronously is serialized at once and written when the chunk is parsed
+  // (straight into the outgoing bytes when no earlier answer is owed); an asynchronous one
+  // corks the socket, so answers settling in the same turn leave together.
   private dispatch(request: HttpRequest, date: string): void {
     const keepAlive = request.keepAlive && !this.shared.draining()
     if (!keepAlive) this.stopped = true
     const answer = this.shared.respond(request)
-    const onUnserializable = (error: unknown): void => this.shared.onUnserializable(request, error)
     if (!(answer instanceof Promise)) {
-      const bytes = serializeResponse(answer, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol, onUnserializable })
-      this.slots.push({ bytes, close: !keepAlive, upgrade: undefined })
+      const bytes = this.serialize(answer, request, keepAlive, date)
+      if (keepAlive && this.slots.length === 0) this.gather(bytes)
+      else this.slots.push({ bytes, close: !keepAlive, upgrade: undefined })
       return
     }
     const slot: Slot = { bytes: undefined, close: !keepAlive, upgrade: undefined }
     this.slots.push(slot)
     this.shared.hold(this.socket)
     void answer.then((res) => {
-      slot.bytes = serializeResponse(res, { keepAlive, head: request.method === 'HEAD', date: httpDate(this.shared.timers.now()), protocol: request.protocol, onUnserializable })
+      slot.bytes = this.serialize(res, request, keepAlive, httpDate(this.shared.timers.now()))
       // Flushed once after every answer settled in this turn, so pipelined answers leave together.
       if (this.slots[0] === slot && !this.flushQueued) {
         this.flushQueued = true
@@ -252,6 +253,22 @@ export class HttpSession<S> {
         })
       }
     })
+  }
+
+  // The bytes of an answer; a JSON body that cannot be encoded is serialized again with the
+  // hook that reports it (only then is a closure made).
+  private serialize(res: Response, request: HttpRequest, keepAlive: boolean, date: string): Uint8Array {
+    const head = request.method === 'HEAD'
+    return (
+      serializeAnswer(res, keepAlive, head, date, request.protocol) ??
+      serializeResponse(res, {
+        keepAlive,
+        head,
+        date,
+        protocol: request.protocol,
+        onUnserializable: (error) => this.shared.onUnserializable(request, error),
+      })
+    )
   }
 
   private upgrade(request: HttpRequest, rest: Uint8Array): void {
@@ -271,17 +288,33 @@ export class HttpSession<S> {
   private parse(now: number): void {
     const { queue, shared } = this
     let bytes = queue.bytes()
+    // Requests are read at an offset of `bytes`; a view of the rest is made only for the
+    // general parser and for what is kept.
+    let at = 0
     const date = httpDate(now)
-    while (bytes.length > 0 && !this.stopped) {
-      const step = parseHttpRequest(bytes, shared.httpLimits, this.resume)
+    while (at < bytes.length && !this.stopped) {
+      if (this.resume === undefined) {
+        const read = readRequest(bytes, at, shared.httpLimits)
+        if (read !== undefined) {
+          this.continued = false
+          this.firstRequest = false
+          at = read.end
+          const request = read.request
+          if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
+          this.dispatch(request, date)
+          continue
+        }
+      }
+      const view = at === 0 ? bytes : bytes.subarray(at)
+      const step = parseHttpRequest(view, shared.httpLimits, this.resume)
       if (E.isLeft(step)) {
         queue.clear()
         this.resume = undefined
         // Not HTTP at all (a TLS hello on the plain port, say): nothing useful to answer.
         // A first byte that is visible ASCII is a malformed request and gets its 400.
-        const first = bytes[0] ?? 0
+        const first = view[0] ?? 0
         if (this.firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0 && (first < 0x21 || first > 0x7e)) {
-          shared.debug('connection closed: not HTTP', { firstByte: bytes[0] })
+          shared.debug('connection closed: not HTTP', { firstByte: view[0] })
           this.stopped = true
           shared.io.destroy(this.socket)
           return
@@ -297,7 +330,7 @@ export class HttpSession<S> {
           this.continued = true
           shared.io.write(this.socket, CONTINUE)
         }
-        queue.keep(bytes)
+        queue.keep(view)
         queue.waitFor(result.atLeast)
         return
       }
@@ -305,10 +338,11 @@ export class HttpSession<S> {
       this.continued = false
       this.firstRequest = false
       bytes = result.rest
+      at = 0
       const request = result.value
       if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) return this.upgrade(request, bytes)
       this.dispatch(request, date)
     }
-    queue.keep(this.stopped ? new Uint8Array(0) : bytes)
+    queue.keep(this.stopped || at === bytes.length ? EMPTY : at === 0 ? bytes : bytes.subarray(at))
   }
 }

@@ -54,7 +54,12 @@ export interface Head extends Omit<HttpRequest, 'body' | 'trailers'> {
 const NOT_PLAIN = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\uffff]/
 
 const NO_BODY: Framing = { _tag: 'NoBody' }
+// No Content-Length or Transfer-Encoding line (shared, never written: a list is made on the first line).
+const NONE: string[] = []
 const CHUNKED: Framing = { _tag: 'Chunked' }
+// The usual answers of framingOf, made once (an Either is immutable).
+const RIGHT_NO_BODY: Either<HttpError, Framing> = right(NO_BODY)
+const RIGHT_CHUNKED: Either<HttpError, Framing> = right(CHUNKED)
 
 // The methods most requests use, as interned strings: no decoding on the hot path.
 const KNOWN_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']
@@ -110,7 +115,7 @@ const framingOf = (
   if (lengths.length > 0 && codings.length > 0) return left(contentLengthWithTransferEncoding())
   if (codings.length > 0) {
     // The usual single `chunked` first, without building the list.
-    if (codings.length === 1 && isNamed(codings[0] as string, 'chunked')) return right(CHUNKED)
+    if (codings.length === 1 && isNamed(codings[0] as string, 'chunked')) return RIGHT_CHUNKED
     const members = readTransferCodings(codings)
     const last = members?.[members.length - 1]
     // RFC 9112 §6.3: "If a Transfer-Encoding header field is present in a request and the
@@ -128,7 +133,7 @@ const framingOf = (
     const other = before[0]
     return other === undefined ? right(CHUNKED) : left(unsupportedTransferCoding(other.name))
   }
-  if (lengths.length === 0) return right(NO_BODY)
+  if (lengths.length === 0) return RIGHT_NO_BODY
   // One plain decimal value: the usual case, no splitting.
   const only = lengths.length === 1 ? (lengths[0] as string) : ''
   if (only.length > 0 && only.length <= 15 && isAllDigits(only)) {
@@ -206,61 +211,61 @@ export const parseHead = (bytes: Uint8Array, end: number, limits: HttpLimits): E
   }
   let hosts = 0
   for (let i = 0; i < headers.length; i++) if (isNamed((headers[i] as Header)[0], 'host')) hosts++
-  return completeHead(text, method, targetStart, targetEnd, query, protocol, headers, hosts, false, end, limits)
+  const q = query < 0 ? -1 : query - targetStart
+  return completeHead(method, text.slice(targetStart, targetEnd), q, targetStart, protocol, headers, hosts, false, false, end, limits)
 }
 
 /**
  * The rest of a head once its request line and fields are read: the target's form (path and
- * query), the body framing and the connection semantics. `text` is the decoded head, in
- * which `targetStart..targetEnd` is the request-target and `query` the offset of its first
- * `?` (-1 when none). The caller counts the Host field lines (`hosts`); `hostChecked` says it
- * also found the value of the only one valid (on its bytes, the cheaper check). Shared by
- * {@link parseHead} and the single-pass reader.
+ * query), the body framing and the connection semantics. `target` is the request-target,
+ * `query` the index of its first `?` (-1 when none) and `targetOffset` its offset in the
+ * head (for errors). The caller counts the Host field lines (`hosts`); `hostChecked` says it
+ * also found the value of the only one valid (on its bytes, the cheaper check), and `plain`
+ * that no field is Content-Length, Transfer-Encoding, Connection or Expect (so the fields
+ * need not be read again). Shared by {@link parseHead} and the single-pass reader.
  */
 export const completeHead = (
-  text: string,
   method: string,
-  targetStart: number,
-  targetEnd: number,
+  target: string,
   query: number,
+  targetOffset: number,
   protocol: 'HTTP/1.0' | 'HTTP/1.1',
   headers: readonly Header[],
   hosts: number,
   hostChecked: boolean,
+  plain: boolean,
   end: number,
   limits: HttpLimits,
 ): Either<HttpError, Head> => {
-  const target = text.slice(targetStart, targetEnd)
-  const q = query < 0 ? target.length : query - targetStart
+  const q = query < 0 ? target.length : query
   let path: string
-  if (text.charCodeAt(targetStart) === 0x2f) path = q === target.length ? target : target.slice(0, q)
+  if (target.charCodeAt(0) === 0x2f) path = q === target.length ? target : target.slice(0, q)
   else if (target === '*' && method === 'OPTIONS') path = '*'
   else {
     const lower = target.slice(0, 8).toLowerCase()
     const authority = lower.startsWith('http://') ? 7 : lower.startsWith('https://') ? 8 : -1
-    if (authority < 0) return left(invalidTarget(targetStart))
+    if (authority < 0) return left(invalidTarget(targetOffset))
     const slash = target.indexOf('/', authority)
     const pathStart = slash < 0 || slash > q ? q : slash
-    if (pathStart === authority) return left(invalidTarget(targetStart + authority))
+    if (pathStart === authority) return left(invalidTarget(targetOffset + authority))
     path = pathStart === q ? '/' : target.slice(pathStart, q)
   }
   const rawQuery = q === target.length ? '' : target.slice(q + 1)
 
-
   // The fields that drive framing and the connection, found by length before any lower-casing.
-  const lengths: string[] = []
-  const codings: string[] = []
+  let lengths: string[] = NONE
+  let codings: string[] = NONE
   let close = false
   let keep = false
   let expectContinue = false
-  for (let i = 0; i < headers.length; i++) {
+  for (let i = plain ? headers.length : 0; i < headers.length; i++) {
     const [name, value] = headers[i] as Header
     switch (name.length) {
       case 14:
-        if (isNamed(name, 'content-length')) lengths.push(value)
+        if (isNamed(name, 'content-length')) (lengths === NONE ? (lengths = []) : lengths).push(value)
         break
       case 17:
-        if (isNamed(name, 'transfer-encoding')) codings.push(value)
+        if (isNamed(name, 'transfer-encoding')) (codings === NONE ? (codings = []) : codings).push(value)
         break
       case 10:
         if (isNamed(name, 'connection')) {

@@ -1,8 +1,9 @@
 /**
  * `readHead`: the single-pass reader of a request head for the common case, a fresh buffer
  * whose head is plain ASCII. One walk over the bytes finds the end of the head and checks
- * and splits every line on the way (RFC 9112 §2.1, §3, §5); the head is then decoded once
- * and names and values are substrings of that text.
+ * and splits every line on the way (RFC 9112 §2.1, §3, §5); the target, names and values
+ * are then interned (`internAscii`), not decoded, and the fields are read one by one for
+ * the framing and the connection only when one of them names it.
  *
  * It answers only what it is sure of, the same answer `scanHead` + `parseHead` would give:
  * the complete head (or its framing error), or, when the buffer ends inside a head that is
@@ -16,7 +17,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import * as classes from './char-classes.js'
 import type { HttpError } from './http-error.js'
 import type { HttpLimits } from './http-limits.js'
-import { asciiText } from './latin1.js'
+import { internAscii } from './intern-ascii.js'
 import { completeHead, type Head } from './parse-head.js'
 import { HEAD_START, type HeadScan, lineLimit } from './scan-head.js'
 import type { Header } from './types.js'
@@ -28,44 +29,80 @@ const { CR, LF, SP, HTAB, COLON, REG_NAME, TCHAR } = classes
 // field). Reading never calls out, so one scratch array serves every call.
 const offsets: number[] = []
 
-const KNOWN_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']
-
-// The method as an interned string when it is a common one (no decoding), else from the text.
-const methodOf = (bytes: Uint8Array, end: number, text: string): string => {
-  for (let k = 0; k < KNOWN_METHODS.length; k++) {
-    const m = KNOWN_METHODS[k] as string
-    if (m.length !== end) continue
-    let i = 0
-    while (i < end && bytes[i] === m.charCodeAt(i)) i++
-    if (i === end) return m
+// The method as an interned string when it is a common one (no decoding), else from the table.
+const methodOf = (bytes: Uint8Array, start: number, end: number): string => {
+  const n = end - start
+  const a = bytes[start] as number
+  const b = bytes[start + 1] as number
+  const c = bytes[start + 2] as number
+  if (n === 3) {
+    if (a === 0x47 && b === 0x45 && c === 0x54) return 'GET'
+    if (a === 0x50 && b === 0x55 && c === 0x54) return 'PUT'
+  } else if (n === 4) {
+    const d = bytes[start + 3] as number
+    if (a === 0x50 && b === 0x4f && c === 0x53 && d === 0x54) return 'POST'
+    if (a === 0x48 && b === 0x45 && c === 0x41 && d === 0x44) return 'HEAD'
   }
-  return text.slice(0, end)
+  return internAscii(bytes, start, end)
 }
 
-// Whether the 4 token bytes at `at` spell "host" in any case (`| 0x20` folds letters only).
-const isHostName = (bytes: Uint8Array, at: number): boolean =>
+// Lower-case names as bytes, to compare with `b | 0x20`: for token bytes that equals a
+// lower-case letter or "-" only for that letter in either case, or for "-" itself.
+const lowerBytes = (name: string): Uint8Array => Uint8Array.from(name, (c) => c.charCodeAt(0))
+const EXPECT = lowerBytes('expect')
+const CONNECTION = lowerBytes('connection')
+const CONTENT_LENGTH = lowerBytes('content-length')
+const TRANSFER_ENCODING = lowerBytes('transfer-encoding')
+
+// Whether the token bytes at `at` spell `lower` in any case.
+const isNameAt = (bytes: Uint8Array, at: number, lower: Uint8Array): boolean => {
+  for (let i = 0; i < lower.length; i++) if (((bytes[at + i] as number) | 0x20) !== lower[i]) return false
+  return true
+}
+
+// Whether the 4 token bytes at `at` spell "host" in any case.
+const isHostAt = (bytes: Uint8Array, at: number): boolean =>
   ((bytes[at] as number) | 0x20) === 0x68 && ((bytes[at + 1] as number) | 0x20) === 0x6f &&
   ((bytes[at + 2] as number) | 0x20) === 0x73 && ((bytes[at + 3] as number) | 0x20) === 0x74
 
+// Whether the field name at `at` (of `length` bytes) drives the framing or the connection
+// (RFC 9112 §6, §9; RFC 9110 §10.1.1): only then are the fields read one by one once
+// the head is complete. Host is checked on the way instead.
+const drivesFraming = (bytes: Uint8Array, at: number, length: number): boolean => {
+  switch (length) {
+    case 6:
+      return isNameAt(bytes, at, EXPECT)
+    case 10:
+      return isNameAt(bytes, at, CONNECTION)
+    case 14:
+      return isNameAt(bytes, at, CONTENT_LENGTH)
+    case 17:
+      return isNameAt(bytes, at, TRANSFER_ENCODING)
+    default:
+      return false
+  }
+}
+
 /**
- * Reads the head at the start of a fresh buffer: the head (or the error it earns once
- * complete), the scan to resume from when the buffer ends first, or `undefined` to take the
- * exact path.
+ * Reads the head at `bytes[start..]`: the head (or the error it earns once complete), the
+ * scan to resume from when the buffer ends first, or `undefined` to take the exact path.
+ * Offsets in the answer (the head's `end`, the scan, an error's offset) count from `start`.
  *
  * @example
  * readHead(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS) // right({ method: 'GET', ... })
  */
-export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpError, Head> | HeadScan | undefined => {
+export const readHead = (bytes: Uint8Array, limits: HttpLimits, start = 0): Either<HttpError, Head> | HeadScan | undefined => {
   const len = bytes.length
-  const maxLine = lineLimit(limits)
-  const maxHead = limits.maxHeaderBytes
+  // The limits, as absolute offsets in `bytes`.
+  const maxLine = start + lineLimit(limits)
+  const maxHead = start + limits.maxHeaderBytes
   // RFC 9112 §3: request-line = method SP request-target SP HTTP-version CRLF
-  let pos = 0
+  let pos = start
   while (TCHAR[bytes[pos] as number] === 1) pos++
   // The buffer ends inside the request line: `scanHead` checks it (it is short).
   if (pos === len) return HEAD_START
   const methodEnd = pos
-  if (methodEnd === 0 || bytes[pos] !== SP) return undefined
+  if (methodEnd === start || bytes[pos] !== SP) return undefined
   const targetStart = ++pos
   let query = -1
   // Visible ASCII but "#" (RFC 9112 §3.2, RFC 3986), by comparison (undefined fails it).
@@ -96,6 +133,7 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
   let count = 0
   let hosts = 0
   let hostChecked = false
+  let plain = true
   pos = lineEnd + 1
   for (;;) {
     const lineStart = pos
@@ -103,13 +141,19 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
     if (c === CR) {
       if (pos + 1 >= len) break
       if (bytes[pos + 1] !== LF || pos + 2 > maxHead) return undefined
-      const end = pos + 2
-      const text = asciiText(bytes, 0, end)
+      // Names, values and the target are short runs that repeat from request to request:
+      // interned rather than decoded.
       const headers: Header[] = []
       for (let i = 0; i < count; i += 4) {
-        headers.push([text.slice(offsets[i] as number, offsets[i + 1] as number), text.slice(offsets[i + 2] as number, offsets[i + 3] as number)])
+        headers.push([
+          internAscii(bytes, offsets[i] as number, offsets[i + 1] as number),
+          internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number),
+        ])
       }
-      return completeHead(text, methodOf(bytes, methodEnd, text), targetStart, targetEnd, query, protocol, headers, hosts, hostChecked, end, limits)
+      const target = internAscii(bytes, targetStart, targetEnd)
+      const method = methodOf(bytes, start, methodEnd)
+      const q = query < 0 ? -1 : query - targetStart
+      return completeHead(method, target, q, targetStart - start, protocol, headers, hosts, hostChecked, plain, pos + 2 - start, limits)
     }
     while (TCHAR[c] === 1) c = bytes[++pos] as number
     const nameEnd = pos
@@ -123,7 +167,7 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
     // RFC 9112 §3.2: the Host value is checked on the way, in the one walk over the value:
     // `reg-name [ ":" *DIGIT ]` (its usual form) straight up to the CR is valid; anything
     // else goes on as a plain value and is left to `isValidHost` once complete.
-    const isHost = nameEnd - lineStart === 4 && isHostName(bytes, lineStart)
+    const isHost = nameEnd - lineStart === 4 && isHostAt(bytes, lineStart)
     let plainHost = false
     if (isHost) {
       while (REG_NAME[c] === 1) c = bytes[++pos] as number
@@ -155,7 +199,7 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
     if (isHost) {
       hosts++
       hostChecked = plainHost
-    }
+    } else if (plain && drivesFraming(bytes, lineStart, nameEnd - lineStart)) plain = false
     offsets[count] = lineStart
     offsets[count + 1] = nameEnd
     offsets[count + 2] = valueStart
@@ -166,5 +210,5 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits): Either<HttpErro
   // The buffer ended inside a field line that is valid so far, and no byte before `pos` is an
   // LF that was not checked as `scanHead` checks it (CRLF, within the limits): it goes on from
   // there, with its own checks for the rest (the limits included).
-  return { searched: Math.min(pos, len), lineEnd, methodChecked: Infinity }
+  return { searched: Math.min(pos, len) - start, lineEnd: lineEnd - start, methodChecked: Infinity }
 }

@@ -151,7 +151,14 @@ const assemble = (head: string, bodyText: string | undefined, body: Uint8Array):
 // Whether the response serializeFresh wrote last had a body that could not be encoded.
 let lastFailed = false
 
-const serializeFresh = (res: Response, options: SerializeOptions): Uint8Array => {
+const serializeFresh = (
+  res: Response,
+  keepAlive: boolean,
+  head: boolean | undefined,
+  date: string | undefined,
+  protocol: string | undefined,
+  onUnserializable: ((error: unknown) => void) | undefined,
+): Uint8Array => {
   lastFailed = false
   let status = Number.isInteger(res.status) && res.status >= 100 && res.status <= 599 ? res.status : 500
   let contentType = res.contentType
@@ -171,25 +178,25 @@ const serializeFresh = (res: Response, options: SerializeOptions): Uint8Array =>
       contentType = 'application/json'
       bodyText = UNSERIALIZABLE
       lastFailed = true
-      options.onUnserializable?.(unserializableReason(body))
+      onUnserializable?.(unserializableReason(body))
     } else if (json.length <= POOLED_MAX && isAscii(json)) bodyText = json
     else bytes = encoder.encode(json)
   }
   const length = bodyText === undefined ? bytes.length : bodyText.length
   // RFC 9110 §6.4.1: 1xx, 204 and 304 never carry content; §8.6: no Content-Length on 1xx/204.
   const noContent = status < 200 || status === 204 || status === 304
-  let head = noContent ? statusLine(status) : `${typedLine(status, contentType)}Content-Length: ${length}\r\n`
+  let lines = noContent ? statusLine(status) : `${typedLine(status, contentType)}Content-Length: ${length}\r\n`
   const headers = res.headers
   for (let i = 0; i < headers.length; i++) {
     const h = headers[i] as readonly [string, string]
-    if (!isFramingHeader(h[0])) head += `${h[0]}: ${h[1]}\r\n`
+    if (!isFramingHeader(h[0])) lines += `${h[0]}: ${h[1]}\r\n`
   }
-  if (options.date !== undefined) head += dateLine(options.date)
-  if (!options.keepAlive) head += 'Connection: close\r\n'
-  else if (options.protocol === 'HTTP/1.0') head += 'Connection: keep-alive\r\n'
-  head += '\r\n'
-  const sendBody = !noContent && options.head !== true && length > 0
-  return sendBody ? assemble(head, bodyText, bytes) : assemble(head, undefined, EMPTY)
+  if (date !== undefined) lines += dateLine(date)
+  if (!keepAlive) lines += 'Connection: close\r\n'
+  else if (protocol === 'HTTP/1.0') lines += 'Connection: keep-alive\r\n'
+  lines += '\r\n'
+  const sendBody = !noContent && head !== true && length > 0
+  return sendBody ? assemble(lines, bodyText, bytes) : assemble(lines, undefined, EMPTY)
 }
 
 // A Response is an immutable value, so the bytes of the one serialised last are kept: an
@@ -203,6 +210,28 @@ let lastDateOption: string | undefined
 let lastProtocol: string | undefined
 let lastBytes: Uint8Array = EMPTY
 
+// The one-entry memo: the bytes of `res` with these options when they are the last ones.
+const remembered = (res: Response, keepAlive: boolean, head: boolean | undefined, date: string | undefined, protocol: string | undefined): boolean =>
+  res === lastResponse && keepAlive === lastKeepAlive && head === lastHead && date === lastDateOption && protocol === lastProtocol
+
+const serializeAndRemember = (
+  res: Response,
+  keepAlive: boolean,
+  head: boolean | undefined,
+  date: string | undefined,
+  protocol: string | undefined,
+  onUnserializable: ((error: unknown) => void) | undefined,
+): Uint8Array => {
+  lastBytes = serializeFresh(res, keepAlive, head, date, protocol, onUnserializable)
+  // A body that failed to encode is not remembered: each time it is sent, it is reported.
+  lastResponse = lastFailed ? undefined : res
+  lastKeepAlive = keepAlive
+  lastHead = head
+  lastDateOption = date
+  lastProtocol = protocol
+  return lastBytes
+}
+
 /**
  * The bytes of `res` on the wire. No body for HEAD, 1xx, 204 and 304; no Content-Length
  * for 1xx and 204 (RFC 9110 §8.6); a status outside 100–599 is sent as 500; a JSON body
@@ -214,21 +243,27 @@ let lastBytes: Uint8Array = EMPTY
  * // HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\n\r\nhi
  */
 export const serializeResponse = (res: Response, options: SerializeOptions): Uint8Array => {
-  if (
-    res === lastResponse &&
-    options.keepAlive === lastKeepAlive &&
-    options.head === lastHead &&
-    options.date === lastDateOption &&
-    options.protocol === lastProtocol
-  ) {
-    return lastBytes
-  }
-  lastBytes = serializeFresh(res, options)
-  // A body that failed to encode is not remembered: each time it is sent, it is reported.
-  lastResponse = lastFailed ? undefined : res
-  lastKeepAlive = options.keepAlive
-  lastHead = options.head
-  lastDateOption = options.date
-  lastProtocol = options.protocol
-  return lastBytes
+  if (remembered(res, options.keepAlive, options.head, options.date, options.protocol)) return lastBytes
+  return serializeAndRemember(res, options.keepAlive, options.head, options.date, options.protocol, options.onUnserializable)
+}
+
+/**
+ * `serializeResponse` with the options as arguments, for a server's hot path (no options
+ * object, no hook per response): the same bytes, or `undefined` when the JSON body cannot
+ * be encoded, and nothing is reported; the caller then calls `serializeResponse` with its
+ * `onUnserializable` hook to send the 500 and report it.
+ *
+ * @example
+ * serializeAnswer(text('hi'), true, false, undefined, 'HTTP/1.1') // the bytes serializeResponse gives
+ */
+export const serializeAnswer = (
+  res: Response,
+  keepAlive: boolean,
+  head: boolean,
+  date: string | undefined,
+  protocol: 'HTTP/1.0' | 'HTTP/1.1' | undefined,
+): Uint8Array | undefined => {
+  if (remembered(res, keepAlive, head, date, protocol)) return lastBytes
+  const bytes = serializeAndRemember(res, keepAlive, head, date, protocol, undefined)
+  return lastFailed ? undefined : bytes
 }

@@ -37,7 +37,13 @@ const valid = fc
     fc.constantFrom('GET', 'POST', 'PUT', 'HEAD', 'OPTIONS', 'PATCH', 'DELETE', 'M-SEARCH'),
     fc.constantFrom('/', '/a/b?c=d', 'http://h.example:8080/x?y', '*'),
     fc.constantFrom('HTTP/1.1', 'HTTP/1.0'),
-    fc.array(fc.tuple(fc.constantFrom('Host', 'Accept', 'Content-Length', 'connection', 'X-Long-Header-Name'), fc.stringMatching(/^[ -~]{0,20}$/)), { maxLength: 8 }),
+    fc.array(
+      fc.tuple(
+        fc.constantFrom('Host', 'Accept', 'Content-Length', 'connection', 'Connection', 'Expect', 'X-Long-Header-Name'),
+        fc.oneof(fc.constantFrom('close', 'keep-alive', 'CLOSE', '100-continue', '0', '7'), fc.stringMatching(/^[ -~]{0,20}$/)),
+      ),
+      { maxLength: 8 },
+    ),
     fc.constantFrom('', 'Host: a\r\n', 'host: localhost:6001\r\n', 'Host: [::1]\r\n', 'Host: a:b\r\n'),
   )
   .map(([m, t, v, hs, host]) => `${m} ${t} ${v}\r\n${host}${hs.map(([n, x]) => `${n}: ${x}\r\n`).join('')}\r\n`)

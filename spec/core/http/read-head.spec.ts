@@ -75,4 +75,16 @@ test('readHead :: leaves heads at the limits to the exact path', () => {
   assert.is(read('GET / HTTP/1.1\r\nA: 1234567890123456\r\n\r\n', tight), undefined)
 })
 
+test('readHead :: reads at an offset, counting its answer from there', () => {
+  const bytes = enc('xxxxGET /a?b HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nrest')
+  const r = readHead(bytes, DEFAULT_HTTP_LIMITS, 4)
+  assert.ok(r !== undefined && '_tag' in r && r._tag === 'Right')
+  assert.equal([r.right.method, r.right.path, r.right.rawQuery, r.right.keepAlive, r.right.end], ['GET', '/a', 'b', false, 49])
+  assert.equal(readHead(enc('xxGET / HTTP/1.1\r\nHo'), DEFAULT_HTTP_LIMITS, 2), { searched: 18, lineEnd: 15, methodChecked: Infinity })
+  assert.equal(readHead(enc('xxGET /x'), DEFAULT_HTTP_LIMITS, 2), HEAD_START)
+  const tight = { ...DEFAULT_HTTP_LIMITS, maxHeaderBytes: 30 }
+  assert.ok(readHead(enc(`${'x'.repeat(50)}GET / HTTP/1.1\r\nHost: a\r\n\r\n`), tight, 50) !== undefined)
+  assert.is(readHead(enc(`${'x'.repeat(50)}GET / HTTP/1.1\r\nHost: abcdefgh\r\n\r\n`), tight, 50), undefined)
+})
+
 test.run()

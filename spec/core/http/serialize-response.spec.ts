@@ -2,7 +2,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { json, response, text } from '../../../lib/core/http/response.js'
 import { withHeader } from '../../../lib/core/http/response-updates.js'
-import { serializeResponse } from '../../../lib/core/http/serialize-response.js'
+import { serializeAnswer, serializeResponse } from '../../../lib/core/http/serialize-response.js'
+import type { Response } from '../../../lib/core/http/types.js'
 
 const wire = (b: Uint8Array): string => new TextDecoder().decode(b)
 const KA = { keepAlive: true } as const
@@ -92,6 +93,39 @@ test('serializeResponse :: a body with no JSON text is reported with a TypeError
   assert.match(wire(serializeResponse(fn, { keepAlive: true, onUnserializable: (e) => void reported.push(e) })), '{"error":"unserializable_body"}')
   assert.equal(String(reported[0]), 'TypeError: the response body has no JSON text')
   assert.match(wire(serializeResponse(response((() => 2) as never), KA)), 'HTTP/1.1 500 Internal Server Error')
+})
+
+test('serializeAnswer :: the bytes serializeResponse gives, for every option, fresh or remembered', () => {
+  const values: Response[] = [text('hi'), json({ a: 1 }), withHeader(json([1]), 'Connection', 'x'), response(undefined, 204), response('x', 304)]
+  for (const res of values) {
+    for (const keepAlive of [true, false]) {
+      for (const head of [true, false]) {
+        for (const protocol of ['HTTP/1.0', 'HTTP/1.1', undefined] as const) {
+          for (const date of [undefined, 'Sun, 06 Nov 1994 08:49:37 GMT']) {
+            const expected = wire(serializeResponse(res, { keepAlive, head, protocol, ...(date === undefined ? {} : { date }) }))
+            serializeResponse(text('other'), KA)
+            const fresh = serializeAnswer(res, keepAlive, head, date, protocol)
+            const again = serializeAnswer(res, keepAlive, head, date, protocol)
+            assert.ok(fresh !== undefined && again !== undefined)
+            assert.is(wire(fresh), expected)
+            assert.is(wire(again), expected)
+          }
+        }
+      }
+    }
+  }
+})
+
+test('serializeAnswer :: an unencodable JSON body is no answer, every time, and nothing is reported', () => {
+  const cyclic: Record<string, unknown> = {}
+  cyclic.self = cyclic
+  const res = response(cyclic as never)
+  assert.is(serializeAnswer(res, true, false, undefined, 'HTTP/1.1'), undefined)
+  assert.is(serializeAnswer(res, true, false, undefined, 'HTTP/1.1'), undefined)
+  const reported: unknown[] = []
+  const out = wire(serializeResponse(res, { keepAlive: true, onUnserializable: (e) => reported.push(e) }))
+  assert.match(out, /^HTTP\/1.1 500 Internal Server Error\r\n/)
+  assert.is(reported.length, 1)
 })
 
 test.run()

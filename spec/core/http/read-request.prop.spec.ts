@@ -1,0 +1,125 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import fc from 'fast-check'
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../../lib/core/http/http-limits.js'
+import { type HttpNeedMore, parseHttpRequest } from '../../../lib/core/http/parse-http-request.js'
+import { readRequest } from '../../../lib/core/http/read-request.js'
+
+const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
+
+// A resume point that says the first byte was searched: the general parser then takes its
+// exact path (scanHead, parseHead), not the single-pass reader that readRequest shares.
+const EXACT: HttpNeedMore = { _tag: 'NeedMore', atLeast: 1, resume: { _tag: 'Head', searched: 1, lineEnd: -1, methodChecked: 0 } }
+
+// The general parser on the bytes from `start`: the request and where it ends, or its other answer.
+const general = (bytes: Uint8Array, start: number, limits: HttpLimits) => {
+  const step = parseHttpRequest(bytes.subarray(start), limits, bytes[start] === 0x0a ? undefined : EXACT)
+  if (step._tag === 'Left' || step.right._tag === 'NeedMore') return step
+  return { request: step.right.value, end: bytes.length - step.right.rest.length }
+}
+
+// Heads made of plausible pieces and of the bytes that must be refused or left to the general path.
+const piece = fc.constantFrom(
+  'GET', 'POST', 'OPTIONS', 'G@T', ' ', '/', '/a?b=1', 'http://h.example/p', '*', '#', ' HTTP/1.1', ' HTTP/1.0', ' HTTP/2.0',
+  '\r\n', '\r', '\n', 'Host: a', 'host: a b', 'HOST:[::1]:8', 'Host: a:x', 'Host: a ', 'Content-Length: 5', 'Content-Length: 1, 1',
+  'content-length: 0', 'Transfer-Encoding: chunked', 'Connection: close', 'CONNECTION: Keep-Alive', 'Connection: keep-alive, x',
+  'expect: 100-continue', 'Upgrade: websocket', 'X: \x01', 'X: \xe9', 'X: \x7f', 'X :a', ' folded', 'X:\t v \t', ':v', 'hello', 'abcde', '',
+)
+const head = fc.array(piece, { maxLength: 16 }).map((ps) => ps.join(''))
+
+// Valid requests with a body when they declare one, a few of them back to back. The fields
+// are mostly of the kinds that change the answer (Connection, Expect), with now and then one
+// that makes the request invalid or chunked.
+const field = fc.oneof(
+  { weight: 3, arbitrary: fc.tuple(fc.constantFrom('Connection', 'connection', 'CONNECTION'), fc.constantFrom('close', 'keep-alive', 'Keep-Alive, x', 'CLOSE', 'upgrade', 'x')) },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('Expect', 'eXpect'), fc.constantFrom('100-continue', '100-Continue', 'x')) },
+  { weight: 4, arbitrary: fc.tuple(fc.constantFrom('Accept', 'X-Long-Header-Name', 'Upgrade', 'Hosts'), fc.stringMatching(/^[ -~\t]{0,24}$/)) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('Content-Length', 'Transfer-Encoding', 'hOsT'), fc.constantFrom('5', ' 3 ', 'chunked', 'gzip, chunked', 'a:1', '[::1]')) },
+)
+const request = fc
+  .tuple(
+    fc.constantFrom('GET', 'POST', 'PUT', 'HEAD', 'OPTIONS', 'PATCH', 'DELETE', 'M-SEARCH', 'get'),
+    fc.constantFrom('/', '/hello', '/a/b?c=d', '/x?', 'http://h.example:8080/x?y', 'HTTPS://h/', '*', 'ftp://x/'),
+    fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0'),
+    fc.array(field, { maxLength: 4 }),
+    fc.constantFrom('', 'Host: a\r\n', 'host: localhost:6001\r\n', 'Host: [::1]\r\n', 'Host: a:b\r\n', 'Host: 127.0.0.1:6391\r\n'),
+    fc.constantFrom('', '', 'abc', 'hello world'),
+  )
+  .map(([m, t, v, hs, host, body]) => {
+    const fields = hs.map(([n, x]) => `${n}: ${x}\r\n`).join('')
+    return `${m} ${t} ${v}\r\n${host}${fields}${body === '' ? '' : `Content-Length: ${body.length}\r\n`}\r\n${body}`
+  })
+const limits = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<HttpLimits>(DEFAULT_HTTP_LIMITS) },
+  { weight: 1, arbitrary: fc.constantFrom<HttpLimits>(
+    { ...DEFAULT_HTTP_LIMITS, maxRequestLine: 12, maxHeaderBytes: 48, maxHeaders: 2 },
+    { ...DEFAULT_HTTP_LIMITS, maxHeaderBytes: 30, maxHeaders: 1, maxBody: 4 },
+  ) },
+)
+const before = fc.constantFrom('', 'GET / HTTP/1.1\r\nHost: a\r\n\r\n', 'xyz', '\r\n')
+
+test('readRequest :: whenever it answers, the general parser gives the same request and end (random pieces, any offset)', () => {
+  fc.assert(
+    fc.property(before, head, limits, (prefix, raw, lim) => {
+      const bytes = enc(prefix + raw)
+      for (let n = prefix.length; n <= bytes.length; n++) {
+        const cut = bytes.subarray(0, n)
+        const read = readRequest(cut, prefix.length, lim)
+        if (read !== undefined) assert.equal(read, general(cut, prefix.length, lim))
+      }
+    }),
+    { numRuns: 300 },
+  )
+})
+
+test('readRequest :: valid requests back to back are read one after another as the general parser reads them', () => {
+  fc.assert(
+    fc.property(fc.array(request, { minLength: 1, maxLength: 4 }), limits, (requests, lim) => {
+      const bytes = enc(requests.join(''))
+      let at = 0
+      while (at < bytes.length) {
+        const expected = general(bytes, at, lim)
+        const read = readRequest(bytes, at, lim)
+        if (read === undefined) return
+        assert.equal(read, expected)
+        at = read.end
+      }
+    }),
+    { numRuns: 300 },
+  )
+})
+
+test('readRequest :: every prefix of a valid request agrees with the general parser', () => {
+  fc.assert(
+    fc.property(request, limits, (raw, lim) => {
+      const bytes = enc(`${raw}GET / HTTP/1.1\r\n`)
+      for (let n = 0; n <= bytes.length; n++) {
+        const cut = bytes.subarray(0, n)
+        const read = readRequest(cut, 0, lim)
+        if (read !== undefined) assert.equal(read, general(cut, 0, lim))
+      }
+    }),
+    { numRuns: 150 },
+  )
+})
+
+// The fast path must actually be taken for the usual request, or it is no fast path.
+test('readRequest :: answers every plain request with a complete body itself', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('GET', 'POST', 'DELETE'),
+      fc.constantFrom('/', '/hello', '/a/b?c=d'),
+      fc.array(fc.tuple(fc.constantFrom('Accept', 'User-Agent', 'Connection', 'X-A'), fc.stringMatching(/^[!-~]([ -~]{0,20}[!-~])?$/)), { maxLength: 5 }),
+      fc.stringMatching(/^[a-z]{0,8}$/),
+      (method, target, hs, body) => {
+        const raw = `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:6391\r\n${hs.map(([n, v]) => `${n}: ${v}\r\n`).join('')}Content-Length: ${body.length}\r\n\r\n${body}`
+        const read = readRequest(enc(`xx${raw}`), 2, DEFAULT_HTTP_LIMITS)
+        assert.ok(read !== undefined, JSON.stringify(raw))
+        assert.is(read.end, raw.length + 2)
+      },
+    ),
+    { numRuns: 200 },
+  )
+})
+
+test.run()

@@ -223,7 +223,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       report(
         failure === undefined
           ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
-          : { ...failure, ...(id === undefined ? {} : { id }), message: `server error ${failure.code}: ${failure.message}` },
+          : { ...failure, ...(id !== undefined && { id }), message: `server error ${failure.code}: ${failure.message}` },
       )
     }
   }
@@ -273,7 +273,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         _tag: 'ServerError',
         code: String(d['error'] ?? 'unknown'),
         message: String(d['message'] ?? ''),
-        ...(d['details'] === undefined ? {} : { details: d['details'] }),
+        ...(d['details'] !== undefined && { details: d['details'] }),
       })
     }
     if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: `server event "${event}" has a reserved name` })
@@ -306,7 +306,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   // A connection ended: fail what may not be sent again, then retry or stop.
-  const ended = (code: number, reason: string): void => {
+  const ended = (code: number, reason: string, final?: boolean): void => {
     clock.clearTimeout(liveTimer)
     // Until the next connection's session message says otherwise: no heartbeat, no batches.
     heartbeat = batch = 0
@@ -315,7 +315,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     failClosed()
     const r = o.reconnect
     let again = false
-    if (r && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
+    if (r && !final && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
     listeners.emit('close', { code, reason, reconnect: again })
     // A listener may have closed the client meanwhile.
     if ((state as ClientState) === 'closed') return
@@ -471,9 +471,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
           s.close(code)
         }
       }
-      lastClose = { code, reason }
-      listeners.emit('close', { code, reason, reconnect: false })
-      terminate()
+      ended(code, reason, true)
     },
   }
   open()

@@ -7,10 +7,7 @@
 /** A listener of one event. */
 export type Listener = (payload: never) => void
 
-interface Entry {
-  readonly fn: Listener
-  readonly once: boolean
-}
+type Entry = readonly [fn: Listener, once: boolean]
 
 /** The registry. */
 export interface Listeners {
@@ -41,18 +38,18 @@ export const createListeners = (onThrow: (event: string, error: unknown) => void
   }
   return {
     on: (event, fn, once = false) => {
-      const entry: Entry = { fn, once }
+      const entry: Entry = [fn, once]
       byEvent.set(event, [...(byEvent.get(event) ?? []), entry])
       return () => remove(event, entry)
     },
-    off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e.fn === fn)),
+    off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e[0] === fn)),
     emit: (event, payload) => {
       const list = byEvent.get(event)
       if (list === undefined) return false
       for (const entry of list) {
-        if (entry.once) remove(event, entry)
+        if (entry[1]) remove(event, entry)
         try {
-          ;(entry.fn as (p: unknown) => void)(payload)
+          ;(entry[0] as (p: unknown) => void)(payload)
         } catch (error) {
           onThrow(event, error)
         }

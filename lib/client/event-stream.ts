@@ -68,15 +68,14 @@ export const eventStream = <T>({ subscribe, buffer = 1024, name, signal }: Strea
       end()
     }
   }
-  const stream = read()
+  const stream: AsyncGenerator<T, undefined> & Partial<EventStream<T>> = read()
   const stop = stream.return.bind(stream)
+  stream.end = end
   // Returning before the first read still lets go of the listener.
-  return Object.assign(stream, {
-    end,
-    return: (value?: undefined) => {
-      items.length = 0
-      end()
-      return stop(value)
-    },
-  })
+  stream.return = (value?: undefined) => {
+    items.length = 0
+    end()
+    return stop(value)
+  }
+  return stream as EventStream<T>
 }

@@ -108,7 +108,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const queue: (string | Pending)[] = []
   const streams = new Set<EventStream<unknown>>()
 
-  const report = (problem: ClientProblem): void => void listeners.emit('error', problem)
+  const report: (problem: ClientProblem) => void = (problem) => listeners.emit('error', problem)
   const threw = (event: string, error: unknown): void =>
     report({ _tag: 'ListenerFailed', event, error, message: `"${event}" listener threw: ${String(error)}` })
   // A listener of `error` that throws is not reported again (that would loop).
@@ -143,7 +143,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const admit = (): RequestFailure | undefined =>
     state === 'closed'
       ? { _tag: 'Closed', ...lastClose }
-      : o.queueSize === 0
+      : !o.queueSize
         ? { _tag: 'Offline' }
         : queue.length >= o.queueSize
           ? { _tag: 'QueueFull', limit: o.queueSize }
@@ -178,8 +178,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
   const sweep = (): void => {
     const now = clock.now()
-    let next = Infinity
-    sweepAt = Infinity
+    let next = (sweepAt = Infinity)
     for (const p of pending.values()) {
       if (p.due <= now) fail(p, { _tag: 'Timeout', ms: p.ms })
       else if (p.due < next) next = p.due
@@ -214,14 +213,14 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // reported, unless it is late news about a request already settled.
   const answer = (id: EventId | undefined, data: unknown, failure?: RequestFailure & { readonly _tag: 'ServerError' }): void => {
     const p = pending.get(id as number)
-    if (p !== undefined) {
-      if (failure !== undefined) fail(p, failure)
+    if (p) {
+      if (failure) fail(p, failure)
       else if (settle(p)) p.resolve(data as never)
       // Every id below `nextId` was a request, so one not pending was settled: a late answer
       // to it (after a time-out, an abort, or a replay) is dropped quietly, however old.
     } else if (!(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) < nextId)) {
       report(
-        failure === undefined
+        !failure
           ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
           : { ...failure, ...(id !== undefined && { id }), message: `server error ${failure.code}: ${failure.message}` },
       )
@@ -231,11 +230,11 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const onSession = (data: unknown): void => {
     // Reading a field of a string, a number or an array gives `undefined` as it does of `{}`.
     const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown; batch?: unknown }
-    if (typeof d.sid !== 'string' || d.sid === '' || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
+    if (typeof d.sid !== 'string' || !d.sid || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
     const previous = sid
     // A resume that failed: the server's reason, or (an older server) "unknown" when the id changed.
     const resync: ResyncReason | undefined =
-      d.recovered || previous === undefined ? undefined : RESYNC_REASONS.has(d.resync) ? (d.resync as ResyncReason) : 'unknown_session'
+      d.recovered || !previous ? undefined : RESYNC_REASONS.has(d.resync) ? (d.resync as ResyncReason) : 'unknown_session'
     sid = d.sid
     recovered = d.recovered
     // A new session numbers from 1 again.
@@ -244,7 +243,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // A limit past 2^31 (or none) reads as no batching.
     batch = (d.batch as number) | 0
     watch()
-    if (resync === undefined) return void listeners.emit('session', { id: sid, recovered })
+    if (!resync) return void listeners.emit('session', { id: sid, recovered })
     listeners.emit('session', { id: sid, recovered, resync })
     listeners.emit('resync', { reason: resync, previousId: previous as string })
   }
@@ -260,7 +259,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const onEnvelope = (m: ServerMessage | ClientProblem): void => {
     if (m._tag !== 'ServerMessage') return report(m)
     const { event, data, id, seq } = m
-    if (seq !== undefined) {
+    if (seq) {
       // Already seen: a replay overlapping what arrived before the drop.
       if (seq <= lastSeq) return
       lastSeq = seq
@@ -344,7 +343,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   function open(): void {
-    const query = sid === undefined ? '' : `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}`
+    const query = sid ? `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}` : ''
     const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base
     let s: WebSocketLike
     try {
@@ -390,7 +389,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         if (state === 'open') return send(text), true
         if (opts?.volatile === true) return false
         failure = admit()
-        if (failure === undefined) return queue.push(text), true
+        if (!failure) return queue.push(text), true
       } catch (error) {
         failure = { _tag: 'Unserializable', error }
       }
@@ -422,9 +421,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
           failure = { _tag: 'Unserializable', error }
         }
         pending.set(p.id, p)
-        if (failure !== undefined) return fail(p, failure)
+        if (failure) return fail(p, failure)
         if (ms > 0 && ms < 2 ** 31) armSweep((p.due = clock.now() + ms))
-        if (signal !== undefined) {
+        if (signal) {
           p.onAbort = () => fail(p, { _tag: 'Aborted', reason: signal.reason })
           signal.addEventListener('abort', p.onAbort)
         }
@@ -462,7 +461,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       // What this tick sent leaves before the close frame.
       flush()
       const s = sock
-      if (s !== undefined) {
+      if (s) {
         detach(s)
         try {
           s.close(code, reason)

@@ -53,7 +53,7 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
   const bad =
     !(value instanceof Object) || Array.isArray(value)
       ? 'not an object'
-      : typeof event !== 'string' || event === ''
+      : typeof event !== 'string' || !event
         ? 'bad "event"'
         : id !== undefined && typeof id !== 'string' && typeof id !== 'number'
           ? 'bad "id"'
@@ -63,6 +63,6 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
   if (bad) return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
   const message: { -readonly [K in keyof ServerMessage]: ServerMessage[K] } = { _tag: 'ServerMessage', event: event as string, data: payload }
   if (id !== undefined) message.id = id as EventId
-  if (seq !== undefined) message.seq = seq as number
+  if (seq) message.seq = seq as number
   return message
 }

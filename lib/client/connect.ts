@@ -243,9 +243,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // A limit past 2^31 (or none) reads as no batching.
     batch = (d.batch as number) | 0
     watch()
-    if (!resync) return void listeners.emit('session', { id: sid, recovered })
-    listeners.emit('session', { id: sid, recovered, resync })
-    listeners.emit('resync', { reason: resync, previousId: previous as string })
+    listeners.emit('session', resync ? { id: sid, recovered, resync } : { id: sid, recovered })
+    if (resync) listeners.emit('resync', { reason: resync, previousId: previous as string })
   }
 
   const onMessage = (raw: unknown): void => {
@@ -337,12 +336,11 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // Requests sent before the drop go again with their ids, then the queue, in order.
     for (const p of pending.values()) if (p.sent) send(p.text)
     for (const item of queue.splice(0)) send(typeof item === 'string' ? item : ((item.sent = true), item.text))
-    if (opened) return void listeners.emit('reconnected', { attempt: after })
-    opened = true
-    listeners.emit('open', undefined)
+    if (opened) listeners.emit('reconnected', { attempt: after })
+    else (opened = true), listeners.emit('open', undefined)
   }
 
-  function open(): void {
+  const open = (): void => {
     const query = sid ? `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}` : ''
     const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base
     let s: WebSocketLike

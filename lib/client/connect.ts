@@ -21,9 +21,6 @@ import { readServerMessage, type ServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
 import type { WebSocketLike } from './web-socket-like.js'
 
-/** The session messages of docs/protocol.md; never numbered. */
-const SESSION_EVENT = 'tp:session'
-const HEARTBEAT_EVENT = 'tp:heartbeat'
 /** Between the envelopes of a batch: RS, which JSON text never holds unescaped (RFC 7464). */
 const RS = '\x1e'
 
@@ -230,7 +227,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const onSession = (data: unknown): void => {
     // Reading a field of a string, a number or an array gives `undefined` as it does of `{}`.
     const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown; batch?: unknown }
-    if (typeof d.sid !== 'string' || !d.sid || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: `bad ${SESSION_EVENT}` })
+    if (typeof d.sid !== 'string' || !d.sid || typeof d.recovered !== 'boolean') return report({ _tag: 'InvalidMessage', message: 'bad tp:session' })
     const previous = sid
     // A resume that failed: the server's reason, or (an older server) "unknown" when the id changed.
     const resync: ResyncReason | undefined =
@@ -262,8 +259,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       // Already seen: a replay overlapping what arrived before the drop.
       if (seq <= lastSeq) return
       lastSeq = seq
-    } else if (event === SESSION_EVENT) return onSession(data)
-    else if (event === HEARTBEAT_EVENT) return
+      // The session messages of docs/protocol.md, never numbered.
+    } else if (event === 'tp:session') return onSession(data)
+    else if (event === 'tp:heartbeat') return
     if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
     if (event === 'error') {
       const d = (data ?? {}) as Record<string, unknown>

@@ -21,8 +21,6 @@ import { readServerMessage, type ServerMessage } from './read-server-message.js'
 import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
 import type { WebSocketLike } from './web-socket-like.js'
 
-/** Between the envelopes of a batch: RS, which JSON text never holds unescaped (RFC 7464). */
-const RS = '\x1e'
 
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export const CLOSE_RECONNECTING = 4000
@@ -124,7 +122,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // Batches (docs/protocol.md): once the server said it reads them (`batch`, its byte limit,
   // 0 until then), what is sent in one tick leaves at its end in one message, the envelopes
   // separated by RS; one that would take it past the limit (3 bytes counted per UTF-16 unit:
-  // never too few) sends what came before it first.
+  // never too few) sends what came before it first. RS ('\x1e'): JSON text never holds it
+  // unescaped (RFC 7464).
   let batch = 0
   let out = ''
   const flush = guard('send', () => {
@@ -134,7 +133,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const send = (text: string): unknown => {
     if (!batch) return (sock as WebSocketLike).send(text)
     if ((out.length + text.length) * 3 >= batch) flush()
-    return out ? (out += RS + text) : ((out = text), queueMicrotask(flush))
+    return out ? (out += '\x1e' + text) : ((out = text), queueMicrotask(flush))
   }
 
   const admit = (): RequestFailure | undefined =>
@@ -195,7 +194,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         const dead = sock as WebSocketLike
         detach(dead)
         try {
-          dead.close(CLOSE_RECONNECTING)
+          // CLOSE_RECONNECTING, written out: a reference would keep the export in every bundle.
+          dead.close(4000)
         } catch {
           // Nothing more to do for a socket that cannot even close.
         }
@@ -249,7 +249,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // A batch (once announced) is its envelopes; one over the limit in UTF-16 units already is
     // refused whole.
     const limit = o.maxMessageBytes
-    for (const text of batch && (raw as string).length <= limit ? (raw as string).split(RS) : [raw]) onEnvelope(readServerMessage(text, limit))
+    for (const text of batch && (raw as string).length <= limit ? (raw as string).split('\x1e') : [raw]) onEnvelope(readServerMessage(text, limit))
   }
   // One envelope, alone or of a batch.
   const onEnvelope = (m: ServerMessage | ClientProblem): void => {

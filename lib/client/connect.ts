@@ -244,7 +244,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (resync) listeners.emit('resync', { reason: resync, previousId: previous as string })
   }
 
-  const onMessage = (raw: unknown): void => {
+  const onMessage = ({ data: raw }: { data: unknown }): void => {
     lastSeen = clock.now()
     // A batch (once announced) is its envelopes; one over the limit in UTF-16 units already is
     // refused whole.
@@ -352,7 +352,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     sock = s
     s.binaryType = 'arraybuffer'
     s.onopen = guard('open', opens)
-    s.onmessage = guard('message', (ev: { data: unknown }) => onMessage(ev.data))
+    s.onmessage = guard('message', onMessage)
     const gone = (code: number, reason: string): void => {
       detach(s)
       // Some runtimes (Deno) report 0 for a connection that ended without a close frame.

@@ -353,7 +353,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     s.binaryType = 'arraybuffer'
     s.onopen = guard('open', opens)
     s.onmessage = guard('message', onMessage)
-    const gone = (code: number, reason: string): void => {
+    const gone = ({ code, reason }: { code?: number; reason: string }): void => {
       detach(s)
       // Some runtimes (Deno) report 0 for a connection that ended without a close frame.
       ended(code || 1006, reason)
@@ -362,9 +362,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` })
       // A connection that fails is followed by a close event, but in Node 22's WebSocket
       // (undici, nodejs/undici#3546) it stays CONNECTING and nothing follows: it ends here.
-      if (!s.readyState) gone(1006, '')
+      if (!s.readyState) gone({ reason: '' })
     })
-    s.onclose = guard('close', (ev: { code: number; reason: string }) => gone(ev.code, ev.reason))
+    s.onclose = guard('close', gone)
   }
 
   const client: Client = {

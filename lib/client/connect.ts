@@ -309,7 +309,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (state === 'closed') return
     lastClose = { code, reason }
     failClosed()
-    const r = o.reconnect
+    // Reconnection off is `false`; `again` is true only with it on.
+    const r = o.reconnect as Exclude<typeof o.reconnect, false>
     let again = false
     if (r && !final && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
     listeners.emit('close', { code, reason, reconnect: again })
@@ -318,10 +319,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (!again) return terminate()
     attempt += 1
     state = 'reconnecting'
-    // `again` is true only with reconnection on.
-    const { minDelay, maxDelay } = r as Exclude<typeof r, false>
-    let delay = minDelay
-    guard('random', () => (delay = backoffDelay(attempt, minDelay, maxDelay, o.random)))()
+    let delay = r.minDelay
+    guard('random', () => (delay = backoffDelay(attempt, delay, r.maxDelay, o.random)))()
     listeners.emit('reconnecting', { attempt, delay })
     if ((state as ClientState) === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
   }

@@ -334,7 +334,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     for (const p of pending.values()) if (p.sent) send(p.text)
     for (const item of queue.splice(0)) send(typeof item === 'string' ? item : ((item.sent = true), item.text))
     if (opened) listeners.emit('reconnected', { attempt: after })
-    else (opened = true), listeners.emit('open', undefined)
+    else (opened = true), listeners.emit('open')
   }
 
   const open = (): void => {

@@ -16,7 +16,7 @@ export interface Listeners {
   /** Removes the first registration of `fn` for `event`, if any. */
   off(event: string, fn: Listener): void
   /** Calls every listener of `event` registered now, in order; answers whether there were any. */
-  emit(event: string, payload: unknown): boolean
+  emit(event: string, payload?: unknown): boolean
 }
 
 /**

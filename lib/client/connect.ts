@@ -429,7 +429,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     on: (event: string, fn: Listener) => listeners.on(event, fn),
     once: (event: string, fn: Listener) => listeners.on(event, fn, true),
     off: listeners.off,
-    events: (event: string, opts: StreamOptions = {}) => {
+    events: (event: string, opts?: StreamOptions) => {
       const stream: EventStream<unknown> = eventStream({
         ...opts,
         subscribe: (push) => {

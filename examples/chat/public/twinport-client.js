@@ -88,14 +88,13 @@ var eventStream = ({ subscribe, buffer = 1024, name, signal }) => {
   }
   const stream = read();
   const stop = stream.return.bind(stream);
-  return Object.assign(stream, {
-    end,
-    return: (value) => {
-      items.length = 0;
-      end();
-      return stop(value);
-    }
-  });
+  stream.end = end;
+  stream.return = (value) => {
+    items.length = 0;
+    end();
+    return stop(value);
+  };
+  return stream;
 };
 
 // lib/client/create-listeners.ts
@@ -108,19 +107,19 @@ var createListeners = (onThrow) => {
   };
   return {
     on: (event, fn, once = false) => {
-      const entry = { fn, once };
+      const entry = [fn, once];
       byEvent.set(event, [...byEvent.get(event) ?? [], entry]);
       return () => remove(event, entry);
     },
-    off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e.fn === fn)),
+    off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e[0] === fn)),
     emit: (event, payload) => {
       const list = byEvent.get(event);
       if (list === void 0) return false;
       for (const entry of list) {
-        if (entry.once) remove(event, entry);
+        if (entry[1]) remove(event, entry);
         try {
           ;
-          entry.fn(payload);
+          entry[0](payload);
         } catch (error) {
           onThrow(event, error);
         }
@@ -147,11 +146,11 @@ var readServerMessage = (data, limit) => {
     return { _tag: "InvalidJson", message: "message is not JSON" };
   }
   const { event, data: payload = null, id, seq } = value ?? 0;
-  const bad = !(value instanceof Object) || Array.isArray(value) ? "not an object" : typeof event !== "string" || event === "" ? 'bad "event"' : id !== void 0 && typeof id !== "string" && typeof id !== "number" ? 'bad "id"' : seq !== void 0 && !(Number.isSafeInteger(seq) && seq > 0) ? 'bad "seq"' : "";
+  const bad = !(value instanceof Object) || Array.isArray(value) ? "not an object" : typeof event !== "string" || !event ? 'bad "event"' : id !== void 0 && typeof id !== "string" && typeof id !== "number" ? 'bad "id"' : seq !== void 0 && !(Number.isSafeInteger(seq) && seq > 0) ? 'bad "seq"' : "";
   if (bad) return { _tag: "InvalidMessage", message: `not an event envelope: ${bad}` };
   const message = { _tag: "ServerMessage", event, data: payload };
   if (id !== void 0) message.id = id;
-  if (seq !== void 0) message.seq = seq;
+  if (seq) message.seq = seq;
   return message;
 };
 
@@ -168,9 +167,6 @@ var RequestError = class extends Error {
 };
 
 // lib/client/connect.ts
-var SESSION_EVENT = "tp:session";
-var HEARTBEAT_EVENT = "tp:heartbeat";
-var RS = "";
 var CLOSE_RECONNECTING = 4e3;
 var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "error"]);
 var RESYNC_REASONS = /* @__PURE__ */ new Set(["unknown_session", "gap", "unavailable"]);
@@ -205,7 +201,7 @@ function connect(url, options = {}) {
   const pending = /* @__PURE__ */ new Map();
   const queue = [];
   const streams = /* @__PURE__ */ new Set();
-  const report = (problem) => void listeners.emit("error", problem);
+  const report = (problem) => listeners.emit("error", problem);
   const threw = (event, error) => report({ _tag: "ListenerFailed", event, error, message: `"${event}" listener threw: ${String(error)}` });
   const listeners = createListeners((event, error) => event !== "error" && threw(event, error));
   const guard = (name, fn) => (arg) => {
@@ -224,9 +220,9 @@ function connect(url, options = {}) {
   const send = (text) => {
     if (!batch) return sock.send(text);
     if ((out.length + text.length) * 3 >= batch) flush();
-    return out ? out += RS + text : (out = text, queueMicrotask(flush));
+    return out ? out += "" + text : (out = text, queueMicrotask(flush));
   };
-  const admit = () => state === "closed" ? { _tag: "Closed", ...lastClose } : o.queueSize === 0 ? { _tag: "Offline" } : queue.length >= o.queueSize ? { _tag: "QueueFull", limit: o.queueSize } : void 0;
+  const admit = () => state === "closed" ? { _tag: "Closed", ...lastClose } : !o.queueSize ? { _tag: "Offline" } : queue.length >= o.queueSize ? { _tag: "QueueFull", limit: o.queueSize } : void 0;
   const settle = (p) => {
     if (!pending.delete(p.id)) return false;
     p.signal?.removeEventListener("abort", p.onAbort);
@@ -247,8 +243,7 @@ function connect(url, options = {}) {
   };
   const sweep = () => {
     const now = clock.now();
-    let next = Infinity;
-    sweepAt = Infinity;
+    let next = sweepAt = Infinity;
     for (const p of pending.values()) {
       if (p.due <= now) fail(p, { _tag: "Timeout", ms: p.ms });
       else if (p.due < next) next = p.due;
@@ -265,7 +260,7 @@ function connect(url, options = {}) {
         const dead = sock;
         detach(dead);
         try {
-          dead.close(CLOSE_RECONNECTING);
+          dead.close(4e3);
         } catch {
         }
         ended(1006, `no heartbeat in ${bound} ms`);
@@ -275,43 +270,42 @@ function connect(url, options = {}) {
   };
   const answer = (id, data, failure) => {
     const p = pending.get(id);
-    if (p !== void 0) {
-      if (failure !== void 0) fail(p, failure);
+    if (p) {
+      if (failure) fail(p, failure);
       else if (settle(p)) p.resolve(data);
     } else if (!(Number.isSafeInteger(id) && id > 0 && id < nextId)) {
       report(
-        failure === void 0 ? { _tag: "UnknownAck", id, message: `ack for unknown id ${JSON.stringify(id)}` } : { ...failure, ...id === void 0 ? {} : { id }, message: `server error ${failure.code}: ${failure.message}` }
+        !failure ? { _tag: "UnknownAck", id, message: `ack for unknown id ${JSON.stringify(id)}` } : { ...failure, ...id !== void 0 && { id }, message: `server error ${failure.code}: ${failure.message}` }
       );
     }
   };
   const onSession = (data) => {
     const d = data ?? {};
-    if (typeof d.sid !== "string" || d.sid === "" || typeof d.recovered !== "boolean") return report({ _tag: "InvalidMessage", message: `bad ${SESSION_EVENT}` });
+    if (typeof d.sid !== "string" || !d.sid || typeof d.recovered !== "boolean") return report({ _tag: "InvalidMessage", message: "bad tp:session" });
     const previous = sid;
-    const resync = d.recovered || previous === void 0 ? void 0 : RESYNC_REASONS.has(d.resync) ? d.resync : "unknown_session";
+    const resync = d.recovered || !previous ? void 0 : RESYNC_REASONS.has(d.resync) ? d.resync : "unknown_session";
     sid = d.sid;
     recovered = d.recovered;
     if (!recovered) lastSeq = 0;
     heartbeat = typeof d.heartbeat === "number" && d.heartbeat > 0 ? d.heartbeat : 0;
     batch = d.batch | 0;
     watch();
-    if (resync === void 0) return void listeners.emit("session", { id: sid, recovered });
-    listeners.emit("session", { id: sid, recovered, resync });
-    listeners.emit("resync", { reason: resync, previousId: previous });
+    listeners.emit("session", resync ? { id: sid, recovered, resync } : { id: sid, recovered });
+    if (resync) listeners.emit("resync", { reason: resync, previousId: previous });
   };
-  const onMessage = (raw) => {
+  const onMessage = ({ data: raw }) => {
     lastSeen = clock.now();
     const limit = o.maxMessageBytes;
-    for (const text of batch && raw.length <= limit ? raw.split(RS) : [raw]) onEnvelope(readServerMessage(text, limit));
+    for (const text of batch && raw.length <= limit ? raw.split("") : [raw]) onEnvelope(readServerMessage(text, limit));
   };
   const onEnvelope = (m) => {
     if (m._tag !== "ServerMessage") return report(m);
     const { event, data, id, seq } = m;
-    if (seq !== void 0) {
+    if (seq) {
       if (seq <= lastSeq) return;
       lastSeq = seq;
-    } else if (event === SESSION_EVENT) return onSession(data);
-    else if (event === HEARTBEAT_EVENT) return;
+    } else if (event === "tp:session") return onSession(data);
+    else if (event === "tp:heartbeat") return;
     if (event === "ack") return id === void 0 ? report({ _tag: "InvalidMessage", message: 'not an event envelope: ack without "id"' }) : answer(id, data);
     if (event === "error") {
       const d = data ?? {};
@@ -319,7 +313,7 @@ function connect(url, options = {}) {
         _tag: "ServerError",
         code: String(d["error"] ?? "unknown"),
         message: String(d["message"] ?? ""),
-        ...d["details"] === void 0 ? {} : { details: d["details"] }
+        ...d["details"] !== void 0 && { details: d["details"] }
       });
     }
     if (LIFECYCLE.has(event)) return report({ _tag: "ReservedEvent", event, message: `server event "${event}" has a reserved name` });
@@ -342,7 +336,7 @@ function connect(url, options = {}) {
     queue.length = 0;
     for (const stream of streams) stream.end();
   };
-  const ended = (code, reason) => {
+  const ended = (code, reason, final) => {
     clock.clearTimeout(liveTimer);
     heartbeat = batch = 0;
     if (state === "closed") return;
@@ -350,15 +344,14 @@ function connect(url, options = {}) {
     failClosed();
     const r = o.reconnect;
     let again = false;
-    if (r && attempt < r.maxAttempts) guard("shouldReconnect", () => again = r.shouldReconnect(code, reason))();
+    if (r && !final && attempt < r.maxAttempts) guard("shouldReconnect", () => again = r.shouldReconnect(code, reason))();
     listeners.emit("close", { code, reason, reconnect: again });
     if (state === "closed") return;
     if (!again) return terminate();
     attempt += 1;
     state = "reconnecting";
-    const { minDelay, maxDelay } = r;
-    let delay = minDelay;
-    guard("random", () => delay = backoffDelay(attempt, minDelay, maxDelay, o.random))();
+    let delay = r.minDelay;
+    guard("random", () => delay = backoffDelay(attempt, delay, r.maxDelay, o.random))();
     listeners.emit("reconnecting", { attempt, delay });
     if (state === "reconnecting") retryTimer = clock.setTimeout(open, delay);
   };
@@ -369,12 +362,11 @@ function connect(url, options = {}) {
     attempt = 0;
     for (const p of pending.values()) if (p.sent) send(p.text);
     for (const item of queue.splice(0)) send(typeof item === "string" ? item : (item.sent = true, item.text));
-    if (opened) return void listeners.emit("reconnected", { attempt: after });
-    opened = true;
-    listeners.emit("open", void 0);
+    if (opened) listeners.emit("reconnected", { attempt: after });
+    else opened = true, listeners.emit("open");
   };
-  function open() {
-    const query = sid === void 0 ? "" : `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}`;
+  const open = () => {
+    const query = sid ? `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}` : "";
     const href = o.sessions ? `${base}${base.includes("?") ? "&" : "?"}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base;
     let s;
     try {
@@ -386,17 +378,17 @@ function connect(url, options = {}) {
     sock = s;
     s.binaryType = "arraybuffer";
     s.onopen = guard("open", opens);
-    s.onmessage = guard("message", (ev) => onMessage(ev.data));
-    const gone = (code, reason) => {
+    s.onmessage = guard("message", onMessage);
+    const gone = ({ code, reason }) => {
       detach(s);
       ended(code || 1006, reason);
     };
     s.onerror = guard("error", (ev) => {
       report({ _tag: "SocketError", message: `WebSocket error ${String(ev.message ?? "")}` });
-      if (!s.readyState) gone(1006, "");
+      if (!s.readyState) gone({ reason: "" });
     });
-    s.onclose = guard("close", (ev) => gone(ev.code, ev.reason));
-  }
+    s.onclose = guard("close", gone);
+  };
   const client = {
     get state() {
       return state;
@@ -414,7 +406,7 @@ function connect(url, options = {}) {
         if (state === "open") return send(text), true;
         if (opts?.volatile === true) return false;
         failure = admit();
-        if (failure === void 0) return queue.push(text), true;
+        if (!failure) return queue.push(text), true;
       } catch (error) {
         failure = { _tag: "Unserializable", error };
       }
@@ -445,9 +437,9 @@ function connect(url, options = {}) {
         failure = { _tag: "Unserializable", error };
       }
       pending.set(p.id, p);
-      if (failure !== void 0) return fail(p, failure);
+      if (failure) return fail(p, failure);
       if (ms > 0 && ms < 2 ** 31) armSweep(p.due = clock.now() + ms);
-      if (signal !== void 0) {
+      if (signal) {
         p.onAbort = () => fail(p, { _tag: "Aborted", reason: signal.reason });
         signal.addEventListener("abort", p.onAbort);
       }
@@ -458,7 +450,7 @@ function connect(url, options = {}) {
     on: (event, fn) => listeners.on(event, fn),
     once: (event, fn) => listeners.on(event, fn, true),
     off: listeners.off,
-    events: (event, opts = {}) => {
+    events: (event, opts) => {
       const stream = eventStream({
         ...opts,
         subscribe: (push) => {
@@ -484,7 +476,7 @@ function connect(url, options = {}) {
       if (state === "closed") return;
       flush();
       const s = sock;
-      if (s !== void 0) {
+      if (s) {
         detach(s);
         try {
           s.close(code, reason);
@@ -492,9 +484,7 @@ function connect(url, options = {}) {
           s.close(code);
         }
       }
-      lastClose = { code, reason };
-      listeners.emit("close", { code, reason, reconnect: false });
-      terminate();
+      ended(code, reason, true);
     }
   };
   open();

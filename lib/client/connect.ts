@@ -259,8 +259,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       // Already seen: a replay overlapping what arrived before the drop.
       if (seq <= lastSeq) return
       lastSeq = seq
-      // The session messages of docs/protocol.md, never numbered.
-    } else if (event === 'tp:session') return onSession(data)
+    } // The session messages of docs/protocol.md, never numbered:
+    else if (event === 'tp:session') return onSession(data)
     else if (event === 'tp:heartbeat') return
     if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
     if (event === 'error') {
@@ -301,7 +301,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     for (const stream of streams) stream.end()
   }
 
-  // A connection ended: fail what may not be sent again, then retry or stop.
+  // A connection ended: fail what may not be sent again, then retry or stop (`final`: close()
+  // called, no retry).
   const ended = (code: number, reason: string, final?: boolean): void => {
     clock.clearTimeout(liveTimer)
     // Until the next connection's session message says otherwise: no heartbeat, no batches.

@@ -32,7 +32,7 @@ import { CLOSE_RECONNECTING, readSessionQuery, type ResyncReason, sessionMessage
 import type { Sequence } from '../core/cluster/cluster-message.js'
 import type { DeflateAgreement } from '../core/ws/extensions/accept-deflate-offer.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
-import type { Client } from './client.js'
+import type { Client, Receiver } from './client.js'
 import type { ClusterTarget } from './cluster-adapter.js'
 import { createClusterHandle } from './cluster-handle.js'
 import { inProcessCluster } from './in-process-cluster.js'
@@ -113,7 +113,17 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const clients = new Map<number, Client<S>>()
-  const wsClients = new Map<number, WsSession<S>>()
+  // The WebSocket clients are the clients whose receiver is a WebSocket session: found through
+  // `clients`, without a second map entry per connection (an idle server holds 10,000 of them).
+  const wsOf = (client: Client<S> | undefined): WsSession<S> | undefined => (client?.receiver instanceof WsSession ? client.receiver : undefined)
+  function* wsIds(): Generator<number, void, undefined> {
+    for (const client of clients.values()) if (client.receiver instanceof WsSession) yield client.id
+  }
+  const wsClients = {
+    get: (clientId: number): WsSession<S> | undefined => wsOf(clients.get(clientId)),
+    has: (clientId: number): boolean => wsOf(clients.get(clientId)) !== undefined,
+    keys: wsIds,
+  }
   const httpSessions = new Map<number, HttpSession<S>>()
   // Client sessions (opt-in): every session by id, and those whose client is away, by client id.
   const recovery = resolved.right.recovery
@@ -549,7 +559,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
     if (agreement !== undefined) session.deflate = (compression as WsCompression).attach(session, agreement.params)
     client.receiver = session
-    wsClients.set(client.id, session)
     if (resumed === undefined) registry.joinNamespace(client.id)
     if (asked !== undefined && recovery !== undefined) {
       const book = resumed?.book ?? new ClientSession(newSessionId(), client.id, recovery)
@@ -636,9 +645,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   // The context of a parked session's last connection, for its disconnect handlers.
   const awayCtx = new Map<ClientSession, WsSession<S>['ctx']>()
 
-  const disconnected = (session: WsSession<S>, clientId: number): void => {
+  const disconnected = (client: Client<S>, session: WsSession<S>): void => {
+    const clientId = client.id
     session.closed()
-    wsClients.delete(clientId)
+    // No longer a WebSocket client (its disconnect handlers may still read its data).
+    client.receiver = GONE
     const book = session.book
     // A link that broke (or a client saying it comes back) keeps its session for the window;
     // a deliberate close, or the server's own, ends it.
@@ -646,7 +657,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     const keep = book !== undefined && recovery !== undefined && !draining && !session.serverClosed && (code === undefined || code === CLOSE_RECONNECTING || code === CLOSE_CODE.ABNORMAL)
     if (keep) {
       // Away, not gone: no disconnect handlers unless the window ends first.
-      book.data = clients.get(clientId)?.data
+      book.data = client.data
       parked.set(clientId, book)
       awayCtx.set(book, session.ctx)
       book.expiry = timers.setTimeout(() => expire(book), recovery.windowMs)
@@ -656,7 +667,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (book !== undefined && books.get(book.sid) === book) {
       // A server shutting down leaves its sessions in the store: their clients resume elsewhere.
       if (draining && session.peerCloseCode !== CLOSE_CODE.NORMAL) {
-        book.data = clients.get(clientId)?.data
+        book.data = client.data
         journal?.away(book)
       } else journal?.forget(book)
       books.delete(book.sid)
@@ -680,7 +691,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       // the old socket's close finds its id taken and changes nothing).
       const old = clients.get(book.clientId)
       clients.delete(book.clientId)
-      wsClients.delete(book.clientId)
       live.closed()
       if (old !== undefined) {
         book.data = old.data
@@ -706,8 +716,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     const restoring = client.type === 'http' ? parked.get(client.id) : undefined
     if (restoring !== undefined) abandon(restoring)
     httpSessions.delete(client.id)
-    const session = wsClients.get(client.id)
-    if (session !== undefined) disconnected(session, client.id)
+    const session = wsOf(client)
+    if (session !== undefined) disconnected(client, session)
     clients.delete(client.id)
     if (draining && clients.size === 0) drained?.()
   }
@@ -718,7 +728,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     for (const session of httpSessions.values()) session.sweep(now)
   }, sweepEvery)
   const heartbeat = timers.setInterval(() => {
-    for (const session of wsClients.values()) session.heartbeat()
+    for (const client of clients.values()) wsOf(client)?.heartbeat()
   }, limits.heartbeatIntervalMs)
 
   let closing: Promise<void> | undefined
@@ -744,7 +754,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
         })
       }
       if (clients.size === 0) return drained()
-      for (const session of wsClients.values()) session.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
+      for (const client of clients.values()) wsOf(client)?.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
       for (const session of httpSessions.values()) session.finish()
     })
     return closing
@@ -779,6 +789,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     },
   }
 }
+
+// The receiver of a WebSocket client that is gone: its socket is closed, nothing reaches it.
+const GONE: Receiver = { receive: () => undefined, peerEnded: () => undefined }
 
 const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
 

@@ -36,7 +36,7 @@ import type { Client, Receiver } from './client.js'
 import type { ClusterTarget } from './cluster-adapter.js'
 import { createClusterHandle } from './cluster-handle.js'
 import { inProcessCluster } from './in-process-cluster.js'
-import { ClientContext, type ClientOps } from './client-context.js'
+import { type ClientContext, type ClientOps, clientContexts } from './client-context.js'
 import { ClientSession, type FrameSource, newSessionId } from './client-session.js'
 import { cursorKey, cursorTarget } from './cursor-key.js'
 import { loadSession } from './load-session.js'
@@ -112,7 +112,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const cluster = options.cluster ?? inProcessCluster()
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
-  const clients = new Map<number, Client<S>>()
+  const clients = new Map<number, ClientContext<S>>()
   // The WebSocket clients are the clients whose receiver is a WebSocket session: found through
   // `clients`, without a second map entry per connection (an idle server holds 10,000 of them).
   const wsOf = (client: Client<S> | undefined): WsSession<S> | undefined => (client?.receiver instanceof WsSession ? client.receiver : undefined)
@@ -315,6 +315,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     setClientData,
     getClientData,
   }
+  // The server's clients: one object per connection, its handlers' context once it upgrades.
+  const Clients = clientContexts<S>(ops)
 
   // Another node's request about a client of this one: done when it is a WebSocket client here.
   const ifWsClient = (clientId: number, run: () => void): boolean => {
@@ -447,7 +449,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
    * cursors; what was held joins them once. takeOver then resumes it like a local one.
    * Every failure, or the store's silence past `loadTimeoutMs`, is a fresh session with a resync.
    */
-  const restoreRemote = async (client: Client<S>, request: HttpRequest, sid: string, lastSeq: number): Promise<undefined> => {
+  const restoreRemote = async (client: ClientContext<S>, request: HttpRequest, sid: string, lastSeq: number): Promise<undefined> => {
     const settings = recovery as NonNullable<typeof recovery>
     const st = store as NonNullable<typeof store>
     const loaded = await loadSession(st, timers, sid, lastSeq, settings.loadTimeoutMs)
@@ -535,7 +537,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   // Connect handlers still running, so that disconnect handlers wait for them.
   const connecting = new Map<number, Promise<unknown>>()
 
-  const takeOver = (client: Client<S>, request: HttpRequest, rest: Uint8Array): void => {
+  const takeOver = (client: ClientContext<S>, request: HttpRequest, rest: Uint8Array): void => {
     const upgrade = validated.get(request)
     const extra = extraHeaders.get(request)
     const agreement = agreements.get(request)
@@ -545,7 +547,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     agreements.delete(request)
     if (upgrade === undefined || io.isClosed(client.socket)) return io.destroy(client.socket)
     httpSessions.delete(client.id)
-    client.type = 'ws'
     const answer: Header[] | undefined = agreement === undefined ? undefined : [['Sec-WebSocket-Extensions', agreement.header]]
     io.write(client.socket, handshakeResponse(upgrade, answer === undefined ? extra : [...(extra ?? []), ...answer]))
     // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
@@ -556,7 +557,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
     const resync: ResyncReason | undefined =
       asked?.resume === undefined || resumed !== undefined ? undefined : (fromStore ?? (books.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
-    const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
+    // From here on the client is a WebSocket client, and its handlers' context.
+    client.request = compactRequest(request)
+    const session = new WsSession(client.socket, client, wsShared)
     if (agreement !== undefined) session.deflate = (compression as WsCompression).attach(session, agreement.params)
     client.receiver = session
     if (resumed === undefined) registry.joinNamespace(client.id)
@@ -608,7 +611,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
 
   let drained: (() => void) | undefined
 
-  const accept = (socket: S): Client<S> | undefined => {
+  const accept = (socket: S): ClientContext<S> | undefined => {
     if (draining || clients.size >= limits.maxConnections) {
       logger.warning('connection refused: {reason}', { reason: draining ? 'shutting down' : 'too many connections' })
       timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
@@ -617,7 +620,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     }
     const id = nextId++
     const http = new HttpSession(socket, httpShared, id)
-    const client: Client<S> = { id, socket, type: 'http', receiver: http, data: undefined }
+    const client = new Clients(id, socket, http)
     clients.set(id, client)
     httpSessions.set(id, http)
     return client
@@ -645,7 +648,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   // The context of a parked session's last connection, for its disconnect handlers.
   const awayCtx = new Map<ClientSession, WsSession<S>['ctx']>()
 
-  const disconnected = (client: Client<S>, session: WsSession<S>): void => {
+  const disconnected = (client: ClientContext<S>, session: WsSession<S>): void => {
     const clientId = client.id
     session.closed()
     // No longer a WebSocket client (its disconnect handlers may still read its data).
@@ -681,7 +684,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
    * known and everything after `lastSeq` is still kept, the new connection takes the old
    * client id (rooms and namespace are kept under it), its data, and what it missed.
    */
-  const resume = (client: Client<S>, sid: string, lastSeq: number): { readonly book: ClientSession; readonly missed: readonly string[] } | undefined => {
+  const resume = (client: ClientContext<S>, sid: string, lastSeq: number): { readonly book: ClientSession; readonly missed: readonly string[] } | undefined => {
     const book = books.get(sid)
     const missed = book?.since(lastSeq)
     if (book === undefined || missed === undefined) return undefined
@@ -710,8 +713,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     return { book, missed }
   }
 
-  const closed = (client: Client<S>): void => {
-    if (clients.get(client.id) !== client) return
+  const closed = (gone: Client<S>): void => {
+    const client = clients.get(gone.id)
+    if (client !== gone || client === undefined) return
     // A client gone while its session was restored from the store: it comes back later.
     const restoring = client.type === 'http' ? parked.get(client.id) : undefined
     if (restoring !== undefined) abandon(restoring)

@@ -547,6 +547,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     agreements.delete(request)
     if (upgrade === undefined || io.isClosed(client.socket)) return io.destroy(client.socket)
     httpSessions.delete(client.id)
+    // From here on the client is a WebSocket client, and its handlers' context.
+    client.request = compactRequest(request)
     const answer: Header[] | undefined = agreement === undefined ? undefined : [['Sec-WebSocket-Extensions', agreement.header]]
     io.write(client.socket, handshakeResponse(upgrade, answer === undefined ? extra : [...(extra ?? []), ...answer]))
     // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
@@ -557,8 +559,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
     const resync: ResyncReason | undefined =
       asked?.resume === undefined || resumed !== undefined ? undefined : (fromStore ?? (books.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
-    // From here on the client is a WebSocket client, and its handlers' context.
-    client.request = compactRequest(request)
     const session = new WsSession(client.socket, client, wsShared)
     if (agreement !== undefined) session.deflate = (compression as WsCompression).attach(session, agreement.params)
     client.receiver = session

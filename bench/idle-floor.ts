@@ -16,7 +16,8 @@
  * Loopback only, bounded in count and time. Run: `npx tsx bench/idle-floor.ts`
  * (`--clients 10000 --base 500 --modes net,tcp-wrap,twinport`; `--node-flags="..."` passes
  * flags to the servers, e.g. `--max-semi-space-size=1` to see what the young generation's
- * growth adds).
+ * growth adds; `--garbage 4096` makes the `net` and `tcp-wrap` floors allocate that many bytes of
+ * short-lived objects per upgrade, to see what an upgrade's garbage alone adds to RSS).
  */
 import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -50,13 +51,22 @@ interface TcpHandle {
 
 type FloorMode = Exclude<Mode, 'twinport'>
 
-const serve = async (mode: FloorMode): Promise<number> => {
+// Short-lived objects of about `bytes` in all (each ~112 B): what a handshake's garbage costs.
+const sink: { last: unknown } = { last: undefined }
+const makeGarbage = (bytes: number): void => {
+  for (let i = 0; i < bytes / 112; i++) sink.last = { i, pair: [i, i], text: `x${i}` }
+}
+
+const serve = async (mode: FloorMode, garbage: number): Promise<number> => {
   const kept: unknown[] = []
   if (mode === 'net') {
     const { createServer } = await import('node:net')
     const server = createServer({ noDelay: true }, (socket) => {
       socket.on('error', () => socket.destroy())
-      socket.once('data', () => socket.write(RESPONSE))
+      socket.once('data', () => {
+        socket.write(RESPONSE)
+        makeGarbage(garbage)
+      })
       kept.push(socket)
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -79,6 +89,7 @@ const serve = async (mode: FloorMode): Promise<number> => {
       answered = true
       const req = Object.assign(new WriteWrap(), { handle, oncomplete: () => undefined })
       handle.writeLatin1String(req, RESPONSE)
+      makeGarbage(garbage)
     }
     handle.readStart()
     kept.push(handle)
@@ -94,8 +105,8 @@ const usage = (): Usage => {
   return { rss: m.rss, heapUsed: m.heapUsed }
 }
 
-const child = async (mode: FloorMode): Promise<void> => {
-  const port = await serve(mode)
+const child = async (mode: FloorMode, garbage: number): Promise<void> => {
+  const port = await serve(mode, garbage)
   process.on('message', (message: unknown) => {
     if (message === 'gc') (globalThis as { gc?: () => void }).gc?.()
     process.send?.(usage())
@@ -124,7 +135,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const measure = async (mode: Mode, clients: number, base: number): Promise<Record<string, string>> => {
   const script = mode === 'twinport' ? TWINPORT : new URL(import.meta.url).pathname
   const port = mode === 'twinport' ? 6200 : 0
-  const server = fork(script, mode === 'twinport' ? [] : ['--serve', mode], {
+  const server = fork(script, mode === 'twinport' ? [] : ['--serve', mode, '--garbage', String(garbageBytes)], {
     execArgv: [
       '--expose-gc',
       ...nodeFlags,
@@ -173,12 +184,14 @@ const { values } = parseArgs({
     base: { type: 'string', default: '500' },
     modes: { type: 'string', default: 'net,tcp-wrap,twinport' },
     'node-flags': { type: 'string', default: '' },
+    garbage: { type: 'string', default: '0' },
   },
 })
+const garbageBytes = Math.max(0, Number(values.garbage) || 0)
 // Flags for the server processes, e.g. `--node-flags=--max-semi-space-size=1`.
 const nodeFlags = (values['node-flags'] ?? '').split(' ').filter((f) => f !== '')
 
-if (values.serve === 'net' || values.serve === 'tcp-wrap') await child(values.serve)
+if (values.serve === 'net' || values.serve === 'tcp-wrap') await child(values.serve, garbageBytes)
 else {
   const modes = (values.modes ?? '').split(',').filter((m): m is Mode => m === 'net' || m === 'tcp-wrap' || m === 'twinport')
   const rows: Record<string, string>[] = []
@@ -187,7 +200,8 @@ else {
       console.log(`twinport: ${TWINPORT} missing (npx tsc -p tsconfig.bench.json)`)
       continue
     }
-    rows.push(await measure(mode, Number(values.clients), Number(values.base)))
+    const row = await measure(mode, Number(values.clients), Number(values.base))
+    rows.push(garbageBytes === 0 || mode === 'twinport' ? row : { ...row, mode: `${mode} +${garbageBytes} B garbage` })
   }
   console.table(rows)
 }

@@ -3,7 +3,8 @@
  * `$clientData`): its id, the runtime's socket, its type, what reads its bytes now (the
  * HTTP session, then the WebSocket session after an upgrade), and the application's
  * per-client data. An adapter keeps this record with its socket and hands it back with
- * every chunk, end and close.
+ * every chunk, end and close. The engine's clients are `ClientContext`s (client-context.ts):
+ * the same object is a WebSocket client's `SocketContext`.
  */
 
 export type ClientType = 'http' | 'ws'
@@ -19,7 +20,8 @@ export interface Client<S> {
   /** Changes once at most: a client that recovers its session takes back its old id. */
   id: number
   readonly socket: S
-  type: ClientType
+  /** `ws` once its upgrade was accepted. */
+  readonly type: ClientType
   receiver: Receiver
   /** Created on the first `setClientData`: most clients never store anything. */
   data: Map<string, unknown> | undefined

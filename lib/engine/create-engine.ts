@@ -32,11 +32,11 @@ import { CLOSE_RECONNECTING, readSessionQuery, type ResyncReason, sessionMessage
 import type { Sequence } from '../core/cluster/cluster-message.js'
 import type { DeflateAgreement } from '../core/ws/extensions/accept-deflate-offer.js'
 import { type Upgrade, type UpgradeOptions, validateUpgrade } from '../core/ws/validate-upgrade.js'
-import type { Client } from './client.js'
+import type { Client, Receiver } from './client.js'
 import type { ClusterTarget } from './cluster-adapter.js'
 import { createClusterHandle } from './cluster-handle.js'
 import { inProcessCluster } from './in-process-cluster.js'
-import { ClientContext, type ClientOps } from './client-context.js'
+import { type ClientContext, type ClientOps, clientContexts } from './client-context.js'
 import { ClientSession, type FrameSource, newSessionId } from './client-session.js'
 import { cursorKey, cursorTarget } from './cursor-key.js'
 import { loadSession } from './load-session.js'
@@ -116,8 +116,18 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   const cluster = options.cluster ?? inProcessCluster()
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
-  const clients = new Map<number, Client<S>>()
-  const wsClients = new Map<number, WsSession<S>>()
+  const clients = new Map<number, ClientContext<S>>()
+  // The WebSocket clients are the clients whose receiver is a WebSocket session: found through
+  // `clients`, without a second map entry per connection (an idle server holds 10,000 of them).
+  const wsOf = (client: Client<S> | undefined): WsSession<S> | undefined => (client?.receiver instanceof WsSession ? client.receiver : undefined)
+  function* wsIds(): Generator<number, void, undefined> {
+    for (const client of clients.values()) if (client.receiver instanceof WsSession) yield client.id
+  }
+  const wsClients = {
+    get: (clientId: number): WsSession<S> | undefined => wsOf(clients.get(clientId)),
+    has: (clientId: number): boolean => wsOf(clients.get(clientId)) !== undefined,
+    keys: wsIds,
+  }
   const httpSessions = new Map<number, HttpSession<S>>()
   // Client sessions (opt-in): every session by id, and those whose client is away, by client id.
   const recovery = resolved.right.recovery
@@ -310,6 +320,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     setClientData,
     getClientData,
   }
+  // The server's clients: one object per connection, its handlers' context once it upgrades.
+  const Clients = clientContexts<S>(ops)
 
   // Another node's request about a client of this one: done when it is a WebSocket client here.
   const ifWsClient = (clientId: number, run: () => void): boolean => {
@@ -442,7 +454,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
    * cursors; what was held joins them once. takeOver then resumes it like a local one.
    * Every failure, or the store's silence past `loadTimeoutMs`, is a fresh session with a resync.
    */
-  const restoreRemote = async (client: Client<S>, request: HttpRequest, sid: string, lastSeq: number): Promise<undefined> => {
+  const restoreRemote = async (client: ClientContext<S>, request: HttpRequest, sid: string, lastSeq: number): Promise<undefined> => {
     const settings = recovery as NonNullable<typeof recovery>
     const st = store as NonNullable<typeof store>
     const loaded = await loadSession(st, timers, sid, lastSeq, settings.loadTimeoutMs)
@@ -533,7 +545,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   // Connect handlers still running, so that disconnect handlers wait for them.
   const connecting = new Map<number, Promise<unknown>>()
 
-  const takeOver = (client: Client<S>, request: HttpRequest, rest: Uint8Array): void => {
+  const takeOver = (client: ClientContext<S>, request: HttpRequest, rest: Uint8Array): void => {
     const upgrade = validated.get(request)
     const extra = extraHeaders.get(request)
     const agreement = agreements.get(request)
@@ -543,7 +555,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     agreements.delete(request)
     if (upgrade === undefined || io.isClosed(client.socket)) return io.destroy(client.socket)
     httpSessions.delete(client.id)
-    client.type = 'ws'
+    // From here on the client is a WebSocket client, and its handlers' context.
+    client.request = compactRequest(request)
     const answer: Header[] | undefined = agreement === undefined ? undefined : [['Sec-WebSocket-Extensions', agreement.header]]
     io.write(client.socket, handshakeResponse(upgrade, answer === undefined ? extra : [...(extra ?? []), ...answer]))
     // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
@@ -554,10 +567,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
     const resync: ResyncReason | undefined =
       asked?.resume === undefined || resumed !== undefined ? undefined : (fromStore ?? (books.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
-    const session = new WsSession(client.socket, new ClientContext(client.id, compactRequest(request), ops), wsShared)
+    const session = new WsSession(client.socket, client, wsShared)
     if (agreement !== undefined) session.deflate = (compression as WsCompression).attach(session, agreement.params)
     client.receiver = session
-    wsClients.set(client.id, session)
     if (resumed === undefined) registry.joinNamespace(client.id)
     if (asked !== undefined && recovery !== undefined) {
       const book = resumed?.book ?? new ClientSession(newSessionId(), client.id, recovery)
@@ -609,7 +621,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
 
   let drained: (() => void) | undefined
 
-  const accept = (socket: S): Client<S> | undefined => {
+  const accept = (socket: S): ClientContext<S> | undefined => {
     if (draining || clients.size >= limits.maxConnections) {
       logger.warning('connection refused: {reason}', { reason: draining ? 'shutting down' : 'too many connections' })
       timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
@@ -618,7 +630,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     }
     const id = nextId++
     const http = new HttpSession(socket, httpShared, id)
-    const client: Client<S> = { id, socket, type: 'http', receiver: http, data: undefined }
+    const client = new Clients(id, socket, http)
     clients.set(id, client)
     httpSessions.set(id, http)
     return client
@@ -646,9 +658,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   // The context of a parked session's last connection, for its disconnect handlers.
   const awayCtx = new Map<ClientSession, WsSession<S>['ctx']>()
 
-  const disconnected = (session: WsSession<S>, clientId: number): void => {
+  const disconnected = (client: ClientContext<S>, session: WsSession<S>): void => {
+    const clientId = client.id
     session.closed()
-    wsClients.delete(clientId)
+    // No longer a WebSocket client (its disconnect handlers may still read its data).
+    client.receiver = GONE
     const book = session.book
     // A link that broke (or a client saying it comes back) keeps its session for the window;
     // a deliberate close, or the server's own, ends it.
@@ -656,7 +670,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     const keep = book !== undefined && recovery !== undefined && !draining && !session.serverClosed && (code === undefined || code === CLOSE_RECONNECTING || code === CLOSE_CODE.ABNORMAL)
     if (keep) {
       // Away, not gone: no disconnect handlers unless the window ends first.
-      book.data = clients.get(clientId)?.data
+      book.data = client.data
       parked.set(clientId, book)
       awayCtx.set(book, session.ctx)
       book.expiry = timers.setTimeout(() => expire(book), recovery.windowMs)
@@ -666,7 +680,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (book !== undefined && books.get(book.sid) === book) {
       // A server shutting down leaves its sessions in the store: their clients resume elsewhere.
       if (draining && session.peerCloseCode !== CLOSE_CODE.NORMAL) {
-        book.data = clients.get(clientId)?.data
+        book.data = client.data
         journal?.away(book)
       } else journal?.forget(book)
       books.delete(book.sid)
@@ -680,7 +694,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
    * known and everything after `lastSeq` is still kept, the new connection takes the old
    * client id (rooms and namespace are kept under it), its data, and what it missed.
    */
-  const resume = (client: Client<S>, sid: string, lastSeq: number): { readonly book: ClientSession; readonly missed: readonly string[] } | undefined => {
+  const resume = (client: ClientContext<S>, sid: string, lastSeq: number): { readonly book: ClientSession; readonly missed: readonly string[] } | undefined => {
     const book = books.get(sid)
     const missed = book?.since(lastSeq)
     if (book === undefined || missed === undefined) return undefined
@@ -690,7 +704,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       // the old socket's close finds its id taken and changes nothing).
       const old = clients.get(book.clientId)
       clients.delete(book.clientId)
-      wsClients.delete(book.clientId)
       live.closed()
       if (old !== undefined) {
         book.data = old.data
@@ -710,14 +723,15 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     return { book, missed }
   }
 
-  const closed = (client: Client<S>): void => {
-    if (clients.get(client.id) !== client) return
+  const closed = (gone: Client<S>): void => {
+    const client = clients.get(gone.id)
+    if (client !== gone || client === undefined) return
     // A client gone while its session was restored from the store: it comes back later.
     const restoring = client.type === 'http' ? parked.get(client.id) : undefined
     if (restoring !== undefined) abandon(restoring)
     httpSessions.delete(client.id)
-    const session = wsClients.get(client.id)
-    if (session !== undefined) disconnected(session, client.id)
+    const session = wsOf(client)
+    if (session !== undefined) disconnected(client, session)
     clients.delete(client.id)
     if (draining && clients.size === 0) drained?.()
   }
@@ -728,7 +742,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     for (const session of httpSessions.values()) session.sweep(now)
   }, sweepEvery)
   const heartbeat = timers.setInterval(() => {
-    for (const session of wsClients.values()) session.heartbeat()
+    for (const client of clients.values()) wsOf(client)?.heartbeat()
   }, limits.heartbeatIntervalMs)
 
   let closing: Promise<void> | undefined
@@ -754,7 +768,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
         })
       }
       if (clients.size === 0) return drained()
-      for (const session of wsClients.values()) session.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
+      for (const client of clients.values()) wsOf(client)?.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
       for (const session of httpSessions.values()) session.finish()
     })
     return closing
@@ -789,6 +803,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     },
   }
 }
+
+// The receiver of a WebSocket client that is gone: its socket is closed, nothing reaches it.
+const GONE: Receiver = { receive: () => undefined, peerEnded: () => undefined }
 
 const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
 

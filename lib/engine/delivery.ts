@@ -62,8 +62,8 @@ export interface DeliveryDeps<S> {
   readonly maxSendBuffer: number
   readonly registry: NamespaceRegistry
   readonly frames: FrameWriter
-  /** The connected WebSocket clients by id. */
-  readonly sessions: ReadonlyMap<number, Outlet<S>>
+  /** The connected WebSocket clients by id (a `Map`, or the server's view of its registry). */
+  readonly sessions: { get(id: number): Outlet<S> | undefined; keys(): Iterable<number> }
   /** Sessions whose client is away (within the recovery window): what they miss is kept. */
   readonly parked: ReadonlyMap<number, ClientSession>
   /** Told before a slow consumer is dropped. */

@@ -1,8 +1,9 @@
 /**
  * `compactRequest`: the same request in less memory, for a request kept for as long as a
  * connection lives (a WebSocket client's upgrade request, `ctx.request`). The header lines
- * are held as one string and become `[name, value]` pairs again on first read; an empty
- * body and empty trailers share one constant. A server with 10,000 idle clients keeps
+ * are held as one string (the usual names and values of an upgrade as one character each)
+ * and become `[name, value]` pairs again on first read; an empty body and empty trailers
+ * share one constant. A server with 10,000 idle clients keeps
  * 10,000 of these, so the pairs' arrays (about half a KiB a request) are worth dropping.
  *
  * Pure and portable: no node:* imports.
@@ -16,12 +17,49 @@ const SEPARATOR = '\n'
 const NO_HEADERS: readonly Header[] = []
 const NO_BODY = new Uint8Array(0)
 
-// One flat string (`join` builds it in one piece; `+=` would keep every part alive in a rope).
-const joinHeaders = (headers: readonly Header[]): string => {
+// The names and values most upgrade requests carry (browsers', `ws`', undici's, proxies'),
+// each held as one control character, like HPACK's static table (RFC 7541 Appendix A): a
+// parsed name is a token and a parsed value holds no control character but HTAB (RFC 9110
+// §5.1, §5.5), so a part that is one control character is a code. A request that has such a
+// part anyway (built by hand) keeps its pairs as they are.
+const NAMES: readonly string[] = [
+  'Host', 'Connection', 'Upgrade', 'Origin', 'User-Agent', 'Pragma', 'Cache-Control', 'Accept-Encoding',
+  'Accept-Language', 'Accept', 'Cookie', 'Authorization', 'Sec-WebSocket-Key', 'Sec-WebSocket-Version',
+  'Sec-WebSocket-Extensions', 'Sec-WebSocket-Protocol', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Forwarded-Host',
+  'X-Real-IP', 'Referer', 'host', 'connection', 'upgrade', 'sec-websocket-key', 'sec-websocket-version',
+  'sec-websocket-extensions', 'user-agent', 'origin', 'authorization',
+]
+const VALUES: readonly string[] = [
+  'websocket', 'Upgrade', '13', 'no-cache', 'upgrade', 'permessage-deflate; client_max_window_bits', 'permessage-deflate',
+  'gzip, deflate, br, zstd', 'gzip, deflate, br', 'gzip, deflate', 'keep-alive, Upgrade', 'https', 'http', '*/*',
+  'en-US,en;q=0.9', 'en-US,en;q=0.5', 'no-cache, no-store', 'WebSocket',
+]
+
+// The 30 codes: every control character but HTAB (a value may be one) and the separator.
+const CODES: readonly string[] = Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).filter((c) => c !== '\t' && c !== SEPARATOR)
+const isCode = (part: string): boolean => part.length === 1 && part.charCodeAt(0) < 0x20
+const encoder = (table: readonly string[]): ReadonlyMap<string, string> => new Map(table.map((text, i) => [text, CODES[i] as string]))
+const decoder = (table: readonly string[]): readonly (string | undefined)[] => {
+  const out: (string | undefined)[] = new Array<string | undefined>(0x20).fill(undefined)
+  table.forEach((text, i) => (out[(CODES[i] as string).charCodeAt(0)] = text))
+  return out
+}
+const NAME_CODE = encoder(NAMES)
+const VALUE_CODE = encoder(VALUES)
+const NAME_OF = decoder(NAMES)
+const VALUE_OF = decoder(VALUES)
+
+// Whether a part would not come back as itself: it holds the separator, or reads as a code.
+const unsafe = (part: string): boolean => isCode(part) || part.includes(SEPARATOR)
+
+// One flat string (`join` builds it in one piece; `+=` would keep every part alive in a rope),
+// or `undefined` when a part cannot be held in it.
+const joinHeaders = (headers: readonly Header[]): string | undefined => {
   const parts: string[] = []
   for (let i = 0; i < headers.length; i++) {
     const [name, value] = headers[i] as Header
-    parts.push(name, value)
+    if (unsafe(name) || unsafe(value)) return undefined
+    parts.push(NAME_CODE.get(name) ?? name, VALUE_CODE.get(value) ?? value)
   }
   return parts.join(SEPARATOR)
 }
@@ -29,7 +67,11 @@ const joinHeaders = (headers: readonly Header[]): string => {
 const splitHeaders = (joined: string): readonly Header[] => {
   const parts = joined.split(SEPARATOR)
   const headers: Header[] = []
-  for (let i = 0; i + 1 < parts.length; i += 2) headers.push([parts[i] as string, parts[i + 1] as string])
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const name = parts[i] as string
+    const value = parts[i + 1] as string
+    headers.push([isCode(name) ? (NAME_OF[name.charCodeAt(0)] as string) : name, isCode(value) ? (VALUE_OF[value.charCodeAt(0)] as string) : value])
+  }
   return headers
 }
 
@@ -43,8 +85,8 @@ class CompactRequest implements HttpRequest {
   readonly body: Uint8Array
   readonly keepAlive: boolean
   readonly expectContinue: boolean
-  #joined: string
-  #headers: readonly Header[] | undefined
+  // The header lines joined into one string until first read, then the pairs.
+  #headers: string | readonly Header[]
 
   constructor(request: HttpRequest) {
     this.method = request.method
@@ -56,12 +98,13 @@ class CompactRequest implements HttpRequest {
     this.body = request.body.length === 0 ? NO_BODY : request.body
     this.keepAlive = request.keepAlive
     this.expectContinue = request.expectContinue
-    this.#joined = joinHeaders(request.headers)
-    this.#headers = request.headers.length === 0 ? NO_HEADERS : undefined
+    this.#headers = request.headers.length === 0 ? NO_HEADERS : (joinHeaders(request.headers) ?? request.headers)
   }
 
   get headers(): readonly Header[] {
-    return (this.#headers ??= splitHeaders(this.#joined))
+    const headers = this.#headers
+    if (typeof headers !== 'string') return headers
+    return (this.#headers = splitHeaders(headers))
   }
 
   // `headers` is a getter, which `{ ...request }` would not copy: JSON gets every field.

@@ -43,4 +43,16 @@ test('compactRequest :: compacting twice gives the same value; JSON carries the 
   assert.equal([json.headers, json.path], [upgrade.headers.map((h) => [...h]), '/chat'])
 })
 
+test('compactRequest :: the usual names and values come back in the case they came in', () => {
+  const headers: readonly Header[] = [['host', 'a'], ['Host', 'b'], ['upgrade', 'WebSocket'], ['Connection', 'upgrade'], ['sec-websocket-version', '13'], ['Origin', 'websocket']]
+  assert.equal(compactRequest({ ...upgrade, headers }).headers, headers)
+})
+
+test('compactRequest :: a request built by hand with a line feed or a lone control character keeps its pairs', () => {
+  for (const headers of [[['X-A', 'one\ntwo']], [['X-A', '\u0001']], [['\u0002', 'v']], [['X-A', '\t']]] as const) {
+    const kept = compactRequest({ ...upgrade, headers })
+    assert.equal(kept.headers, headers)
+  }
+})
+
 test.run()

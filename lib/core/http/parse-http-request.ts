@@ -22,6 +22,7 @@ import type { HttpError } from './http-error.js'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js'
 import { type Head, parseHead } from './parse-head.js'
 import { readHead } from './read-head.js'
+import { requestOfHead } from './request-of-head.js'
 import { HEAD_START, type HeadScan, scanHead } from './scan-head.js'
 import { MAX_EMPTY_LINES, skipEmptyLines } from './skip-empty-lines.js'
 import type { Header, HttpRequest } from './types.js'
@@ -51,18 +52,7 @@ const FRESH: HttpResume = { _tag: 'Head', ...HEAD_START }
 const done = (head: Head, body: Uint8Array, trailers: readonly Header[], bytes: Uint8Array, end: number): Either<HttpError, HttpDecodeStep> =>
   right({
     _tag: 'Parsed',
-    value: {
-      method: head.method,
-      target: head.target,
-      path: head.path,
-      rawQuery: head.rawQuery,
-      protocol: head.protocol,
-      headers: head.headers,
-      trailers,
-      body,
-      keepAlive: head.keepAlive,
-      expectContinue: head.expectContinue,
-    },
+    value: requestOfHead(head, body, trailers),
     rest: bytes.subarray(end),
   })
 

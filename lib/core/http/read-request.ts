@@ -10,6 +10,7 @@
  */
 import type { HttpLimits } from './http-limits.js'
 import { readHead } from './read-head.js'
+import { requestOfHead } from './request-of-head.js'
 import type { Header, HttpRequest } from './types.js'
 
 /** A request read at an offset, and the offset just after it. */
@@ -43,19 +44,5 @@ export const readRequest = (bytes: Uint8Array, start: number, limits: HttpLimits
     if (end > bytes.length) return undefined
     body = bytes.subarray(bodyStart, end)
   } else if (framing._tag === 'Chunked') return undefined
-  return {
-    request: {
-      method: head.method,
-      target: head.target,
-      path: head.path,
-      rawQuery: head.rawQuery,
-      protocol: head.protocol,
-      headers: head.headers,
-      trailers: NO_TRAILERS,
-      body,
-      keepAlive: head.keepAlive,
-      expectContinue: head.expectContinue,
-    },
-    end,
-  }
+  return { request: requestOfHead(head, body, NO_TRAILERS), end }
 }

@@ -143,12 +143,13 @@ export const readHead = (bytes: Uint8Array, limits: HttpLimits, start = 0): Eith
       if (bytes[pos + 1] !== LF || pos + 2 > maxHead) return undefined
       // Names, values and the target are short runs that repeat from request to request:
       // interned rather than decoded.
-      const headers: Header[] = []
+      // Sized once: a literal pushed to grows a backing store of 17 slots for a single field.
+      const headers: Header[] = new Array<Header>(count >> 2)
       for (let i = 0; i < count; i += 4) {
-        headers.push([
+        headers[i >> 2] = [
           internAscii(bytes, offsets[i] as number, offsets[i + 1] as number),
           internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number),
-        ])
+        ]
       }
       const target = internAscii(bytes, targetStart, targetEnd)
       const method = methodOf(bytes, start, methodEnd)

@@ -18,6 +18,18 @@ test('readHead :: a complete plain head in one pass, trailing bytes untouched', 
   assert.equal(head.headers, [['Host', 'x'], ['Content-Length', '3'], ['Connection', 'keep-alive'], ['X-E', 'v']])
 })
 
+test('readHead :: the field list holds every field in order, with no holes, whatever their number', () => {
+  for (const n of [0, 1, 2, 17, 40]) {
+    const fields = Array.from({ length: n }, (_, i) => `X-${i}: v${i}\r\n`).join('')
+    const r = read(`GET / HTTP/1.0\r\n${fields}\r\n`)
+    assert.ok(r !== undefined && '_tag' in r && r._tag === 'Right')
+    const headers = r.right.headers
+    assert.is(headers.length, n)
+    assert.equal(Object.keys(headers), Array.from({ length: n }, (_, i) => String(i)))
+    assert.equal([...headers], Array.from({ length: n }, (_, i) => [`X-${i}`, `v${i}`]))
+  }
+})
+
 test('readHead :: an unknown method is kept as sent', () => {
   const r = read('M-SEARCH / HTTP/1.1\r\nHost: a\r\n\r\n')
   assert.ok(r !== undefined && '_tag' in r && r._tag === 'Right')

@@ -27,7 +27,7 @@ import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { type Dialect, plainWs, socketIo } from './load/dialect.js'
 import { processRssBytes } from './load/proc.js'
-import { maskedFrame, OPCODE, scanFrames } from './load/ws-frames.js'
+import { afterUpgradeAnswer, maskedFrame, OPCODE, scanFrames } from './load/ws-frames.js'
 import type { RedisServer } from '../spec/support/redis.js'
 import { benchProcesses } from './bench-processes.js'
 
@@ -120,10 +120,10 @@ const receive = (c: Client, dialect: Dialect, ready: (ok: boolean) => void, chun
   let buf = c.pending === null ? chunk : Buffer.concat([c.pending, chunk])
   c.pending = null
   if (c.state === 'handshake') {
-    const end = buf.indexOf('\r\n\r\n')
-    if (end < 0) return void (c.pending = Buffer.from(buf))
-    if (!buf.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 101')) return ready(false)
-    buf = buf.subarray(end + 4)
+    const rest = afterUpgradeAnswer(buf)
+    if (rest === undefined) return void (c.pending = Buffer.from(buf))
+    if (rest === false) return ready(false)
+    buf = rest
     c.state = c.preambleLeft > 0 ? 'preamble' : 'open'
     if (c.state === 'open') ready(true)
   }

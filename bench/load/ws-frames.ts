@@ -84,3 +84,20 @@ export const scanFrames = (bytes: Uint8Array, onPayload?: (opcode: number, paylo
   }
   return { messages, consumed: at, closed }
 }
+
+const HEAD_END = [13, 10, 13, 10]
+const SWITCHING = 'HTTP/1.1 101'
+
+/**
+ * What follows the server's answer to an upgrade in `bytes`: the bytes past a `101`'s head,
+ * `undefined` while the head is not all there yet, or `false` when the answer is not a `101`.
+ */
+export const afterUpgradeAnswer = <B extends Uint8Array>(bytes: B): B | undefined | false => {
+  let end = -1
+  for (let i = 0; i + 4 <= bytes.length && end < 0; i++) {
+    if (HEAD_END.every((b, k) => bytes[i + k] === b)) end = i
+  }
+  if (end < 0) return undefined
+  for (let k = 0; k < SWITCHING.length; k++) if (bytes[k] !== SWITCHING.charCodeAt(k)) return false
+  return bytes.subarray(end + 4) as B
+}

@@ -10,7 +10,7 @@
  */
 import { connect, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
-import { scanFrames } from '../load/ws-frames.js'
+import { afterUpgradeAnswer, scanFrames } from '../load/ws-frames.js'
 
 /** One `tp:session` the client got. */
 export interface SessionAnswer {
@@ -83,10 +83,10 @@ const onChunk = (c: SessionClient, chunk: Buffer, ready: (ok: boolean) => void):
   let buf = c.pending === null ? chunk : Buffer.concat([c.pending, chunk])
   c.pending = null
   if (c.state === 'handshake') {
-    const end = buf.indexOf('\r\n\r\n')
-    if (end < 0) return void (c.pending = Buffer.from(buf))
-    if (!buf.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 101')) return ready(false)
-    buf = buf.subarray(end + 4)
+    const rest = afterUpgradeAnswer(buf)
+    if (rest === undefined) return void (c.pending = Buffer.from(buf))
+    if (rest === false) return ready(false)
+    buf = rest
     c.state = c.session ? 'session' : 'open'
     if (c.state === 'open') ready(true)
   }

@@ -10,37 +10,47 @@ import { decodeUtf8 } from '../../../lib/core/ws/utf8.js'
 import { encodeStream, encodeStreamFrame, frameArb, streamArb } from '../../support/ws-stream.js'
 import { toHex } from './hex.js'
 
+type Limits = { readonly maxPayload: number; readonly maxMessage: number }
 const limitsArb = fc.record({ maxPayload: fc.constantFrom(8, 40, 125, 1 << 20), maxMessage: fc.constantFrom(8, 40, 125, 1 << 20) })
 
 // What one stream decodes to, as comparable text: each message or control frame, then the
 // error that stopped it (its tag and close code), or how many bytes were left over.
 type Outcome = string[]
 
-// The general decoder alone: decodeFrame, then assembleMessage.
-const general = (bytes: Uint8Array, limits: { maxPayload: number; maxMessage: number }): Outcome => {
+// One step of the general decoder: decodeFrame, then assembleMessage, on what is left. The
+// stream ends (`end`: the error that stopped it, or how many bytes were left over), or goes on
+// with the next state, what the frame completed (if anything) and the bytes after it.
+type Step = { readonly end: string } | { readonly state: AssemblyState; readonly shown: string | undefined; readonly rest: Uint8Array }
+const generalStep = (rest: Uint8Array, state: AssemblyState, limits: Limits): Step => {
   const frameLimits: FrameLimits = { maxPayload: limits.maxPayload, requireMask: true }
   const messageLimits: AssemblyLimits = { maxMessage: limits.maxMessage }
+  const step = decodeFrame(rest, frameLimits)
+  if (E.isLeft(step)) return { end: `error ${step.left._tag} ${step.left.closeCode}` }
+  if (step.right._tag === 'NeedMore') return { end: `left ${rest.length}` }
+  const assembled = assembleMessage(state, step.right.value, messageLimits)
+  if (E.isLeft(assembled)) return { end: `error ${assembled.left._tag} ${assembled.left.closeCode}` }
+  const o = assembled.right.output
+  const shown = o === undefined ? undefined : o._tag === 'Text' ? `Text ${JSON.stringify(o.text)}` : o._tag === 'Binary' ? `Binary ${toHex(o.data)}` : `${o._tag} ${JSON.stringify(o)}`
+  return { state: assembled.right.state, shown, rest: step.right.rest }
+}
+
+// The general decoder alone: generalStep until the stream ends.
+const general = (bytes: Uint8Array, limits: Limits): Outcome => {
   const out: Outcome = []
   let state: AssemblyState = initialAssembly
   let rest = bytes
   for (;;) {
-    const step = decodeFrame(rest, frameLimits)
-    if (E.isLeft(step)) return [...out, `error ${step.left._tag} ${step.left.closeCode}`]
-    if (step.right._tag === 'NeedMore') return [...out, `left ${rest.length}`]
-    const assembled = assembleMessage(state, step.right.value, messageLimits)
-    if (E.isLeft(assembled)) return [...out, `error ${assembled.left._tag} ${assembled.left.closeCode}`]
-    state = assembled.right.state
-    const o = assembled.right.output
-    if (o !== undefined) out.push(o._tag === 'Text' ? `Text ${JSON.stringify(o.text)}` : o._tag === 'Binary' ? `Binary ${toHex(o.data)}` : `${o._tag} ${JSON.stringify(o)}`)
-    rest = step.right.rest
+    const step = generalStep(rest, state, limits)
+    if ('end' in step) return [...out, step.end]
+    if (step.shown !== undefined) out.push(step.shown)
+    state = step.state
+    rest = step.rest
   }
 }
 
 // The small-frame path first, wherever the state is idle, as the engine runs it (a text that
 // is not UTF-8 goes to the general decoder); the general decoder for everything else.
-const fastFirst = (bytes: Uint8Array, limits: { maxPayload: number; maxMessage: number }): Outcome => {
-  const frameLimits: FrameLimits = { maxPayload: limits.maxPayload, requireMask: true }
-  const messageLimits: AssemblyLimits = { maxMessage: limits.maxMessage }
+const fastFirst = (bytes: Uint8Array, limits: Limits): Outcome => {
   const out: Outcome = []
   const scratch = new Uint8Array(bytes.length + 127)
   let state: AssemblyState = initialAssembly
@@ -58,16 +68,11 @@ const fastFirst = (bytes: Uint8Array, limits: { maxPayload: number; maxMessage: 
         }
       }
     }
-    const rest = bytes.subarray(at)
-    const step = decodeFrame(rest, frameLimits)
-    if (E.isLeft(step)) return [...out, `error ${step.left._tag} ${step.left.closeCode}`]
-    if (step.right._tag === 'NeedMore') return [...out, `left ${rest.length}`]
-    const assembled = assembleMessage(state, step.right.value, messageLimits)
-    if (E.isLeft(assembled)) return [...out, `error ${assembled.left._tag} ${assembled.left.closeCode}`]
-    state = assembled.right.state
-    const o = assembled.right.output
-    if (o !== undefined) out.push(o._tag === 'Text' ? `Text ${JSON.stringify(o.text)}` : o._tag === 'Binary' ? `Binary ${toHex(o.data)}` : `${o._tag} ${JSON.stringify(o)}`)
-    at = bytes.length - step.right.rest.length
+    const step = generalStep(bytes.subarray(at), state, limits)
+    if ('end' in step) return [...out, step.end]
+    if (step.shown !== undefined) out.push(step.shown)
+    state = step.state
+    at = bytes.length - step.rest.length
   }
 }
 

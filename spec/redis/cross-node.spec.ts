@@ -8,10 +8,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { onConnect, onMessage, type RouteSource, routes, socketOn } from '../../lib/index.js'
-import { redisAdapter, type RedisAdapter } from '../../lib/redis/index.js'
-import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import { startRedis, type RedisServer } from '../support/redis.js'
-import { delay, eventually, type LogRecord, openClient, startServer } from '../support/server.js'
+import { startRedis } from '../support/redis.js'
+import { meshed, type RedisNode, redisSuite } from '../support/redis-suite.js'
+import { delay, eventually, openClient } from '../support/server.js'
 
 const app = routes({
   join: onConnect((ctx) => {
@@ -29,37 +28,13 @@ const bcast = routes({
   }),
 })
 
-interface Node {
-  readonly server: ServerHandle
-  readonly port: number
-  readonly adapter: RedisAdapter
-  readonly records: LogRecord[]
-}
-
-let redis: RedisServer
-const nodes: Node[] = []
-const startNode = async (nodeId: string, routeTable: RouteSource = app): Promise<Node> => {
-  const adapter = redisAdapter({ url: redis.url, nodeId, prefix: 'cross', heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400, requestTimeoutMs: 300 })
-  const { server, port, records } = await startServer({ routes: routeTable, cluster: adapter })
-  await adapter.ready()
-  const node = { server, port, adapter, records }
-  nodes.push(node)
-  return node
-}
-// Both nodes know each other once a heartbeat has run on each after both started.
-const meshed = (...ns: Node[]) => eventually(() => ns.every((n) => n.adapter.liveNodes().length === ns.length - 1), 3000, 'the nodes to see each other')
-
 const Cross = suite('redisAdapter :: across nodes')
-
-Cross.before(async () => {
-  redis = await startRedis()
+const shared = redisSuite(Cross, {
+  start: startRedis,
+  prefix: 'cross',
+  adapter: (redis) => ({ url: redis.url, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400, requestTimeoutMs: 300 }),
 })
-Cross.after.each(async () => {
-  await Promise.all(nodes.splice(0).map((n) => n.server.close()))
-})
-Cross.after(async () => {
-  await redis.dispose()
-})
+const startNode = (nodeId: string, routeTable: RouteSource = app): Promise<RedisNode> => shared.startNode(nodeId, {}, { routes: routeTable })
 
 Cross('a room broadcast reaches the room\'s members on the other node, the same bytes', async () => {
   const a = await startNode('a')
@@ -113,7 +88,7 @@ Cross('broadcasts to everyone and to a namespace cross too; the handle counts it
 Cross('a room\'s channel has a subscriber only on the nodes with members in it', async () => {
   const a = await startNode('a')
   const b = await startNode('b')
-  const subscribers = async (): Promise<number> => Number((await redis.cli('PUBSUB', 'SHARDNUMSUB', 'cross:{r:%2F:vip}:c')).split('\n')[1])
+  const subscribers = async (): Promise<number> => Number((await shared.redis.cli('PUBSUB', 'SHARDNUMSUB', 'cross:{r:%2F:vip}:c')).split('\n')[1])
   const member = await openClient(a.port, '/?room=vip')
   let n = 0
   for (let i = 0; i < 100 && (n = await subscribers()) !== 1; i++) await delay(20)
@@ -183,7 +158,7 @@ Cross('a foreign or corrupt message on a channel is logged and dropped; the node
     ['cross:{node:b}:c', '{"event":"hack"}'],
     ['cross:{control}:c', ''],
   ] as const) {
-    await redis.cli('SPUBLISH', channel, payload)
+    await shared.redis.cli('SPUBLISH', channel, payload)
   }
   await eventually(() => b.adapter.stats().invalid >= 4, 2000, 'the bad messages to be counted')
   const warnings = b.records.filter((r) => r.level === 'warning' && r.message.startsWith('cluster: dropped a message'))

@@ -9,10 +9,9 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createClient } from 'redis'
 import { onConnect, routes } from '../../lib/index.js'
-import { redisAdapter, type RedisAdapter, type RedisAdapterOptions } from '../../lib/redis/index.js'
-import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import { type NodeProcess, startNodeProcess, startRedis, type RedisServer } from '../support/redis.js'
-import { delay, eventually, type LogRecord, openClient, startServer, type TestClient } from '../support/server.js'
+import { type NodeProcess, startNodeProcess, startRedis } from '../support/redis.js'
+import { type RedisNode, redisSuite } from '../support/redis-suite.js'
+import { delay, eventually, openClient, type TestClient } from '../support/server.js'
 
 const app = routes({
   join: onConnect((ctx) => {
@@ -21,59 +20,36 @@ const app = routes({
   }),
 })
 
-interface Node {
-  readonly server: ServerHandle
-  readonly port: number
-  readonly adapter: RedisAdapter
-  readonly records: LogRecord[]
-}
-
-let redis: RedisServer
-const nodes: Node[] = []
+const Faults = suite('redisAdapter :: faults')
 const children: NodeProcess[] = []
-let prefixCount = 0
-let prefix = ''
-const startNode = async (nodeId: string, options: RedisAdapterOptions = {}): Promise<Node> => {
-  const adapter = redisAdapter({ url: redis.url, nodeId, prefix, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500, requestTimeoutMs: 300, ...options })
-  const { server, port, records } = await startServer({ routes: app, cluster: adapter })
-  await adapter.ready()
-  const node = { server, port, adapter, records }
-  nodes.push(node)
-  return node
-}
+const shared = redisSuite(Faults, {
+  start: startRedis,
+  prefix: 'faults',
+  numbered: true,
+  adapter: (redis) => ({ url: redis.url, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500, requestTimeoutMs: 300 }),
+  server: { routes: app },
+  beforeClose: async (redis) => {
+    for (const child of children.splice(0)) {
+      child.child.kill('SIGKILL')
+      await child.exited()
+    }
+    await redis.restart()
+  },
+})
+const { startNode } = shared
 
 // The numbers a client received, in order ({"event":"n","data":i}).
 const numbers = (client: TestClient): number[] => client.pending.map((b) => (JSON.parse(b.toString()) as { data: number }).data)
 const increasing = (list: readonly number[]): boolean => list.every((x, i) => i === 0 || x >= (list[i - 1] as number))
 
 // Broadcasts 0, 1, 2, … to `room` from `node` every millisecond until stopped.
-const storm = (node: Node, room: string) => {
+const storm = (node: RedisNode, room: string) => {
   let next = 0
   const timer = setInterval(() => {
     for (let k = 0; k < 2; k++) node.server.broadcast('n', next++, { room })
   }, 1)
   return { stop: () => clearInterval(timer), sent: () => next }
 }
-
-const Faults = suite('redisAdapter :: faults')
-
-Faults.before(async () => {
-  redis = await startRedis()
-})
-Faults.before.each(() => {
-  prefix = `faults${++prefixCount}`
-})
-Faults.after.each(async () => {
-  for (const child of children.splice(0)) {
-    child.child.kill('SIGKILL')
-    await child.exited()
-  }
-  await redis.restart()
-  await Promise.all(nodes.splice(0).map((n) => n.server.close()))
-})
-Faults.after(async () => {
-  await redis.dispose()
-})
 
 Faults('Redis stopped in a broadcast storm and started again: local delivery never stops, nothing is lost, order holds, subscriptions come back', async () => {
   const a = await startNode('a')
@@ -83,13 +59,13 @@ Faults('Redis stopped in a broadcast storm and started again: local delivery nev
   await delay(100)
   const s = storm(a, 'storm')
   await delay(150)
-  await redis.stop()
+  await shared.redis.stop()
   const sentBeforeRestart = s.sent()
   await delay(300)
   // Local delivery went on while Redis was away.
   await eventually(() => near.pending.length >= s.sent() - 2, 2000, 'local delivery during the outage')
   assert.ok(s.sent() > sentBeforeRestart)
-  await redis.restart()
+  await shared.redis.restart()
   await delay(300)
   s.stop()
   const sent = s.sent()
@@ -120,9 +96,9 @@ Faults('Redis away longer than the buffer holds: the rest is dropped, counted an
   await delay(100)
   const s = storm(a, 'storm')
   await delay(100)
-  await redis.stop()
+  await shared.redis.stop()
   await delay(300)
-  await redis.restart()
+  await shared.redis.restart()
   // The storm goes on until a is back on Redis and its buffer is empty (a loaded machine may
   // take seconds to reconnect); then one last broadcast, which nothing can drop, closes it.
   await eventually(() => a.records.some((r) => r.message.startsWith('cluster: Redis is back')), 15000, 'a back on Redis')
@@ -148,7 +124,7 @@ Faults('Redis away longer than the buffer holds: the rest is dropped, counted an
 
 Faults('a node killed with SIGKILL: the others\' counts drop its clients at once, and its entry within the heartbeat bound', async () => {
   const a = await startNode('a')
-  const victim = await startNodeProcess({ REDIS_URL: redis.url, NODE_ID: 'victim', PREFIX: prefix, HEARTBEAT_MS: '100', HEARTBEAT_TIMEOUT_MS: '500' })
+  const victim = await startNodeProcess({ REDIS_URL: shared.redis.url, NODE_ID: 'victim', PREFIX: shared.prefix, HEARTBEAT_MS: '100', HEARTBEAT_TIMEOUT_MS: '500' })
   children.push(victim)
   const mine = await openClient(a.port, '/?room=lobby')
   const theirs = await Promise.all([openClient(victim.port, '/?room=lobby'), openClient(victim.port, '/?room=lobby')])
@@ -170,7 +146,7 @@ Faults('a node killed with SIGKILL: the others\' counts drop its clients at once
 
 Faults('a frozen node (SIGSTOP) is reported missing by queries, which do not wait past their bound', async () => {
   const a = await startNode('a', { requestTimeoutMs: 200, heartbeatTimeoutMs: 60_000 })
-  const frozen = await startNodeProcess({ REDIS_URL: redis.url, NODE_ID: 'frozen', PREFIX: prefix, HEARTBEAT_MS: '100', HEARTBEAT_TIMEOUT_MS: '60000' })
+  const frozen = await startNodeProcess({ REDIS_URL: shared.redis.url, NODE_ID: 'frozen', PREFIX: shared.prefix, HEARTBEAT_MS: '100', HEARTBEAT_TIMEOUT_MS: '60000' })
   children.push(frozen)
   await openClient(frozen.port, '/?room=lobby')
   await eventually(() => a.adapter.liveNodes().includes('frozen'), 3000, 'a to see the frozen node')
@@ -191,7 +167,7 @@ Faults('Redis answering slowly (DEBUG SLEEP) does not delay local broadcasts', a
   const far = await openClient(b.port, '/?room=slow')
   await delay(100)
   let sleeping = true
-  const sleep = redis.cli('DEBUG', 'SLEEP', '1').then(() => {
+  const sleep = shared.redis.cli('DEBUG', 'SLEEP', '1').then(() => {
     sleeping = false
   })
   await delay(50) // the sleep has started
@@ -209,9 +185,8 @@ Faults('Redis answering slowly (DEBUG SLEEP) does not delay local broadcasts', a
 
 Faults('shutting down while Redis does not answer (DEBUG SLEEP) does not wait for it', async () => {
   const a = await startNode('a', { requestTimeoutMs: 200 })
-  nodes.splice(nodes.indexOf(a), 1)
   let sleeping = true
-  const sleep = redis.cli('DEBUG', 'SLEEP', '6').then(() => {
+  const sleep = shared.redis.cli('DEBUG', 'SLEEP', '6').then(() => {
     sleeping = false
   })
   await delay(50)
@@ -230,7 +205,7 @@ Faults('subscriptions cut by Redis (CLIENT KILL TYPE pubsub) come back, and what
   await eventually(() => far.pending.length === 1, 2000, 'the first broadcast')
   // Killed from this process, and published in the same turn the kill is answered: while
   // b's subscription is down, so b cannot hear these on the channel.
-  const admin = createClient({ url: redis.url })
+  const admin = createClient({ url: shared.redis.url })
   await admin.connect()
   await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub'])
   for (let i = 1; i <= 5; i++) a.server.broadcast('n', i, { room: 'cut' })

@@ -9,42 +9,47 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { connect } from '../../lib/client/connect.js'
-import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import { redisAdapter, redisRecoveryStore, type RedisAdapter, type RedisRecoveryStore } from '../../lib/redis/index.js'
+import { redisRecoveryStore, type RedisRecoveryStore } from '../../lib/redis/index.js'
 import { WebSocketImpl } from '../support/client.js'
-import { type NodeProcess, startNodeProcess, startRedis, type RedisServer } from '../support/redis.js'
-import { delay, eventually, type LogRecord, startServer } from '../support/server.js'
+import { type NodeProcess, startNodeProcess, startRedis } from '../support/redis.js'
+import { type RedisNode, redisSuite } from '../support/redis-suite.js'
+import { delay, eventually } from '../support/server.js'
 import { startProxy, type TcpProxy } from '../support/tcp-proxy.js'
 import { recoveryApp } from './fixtures/recovery-app.js'
 
-interface Node {
-  readonly server: ServerHandle
-  readonly port: number
-  readonly adapter: RedisAdapter
+interface Node extends RedisNode {
   readonly store: RedisRecoveryStore
-  readonly records: LogRecord[]
 }
 
-let redis: RedisServer
-let prefix = ''
-let count = 0
-const nodes: Node[] = []
+const Recovery = suite('session recovery across nodes')
 const children: NodeProcess[] = []
-const proxies: TcpProxy[] = []
 const clients: { close(): void }[] = []
+const shared = redisSuite(Recovery, {
+  start: startRedis,
+  prefix: 'rx',
+  numbered: true,
+  adapter: (redis) => ({ url: redis.url, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400, requestTimeoutMs: 300 }),
+  server: { routes: recoveryApp },
+  beforeClose: async (redis) => {
+    for (const c of clients.splice(0)) c.close()
+    for (const child of children.splice(0)) await kill(child)
+    await redis.restart()
+  },
+})
 
 const startNode = async (nodeId: string, recovery: { windowMs?: number; loadTimeoutMs?: number } = {}): Promise<Node> => {
-  const adapter = redisAdapter({ url: redis.url, nodeId, prefix, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400, requestTimeoutMs: 300 })
-  const store = redisRecoveryStore({ url: redis.url, prefix })
+  const store = redisRecoveryStore({ url: shared.redis.url, prefix: shared.prefix })
   await store.connect()
-  const { server, port, records } = await startServer({ routes: recoveryApp, cluster: adapter, recovery: { store, ...recovery } })
-  await adapter.ready()
-  const node = { server, port, adapter, store, records }
-  nodes.push(node)
-  return node
+  shared.defer(() => store.close())
+  return { ...(await shared.startNode(nodeId, {}, { recovery: { store, ...recovery } })), store }
+}
+const proxyTo = async (port: number): Promise<TcpProxy> => {
+  const proxy = await startProxy(port)
+  shared.defer(() => proxy.close())
+  return proxy
 }
 const startChild = async (nodeId: string, env: Record<string, string> = {}): Promise<NodeProcess> => {
-  const child = await startNodeProcess({ REDIS_URL: redis.url, NODE_ID: nodeId, PREFIX: prefix, ...env }, 'spec/redis/fixtures/recovery-node.ts')
+  const child = await startNodeProcess({ REDIS_URL: shared.redis.url, NODE_ID: nodeId, PREFIX: shared.prefix, ...env }, 'spec/redis/fixtures/recovery-node.ts')
   children.push(child)
   return child
 }
@@ -65,32 +70,10 @@ const client = (proxy: TcpProxy, minDelay = 300) => {
   return { c, got }
 }
 
-const Recovery = suite('session recovery across nodes')
-Recovery.before(async () => {
-  redis = await startRedis()
-})
-Recovery.before.each(() => {
-  prefix = `rx${++count}`
-})
-Recovery.after.each(async () => {
-  for (const c of clients.splice(0)) c.close()
-  for (const child of children.splice(0)) await kill(child)
-  await redis.restart()
-  await Promise.all(proxies.splice(0).map((p) => p.close()))
-  await Promise.all(nodes.splice(0).map(async (n) => {
-    await n.server.close()
-    await n.store.close()
-  }))
-})
-Recovery.after(async () => {
-  await redis.dispose()
-})
-
 Recovery('a node killed with SIGKILL: its client resumes on another node, in its room, with its data, and gets what it missed in order, once', async () => {
   const a = await startChild('a')
   const b = await startNode('b')
-  const proxy = await startProxy(a.port)
-  proxies.push(proxy)
+  const proxy = await proxyTo(a.port)
   const { c, got } = client(proxy)
   await c.request('join', 'lobby')
   await c.request('remember', 'Ada')
@@ -130,8 +113,7 @@ Recovery('a node killed with SIGKILL: its client resumes on another node, in its
 Recovery('a client that was away when its node died resumes on another node with what it missed', async () => {
   const a = await startChild('a')
   const b = await startNode('b')
-  const proxy = await startProxy(a.port)
-  proxies.push(proxy)
+  const proxy = await proxyTo(a.port)
   const { c, got } = client(proxy, 600)
   await c.request('join', 'lobby')
   // The link breaks (the client is away, parked on a), a broadcast comes, then a dies.
@@ -152,8 +134,7 @@ Recovery('a client that was away when its node died resumes on another node with
 Recovery('past the window, or across a gap in a room log: a fresh session and the resync signal with its reason', async () => {
   const a = await startChild('a', { WINDOW_MS: '200' })
   const b = await startNode('b')
-  const proxy = await startProxy(a.port)
-  proxies.push(proxy)
+  const proxy = await proxyTo(a.port)
   const { c, got } = client(proxy)
   await c.request('join', 'lobby')
   await c.request('remember', 'Ada')
@@ -176,8 +157,8 @@ Recovery('past the window, or across a gap in a room log: a fresh session and th
   await delay(100)
   await kill(d)
   for (let i = 0; i < 3; i++) b.server.broadcast('n', 10 + i, { room: 'lobby' })
-  for (let i = 0; i < 100 && Number(await redis.cli('XLEN', `${prefix}:{r:%2F:lobby}:s`)) < 3; i++) await delay(20)
-  await redis.cli('XTRIM', `${prefix}:{r:%2F:lobby}:s`, 'MAXLEN', '0')
+  for (let i = 0; i < 100 && Number(await shared.redis.cli('XLEN', `${shared.prefix}:{r:%2F:lobby}:s`)) < 3; i++) await delay(20)
+  await shared.redis.cli('XTRIM', `${shared.prefix}:{r:%2F:lobby}:s`, 'MAXLEN', '0')
   proxy.pointAt(b.port)
   await eventually(() => got.resyncs.length === 2, 5000, 'the second resync')
   assert.equal(got.resyncs, ['unknown_session', 'gap'])
@@ -187,25 +168,24 @@ Recovery('past the window, or across a gap in a room log: a fresh session and th
 // room (lua-scripts.ts; as in redis-cluster-faults.spec.ts): counter and stream behind; with
 // `newEpoch`, the next broadcast starts epoch e + 1000, where the old one ended kept (pe, pn).
 const failover = async (room: string, lost: number, newEpoch: boolean): Promise<number> => {
-  const counter = `${prefix}:{r:%2F:${room}}:q`
-  const stream = `${prefix}:{r:%2F:${room}}:s`
-  const epoch = Number(await redis.cli('HGET', counter, 'e'))
-  const n = Number(await redis.cli('HGET', counter, 'n'))
-  for (let k = 0; k < lost; k++) await redis.cli('XDEL', stream, `${epoch}-${n - k}`)
-  await redis.cli('HSET', counter, 'n', String(n - lost))
-  if (newEpoch) await redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
+  const counter = `${shared.prefix}:{r:%2F:${room}}:q`
+  const stream = `${shared.prefix}:{r:%2F:${room}}:s`
+  const epoch = Number(await shared.redis.cli('HGET', counter, 'e'))
+  const n = Number(await shared.redis.cli('HGET', counter, 'n'))
+  for (let k = 0; k < lost; k++) await shared.redis.cli('XDEL', stream, `${epoch}-${n - k}`)
+  await shared.redis.cli('HSET', counter, 'n', String(n - lost))
+  if (newEpoch) await shared.redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
   return epoch
 }
 const logLength = async (room: string, length: number): Promise<void> => {
-  for (let i = 0; i < 100 && Number(await redis.cli('XLEN', `${prefix}:{r:%2F:${room}}:s`)) < length; i++) await delay(20)
+  for (let i = 0; i < 100 && Number(await shared.redis.cli('XLEN', `${shared.prefix}:{r:%2F:${room}}:s`)) < length; i++) await delay(20)
 }
 
 Recovery('a failover while no node holds the session: the rest of the old epoch and the new one, once; a cursor past the old epoch\'s end resyncs with "gap"', async () => {
   const a = await startChild('a')
   const b = await startNode('b')
-  const toLobby = await startProxy(a.port)
-  const toHall = await startProxy(a.port)
-  proxies.push(toLobby, toHall)
+  const toLobby = await proxyTo(a.port)
+  const toHall = await proxyTo(a.port)
   const p = client(toLobby)
   const q = client(toHall)
   await p.c.request('join', 'lobby')
@@ -243,19 +223,18 @@ Recovery('a failover while no node holds the session: the rest of the old epoch 
 Recovery('the store unreachable: the client still gets a fresh session (resync "unavailable"), the node logs it and keeps serving', async () => {
   const b = await startNode('b')
   const e = await startNode('e', { loadTimeoutMs: 400 })
-  const proxy = await startProxy(b.port)
-  proxies.push(proxy)
+  const proxy = await proxyTo(b.port)
   const { c, got } = client(proxy, 100)
   await c.request('join', 'lobby')
   await delay(50)
-  await redis.stop()
+  await shared.redis.stop()
   proxy.pointAt(e.port)
   proxy.cut()
   await eventually(() => got.resyncs.length === 1, 5000, 'the resync')
   assert.equal(got.resyncs, ['unavailable'])
   assert.ok(e.records.some((r) => r.level === 'warning' && r.message.includes('recovery: the session store did not serve a resume')), 'logged')
   assert.equal(await c.request('recall', null), null, 'the node still answers')
-  await redis.restart()
+  await shared.redis.restart()
 })
 
 Recovery.run()

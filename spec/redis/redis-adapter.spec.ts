@@ -16,11 +16,21 @@ import type { ClusterHost, ClusterTarget } from '../../lib/engine/cluster-adapte
 import { onConnect, routes } from '../../lib/index.js'
 import { nodeRedisPort } from '../../lib/redis/node-redis-port.js'
 import { redisAdapter } from '../../lib/redis/index.js'
-import { startRedis, type RedisServer } from '../support/redis.js'
+import { startRedis } from '../support/redis.js'
+import { redisSuite } from '../support/redis-suite.js'
 import { delay, eventually, type LogRecord, openClient, startServer } from '../support/server.js'
 
-let redis: RedisServer
-const closing: (() => Promise<void>)[] = []
+const Edge = suite('redisAdapter :: edges')
+let admin: ReturnType<typeof createClient>
+const shared = redisSuite(Edge, {
+  start: startRedis,
+  prefix: 'edge',
+  setup: async (redis) => {
+    admin = createClient({ url: redis.url })
+    await admin.connect()
+  },
+  teardown: () => admin.close(),
+})
 
 // A host that records what the adapter hands it (the payloads of one-frame, short deliveries).
 const recordingHost = () => {
@@ -51,10 +61,10 @@ const recordingHost = () => {
 }
 
 const attached = async (nodeId: string, options: Parameters<typeof redisAdapter>[0] = {}) => {
-  const adapter = redisAdapter({ url: redis.url, nodeId, prefix: 'edge', heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400, requestTimeoutMs: 200, ...options })
+  const adapter = redisAdapter({ url: shared.redis.url, nodeId, prefix: shared.prefix, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400, requestTimeoutMs: 200, ...options })
   const recorded = recordingHost()
   adapter.attach(recorded.host)
-  closing.push(() => adapter.close())
+  shared.defer(() => adapter.close())
   await adapter.ready()
   return { adapter, ...recorded }
 }
@@ -66,27 +76,12 @@ const encode = (m: ClusterMessage): Buffer => {
   return Buffer.from(bytes.right)
 }
 
-const Edge = suite('redisAdapter :: edges')
-let admin: ReturnType<typeof createClient>
-Edge.before(async () => {
-  redis = await startRedis()
-  admin = createClient({ url: redis.url })
-  await admin.connect()
-})
-Edge.after.each(async () => {
-  await Promise.all(closing.splice(0).map((close) => close()))
-})
-Edge.after(async () => {
-  await admin.close()
-  await redis.dispose()
-})
-
 Edge('bad options are refused by name', () => {
   assert.throws(() => redisAdapter({ nodeId: 'a/b' }), /nodeId must be non-empty and without '\/'/)
   assert.throws(() => redisAdapter({ nodeId: '' }), /nodeId must be non-empty/)
   assert.throws(() => redisAdapter({ requestTimeoutMs: 0 }), /requestTimeoutMs must be a positive integer, got 0/)
   assert.throws(() => redisAdapter({ maxBufferedBytes: 1.5 }), /maxBufferedBytes must be a positive integer/)
-  assert.match(redisAdapter({ url: redis.url }).nodeId, /^[0-9a-z]{12}$/)
+  assert.match(redisAdapter({ url: shared.redis.url }).nodeId, /^[0-9a-z]{12}$/)
 })
 
 Edge('plain pub/sub (sharded: false): broadcasts cross, on SUBSCRIBE channels', async () => {
@@ -270,14 +265,14 @@ Edge('Redis unreachable at start: one warning, local service goes on, nothing wa
 })
 
 Edge('a client of the application\'s own: the adapter opens a subscriber of its own and leaves the client open', async () => {
-  const client = createClient({ url: redis.url })
+  const client = createClient({ url: shared.redis.url })
   await client.connect()
   const a = await attached('own', { client: client as never })
   await a.adapter.close()
   assert.is(client.isOpen, true)
   assert.is(await client.sendCommand(['PING']), 'PONG')
   await client.close()
-  const port = nodeRedisPort({ url: redis.url, subscriptions: false })
+  const port = nodeRedisPort({ url: shared.redis.url, subscriptions: false })
   await port.connect()
   assert.is(await port.command(['PING']), 'PONG')
   await port.close()

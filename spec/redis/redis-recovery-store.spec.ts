@@ -9,16 +9,21 @@ import { loadSession } from '../../lib/engine/load-session.js'
 import type { RecoveryStore } from '../../lib/engine/recovery-store.js'
 import { onConnect, routes } from '../../lib/index.js'
 import { nodeTimers } from '../../lib/node/node-platform.js'
-import { redisAdapter, redisRecoveryStore, type RedisRecoveryStore, type SessionRecord } from '../../lib/redis/index.js'
-import { startRedis, type RedisServer } from '../support/redis.js'
-import { delay, eventually, openClient, startServer } from '../support/server.js'
+import { redisRecoveryStore, type RedisRecoveryStore, type SessionRecord } from '../../lib/redis/index.js'
+import { startRedis } from '../support/redis.js'
+import { redisSuite } from '../support/redis-suite.js'
+import { delay, eventually, openClient } from '../support/server.js'
 
-let redis: RedisServer
-const stores: RedisRecoveryStore[] = []
-const store = async (maxFrames?: number, prefix = 'rec'): Promise<RedisRecoveryStore> => {
-  const s = redisRecoveryStore({ url: redis.url, prefix, ...(maxFrames === undefined ? {} : { maxFrames }) })
+const Store = suite('redisRecoveryStore')
+const shared = redisSuite(Store, {
+  start: startRedis,
+  prefix: 'rec',
+  adapter: (redis) => ({ url: redis.url }),
+})
+const store = async (maxFrames?: number, prefix = shared.prefix): Promise<RedisRecoveryStore> => {
+  const s = redisRecoveryStore({ url: shared.redis.url, prefix, ...(maxFrames === undefined ? {} : { maxFrames }) })
   await s.connect()
-  stores.push(s)
+  shared.defer(() => s.close())
   return s
 }
 const frame = (text: string): Uint8Array => new Uint8Array([0x81, text.length, ...new TextEncoder().encode(text)])
@@ -32,24 +37,12 @@ const session = (sid: string, over: Partial<SessionRecord> = {}): SessionRecord 
   ...over,
 })
 
-const Store = suite('redisRecoveryStore')
-Store.before(async () => {
-  redis = await startRedis()
-})
-Store.after.each(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()))
-})
-Store.after(async () => {
-  await redis.dispose()
-})
-
 Store('a session written on one node is read on another, as written; the last write wins', async () => {
   const nodeA = await store()
   const nodeB = await store()
   await nodeA.saveSession(session('s1'))
   await nodeA.saveSession(session('s1', { rooms: ['lobby', 'vip'], data: { name: 'Ada', seat: 3 }, lastSeq: 4, cursors: { '/\u0000lobby': { epoch: 9, n: 2 } } }))
   await nodeA.close()
-  stores.shift()
   const loaded = await nodeB.loadSession('s1')
   assert.equal(loaded, { ...session('s1'), rooms: ['lobby', 'vip'], data: { name: 'Ada', seat: 3 }, lastSeq: 4, cursors: { '/\u0000lobby': { epoch: 9, n: 2 } }, expiresAt: loaded?.expiresAt })
   assert.is(await nodeB.loadSession('nobody'), undefined)
@@ -62,8 +55,8 @@ Store('a session expires at its time; a corrupt record reads as none', async () 
   await delay(250)
   assert.is(await s.loadSession('brief'), undefined)
   assert.equal(await s.readSince('brief', 0), { _tag: 'Resync', reason: 'unknown_session' })
-  await redis.cli('SET', 'rec:{s:bad}:state', '{"sid":"bad"}')
-  await redis.cli('SET', 'rec:{s:worse}:state', 'not json')
+  await shared.redis.cli('SET', 'rec:{s:bad}:state', '{"sid":"bad"}')
+  await shared.redis.cli('SET', 'rec:{s:worse}:state', 'not json')
   assert.is(await s.loadSession('bad'), undefined)
   assert.is(await s.loadSession('worse'), undefined)
 })
@@ -91,10 +84,10 @@ Store('frames no longer kept (past maxFrames) make a resync, never a silent gap'
   for (let seq = 1; seq <= 6; seq++) await s.append('s3', seq, frame(`m${seq}`), Date.now() + 60_000)
   assert.equal(await s.readSince('s3', 1), { _tag: 'Resync', reason: 'gap' })
   assert.equal((await s.readSince('s3', 3)) as unknown, { _tag: 'Frames', frames: [4, 5, 6].map((seq) => ({ seq, frame: frame(`m${seq}`) })) })
-  await redis.cli('DEL', 'rec:{s:s3}:frames')
-  await redis.cli('XADD', 'rec:{s:s3}:frames', '0-9', 'f', 'x')
+  await shared.redis.cli('DEL', 'rec:{s:s3}:frames')
+  await shared.redis.cli('XADD', 'rec:{s:s3}:frames', '0-9', 'f', 'x')
   assert.equal(await s.readSince('s3', 10), { _tag: 'Frames', frames: [] })
-  await redis.cli('XTRIM', 'rec:{s:s3}:frames', 'MAXLEN', '0')
+  await shared.redis.cli('XTRIM', 'rec:{s:s3}:frames', 'MAXLEN', '0')
   assert.equal(await s.readSince('s3', 3), { _tag: 'Resync', reason: 'gap' })
 })
 
@@ -104,44 +97,38 @@ Store('deleteSession forgets the state and the frames', async () => {
   await s.append('s4', 1, frame('m'), Date.now() + 60_000)
   await s.deleteSession('s4')
   assert.is(await s.loadSession('s4'), undefined)
-  assert.is(await redis.cli('EXISTS', 'rec:{s:s4}:frames'), '0')
+  assert.is(await shared.redis.cli('EXISTS', 'rec:{s:s4}:frames'), '0')
 })
 
 Store('readRoomSince reads the adapter\'s room log: the frames after a place (from the start after {0,0}), with their origin, a gap', async () => {
-  const adapter = redisAdapter({ url: redis.url, prefix: 'rec', nodeId: 'n1' })
-  const { server, port } = await startServer({ cluster: adapter, routes: routes({ j: onConnect((ctx) => ctx.joinRoom('lobby')) }) })
-  try {
-    await adapter.ready()
-    const member = await openClient(port)
-    await delay(50)
-    for (let i = 1; i <= 4; i++) server.broadcast('n', i, { room: 'lobby' })
-    await eventually(() => adapter.stats().published === 4, 2000, 'the broadcasts to reach Redis')
-    const s = await store()
-    const all = await s.readRoomSince?.('/', 'lobby', { epoch: 0, n: 0 })
-    assert.ok(all?._tag === 'Frames')
-    assert.equal(all.frames.map((f) => [f.seq.n, f.origin, f.envelope]), [1, 2, 3, 4].map((n) => [n, 'n1', true]))
-    const epoch = Number((await redis.cli('HGET', 'rec:{r:%2F:lobby}:q', 'e')).trim())
-    assert.equal(await s.targetPosition?.({ namespace: '/', room: 'lobby' }), { epoch, n: 4 })
-    assert.equal(await s.targetPosition?.({ namespace: '/', room: 'nobody' }), { epoch: 0, n: 0 })
-    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch: epoch - 1, n: 2 }), { _tag: 'Resync', reason: 'new_epoch' })
-    const after2 = await s.readRoomSince?.('/', 'lobby', { epoch, n: 2 })
-    assert.ok(after2?._tag === 'Frames')
-    assert.equal(after2.frames.map((f) => [f.seq.n, new TextDecoder().decode(f.frame.subarray(2))]), [
-      [3, '{"event":"n","data":3}'],
-      [4, '{"event":"n","data":4}'],
-    ])
-    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 4 }), { _tag: 'Frames', frames: [] })
-    await redis.cli('XTRIM', 'rec:{r:%2F:lobby}:s', 'MAXLEN', '1')
-    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 1 }), { _tag: 'Resync', reason: 'gap' })
-    await redis.cli('XTRIM', 'rec:{r:%2F:lobby}:s', 'MAXLEN', '0')
-    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 1 }), { _tag: 'Resync', reason: 'gap' })
-    // A foreign entry in the log is not handed out: the reader is told to resync.
-    await redis.cli('XADD', 'rec:{r:%2F:lobby}:s', `${epoch}-9`, 'm', 'not a cluster message')
-    assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 8 }), { _tag: 'Resync', reason: 'gap' })
-    member.ws.close()
-  } finally {
-    await server.close()
-  }
+  const { server, port, adapter } = await shared.startNode('n1', {}, { routes: routes({ j: onConnect((ctx) => ctx.joinRoom('lobby')) }) })
+  const member = await openClient(port)
+  await delay(50)
+  for (let i = 1; i <= 4; i++) server.broadcast('n', i, { room: 'lobby' })
+  await eventually(() => adapter.stats().published === 4, 2000, 'the broadcasts to reach Redis')
+  const s = await store()
+  const all = await s.readRoomSince?.('/', 'lobby', { epoch: 0, n: 0 })
+  assert.ok(all?._tag === 'Frames')
+  assert.equal(all.frames.map((f) => [f.seq.n, f.origin, f.envelope]), [1, 2, 3, 4].map((n) => [n, 'n1', true]))
+  const epoch = Number((await shared.redis.cli('HGET', 'rec:{r:%2F:lobby}:q', 'e')).trim())
+  assert.equal(await s.targetPosition?.({ namespace: '/', room: 'lobby' }), { epoch, n: 4 })
+  assert.equal(await s.targetPosition?.({ namespace: '/', room: 'nobody' }), { epoch: 0, n: 0 })
+  assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch: epoch - 1, n: 2 }), { _tag: 'Resync', reason: 'new_epoch' })
+  const after2 = await s.readRoomSince?.('/', 'lobby', { epoch, n: 2 })
+  assert.ok(after2?._tag === 'Frames')
+  assert.equal(after2.frames.map((f) => [f.seq.n, new TextDecoder().decode(f.frame.subarray(2))]), [
+    [3, '{"event":"n","data":3}'],
+    [4, '{"event":"n","data":4}'],
+  ])
+  assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 4 }), { _tag: 'Frames', frames: [] })
+  await shared.redis.cli('XTRIM', 'rec:{r:%2F:lobby}:s', 'MAXLEN', '1')
+  assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 1 }), { _tag: 'Resync', reason: 'gap' })
+  await shared.redis.cli('XTRIM', 'rec:{r:%2F:lobby}:s', 'MAXLEN', '0')
+  assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 1 }), { _tag: 'Resync', reason: 'gap' })
+  // A foreign entry in the log is not handed out: the reader is told to resync.
+  await shared.redis.cli('XADD', 'rec:{r:%2F:lobby}:s', `${epoch}-9`, 'm', 'not a cluster message')
+  assert.equal(await s.readRoomSince?.('/', 'lobby', { epoch, n: 8 }), { _tag: 'Resync', reason: 'gap' })
+  member.ws.close()
 })
 
 // A Redis Cluster failover that lost the room's last `lost` writes, as its new master would
@@ -150,60 +137,54 @@ Store('readRoomSince reads the adapter\'s room log: the frames after a place (fr
 const failover = async (room: string, lost: number, newEpoch: boolean): Promise<number> => {
   const counter = `rec:{r:%2F:${room}}:q`
   const stream = `rec:{r:%2F:${room}}:s`
-  const epoch = Number(await redis.cli('HGET', counter, 'e'))
-  const n = Number(await redis.cli('HGET', counter, 'n'))
-  for (let k = 0; k < lost; k++) await redis.cli('XDEL', stream, `${epoch}-${n - k}`)
-  await redis.cli('HSET', counter, 'n', String(n - lost))
-  if (newEpoch) await redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
+  const epoch = Number(await shared.redis.cli('HGET', counter, 'e'))
+  const n = Number(await shared.redis.cli('HGET', counter, 'n'))
+  for (let k = 0; k < lost; k++) await shared.redis.cli('XDEL', stream, `${epoch}-${n - k}`)
+  await shared.redis.cli('HSET', counter, 'n', String(n - lost))
+  if (newEpoch) await shared.redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
   return epoch
 }
 
 Store('readRoomSince after a failover: a cursor in the old epoch gets the rest of it and the new epoch once; one past its end is a gap', async () => {
-  const adapter = redisAdapter({ url: redis.url, prefix: 'rec', nodeId: 'n1' })
-  const { server, port } = await startServer({ cluster: adapter, routes: routes({ j: onConnect((ctx) => ctx.joinRoom('hall')) }) })
-  try {
-    await adapter.ready()
-    const member = await openClient(port)
-    await delay(50)
-    for (let i = 1; i <= 5; i++) server.broadcast('n', i, { room: 'hall' })
-    await eventually(() => adapter.stats().published === 5, 2000, 'the broadcasts to reach Redis')
-    const s = await store()
-    // The new master had 1..4 (5 was lost); no broadcast since: the epoch has not changed yet.
-    const old = await failover('hall', 1, false)
-    assert.equal(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 5 }), { _tag: 'Resync', reason: 'gap' }, 'saw 5, which Redis no longer has')
-    assert.equal(await s.targetPosition?.({ namespace: '/', room: 'hall' }), { epoch: old, n: 4 })
-    // The next broadcasts start the new epoch.
-    await failover('hall', 0, true)
-    server.broadcast('n', 6, { room: 'hall' })
-    server.broadcast('n', 7, { room: 'hall' })
-    await eventually(() => adapter.stats().published === 7, 2000, 'the broadcasts of the new epoch')
-    const text = (read: Awaited<ReturnType<NonNullable<typeof s.readRoomSince>>> | undefined) =>
-      read?._tag === 'Frames' ? read.frames.map((f) => [f.seq.epoch - old, f.seq.n, new TextDecoder().decode(f.frame.subarray(2))]) : read?.reason
-    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 2 })), [
-      [0, 3, '{"event":"n","data":3}'],
-      [0, 4, '{"event":"n","data":4}'],
-      [1000, 1, '{"event":"n","data":6}'],
-      [1000, 2, '{"event":"n","data":7}'],
-    ])
-    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 4 })), [
-      [1000, 1, '{"event":"n","data":6}'],
-      [1000, 2, '{"event":"n","data":7}'],
-    ])
-    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 5 })), 'gap', 'the old epoch ended behind the cursor')
-    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old + 1000, n: 1 })), [[1000, 2, '{"event":"n","data":7}']])
-    assert.equal((text(await s.readRoomSince?.('/', 'hall', { epoch: 0, n: 0 })) as unknown[]).length, 6, 'from the start: both epochs')
-    // The old epoch trimmed from the log: a cursor in it can no longer be placed.
-    await redis.cli('XTRIM', 'rec:{r:%2F:hall}:s', 'MAXLEN', '2')
-    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 2 })), 'gap')
-    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 4 })), [
-      [1000, 1, '{"event":"n","data":6}'],
-      [1000, 2, '{"event":"n","data":7}'],
-    ], 'the counter still says where the old epoch ended')
-    assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: 0, n: 0 })), 'gap')
-    member.ws.close()
-  } finally {
-    await server.close()
-  }
+  const { server, port, adapter } = await shared.startNode('n1', {}, { routes: routes({ j: onConnect((ctx) => ctx.joinRoom('hall')) }) })
+  const member = await openClient(port)
+  await delay(50)
+  for (let i = 1; i <= 5; i++) server.broadcast('n', i, { room: 'hall' })
+  await eventually(() => adapter.stats().published === 5, 2000, 'the broadcasts to reach Redis')
+  const s = await store()
+  // The new master had 1..4 (5 was lost); no broadcast since: the epoch has not changed yet.
+  const old = await failover('hall', 1, false)
+  assert.equal(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 5 }), { _tag: 'Resync', reason: 'gap' }, 'saw 5, which Redis no longer has')
+  assert.equal(await s.targetPosition?.({ namespace: '/', room: 'hall' }), { epoch: old, n: 4 })
+  // The next broadcasts start the new epoch.
+  await failover('hall', 0, true)
+  server.broadcast('n', 6, { room: 'hall' })
+  server.broadcast('n', 7, { room: 'hall' })
+  await eventually(() => adapter.stats().published === 7, 2000, 'the broadcasts of the new epoch')
+  const text = (read: Awaited<ReturnType<NonNullable<typeof s.readRoomSince>>> | undefined) =>
+    read?._tag === 'Frames' ? read.frames.map((f) => [f.seq.epoch - old, f.seq.n, new TextDecoder().decode(f.frame.subarray(2))]) : read?.reason
+  assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 2 })), [
+    [0, 3, '{"event":"n","data":3}'],
+    [0, 4, '{"event":"n","data":4}'],
+    [1000, 1, '{"event":"n","data":6}'],
+    [1000, 2, '{"event":"n","data":7}'],
+  ])
+  assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 4 })), [
+    [1000, 1, '{"event":"n","data":6}'],
+    [1000, 2, '{"event":"n","data":7}'],
+  ])
+  assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 5 })), 'gap', 'the old epoch ended behind the cursor')
+  assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old + 1000, n: 1 })), [[1000, 2, '{"event":"n","data":7}']])
+  assert.equal((text(await s.readRoomSince?.('/', 'hall', { epoch: 0, n: 0 })) as unknown[]).length, 6, 'from the start: both epochs')
+  // The old epoch trimmed from the log: a cursor in it can no longer be placed.
+  await shared.redis.cli('XTRIM', 'rec:{r:%2F:hall}:s', 'MAXLEN', '2')
+  assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 2 })), 'gap')
+  assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: old, n: 4 })), [
+    [1000, 1, '{"event":"n","data":6}'],
+    [1000, 2, '{"event":"n","data":7}'],
+  ], 'the counter still says where the old epoch ended')
+  assert.equal(text(await s.readRoomSince?.('/', 'hall', { epoch: 0, n: 0 })), 'gap')
+  member.ws.close()
 })
 
 Store('a session with no frames yet, and a room with no log: nothing missed', async () => {
@@ -235,7 +216,7 @@ Store('saveProgress writes frames and state in one go; another node\'s writes an
   await b.deleteSession('s9', 'b')
   assert.is(await b.loadSession('s9'), undefined)
   // A Redis that lost its script cache gets the script again.
-  await redis.cli('SCRIPT', 'FLUSH')
+  await shared.redis.cli('SCRIPT', 'FLUSH')
   assert.is(await b.saveProgress?.(session('s10', { node: 'b' }), []), true)
 })
 
@@ -298,7 +279,7 @@ Store('loadSessionSince :: the record and the frames after a number at once; an 
   await s.saveSession(session('emptied', { lastSeq: 3 }))
   await s.saveProgress?.(session('emptied', { lastSeq: 3 }), [])
   await s.append('emptied', 1, frame('m1'), Date.now() + 60_000)
-  await redis.cli('XTRIM', 'rec:{s:emptied}:frames', 'MAXLEN', '0')
+  await shared.redis.cli('XTRIM', 'rec:{s:emptied}:frames', 'MAXLEN', '0')
   assert.equal((await s.loadSessionSince?.('emptied', 0))?.read, { _tag: 'Resync', reason: 'gap' })
   const refused = await s.loadSessionSince?.('since', -1).then(
     () => undefined,

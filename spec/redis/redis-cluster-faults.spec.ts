@@ -8,11 +8,10 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import { onConnect, routes } from '../../lib/index.js'
-import { redisAdapter, type RedisAdapter, type RedisAdapterOptions } from '../../lib/redis/index.js'
-import { type RedisClusterServer, startRedisCluster } from '../support/redis-cluster.js'
-import { delay, eventually, type LogRecord, openClient, startServer, type TestClient } from '../support/server.js'
+import { startRedisCluster } from '../support/redis-cluster.js'
+import { type RedisNode, redisSuite } from '../support/redis-suite.js'
+import { delay, eventually, type LogRecord, openClient, type TestClient } from '../support/server.js'
 
 const app = routes({
   join: onConnect((ctx) => {
@@ -20,34 +19,32 @@ const app = routes({
   }),
 })
 
-interface Node {
-  readonly server: ServerHandle
-  readonly port: number
-  readonly adapter: RedisAdapter
-  readonly records: LogRecord[]
-}
+const unhandled: unknown[] = []
+const onUnhandled = (reason: unknown): void => void unhandled.push(reason)
 
-let cluster: RedisClusterServer
-const nodes: Node[] = []
+const Failover = suite('redisAdapter :: a Redis Cluster master fails over')
 const clients: TestClient[] = []
-let tests = 0
-let prefix = 'cf0'
-const startNode = async (nodeId: string, options: RedisAdapterOptions = {}): Promise<Node> => {
-  const adapter = redisAdapter({ cluster: { rootNodes: cluster.rootNodes }, nodeId, prefix, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 3000, requestTimeoutMs: 500, ...options })
-  const { server, port, records } = await startServer({ routes: app, cluster: adapter })
-  await adapter.ready()
-  const node = { server, port, adapter, records }
-  nodes.push(node)
-  return node
-}
+const shared = redisSuite(Failover, {
+  start: () => startRedisCluster({ replicas: 1, nodeTimeoutMs: 1000 }),
+  prefix: 'cf',
+  numbered: true,
+  adapter: (cluster) => ({ cluster: { rootNodes: cluster.rootNodes }, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 3000, requestTimeoutMs: 500 }),
+  server: { routes: app },
+  setup: async () => void process.on('unhandledRejection', onUnhandled),
+  beforeClose: async () => {
+    for (const c of clients.splice(0)) c.ws.terminate()
+  },
+  teardown: async () => void process.off('unhandledRejection', onUnhandled),
+})
+const { startNode } = shared
 const connect = async (port: number, rooms: readonly string[]): Promise<TestClient> => {
   const client = await openClient(port, `/?${rooms.map((r) => `room=${r}`).join('&')}`)
   clients.push(client)
   return client
 }
 const tagOf = (room: string): string => `{r:%2F:${encodeURIComponent(room)}}`
-const channelOf = (room: string): string => `${prefix}:${tagOf(room)}:c`
-const shardSubscribers = async (port: number, channel: string): Promise<number> => Number((await cluster.cli(port, 'PUBSUB', 'SHARDNUMSUB', channel)).split('\n')[1])
+const channelOf = (room: string): string => `${shared.prefix}:${tagOf(room)}:c`
+const shardSubscribers = async (port: number, channel: string): Promise<number> => Number((await shared.redis.cli(port, 'PUBSUB', 'SHARDNUMSUB', channel)).split('\n')[1])
 
 // What a client received, per room: {"event":"n","data":[room, i]}.
 const received = (client: TestClient): Map<string, number[]> => {
@@ -62,7 +59,7 @@ const increasing = (list: readonly number[]): boolean => list.every((x, i) => i 
 const firsts = (list: readonly number[]): number[] => [...new Set(list)]
 
 // Broadcasts [room, 0], [room, 1], … to every room from `node`, one per room every millisecond.
-const storm = (node: Node, rooms: readonly string[]) => {
+const storm = (node: RedisNode, rooms: readonly string[]) => {
   let next = 0
   const timer = setInterval(() => {
     for (const room of rooms) node.server.broadcast('n', [room, next], { room })
@@ -74,15 +71,15 @@ const storm = (node: Node, rooms: readonly string[]) => {
 // One room per master: the first `room-0`, `room-1`, … whose slots land on each (per prefix).
 const roomsByMaster = async (): Promise<{ room: string; master: number }[]> => {
   const found = new Map<number, string>()
-  for (let i = 0; found.size < cluster.ports.length && i < 200; i++) {
-    const master = await cluster.masterOf(channelOf(`room-${i}`))
+  for (let i = 0; found.size < shared.redis.ports.length && i < 200; i++) {
+    const master = await shared.redis.masterOf(channelOf(`room-${i}`))
     if (!found.has(master)) found.set(master, `room-${i}`)
   }
   return [...found].map(([master, room]) => ({ room, master }))
 }
 
 // On a failure: what each node counted and logged, and where each room got to on a client.
-const tell = (named: Record<string, Node>, client: TestClient, sent: number): void => {
+const tell = (named: Record<string, RedisNode>, client: TestClient, sent: number): void => {
   const lines = [`sent ${sent} per room; on the client: ${[...received(client)].map(([r, l]) => `${r}: ${firsts(l).length} (last ${String(l.at(-1))})`).join(', ')}`]
   for (const [name, node] of Object.entries(named)) {
     lines.push(`${name}: ${JSON.stringify(node.adapter.stats())}`)
@@ -91,29 +88,8 @@ const tell = (named: Record<string, Node>, client: TestClient, sent: number): vo
   console.error(lines.join('\n'))
 }
 
-const unhandled: unknown[] = []
-const onUnhandled = (reason: unknown): void => void unhandled.push(reason)
-
-const Failover = suite('redisAdapter :: a Redis Cluster master fails over')
-
-Failover.before(async () => {
-  cluster = await startRedisCluster({ replicas: 1, nodeTimeoutMs: 1000 })
-  process.on('unhandledRejection', onUnhandled)
-})
-Failover.before.each(() => {
-  prefix = `cf${++tests}`
-})
-Failover.after.each(async () => {
-  for (const c of clients.splice(0)) c.ws.terminate()
-  await Promise.all(nodes.splice(0).map((n) => n.server.close()))
-})
-Failover.after(async () => {
-  process.off('unhandledRejection', onUnhandled)
-  await cluster.dispose()
-})
-
 Failover('the cluster: three masters, each with a replica in sync', async () => {
-  const known = await cluster.nodes()
+  const known = await shared.redis.nodes()
   assert.is(known.filter((n) => n.role === 'master').length, 3)
   assert.is(known.filter((n) => n.role === 'replica').length, 3)
   for (const master of known.filter((n) => n.role === 'master')) assert.is(known.filter((n) => n.masterId === master.id).length, 1)
@@ -132,8 +108,8 @@ Failover('a master killed in a broadcast storm: local delivery goes on, its room
   const s = storm(a, names)
   await delay(150)
   const killedAt = Date.now()
-  await cluster.kill(victim.master)
-  const heir = await cluster.failedOver(victim.master)
+  await shared.redis.kill(victim.master)
+  const heir = await shared.redis.failedOver(victim.master)
   const failover = Date.now() - killedAt
   await delay(300)
   s.stop()
@@ -165,7 +141,7 @@ Failover('a master killed in a broadcast storm: local delivery goes on, its room
   console.log(
     `[figures] master SIGKILLed in a storm (3 rooms, 1 per master): failover ${failover} ms; sent ${sent} per room; ${room} on b: ${got} delivered (${twice} twice, ${b.adapter.stats().backfilled} from the stream), ${stats.dropped} dropped, sent after the failover ${stats.sentAfterOutage}; other rooms: all ${sent}`,
   )
-  await cluster.restart(victim.master)
+  await shared.redis.restart(victim.master)
 })
 
 Failover('writes the dead master took but its replica never got: new broadcasts are not mistaken for duplicates, and what was taken back is counted and logged', async () => {
@@ -178,16 +154,16 @@ Failover('writes the dead master took but its replica never got: new broadcasts 
   await eventually(async () => (await shardSubscribers(master, channelOf(room))) === 2, 3000, `both nodes on ${room}`)
   for (let i = 0; i < 10; i++) a.server.broadcast('n', [room, i], { room })
   await eventually(() => far.pending.length === 10, 3000, 'the first ten on b')
-  const counter = `${prefix}:${tagOf(room)}:q`
-  const stream = `${prefix}:${tagOf(room)}:s`
-  const epoch = Number(await cluster.cli(master, 'HGET', counter, 'e'))
-  await cluster.kill(master)
-  const heir = await cluster.failedOver(master)
+  const counter = `${shared.prefix}:${tagOf(room)}:q`
+  const stream = `${shared.prefix}:${tagOf(room)}:s`
+  const epoch = Number(await shared.redis.cli(master, 'HGET', counter, 'e'))
+  await shared.redis.kill(master)
+  const heir = await shared.redis.failedOver(master)
   // Asynchronous replication: the heir as it would be had the last three writes not reached
   // it before its master died (counter and stream three behind).
-  await cluster.cli(heir, 'HINCRBY', counter, 'n', '-3')
-  for (const id of (await cluster.cli(heir, 'XREVRANGE', stream, '+', '-', 'COUNT', '3')).split('\n').filter((l) => /^\d+-\d+$/.test(l))) await cluster.cli(heir, 'XDEL', stream, id)
-  assert.is(Number(await cluster.cli(heir, 'XLEN', stream)), 7)
+  await shared.redis.cli(heir, 'HINCRBY', counter, 'n', '-3')
+  for (const id of (await shared.redis.cli(heir, 'XREVRANGE', stream, '+', '-', 'COUNT', '3')).split('\n').filter((l) => /^\d+-\d+$/.test(l))) await shared.redis.cli(heir, 'XDEL', stream, id)
+  assert.is(Number(await shared.redis.cli(heir, 'XLEN', stream)), 7)
   await eventually(async () => (await shardSubscribers(heir, channelOf(room))) === 2, 10_000, `both nodes subscribed to ${room} on ${heir}`)
   a.server.broadcast('n', [room, 10], { room })
   a.server.broadcast('n', [room, 11], { room })
@@ -195,8 +171,8 @@ Failover('writes the dead master took but its replica never got: new broadcasts 
   assert.equal(received(far).get(room), [...Array(12).keys()])
   assert.equal(received(near).get(room), [...Array(12).keys()])
   // A new epoch on the heir; where the old one ended there is kept.
-  assert.ok(Number(await cluster.cli(heir, 'HGET', counter, 'e')) > epoch)
-  assert.equal((await cluster.cli(heir, 'HMGET', counter, 'pe', 'pn')).split('\n'), [String(epoch), '7'])
+  assert.ok(Number(await shared.redis.cli(heir, 'HGET', counter, 'e')) > epoch)
+  assert.equal((await shared.redis.cli(heir, 'HMGET', counter, 'pe', 'pn')).split('\n'), [String(epoch), '7'])
   await eventually(() => b.adapter.stats().rolledBack === 3 && a.adapter.stats().rolledBack === 3, 3000, 'the three taken back counted on both nodes').catch((error: unknown) => {
     tell({ a, b }, far, 12)
     throw error
@@ -207,15 +183,15 @@ Failover('writes the dead master took but its replica never got: new broadcasts 
   assert.equal([a.adapter.stats().rolledBack, b.adapter.stats().rolledBack], [3, 3], 'counted once on each node')
   assert.equal(unhandled, [])
   console.log(`[figures] failover that lost 3 acknowledged writes: 12 of 12 delivered on b, rolledBack counted ${b.adapter.stats().rolledBack} on b and ${a.adapter.stats().rolledBack} on a`)
-  await cluster.restart(master)
+  await shared.redis.restart(master)
 })
 
 Failover('a backfill that fails while a master is down is read again once its replica is promoted: the room is not held forever', async () => {
   const rooms = await roomsByMaster()
   const { room, master } = rooms[2] as { room: string; master: number }
-  const known = await cluster.nodes()
+  const known = await shared.redis.nodes()
   const replica = known.find((n) => n.masterId === known.find((m) => m.port === master)?.id)?.port as number
-  const healthy = known.find((n) => n.role === 'master' && !n.failed && n.port !== master && cluster.running(n.port))?.port as number
+  const healthy = known.find((n) => n.role === 'master' && !n.failed && n.port !== master && shared.redis.running(n.port))?.port as number
   const a = await startNode('a')
   const b = await startNode('b')
   const near = await connect(a.port, [room])
@@ -224,16 +200,16 @@ Failover('a backfill that fails while a master is down is read again once its re
   for (let i = 0; i < 5; i++) a.server.broadcast('n', [room, i], { room })
   await eventually(() => far.pending.length === 5, 3000, 'the first five on b')
   // The replica waits to be told: the master stays down as long as the spec needs.
-  await cluster.cli(replica, 'CONFIG', 'SET', 'cluster-replica-no-failover', 'yes')
-  await cluster.kill(master)
+  await shared.redis.cli(replica, 'CONFIG', 'SET', 'cluster-replica-no-failover', 'yes')
+  await shared.redis.kill(master)
   // A connection of b's to a healthy master drops and comes back (`node-ready`): b reads every
   // stream from its last place, and the room's read goes to the dead master and fails.
-  await cluster.cli(healthy, 'CLIENT', 'KILL', 'TYPE', 'normal')
+  await shared.redis.cli(healthy, 'CLIENT', 'KILL', 'TYPE', 'normal')
   const failedFill = (r: LogRecord): boolean => r.message.startsWith('cluster: backfill of') && r.context.target === tagOf(room).slice(1, -1)
   await eventually(() => b.records.some(failedFill), 10_000, `b's backfill of ${room} failing`)
-  await cluster.cli(replica, 'CLUSTER', 'FAILOVER', 'FORCE')
-  const heir = await cluster.failedOver(master)
-  await cluster.cli(heir, 'CONFIG', 'SET', 'cluster-replica-no-failover', 'no')
+  await shared.redis.cli(replica, 'CLUSTER', 'FAILOVER', 'FORCE')
+  const heir = await shared.redis.failedOver(master)
+  await shared.redis.cli(heir, 'CONFIG', 'SET', 'cluster-replica-no-failover', 'no')
   await eventually(async () => (await shardSubscribers(heir, channelOf(room))) === 2, 10_000, `both nodes subscribed to ${room} on ${heir}`)
   for (let i = 5; i < 10; i++) a.server.broadcast('n', [room, i], { room })
   await eventually(() => far.pending.length === 10, 5000, 'the broadcasts after the failover on b').catch((error: unknown) => {
@@ -244,7 +220,7 @@ Failover('a backfill that fails while a master is down is read again once its re
   assert.equal(received(near).get(room), [...Array(10).keys()])
   assert.is(b.adapter.stats().lost, 0)
   assert.equal(unhandled, [])
-  await cluster.restart(master)
+  await shared.redis.restart(master)
 })
 
 Failover.run()

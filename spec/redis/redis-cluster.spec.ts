@@ -12,11 +12,10 @@ import * as assert from 'uvu/assert'
 import { UNSEQUENCED } from '../../lib/core/cluster/cluster-message.js'
 import { encodeClusterMessage } from '../../lib/core/cluster/encode-cluster-message.js'
 import { withSequence } from '../../lib/core/cluster/with-sequence.js'
-import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import { onConnect, routes, socketOn } from '../../lib/index.js'
-import { redisAdapter, type RedisAdapter, type RedisAdapterOptions } from '../../lib/redis/index.js'
-import { type RedisClusterServer, startRedisCluster } from '../support/redis-cluster.js'
-import { delay, eventually, type LogRecord, openClient, startServer } from '../support/server.js'
+import { startRedisCluster } from '../support/redis-cluster.js'
+import { meshed, redisSuite } from '../support/redis-suite.js'
+import { delay, openClient } from '../support/server.js'
 
 const app = routes({
   join: onConnect((ctx) => {
@@ -28,70 +27,45 @@ const app = routes({
   }),
 })
 
-interface Node {
-  readonly server: ServerHandle
-  readonly port: number
-  readonly adapter: RedisAdapter
-  readonly records: LogRecord[]
-}
-
-let cluster: RedisClusterServer
+const Cluster = suite('redisAdapter :: on a Redis Cluster')
 let admin: ReturnType<typeof createCluster>
-const nodes: Node[] = []
-// Each test has its own prefix, so streams left by one test are not counted by the next.
-let tests = 0
-let prefix = 'cl0'
-const startNode = async (nodeId: string, options: RedisAdapterOptions = {}): Promise<Node> => {
-  const adapter = redisAdapter({ cluster: { rootNodes: cluster.rootNodes }, nodeId, prefix, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500, requestTimeoutMs: 500, ...options })
-  const { server, port, records } = await startServer({ routes: app, cluster: adapter })
-  await adapter.ready()
-  const node = { server, port, adapter, records }
-  nodes.push(node)
-  return node
-}
-const meshed = (...ns: Node[]) => eventually(() => ns.every((n) => n.adapter.liveNodes().length === ns.length - 1), 3000, 'the nodes to see each other')
-const tagOf = (room: string): string => `{r:%2F:${encodeURIComponent(room)}}`
-const channelOf = (room: string): string => `${prefix}:${tagOf(room)}:c`
-const streamOf = (room: string): string => `${prefix}:${tagOf(room)}:s`
-const counterOf = (room: string): string => `${prefix}:${tagOf(room)}:q`
-// Subscribers of a sharded channel, as counted by one master (each counts its own shard's).
-const shardSubscribers = async (port: number, channel: string): Promise<number> => Number((await cluster.cli(port, 'PUBSUB', 'SHARDNUMSUB', channel)).split('\n')[1])
-
 // One room per master: the first rooms `room-0`, `room-1`, … whose slots land on each.
 let rooms: readonly { readonly room: string; readonly master: number }[] = []
-
-const Cluster = suite('redisAdapter :: on a Redis Cluster')
-
-Cluster.before(async () => {
-  cluster = await startRedisCluster()
-  admin = createCluster({ rootNodes: cluster.rootNodes.map((n) => ({ url: n.url })) })
-  await admin.connect()
-  const found = new Map<number, string>()
-  for (let i = 0; found.size < cluster.ports.length && i < 100; i++) {
-    const master = await cluster.masterOf(channelOf(`room-${i}`))
-    if (!found.has(master)) found.set(master, `room-${i}`)
-  }
-  rooms = [...found].map(([master, room]) => ({ room, master }))
+// Each test has its own prefix, so streams left by one test are not counted by the next.
+const shared = redisSuite(Cluster, {
+  start: () => startRedisCluster(),
+  prefix: 'cl',
+  numbered: true,
+  adapter: (cluster) => ({ cluster: { rootNodes: cluster.rootNodes }, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500, requestTimeoutMs: 500 }),
+  server: { routes: app },
+  setup: async (cluster) => {
+    admin = createCluster({ rootNodes: cluster.rootNodes.map((n) => ({ url: n.url })) })
+    await admin.connect()
+    const found = new Map<number, string>()
+    for (let i = 0; found.size < cluster.ports.length && i < 100; i++) {
+      const master = await cluster.masterOf(channelOf(`room-${i}`))
+      if (!found.has(master)) found.set(master, `room-${i}`)
+    }
+    rooms = [...found].map(([master, room]) => ({ room, master }))
+  },
+  teardown: () => admin.close(),
 })
-Cluster.before.each(() => {
-  prefix = `cl${++tests}`
-})
-Cluster.after.each(async () => {
-  await Promise.all(nodes.splice(0).map((n) => n.server.close()))
-})
-Cluster.after(async () => {
-  await admin.close()
-  await cluster.dispose()
-})
+const { startNode } = shared
+const tagOf = (room: string): string => `{r:%2F:${encodeURIComponent(room)}}`
+const channelOf = (room: string): string => `${shared.prefix}:${tagOf(room)}:c`
+const streamOf = (room: string): string => `${shared.prefix}:${tagOf(room)}:s`
+const counterOf = (room: string): string => `${shared.prefix}:${tagOf(room)}:q`
+// Subscribers of a sharded channel, as counted by one master (each counts its own shard's).
+const shardSubscribers = async (port: number, channel: string): Promise<number> => Number((await shared.redis.cli(port, 'PUBSUB', 'SHARDNUMSUB', channel)).split('\n')[1])
 
 Cluster('the cluster: three masters, each with a third of the slots, and rooms found on each', async () => {
-  const shards = await cluster.cli(cluster.ports[0] as number, 'CLUSTER', 'INFO')
+  const shards = await shared.redis.cli(shared.redis.ports[0] as number, 'CLUSTER', 'INFO')
   assert.match(shards, /cluster_state:ok/)
   assert.match(shards, /cluster_size:3/)
-  assert.equal(rooms.map((r) => r.master).sort(), [...cluster.ports].sort())
+  assert.equal(rooms.map((r) => r.master).sort(), [...shared.redis.ports].sort())
   // A room's channel, stream and counter share its hash tag: one slot.
   const { room } = rooms[0] as { room: string }
-  const slots = await Promise.all([channelOf(room), streamOf(room), counterOf(room)].map((k) => cluster.cli(cluster.ports[0] as number, 'CLUSTER', 'KEYSLOT', k)))
+  const slots = await Promise.all([channelOf(room), streamOf(room), counterOf(room)].map((k) => shared.redis.cli(shared.redis.ports[0] as number, 'CLUSTER', 'KEYSLOT', k)))
   assert.is(new Set(slots).size, 1)
 })
 
@@ -129,16 +103,16 @@ Cluster('rooms spread over the masters: each master holds only its own rooms\' s
   for (const { room } of rooms) one.emit('shout', { room, text: 'x' })
   for (const _ of rooms) await two.next()
   for (const { room, master } of rooms) {
-    for (const port of cluster.ports) {
+    for (const port of shared.redis.ports) {
       // Each master answers for its own shard's channels only.
       assert.is(await shardSubscribers(port, channelOf(room)), port === master ? 2 : 0, `${room} subscribers on ${port}`)
     }
-    const keys = (await cluster.cli(master, '--scan', '--pattern', `${prefix}:${tagOf(room)}:*`)).split('\n').sort()
+    const keys = (await shared.redis.cli(master, '--scan', '--pattern', `${shared.prefix}:${tagOf(room)}:*`)).split('\n').sort()
     assert.equal(keys, [counterOf(room), streamOf(room)], `${room}'s stream and counter on its master`)
-    assert.is(Number(await cluster.cli(master, 'XLEN', streamOf(room))), 1)
+    assert.is(Number(await shared.redis.cli(master, 'XLEN', streamOf(room))), 1)
   }
-  const perMaster = await Promise.all(cluster.ports.map(async (port) => (await cluster.cli(port, '--scan', '--pattern', `${prefix}:{r:*:s`)).split('\n').filter((k) => k !== '').length))
-  assert.equal(perMaster, cluster.ports.map(() => 1), 'one room stream on each master')
+  const perMaster = await Promise.all(shared.redis.ports.map(async (port) => (await shared.redis.cli(port, '--scan', '--pattern', `${shared.prefix}:{r:*:s`)).split('\n').filter((k) => k !== '').length))
+  assert.equal(perMaster, shared.redis.ports.map(() => 1), 'one room stream on each master')
   one.ws.close()
   two.ws.close()
 })
@@ -189,13 +163,13 @@ Cluster('a gap is filled from the room\'s stream (XRANGE) on its master, in orde
   // Both came from the stream (the one that showed the gap is in it too; its pub/sub copy,
   // held during the fill, is not written twice).
   assert.equal([b.adapter.stats().received, b.adapter.stats().backfilled, b.adapter.stats().lost], [3, 2, 0])
-  assert.is(Number(await cluster.cli(master, 'XLEN', streamOf(room))), 3)
+  assert.is(Number(await shared.redis.cli(master, 'XLEN', streamOf(room))), 3)
   sender.ws.close()
   far.ws.close()
 })
 
 Cluster('a node given the application\'s own cluster client leaves it open on close', async () => {
-  const client = createCluster({ rootNodes: cluster.rootNodes.map((n) => ({ url: n.url })) })
+  const client = createCluster({ rootNodes: shared.redis.rootNodes.map((n) => ({ url: n.url })) })
   await client.connect()
   const a = await startNode('a', { client })
   const b = await startNode('b')
@@ -206,7 +180,7 @@ Cluster('a node given the application\'s own cluster client leaves it open on cl
   assert.is(await one.next(), '{"event":"shout","data":"hello a"}')
   one.ws.close()
   two.ws.close()
-  await Promise.all(nodes.splice(0).map((n) => n.server.close()))
+  await Promise.all([a, b].map((n) => n.server.close()))
   assert.is(client.isOpen, true)
   assert.is(await client.sendCommand(undefined, true, ['PING']), 'PONG')
   await client.close()

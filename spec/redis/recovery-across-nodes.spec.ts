@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert'
 import { connect } from '../../lib/client/connect.js'
 import { redisRecoveryStore, type RedisRecoveryStore } from '../../lib/redis/index.js'
 import { WebSocketImpl } from '../support/client.js'
-import { type NodeProcess, startNodeProcess, startRedis } from '../support/redis.js'
+import { type NodeProcess, simulateFailover, startNodeProcess, startRedis } from '../support/redis.js'
 import { type RedisNode, redisSuite } from '../support/redis-suite.js'
 import { delay, eventually } from '../support/server.js'
 import { startProxy, type TcpProxy } from '../support/tcp-proxy.js'
@@ -164,19 +164,8 @@ Recovery('past the window, or across a gap in a room log: a fresh session and th
   assert.equal(got.resyncs, ['unknown_session', 'gap'])
 })
 
-// A Redis Cluster failover that lost a room's last `lost` writes, as its new master has the
-// room (lua-scripts.ts; as in redis-cluster-faults.spec.ts): counter and stream behind; with
-// `newEpoch`, the next broadcast starts epoch e + 1000, where the old one ended kept (pe, pn).
-const failover = async (room: string, lost: number, newEpoch: boolean): Promise<number> => {
-  const counter = `${shared.prefix}:{r:%2F:${room}}:q`
-  const stream = `${shared.prefix}:{r:%2F:${room}}:s`
-  const epoch = Number(await shared.redis.cli('HGET', counter, 'e'))
-  const n = Number(await shared.redis.cli('HGET', counter, 'n'))
-  for (let k = 0; k < lost; k++) await shared.redis.cli('XDEL', stream, `${epoch}-${n - k}`)
-  await shared.redis.cli('HSET', counter, 'n', String(n - lost))
-  if (newEpoch) await shared.redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
-  return epoch
-}
+// A Redis Cluster failover that lost the room's last `lost` writes (spec/support/redis.ts).
+const failover = (room: string, lost: number, newEpoch: boolean): Promise<number> => simulateFailover(shared.redis, shared.prefix, room, lost, newEpoch)
 const logLength = async (room: string, length: number): Promise<void> => {
   for (let i = 0; i < 100 && Number(await shared.redis.cli('XLEN', `${shared.prefix}:{r:%2F:${room}}:s`)) < length; i++) await delay(20)
 }

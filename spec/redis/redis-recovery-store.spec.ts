@@ -10,7 +10,7 @@ import type { RecoveryStore } from '../../lib/engine/recovery-store.js'
 import { onConnect, routes } from '../../lib/index.js'
 import { nodeTimers } from '../../lib/node/node-platform.js'
 import { redisRecoveryStore, type RedisRecoveryStore, type SessionRecord } from '../../lib/redis/index.js'
-import { startRedis } from '../support/redis.js'
+import { simulateFailover, startRedis } from '../support/redis.js'
 import { redisSuite } from '../support/redis-suite.js'
 import { delay, eventually, openClient } from '../support/server.js'
 
@@ -131,19 +131,8 @@ Store('readRoomSince reads the adapter\'s room log: the frames after a place (fr
   member.ws.close()
 })
 
-// A Redis Cluster failover that lost the room's last `lost` writes, as its new master would
-// have the room (lua-scripts.ts): counter and stream behind; with `newEpoch`, the next
-// broadcast's script has started epoch e + 1000 and kept where the old one ended (pe, pn).
-const failover = async (room: string, lost: number, newEpoch: boolean): Promise<number> => {
-  const counter = `rec:{r:%2F:${room}}:q`
-  const stream = `rec:{r:%2F:${room}}:s`
-  const epoch = Number(await shared.redis.cli('HGET', counter, 'e'))
-  const n = Number(await shared.redis.cli('HGET', counter, 'n'))
-  for (let k = 0; k < lost; k++) await shared.redis.cli('XDEL', stream, `${epoch}-${n - k}`)
-  await shared.redis.cli('HSET', counter, 'n', String(n - lost))
-  if (newEpoch) await shared.redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
-  return epoch
-}
+// A Redis Cluster failover that lost the room's last `lost` writes (spec/support/redis.ts).
+const failover = (room: string, lost: number, newEpoch: boolean): Promise<number> => simulateFailover(shared.redis, shared.prefix, room, lost, newEpoch)
 
 Store('readRoomSince after a failover: a cursor in the old epoch gets the rest of it and the new epoch once; one past its end is a gap', async () => {
   const { server, port, adapter } = await shared.startNode('n1', {}, { routes: routes({ j: onConnect((ctx) => ctx.joinRoom('hall')) }) })

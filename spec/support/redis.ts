@@ -107,6 +107,23 @@ export const startRedis = async (): Promise<RedisServer> => {
   }
 }
 
+/**
+ * A Redis Cluster failover that lost a room's last `lost` writes, as its new master has the
+ * room (lib/redis/lua-scripts.ts), made on a single redis-server: the room's counter and
+ * stream (keys under `prefix`) put behind; with `newEpoch`, as after the next broadcast's
+ * script: epoch e + 1000 started, where the old one ended kept (pe, pn). Answers the old epoch.
+ */
+export const simulateFailover = async (redis: Pick<RedisServer, 'cli'>, prefix: string, room: string, lost: number, newEpoch: boolean): Promise<number> => {
+  const counter = `${prefix}:{r:%2F:${room}}:q`
+  const stream = `${prefix}:{r:%2F:${room}}:s`
+  const epoch = Number(await redis.cli('HGET', counter, 'e'))
+  const n = Number(await redis.cli('HGET', counter, 'n'))
+  for (let k = 0; k < lost; k++) await redis.cli('XDEL', stream, `${epoch}-${n - k}`)
+  await redis.cli('HSET', counter, 'n', String(n - lost))
+  if (newEpoch) await redis.cli('HSET', counter, 'pe', String(epoch), 'pn', String(n - lost), 'e', String(epoch + 1000), 'n', '0')
+  return epoch
+}
+
 /** A twinport node in a child process (spec/redis/fixtures/node.ts, or another fixture), to kill or freeze. */
 export interface NodeProcess {
   readonly port: number

@@ -4,7 +4,8 @@
  * the engine with Node's frame writer and buffer pool (`nodePlatform`) and a fake socket
  * layer that only counts the bytes written, corked as Node corks; each connection is fed
  * chunks of `--batch` masked 32-byte text frames (as bench/load/ws-client.ts sends them,
- * 10 in flight), each chunk a fresh copy (as Node reads into a fresh buffer).
+ * 10 in flight), each chunk a fresh Buffer (as Node reads into a fresh buffer), handed over
+ * as the Node adapter hands it (`socketBytes`).
  *
  * It isolates the JavaScript the `ws-echo-10` workload spends per message in the engine
  * (decode, UTF-8, dispatch, frame out, write calls), which the end-to-end run mixes with the
@@ -22,6 +23,7 @@ import type { Client } from '../lib/engine/client.js'
 import { createEngine } from '../lib/engine/create-engine.js'
 import type { Platform, SocketIo } from '../lib/engine/platform.js'
 import { nodePlatform } from '../lib/node/node-platform.js'
+import { socketBytes } from '../lib/node/socket-bytes.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -107,7 +109,8 @@ const feedAll = (): number => {
   for (let c = 0; c < conns; c++) {
     const copy = Buffer.allocUnsafe(chunk.length)
     copy.set(chunk)
-    clients[c]!.receiver.receive(new Uint8Array(copy.buffer, copy.byteOffset, copy.length))
+    const client = clients[c]!
+    client.receiver.receive(socketBytes(client, copy))
   }
   return conns * batch
 }

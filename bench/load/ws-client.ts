@@ -9,7 +9,7 @@
  *
  *   node --import tsx bench/load/ws-client.ts --mode echo --port 7000 --server-pid 123 \
  *     [--dialect ws|socketio] [--conns 50] [--inflight 10] [--ms 5000] [--warmup 1000]
- *   --mode rate  --rate 10000 --conns 50 --ms 5000     fixed-rate latency p50/p99
+ *   --mode rate  --rate 10000 --conns 50 --ms 5000     fixed-rate latency p50/p99 (evenly paced)
  *   --mode bcast --clients 10000 --repeat 5            time to the last receipt on /bcast
  *   --mode idle  --clients 10000 --base 500            server RSS per idle connection
  *   [--settle 1000]  ms to let the server settle before reading RSS or broadcasting
@@ -23,6 +23,7 @@ import { connect, type Socket } from 'node:net'
 import { constants, deflateRawSync } from 'node:zlib'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
+import { Worker } from 'node:worker_threads'
 import { RESULT_PREFIX, type ClientResult } from './client-result.js'
 import { dialectOf, type Room } from './dialect.js'
 import { CLK_TCK, processCpuTicks, processRssBytes } from './proc.js'
@@ -274,11 +275,37 @@ const echo = async (): Promise<ClientResult> => {
   return { mode: 'echo', ok: messages > 0, failures, messages, ...span(a, b), wire, ...agreement() }
 }
 
+/*
+ * Fixed rate: one message every 1/rate, round robin over the connections, each stamped when
+ * it is written; its latency ends when its echo is read. Node's timers count whole
+ * milliseconds, so a worker thread keeps the clock: it sleeps to each send time (`Atomics.wait`
+ * takes fractional milliseconds) and bumps a shared count, which the main thread awaits with
+ * `Atomics.waitAsync` between reads. Both threads sleep between events (no spinning, so other
+ * processes on the machine do not starve the client), a message is never queued behind the
+ * client's own writes, and an echo is read when it arrives. (A 1 ms interval sending what was
+ * due in one burst measured mostly the client's burst: see bench/README.md, "Latency".) A
+ * client that falls behind catches up at once: the rate holds, and those messages are stamped
+ * when they actually leave.
+ */
+const TICKER = `
+const { workerData } = require('node:worker_threads')
+const shared = new Int32Array(workerData.shared)
+const nap = new Int32Array(new SharedArrayBuffer(4))
+const t0 = performance.now()
+for (let n = 1; Atomics.load(shared, 1) === 0; n++) {
+  const wait = t0 + n * workerData.every - performance.now()
+  if (wait > 0) Atomics.wait(nap, 0, 0, wait)
+  Atomics.store(shared, 0, n)
+  Atomics.notify(shared, 0)
+}`
+// Node has had Atomics.waitAsync since 16; TypeScript types it from lib es2024.
+type WaitAsync = (array: Int32Array, index: number, value: number) => { readonly async: boolean; readonly value: Promise<string> | string }
+const waitAsync = (Atomics as unknown as { readonly waitAsync: WaitAsync }).waitAsync
+
 const rate = async (): Promise<ClientResult> => {
   const frame = frameFor('echo')
   everyone = await openAll(num('conns'), 'echo')
   if (everyone.length === 0) return fail('rate', 'no connection opened')
-  const perMs = num('rate') / 1000
   const latencies: number[] = []
   let measuring = false
   let received = 0
@@ -290,19 +317,23 @@ const rate = async (): Promise<ClientResult> => {
       if (measuring && t !== undefined) latencies.push(now - t)
     }
   }
-  const t0 = performance.now()
+  // [messages due so far, stop]
+  const shared = new Int32Array(new SharedArrayBuffer(8))
   let sent = 0
-  // Every millisecond, send what the fixed rate says is due, round robin over the connections.
-  const tick = setInterval(() => {
-    const now = performance.now()
-    const due = Math.floor((now - t0) * perMs) - sent
-    for (let i = 0; i < due; i++) {
+  const due = (): void => {
+    const n = Atomics.load(shared, 0)
+    for (; sent < n; sent++) {
       const c = everyone[sent % everyone.length]!
-      c.sent.push(now)
+      c.sent.push(performance.now())
       c.socket.write(frame)
-      sent++
     }
-  }, 1)
+    if (Atomics.load(shared, 1) !== 0) return
+    const next = waitAsync(shared, 0, n)
+    if (typeof next.value === 'string') setImmediate(due)
+    else void next.value.then(due)
+  }
+  const ticker = new Worker(TICKER, { eval: true, workerData: { shared: shared.buffer, every: 1000 / Math.max(1, num('rate')) } })
+  due()
   await sleep(num('warmup'))
   measuring = true
   const a = mark()
@@ -310,7 +341,8 @@ const rate = async (): Promise<ClientResult> => {
   await sleep(num('ms'))
   const b = mark()
   measuring = false
-  clearInterval(tick)
+  Atomics.store(shared, 1, 1)
+  await ticker.terminate()
   latencies.sort((x, y) => x - y)
   return {
     mode: 'rate',

@@ -85,6 +85,14 @@ type TextMessage = RawMessage & { readonly _tag: 'Text' }
 
 const NOTHING: Uint8Array = new Uint8Array(0)
 
+// `bytes[at..]` as a plain Uint8Array. An adapter may hand a session the runtime's own array
+// (a Node Buffer): the small-frame path only reads it, but whatever is kept for later or
+// handed to the general decoder is a plain view, so that the views taken from it are plain
+// arrays (a Buffer's `subarray` is slower, its `slice` is not a copy, and handlers would get
+// Buffers).
+const plainFrom = (bytes: Uint8Array, at: number): Uint8Array =>
+  bytes.constructor === Uint8Array ? (at === 0 ? bytes : bytes.subarray(at)) : new Uint8Array(bytes.buffer, bytes.byteOffset + at, bytes.length - at)
+
 // RFC 6455 §5.2: the first byte of a final binary frame without RSV bits.
 const FIN_BINARY = 0x82
 // The most bytes of frames out one scratch array takes: below 4 KiB, Node serves it from its
@@ -150,7 +158,10 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     private readonly shared: WsShared<S>,
   ) {}
 
-  /** Feeds bytes read from the socket. */
+  /**
+   * Feeds bytes read from the socket: any Uint8Array (a Node Buffer too), read in place
+   * and not kept (what is kept is a plain view of it).
+   */
   receive(chunk: Uint8Array): void {
     this.alive = true
     const { socket, shared } = this
@@ -159,13 +170,14 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     const queue = this.queue
     // While a compressed message inflates, what follows waits in the queue.
     if (this.deflate?.inflating === true) {
-      ;(this.queue ??= new ByteQueue()).push(chunk)
+      ;(this.queue ??= new ByteQueue()).push(plainFrom(chunk, 0))
       return
     }
     if (queue === undefined) {
       if (chunk.length > 0) this.process(undefined, chunk)
       return
     }
+    chunk = plainFrom(chunk, 0)
     if (!queue.push(chunk)) {
       // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte.
       if (this.partial !== undefined) this.checkPartial(chunk)
@@ -327,7 +339,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         }
         if (at === end || io.isClosed(this.socket)) break
       }
-      const rest = at === 0 ? bytes : bytes.subarray(at)
+      const rest = plainFrom(bytes, at)
       const step = decodeFrame(rest, frameLimits)
       if (E.isLeft(step)) return this.fail(step.left)
       if (step.right._tag === 'NeedMore') {
@@ -358,7 +370,9 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         return
       }
     }
-    this.keep(at === 0 ? bytes : bytes.subarray(at))
+    // A chunk of small frames is used up: no empty view of it to keep.
+    if (at === end) this.queue = undefined
+    else this.keep(plainFrom(bytes, at))
   }
 
   // The run of small whole frames from `bytes[at]` (unmaskSmallFrame), each unmasked into a

@@ -10,6 +10,7 @@ import { createEngine } from '../engine/create-engine.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { resolveTlsOptions, type ServerOptions, type TlsOptions } from '../engine/server-options.js'
 import { nodePlatform } from './node-platform.js'
+import { socketBytes } from './socket-bytes.js'
 import { createTlsAcceptor, type TlsAcceptor } from './tls-acceptor.js'
 
 /**
@@ -44,10 +45,9 @@ export const runServer = async (options: NodeServerOptions = {}): Promise<Server
   const debug = engine.options.debug
 
   // The socket listeners are shared by every connection; `this` is the socket.
-  // The engine sees a plain Uint8Array view of each chunk: every `subarray` it takes is then
-  // its own, not Buffer's slower override (and handlers get what the types say).
   function onSocketData(this: ClientSocket, chunk: Buffer): void {
-    this[CLIENT]?.receiver.receive(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length))
+    const client = this[CLIENT]
+    if (client !== undefined) client.receiver.receive(socketBytes(client, chunk))
   }
   function onSocketEnd(this: ClientSocket): void {
     this[CLIENT]?.receiver.peerEnded()

@@ -19,6 +19,7 @@ import type { RouteTable } from '../../lib/core/route/route.js'
 import { createEngine } from '../../lib/engine/create-engine.js'
 import type { Platform } from '../../lib/engine/platform.js'
 import { setSmallFrames } from '../../lib/engine/ws-session.js'
+import { setSimdMasking } from '../../lib/core/ws/mask-simd.js'
 import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
 import { cutInto, encodeStream, frameArb, type StreamFrame, streamArb } from '../support/ws-stream.js'
 
@@ -103,10 +104,17 @@ interface Run {
   readonly ended: boolean[]
   readonly closed: boolean[]
   readonly seen: string[]
+  /** Every binary message a handler got is a plain Uint8Array (not the runtime's subclass). */
+  readonly plain: boolean
 }
 
 // Two connections on one engine; their chunks are fed in turns (A's first chunk, B's first, …).
-const run = async (small: boolean, table: (seen: RawMessage[]) => RouteTable, streams: readonly (readonly Uint8Array[])[]): Promise<Run> => {
+const run = async (
+  small: boolean,
+  table: (seen: RawMessage[]) => RouteTable,
+  streams: readonly (readonly Uint8Array[])[],
+  feed: (chunk: Uint8Array) => Uint8Array = (chunk) => chunk,
+): Promise<Run> => {
   setSmallFrames(small)
   try {
     const seen: RawMessage[] = []
@@ -123,7 +131,7 @@ const run = async (small: boolean, table: (seen: RawMessage[]) => RouteTable, st
     for (let i = 0; i < turns; i++) {
       streams.forEach((chunks, c) => {
         const chunk = chunks[i]
-        if (chunk !== undefined) clients[c]!.receiver.receive(chunk)
+        if (chunk !== undefined) clients[c]!.receiver.receive(feed(chunk))
       })
     }
     for (let i = 0; i < 5; i++) await Promise.resolve()
@@ -133,6 +141,7 @@ const run = async (small: boolean, table: (seen: RawMessage[]) => RouteTable, st
       closed: sockets.map((s) => s.closed),
       // Read after the run: a message's bytes must not have moved under it.
       seen: seen.map((m) => (m._tag === 'Text' ? `T${JSON.stringify({ ...m })}${m.text}` : `B${hex(m.data)}`)),
+      plain: seen.every((m) => m._tag === 'Text' || m.data.constructor === Uint8Array),
     }
   } finally {
     setSmallFrames(true)
@@ -155,6 +164,48 @@ for (const [name, table] of [
     )
   })
 }
+
+// What a runtime may read into: a subclass of Uint8Array whose `subarray` gives the subclass
+// and whose `slice` is a view, not a copy, as a Node Buffer's.
+class RuntimeBytes extends Uint8Array {
+  override slice(start?: number, end?: number): RuntimeBytes {
+    return this.subarray(start, end) as RuntimeBytes
+  }
+}
+
+// Streams with binary messages past the 64 bytes a masked copy keeps on the heap (it copies
+// longer ones with `slice`, then unmasks the copy in place).
+const longBinaryArb: fc.Arbitrary<StreamFrame> = fc
+  .record({ payload: fc.uint8Array({ minLength: 41, maxLength: 100 }), key: fc.uint8Array({ minLength: 4, maxLength: 4 }) })
+  .map(({ payload, key }) => ({ fin: true, rsv1: false, rsv2: false, opcode: 2, payload, key }))
+const runtimeStreamArb = fc
+  .array(fc.oneof({ weight: 2, arbitrary: clientStreamArb }, { weight: 1, arbitrary: longBinaryArb.map((f) => [f]) }), { maxLength: 4 })
+  .map((groups) => groups.flat())
+
+test('WsSession :: chunks of a Uint8Array subclass (a Node Buffer) give what plain chunks give, are never written to, and no handler gets the subclass', async () => {
+  await fc.assert(
+    fc.asyncProperty(runtimeStreamArb, cutsArb, runtimeStreamArb, cutsArb, fc.boolean(), fc.boolean(), async (a, aCuts, b, bCuts, small, simd) => {
+      // Without WebAssembly, a masked copy past 64 bytes is the source's `slice`, unmasked in place.
+      setSimdMasking(simd)
+      try {
+        const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
+        const fed: [Uint8Array, RuntimeBytes][] = []
+        const asRuntime = (chunk: Uint8Array): Uint8Array => {
+          const bytes = new RuntimeBytes(chunk)
+          fed.push([chunk, bytes])
+          return bytes
+        }
+        const plain = await run(small, rawRoutes, streams)
+        assert.equal(await run(small, rawRoutes, streams, asRuntime), plain)
+        assert.ok(plain.plain)
+        for (const [chunk, bytes] of fed) assert.is(hex(bytes), hex(chunk))
+      } finally {
+        setSimdMasking(true)
+      }
+    }),
+    { numRuns: 300 },
+  )
+})
 
 test('WsSession :: a run of echoes leaves in one write, and a write during a handler goes out between them in order', async () => {
   const frame = (text: string): Uint8Array => encodeStream([{ fin: true, rsv1: false, rsv2: false, opcode: 1, payload: utf8(text), key: Uint8Array.of(1, 2, 3, 4) }])

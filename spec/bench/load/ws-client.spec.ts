@@ -29,6 +29,20 @@ test('ws-client :: echo and broadcast against the node:http + ws peer', async ()
   }
 })
 
+test('ws-client :: rate mode against raw node:net: every message paced by the worker clock is echoed and timed', async () => {
+  const server = await startServer('bench/peers/raw-net.ts')
+  if (typeof server === 'string') throw new Error(server)
+  try {
+    const rate = client(server.port, server.pid, ['--mode', 'rate', '--conns', '3', '--rate', '2000'])
+    assert.equal([rate?.ok, rate?.failures, rate?.mode], [true, 0, 'rate'])
+    const latency = rate?.latency
+    assert.ok(latency !== undefined && latency.samples > 0, JSON.stringify(rate))
+    assert.ok(latency.p50 > 0 && latency.p50 <= latency.p99 && latency.p99 <= latency.max, JSON.stringify(latency))
+  } finally {
+    await server.stop()
+  }
+})
+
 test('ws-client :: socket.io dialect joins a namespace and counts broadcasts over its own protocol', async () => {
   const server = await startServer('bench/peers/socket-io.ts')
   if (typeof server === 'string') throw new Error(server)

@@ -120,14 +120,22 @@ const releaseHeld = (): void => {
   if (run !== undefined) session?.admit(run)
 }
 
+// The bits of `WsSession.flags`.
+const CLOSING = 1
+const ALIVE = 2
+const WAITING = 4
+const SERVER_CLOSED = 8
+
+// What a session keeps for its end only; made when the end begins.
+interface Ending {
+  peerCloseCode: number | undefined
+  closeTimer: TimerId | undefined
+}
+
 export class WsSession<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
   /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
   book: ClientSession | undefined = undefined
-  /** The close code the peer sent, if it sent one; `undefined` for a link that just broke. */
-  peerCloseCode: number | undefined = undefined
-  /** The server ended this connection on purpose (disconnectClient, shutdown): no recovery. */
-  serverClosed = false
   /** permessage-deflate, when the handshake agreed on it (set right after construction). */
   deflate: WsDeflate | undefined = undefined
   /** The client batches (docs/protocol.md, "Batches"): the largest batch it reads, in bytes; 0 for none. */
@@ -138,17 +146,70 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   // it is consumed, so an idle connection (most of a server's) carries none.
   private queue: ByteQueue | undefined = undefined
   private assembly: AssemblyState = initialAssembly
-  private closing = false
-  private alive = true
-  private closeTimer: TimerId | undefined = undefined
-  private waiting = false // a dispatch of the current chunk answers later
   private partial: PartialText | undefined = undefined // a text frame still arriving, checked so far
+  // The four yes-or-no facts below (`closing`, `alive`, `waiting`, `serverClosed`) as bits of
+  // one number: a server holds tens of thousands of sessions, and each boolean was a field.
+  private flags = ALIVE
+  // What only the end of a connection needs (the peer's close code, the close timer).
+  private ending: Ending | undefined = undefined
 
   constructor(
-    readonly socket: S,
-    readonly ctx: SocketContext,
+    readonly ctx: SocketContext & { readonly socket: S },
     private readonly shared: WsShared<S>,
   ) {}
+
+  /** The connection's socket (its client's: not a field of its own). */
+  get socket(): S {
+    return this.ctx.socket
+  }
+
+  /** The close code the peer sent, if it sent one; `undefined` for a link that just broke. */
+  get peerCloseCode(): number | undefined {
+    return this.ending?.peerCloseCode
+  }
+  set peerCloseCode(code: number | undefined) {
+    ;(this.ending ??= { peerCloseCode: undefined, closeTimer: undefined }).peerCloseCode = code
+  }
+
+  /** The server ended this connection on purpose (disconnectClient, shutdown): no recovery. */
+  get serverClosed(): boolean {
+    return (this.flags & SERVER_CLOSED) !== 0
+  }
+  set serverClosed(on: boolean) {
+    this.flags = on ? this.flags | SERVER_CLOSED : this.flags & ~SERVER_CLOSED
+  }
+
+  // The close handshake started (or the connection failed): data is no longer dispatched.
+  private get closing(): boolean {
+    return (this.flags & CLOSING) !== 0
+  }
+  private set closing(on: boolean) {
+    this.flags = on ? this.flags | CLOSING : this.flags & ~CLOSING
+  }
+
+  // The client has been heard from since the last heartbeat.
+  private get alive(): boolean {
+    return (this.flags & ALIVE) !== 0
+  }
+  private set alive(on: boolean) {
+    this.flags = on ? this.flags | ALIVE : this.flags & ~ALIVE
+  }
+
+  // A dispatch of the current chunk answers later.
+  private get waiting(): boolean {
+    return (this.flags & WAITING) !== 0
+  }
+  private set waiting(on: boolean) {
+    this.flags = on ? this.flags | WAITING : this.flags & ~WAITING
+  }
+
+  // The timer that destroys the socket if the peer does not close in time.
+  private get closeTimer(): TimerId | undefined {
+    return this.ending?.closeTimer
+  }
+  private set closeTimer(timer: TimerId | undefined) {
+    ;(this.ending ??= { peerCloseCode: undefined, closeTimer: undefined }).closeTimer = timer
+  }
 
   /** Feeds bytes read from the socket. */
   receive(chunk: Uint8Array): void {

@@ -126,32 +126,32 @@ const ALIVE = 2
 const WAITING = 4
 const SERVER_CLOSED = 8
 
-// What a session keeps for its end only; made when the end begins.
-interface Ending {
+// What few sessions need: a client session, batching, a message arriving in fragments, the end
+// of the connection. Made the first time one of them is set to something else than it starts
+// as, so that an idle plain connection (most of a server's) carries none.
+interface Rare {
+  book: ClientSession | undefined
+  batch: number
+  outbox: string[] | undefined
+  assembly: AssemblyState
   peerCloseCode: number | undefined
   closeTimer: TimerId | undefined
 }
+const rare = (): Rare => ({ book: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: undefined, closeTimer: undefined })
 
 export class WsSession<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
-  /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
-  book: ClientSession | undefined = undefined
   /** permessage-deflate, when the handshake agreed on it (set right after construction). */
   deflate: WsDeflate | undefined = undefined
-  /** The client batches (docs/protocol.md, "Batches"): the largest batch it reads, in bytes; 0 for none. */
-  batch = 0
-  /** Numbered envelopes waiting for the end of the turn (delivery's, when `batch` is set). */
-  outbox: string[] | undefined = undefined
   // Bytes no frame has consumed yet; made when a chunk ends inside a frame and dropped once
   // it is consumed, so an idle connection (most of a server's) carries none.
   private queue: ByteQueue | undefined = undefined
-  private assembly: AssemblyState = initialAssembly
   private partial: PartialText | undefined = undefined // a text frame still arriving, checked so far
   // The four yes-or-no facts below (`closing`, `alive`, `waiting`, `serverClosed`) as bits of
   // one number: a server holds tens of thousands of sessions, and each boolean was a field.
   private flags = ALIVE
-  // What only the end of a connection needs (the peer's close code, the close timer).
-  private ending: Ending | undefined = undefined
+  // The fields few sessions use, in a record of their own (`Rare`), behind accessors.
+  private more: Rare | undefined = undefined
 
   constructor(
     readonly ctx: SocketContext & { readonly socket: S },
@@ -163,12 +163,52 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     return this.ctx.socket
   }
 
+  /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
+  get book(): ClientSession | undefined {
+    return this.more?.book
+  }
+  set book(book: ClientSession | undefined) {
+    if (book !== undefined || this.more !== undefined) (this.more ??= rare()).book = book
+  }
+
+  /** The client batches (docs/protocol.md, "Batches"): the largest batch it reads, in bytes; 0 for none. */
+  get batch(): number {
+    return this.more === undefined ? 0 : this.more.batch
+  }
+  set batch(bytes: number) {
+    if (bytes !== 0 || this.more !== undefined) (this.more ??= rare()).batch = bytes
+  }
+
+  /** Numbered envelopes waiting for the end of the turn (delivery's, when `batch` is set). */
+  get outbox(): string[] | undefined {
+    return this.more?.outbox
+  }
+  set outbox(outbox: string[] | undefined) {
+    if (outbox !== undefined || this.more !== undefined) (this.more ??= rare()).outbox = outbox
+  }
+
+  // The message whose fragments are arriving (`initialAssembly` between messages).
+  private get assembly(): AssemblyState {
+    return this.more === undefined ? initialAssembly : this.more.assembly
+  }
+  private set assembly(state: AssemblyState) {
+    if (state !== initialAssembly || this.more !== undefined) (this.more ??= rare()).assembly = state
+  }
+
   /** The close code the peer sent, if it sent one; `undefined` for a link that just broke. */
   get peerCloseCode(): number | undefined {
-    return this.ending?.peerCloseCode
+    return this.more?.peerCloseCode
   }
   set peerCloseCode(code: number | undefined) {
-    ;(this.ending ??= { peerCloseCode: undefined, closeTimer: undefined }).peerCloseCode = code
+    if (code !== undefined || this.more !== undefined) (this.more ??= rare()).peerCloseCode = code
+  }
+
+  // The timer that destroys the socket if the peer does not close in time.
+  private get closeTimer(): TimerId | undefined {
+    return this.more?.closeTimer
+  }
+  private set closeTimer(timer: TimerId | undefined) {
+    if (timer !== undefined || this.more !== undefined) (this.more ??= rare()).closeTimer = timer
   }
 
   /** The server ended this connection on purpose (disconnectClient, shutdown): no recovery. */
@@ -201,14 +241,6 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   }
   private set waiting(on: boolean) {
     this.flags = on ? this.flags | WAITING : this.flags & ~WAITING
-  }
-
-  // The timer that destroys the socket if the peer does not close in time.
-  private get closeTimer(): TimerId | undefined {
-    return this.ending?.closeTimer
-  }
-  private set closeTimer(timer: TimerId | undefined) {
-    ;(this.ending ??= { peerCloseCode: undefined, closeTimer: undefined }).closeTimer = timer
   }
 
   /** Feeds bytes read from the socket. */

@@ -5,7 +5,9 @@
  *
  * A class on purpose: a server holds tens of thousands of these, so the state is a few
  * fields and the behaviour lives once on the prototype; what every session shares (limits,
- * routes, hooks) is one `WsShared` record per server.
+ * routes, hooks) is one `WsShared` record per server. Eight fields: four yes-or-no facts
+ * are bits of one, and what few sessions use (a client session, batching, fragments, the
+ * close) is one record behind accessors, made when first needed (docs/decisions.md).
  *
  * Small whole frames (the most common: one masked text or binary frame of at most 125 bytes)
  * are read without a value per frame, unmasked into one output buffer per chunk as the frames

@@ -8,19 +8,24 @@
  * - `tcp-wrap`: Node's private TCP handle (`process.binding('tcp_wrap')`) with no
  *   `net.Socket` around it, as a library that bypassed the stream layer would hold it;
  * - `twinport`: the compiled echo server (`bench/.tmp/dist/examples/echo.js`, built by
- *   `npm run bench` or `npx tsc -p tsconfig.bench.json`), for comparison.
+ *   `npm run bench` or `npx tsc -p tsconfig.bench.json`), for comparison;
+ * - `bun-raw`: a `Bun.listen` server (Bun from node_modules), the socket and a one-field
+ *   record per connection, the same canned 101;
+ * - `bun-twinport`: the echo routes on `twinport/bun` (the sources, run by Bun).
  * This process (CPU 1) opens `--base` connections, reads the server's RSS, opens the rest
  * up to `--clients`, and reads it again: RSS delta ÷ connections, before and after a full
- * GC in the server (the heap delta after the GC is what stays reachable).
+ * GC in the server (the heap delta after the GC is what stays reachable; on Bun, the JSC
+ * heap after `Bun.gc(true)`).
  *
  * Loopback only, bounded in count and time. Run: `npx tsx bench/idle-floor.ts`
- * (`--clients 10000 --base 500 --modes net,tcp-wrap,twinport`; `--node-flags="..."` passes
+ * (`--clients 10000 --base 500 --modes net,tcp-wrap,twinport`, or `--modes bun-raw,bun-twinport`; `--node-flags="..."` passes
  * flags to the servers, e.g. `--max-semi-space-size=1` to see what the young generation's
  * growth adds; `--garbage 4096` makes the `net` and `tcp-wrap` floors allocate that many bytes of
  * short-lived objects per upgrade, to see what an upgrade's garbage alone adds to RSS).
  */
 import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import type { BunApi } from '../lib/bun/bun-api.js'
 import { connect, type Socket } from 'node:net'
 import { parseArgs } from 'node:util'
 
@@ -29,8 +34,11 @@ const REQUEST =
   'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
   'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n'
 const TWINPORT = 'bench/.tmp/dist/examples/echo.js'
+const BUN = 'node_modules/bun/bin/bun.exe'
 
-type Mode = 'net' | 'tcp-wrap' | 'twinport'
+type Mode = 'net' | 'tcp-wrap' | 'twinport' | 'bun-raw' | 'bun-twinport'
+const MODES: readonly Mode[] = ['net', 'tcp-wrap', 'twinport', 'bun-raw', 'bun-twinport']
+const isBun = (mode: Mode): boolean => mode.startsWith('bun-')
 interface Usage {
   readonly rss: number
   readonly heapUsed: number
@@ -57,7 +65,39 @@ const makeGarbage = (bytes: number): void => {
   for (let i = 0; i < bytes / 112; i++) sink.last = { i, pair: [i, i], text: `x${i}` }
 }
 
+// On Bun: the raw floor, or twinport's echo routes on `twinport/bun`.
+const serveBun = async (mode: 'bun-raw' | 'bun-twinport'): Promise<number> => {
+  if (mode === 'bun-twinport') {
+    const { runServer } = await import('../lib/bun/run-server.js')
+    const { echoOptions, echoRoutes } = await import('../examples/echo-routes.js')
+    const server = await runServer({ host: '127.0.0.1', port: 0, routes: echoRoutes, ...echoOptions, logger: undefined })
+    return server.address.port
+  }
+  const bun = (globalThis as { Bun?: BunApi }).Bun as BunApi
+  const listener = bun.listen<{ answered: boolean }>({
+    hostname: '127.0.0.1',
+    port: 0,
+    socket: {
+      open(socket) {
+        socket.data = { answered: false }
+        socket.setNoDelay(true)
+      },
+      data(socket) {
+        if (socket.data.answered) return
+        socket.data.answered = true
+        socket.write(new TextEncoder().encode(RESPONSE))
+      },
+      drain: () => undefined,
+      end: () => undefined,
+      close: () => undefined,
+      error: () => undefined,
+    },
+  })
+  return listener.port
+}
+
 const serve = async (mode: FloorMode, garbage: number): Promise<number> => {
+  if (mode === 'bun-raw' || mode === 'bun-twinport') return serveBun(mode)
   const kept: unknown[] = []
   if (mode === 'net') {
     const { createServer } = await import('node:net')
@@ -108,7 +148,11 @@ const usage = (): Usage => {
 const child = async (mode: FloorMode, garbage: number): Promise<void> => {
   const port = await serve(mode, garbage)
   process.on('message', (message: unknown) => {
-    if (message === 'gc') (globalThis as { gc?: () => void }).gc?.()
+    if (message === 'gc') {
+      const bun = (globalThis as { Bun?: { gc(full: boolean): void } }).Bun
+      if (bun === undefined) (globalThis as { gc?: () => void }).gc?.()
+      else bun.gc(true)
+    }
     process.send?.(usage())
   })
   process.send?.({ port })
@@ -136,11 +180,10 @@ const measure = async (mode: Mode, clients: number, base: number): Promise<Recor
   const script = mode === 'twinport' ? TWINPORT : new URL(import.meta.url).pathname
   const port = mode === 'twinport' ? 6200 : 0
   const server = fork(script, mode === 'twinport' ? [] : ['--serve', mode, '--garbage', String(garbageBytes)], {
-    execArgv: [
-      '--expose-gc',
-      ...nodeFlags,
-      ...(mode === 'twinport' ? ['--import', `data:text/javascript,${encodeURIComponent(PROBE)}`] : ['--import', 'tsx']),
-    ],
+    ...(isBun(mode) ? { execPath: BUN } : {}),
+    execArgv: isBun(mode)
+      ? []
+      : ['--expose-gc', ...nodeFlags, ...(mode === 'twinport' ? ['--import', `data:text/javascript,${encodeURIComponent(PROBE)}`] : ['--import', 'tsx'])],
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   })
@@ -191,17 +234,22 @@ const garbageBytes = Math.max(0, Number(values.garbage) || 0)
 // Flags for the server processes, e.g. `--node-flags=--max-semi-space-size=1`.
 const nodeFlags = (values['node-flags'] ?? '').split(' ').filter((f) => f !== '')
 
-if (values.serve === 'net' || values.serve === 'tcp-wrap') await child(values.serve, garbageBytes)
+const serveMode = MODES.find((m) => m === values.serve && m !== 'twinport') as FloorMode | undefined
+if (serveMode !== undefined) await child(serveMode, garbageBytes)
 else {
-  const modes = (values.modes ?? '').split(',').filter((m): m is Mode => m === 'net' || m === 'tcp-wrap' || m === 'twinport')
+  const modes = (values.modes ?? '').split(',').filter((m): m is Mode => (MODES as readonly string[]).includes(m))
   const rows: Record<string, string>[] = []
   for (const mode of modes) {
     if (mode === 'twinport' && !existsSync(TWINPORT)) {
       console.log(`twinport: ${TWINPORT} missing (npx tsc -p tsconfig.bench.json)`)
       continue
     }
+    if (isBun(mode) && !existsSync(BUN)) {
+      console.log(`${mode}: ${BUN} missing (npm ci installs it)`)
+      continue
+    }
     const row = await measure(mode, Number(values.clients), Number(values.base))
-    rows.push(garbageBytes === 0 || mode === 'twinport' ? row : { ...row, mode: `${mode} +${garbageBytes} B garbage` })
+    rows.push(garbageBytes === 0 || mode === 'twinport' || isBun(mode) ? row : { ...row, mode: `${mode} +${garbageBytes} B garbage` })
   }
   console.table(rows)
 }

@@ -11,9 +11,8 @@
  * its handshake is done, and one that fails or does not finish in time is closed.
  */
 import { Buffer } from 'node:buffer'
-import type { Client } from '../engine/client.js'
 import { createEngine } from '../engine/create-engine.js'
-import type { Platform, SocketIo } from '../engine/platform.js'
+import type { Platform } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
 import { createLogger } from '../node/log/create-logger.js'
@@ -22,107 +21,8 @@ import { createPerMessageDeflate } from '../node/permessage-deflate.js'
 import { nodeFrames } from '../node/node-frames.js'
 import { nodeTimers } from '../node/node-platform.js'
 import { checkTlsMaterial } from '../node/tls-material.js'
-import { type BunSocket, bunApi, bunTls } from './bun-api.js'
-
-/** Kept with each Bun socket, and the engine's socket: plain fields, not the native `data` accessor. */
-interface Conn {
-  readonly socket: Socket
-  client: Client<Conn> | undefined
-  /** Bytes the kernel has not taken yet, oldest first; none most of the time. */
-  backlog: Uint8Array[] | undefined
-  backlogBytes: number
-  /** Writes held by a cork, joined on uncork: the first apart, as it is most often the only one. */
-  corking: boolean
-  corkedFirst: Uint8Array | undefined
-  corkedMore: Uint8Array[] | undefined
-  corkedBytes: number
-  ended: boolean
-  closed: boolean
-  /** The TLS handshake's time-out, while it runs. */
-  handshake: ReturnType<typeof setTimeout> | undefined
-}
-type Socket = BunSocket<Conn>
-
-const pushBacklog = (conn: Conn, bytes: Uint8Array): void => {
-  ;(conn.backlog ??= []).push(bytes)
-  conn.backlogBytes += bytes.length
-}
-
-// Writes now what the kernel takes; keeps the rest.
-const writeThrough = (conn: Conn, bytes: Uint8Array): void => {
-  if (conn.backlogBytes > 0) return pushBacklog(conn, bytes)
-  const written = Math.max(0, conn.socket.write(bytes))
-  if (written < bytes.length) pushBacklog(conn, bytes.subarray(written))
-}
-
-const join = (first: Uint8Array, more: readonly Uint8Array[], total: number): Uint8Array => {
-  const joined = Buffer.allocUnsafe(total)
-  joined.set(first, 0)
-  let at = first.length
-  for (const part of more) {
-    joined.set(part, at)
-    at += part.length
-  }
-  return joined
-}
-
-// The kernel takes more: write the backlog in order, then end if asked to.
-const flushBacklog = (socket: Socket): void => {
-  const conn = socket.data
-  const backlog = conn.backlog
-  while (backlog !== undefined && backlog.length > 0) {
-    const head = backlog[0] as Uint8Array
-    const written = Math.max(0, socket.write(head))
-    conn.backlogBytes -= written
-    if (written < head.length) {
-      backlog[0] = head.subarray(written)
-      return
-    }
-    backlog.shift()
-  }
-  conn.backlog = undefined
-  if (conn.ended && !conn.closed) socket.shutdown()
-}
-
-const bunSocketIo: SocketIo<Conn> = {
-  write(conn, bytes) {
-    if (conn.closed || conn.ended) return
-    if (!conn.corking) return writeThrough(conn, bytes)
-    if (conn.corkedFirst === undefined) conn.corkedFirst = bytes
-    else (conn.corkedMore ??= []).push(bytes)
-    conn.corkedBytes += bytes.length
-  },
-  buffered: (conn) => conn.backlogBytes + conn.corkedBytes,
-  isClosed: (conn) => conn.closed,
-  isEnded: (conn) => conn.ended,
-  end(conn, bytes) {
-    if (conn.closed || conn.ended) return
-    if (bytes !== undefined) bunSocketIo.write(conn, bytes)
-    bunSocketIo.uncork(conn)
-    conn.ended = true
-    if (conn.backlogBytes === 0) conn.socket.shutdown()
-  },
-  destroy(conn) {
-    if (conn.closed) return
-    conn.closed = true
-    conn.socket.terminate()
-  },
-  cork(conn) {
-    conn.corking = true
-  },
-  uncork(conn) {
-    if (!conn.corking) return
-    conn.corking = false
-    const first = conn.corkedFirst
-    if (first === undefined) return
-    const more = conn.corkedMore
-    const total = conn.corkedBytes
-    conn.corkedFirst = undefined
-    conn.corkedMore = undefined
-    conn.corkedBytes = 0
-    if (!conn.closed) writeThrough(conn, more === undefined ? first : join(first, more, total))
-  },
-}
+import { bunApi, bunTls } from './bun-api.js'
+import { bunSocketIo, type Conn, connClosed, flushBacklog, newConn } from './bun-socket-io.js'
 
 const bunPlatform: Platform<Conn> = {
   io: bunSocketIo,
@@ -155,10 +55,12 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     await engine.handle.close()
     throw new Error(`runServer: invalid options\n  ${problems.join('\n  ')}`)
   }
-  const handshaking = new Set<Conn>()
+  // The connections whose TLS handshake runs, each with its time-out.
+  const handshaking = new Map<Conn, ReturnType<typeof setTimeout>>()
   const handshakeOver = (conn: Conn): void => {
-    clearTimeout(conn.handshake)
-    conn.handshake = undefined
+    const timer = handshaking.get(conn)
+    if (timer === undefined) return
+    clearTimeout(timer)
     handshaking.delete(conn)
   }
 
@@ -171,22 +73,19 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       ...(tls === undefined ? {} : { tls: bunTls(tls) }),
       socket: {
         open(socket) {
-          const conn: Conn = {
-            socket, client: undefined, backlog: undefined, backlogBytes: 0, corking: false, corkedFirst: undefined, corkedMore: undefined, corkedBytes: 0,
-            ended: false, closed: false, handshake: undefined,
-          }
+          const conn = newConn(socket)
           socket.data = conn
           socket.setNoDelay(true)
           if (tls === undefined) {
             conn.client = engine.accept(conn)
             return
           }
-          handshaking.add(conn)
-          conn.handshake = setTimeout(() => {
+          const timer = setTimeout(() => {
             handshakeOver(conn)
             if (debug) logger.debug('tls handshake timed out', { error: `no handshake within ${limits.tlsHandshakeTimeoutMs} ms` })
             bunSocketIo.destroy(conn)
           }, limits.tlsHandshakeTimeoutMs).unref()
+          handshaking.set(conn, timer)
         },
         handshake(socket, success, error) {
           const conn = socket.data
@@ -205,10 +104,8 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
         end: (socket) => socket.data.client?.receiver.peerEnded(),
         close(socket) {
           const conn = socket.data
-          handshakeOver(conn)
-          conn.closed = true
-          conn.backlog = undefined
-          conn.backlogBytes = 0
+          if (tls !== undefined) handshakeOver(conn)
+          connClosed(conn)
           if (conn.client !== undefined) engine.closed(conn.client)
         },
         error(socket, error) {
@@ -239,7 +136,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       if (!stopped) {
         stopped = true
         listener.stop(false)
-        for (const conn of handshaking) bunSocketIo.destroy(conn)
+        for (const conn of handshaking.keys()) bunSocketIo.destroy(conn)
         handshaking.clear()
       }
       await engine.handle.close()

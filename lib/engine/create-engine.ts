@@ -567,7 +567,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
     const resync: ResyncReason | undefined =
       asked?.resume === undefined || resumed !== undefined ? undefined : (fromStore ?? (books.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
-    const session = new WsSession(client.socket, client, wsShared)
+    const session = new WsSession(client, wsShared)
     if (agreement !== undefined) session.deflate = (compression as WsCompression).attach(session, agreement.params)
     client.receiver = session
     if (resumed === undefined) registry.joinNamespace(client.id)

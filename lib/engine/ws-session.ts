@@ -5,7 +5,9 @@
  *
  * A class on purpose: a server holds tens of thousands of these, so the state is a few
  * fields and the behaviour lives once on the prototype; what every session shares (limits,
- * routes, hooks) is one `WsShared` record per server.
+ * routes, hooks) is one `WsShared` record per server. Eight fields: four yes-or-no facts
+ * are bits of one, and what few sessions use (a client session, batching, fragments, the
+ * close) is one record behind accessors, made when first needed (docs/decisions.md).
  *
  * Small whole frames (the most common: one masked text or binary frame of at most 125 bytes)
  * are read without a value per frame, unmasked into one output buffer per chunk as the frames
@@ -128,35 +130,128 @@ const releaseHeld = (): void => {
   if (run !== undefined) session?.admit(run)
 }
 
+// The bits of `WsSession.flags`.
+const CLOSING = 1
+const ALIVE = 2
+const WAITING = 4
+const SERVER_CLOSED = 8
+
+// What few sessions need: a client session, batching, a message arriving in fragments, the end
+// of the connection. Made the first time one of them is set to something else than it starts
+// as, so that an idle plain connection (most of a server's) carries none.
+interface Rare {
+  book: ClientSession | undefined
+  batch: number
+  outbox: string[] | undefined
+  assembly: AssemblyState
+  peerCloseCode: number | undefined
+  closeTimer: TimerId | undefined
+}
+const rare = (): Rare => ({ book: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: undefined, closeTimer: undefined })
+
 export class WsSession<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
-  /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
-  book: ClientSession | undefined = undefined
-  /** The close code the peer sent, if it sent one; `undefined` for a link that just broke. */
-  peerCloseCode: number | undefined = undefined
-  /** The server ended this connection on purpose (disconnectClient, shutdown): no recovery. */
-  serverClosed = false
   /** permessage-deflate, when the handshake agreed on it (set right after construction). */
   deflate: WsDeflate | undefined = undefined
-  /** The client batches (docs/protocol.md, "Batches"): the largest batch it reads, in bytes; 0 for none. */
-  batch = 0
-  /** Numbered envelopes waiting for the end of the turn (delivery's, when `batch` is set). */
-  outbox: string[] | undefined = undefined
   // Bytes no frame has consumed yet; made when a chunk ends inside a frame and dropped once
   // it is consumed, so an idle connection (most of a server's) carries none.
   private queue: ByteQueue | undefined = undefined
-  private assembly: AssemblyState = initialAssembly
-  private closing = false
-  private alive = true
-  private closeTimer: TimerId | undefined = undefined
-  private waiting = false // a dispatch of the current chunk answers later
   private partial: PartialText | undefined = undefined // a text frame still arriving, checked so far
+  // The four yes-or-no facts below (`closing`, `alive`, `waiting`, `serverClosed`) as bits of
+  // one number: a server holds tens of thousands of sessions, and each boolean was a field.
+  private flags = ALIVE
+  // The fields few sessions use, in a record of their own (`Rare`), behind accessors.
+  private more: Rare | undefined = undefined
 
   constructor(
-    readonly socket: S,
-    readonly ctx: SocketContext,
+    readonly ctx: SocketContext & { readonly socket: S },
     private readonly shared: WsShared<S>,
   ) {}
+
+  /** The connection's socket (its client's: not a field of its own). */
+  get socket(): S {
+    return this.ctx.socket
+  }
+
+  /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
+  get book(): ClientSession | undefined {
+    return this.more?.book
+  }
+  set book(book: ClientSession | undefined) {
+    if (book !== undefined || this.more !== undefined) (this.more ??= rare()).book = book
+  }
+
+  /** The client batches (docs/protocol.md, "Batches"): the largest batch it reads, in bytes; 0 for none. */
+  get batch(): number {
+    return this.more === undefined ? 0 : this.more.batch
+  }
+  set batch(bytes: number) {
+    if (bytes !== 0 || this.more !== undefined) (this.more ??= rare()).batch = bytes
+  }
+
+  /** Numbered envelopes waiting for the end of the turn (delivery's, when `batch` is set). */
+  get outbox(): string[] | undefined {
+    return this.more?.outbox
+  }
+  set outbox(outbox: string[] | undefined) {
+    if (outbox !== undefined || this.more !== undefined) (this.more ??= rare()).outbox = outbox
+  }
+
+  // The message whose fragments are arriving (`initialAssembly` between messages).
+  private get assembly(): AssemblyState {
+    return this.more === undefined ? initialAssembly : this.more.assembly
+  }
+  private set assembly(state: AssemblyState) {
+    if (state !== initialAssembly || this.more !== undefined) (this.more ??= rare()).assembly = state
+  }
+
+  /** The close code the peer sent, if it sent one; `undefined` for a link that just broke. */
+  get peerCloseCode(): number | undefined {
+    return this.more?.peerCloseCode
+  }
+  set peerCloseCode(code: number | undefined) {
+    if (code !== undefined || this.more !== undefined) (this.more ??= rare()).peerCloseCode = code
+  }
+
+  // The timer that destroys the socket if the peer does not close in time.
+  private get closeTimer(): TimerId | undefined {
+    return this.more?.closeTimer
+  }
+  private set closeTimer(timer: TimerId | undefined) {
+    if (timer !== undefined || this.more !== undefined) (this.more ??= rare()).closeTimer = timer
+  }
+
+  /** The server ended this connection on purpose (disconnectClient, shutdown): no recovery. */
+  get serverClosed(): boolean {
+    return (this.flags & SERVER_CLOSED) !== 0
+  }
+  set serverClosed(on: boolean) {
+    this.flags = on ? this.flags | SERVER_CLOSED : this.flags & ~SERVER_CLOSED
+  }
+
+  // The close handshake started (or the connection failed): data is no longer dispatched.
+  private get closing(): boolean {
+    return (this.flags & CLOSING) !== 0
+  }
+  private set closing(on: boolean) {
+    this.flags = on ? this.flags | CLOSING : this.flags & ~CLOSING
+  }
+
+  // The client has been heard from since the last heartbeat.
+  private get alive(): boolean {
+    return (this.flags & ALIVE) !== 0
+  }
+  private set alive(on: boolean) {
+    this.flags = on ? this.flags | ALIVE : this.flags & ~ALIVE
+  }
+
+  // A dispatch of the current chunk answers later.
+  private get waiting(): boolean {
+    return (this.flags & WAITING) !== 0
+  }
+  private set waiting(on: boolean) {
+    this.flags = on ? this.flags | WAITING : this.flags & ~WAITING
+  }
 
   /**
    * Feeds bytes read from the socket: any Uint8Array (a Node Buffer too), read in place

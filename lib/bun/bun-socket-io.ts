@@ -1,0 +1,160 @@
+/**
+ * What the Bun adapter keeps with each `Bun.listen` socket (`Conn`), and the engine's socket
+ * operations on it (`bunSocketIo`): Bun's `socket.write` takes what the kernel accepts and
+ * answers how much, so the rest waits here, in order, for `drain`; corked writes are joined
+ * into one write on uncork. `buffered` (the backlog and the corked bytes) is what the
+ * engine's slow-consumer rule measures.
+ *
+ * A server holds tens of thousands of these, so a `Conn` is six fields: the TLS handshake's
+ * time-out lives in the server's map of handshakes, and the three yes-or-no facts (corking,
+ * ended, closed) are bits of one number. Uses only the socket's documented `write`,
+ * `shutdown` and `terminate`, so it runs (and is specified) outside Bun too.
+ */
+import { Buffer } from 'node:buffer'
+import type { Client } from '../engine/client.js'
+import type { SocketIo } from '../engine/platform.js'
+import type { BunSocket } from './bun-api.js'
+
+/** Kept with each Bun socket, and the engine's socket: plain fields, not the native `data` accessor. */
+export interface Conn {
+  readonly socket: Socket
+  client: Client<Conn> | undefined
+  /** Bytes the kernel has not taken yet, oldest first; none most of the time. */
+  backlog: Uint8Array[] | undefined
+  /** Writes held by a cork, joined on uncork: one array (most often the only one), or several. */
+  corked: Uint8Array | Uint8Array[] | undefined
+  /** The bytes in `backlog` and `corked` together: what the engine's `buffered` asks. */
+  pending: number
+  /** `CORKING`, `ENDED`, `CLOSED`. */
+  flags: number
+}
+export type Socket = BunSocket<Conn>
+
+// The bits of `Conn.flags`.
+const CORKING = 1
+const ENDED = 2
+const CLOSED = 4
+
+const pushBacklog = (conn: Conn, bytes: Uint8Array): void => {
+  ;(conn.backlog ??= []).push(bytes)
+  conn.pending += bytes.length
+}
+
+// Writes now what the kernel takes; keeps the rest. Never called while writes are corked, so
+// `pending` is the backlog's alone.
+const writeThrough = (conn: Conn, bytes: Uint8Array): void => {
+  if (conn.pending > 0) return pushBacklog(conn, bytes)
+  const written = Math.max(0, conn.socket.write(bytes))
+  if (written < bytes.length) pushBacklog(conn, bytes.subarray(written))
+}
+
+const join = (parts: readonly Uint8Array[]): Uint8Array => {
+  let total = 0
+  for (const part of parts) total += part.length
+  const joined = Buffer.allocUnsafe(total)
+  let at = 0
+  for (const part of parts) {
+    joined.set(part, at)
+    at += part.length
+  }
+  return joined
+}
+
+const corkedBytes = (corked: Uint8Array | readonly Uint8Array[] | undefined): number => {
+  if (corked === undefined) return 0
+  if (!Array.isArray(corked)) return (corked as Uint8Array).length
+  let total = 0
+  for (const part of corked as readonly Uint8Array[]) total += part.length
+  return total
+}
+
+/**
+ * `drain`: the kernel takes more; writes the backlog in order, then ends if asked to.
+ *
+ * @example
+ * Bun.listen({ ..., socket: { ..., drain: flushBacklog } })
+ */
+export const flushBacklog = (socket: Socket): void => {
+  const conn = socket.data
+  const backlog = conn.backlog
+  while (backlog !== undefined && backlog.length > 0) {
+    const head = backlog[0] as Uint8Array
+    const written = Math.max(0, socket.write(head))
+    conn.pending -= written
+    if (written < head.length) {
+      backlog[0] = head.subarray(written)
+      return
+    }
+    backlog.shift()
+  }
+  conn.backlog = undefined
+  if ((conn.flags & (ENDED | CLOSED)) === ENDED) socket.shutdown()
+}
+
+/**
+ * A new connection's record, kept in `socket.data`.
+ *
+ * @example
+ * open(socket) { socket.data = newConn(socket) }
+ */
+export const newConn = (socket: Socket): Conn => ({ socket, client: undefined, backlog: undefined, corked: undefined, pending: 0, flags: 0 })
+
+/**
+ * `close`: the socket is gone; nothing more is written, and the backlog is dropped (what is
+ * still corked stays counted until the uncork that drops it).
+ *
+ * @example
+ * close(socket) { connClosed(socket.data) }
+ */
+export const connClosed = (conn: Conn): void => {
+  conn.flags |= CLOSED
+  conn.backlog = undefined
+  conn.pending = corkedBytes(conn.corked)
+}
+
+/**
+ * The engine's operations on a Bun connection.
+ *
+ * @example
+ * const platform: Platform<Conn> = { io: bunSocketIo, ... }
+ */
+export const bunSocketIo: SocketIo<Conn> = {
+  write(conn, bytes) {
+    const flags = conn.flags
+    if ((flags & (CLOSED | ENDED)) !== 0) return
+    if ((flags & CORKING) === 0) return writeThrough(conn, bytes)
+    const corked = conn.corked
+    if (corked === undefined) conn.corked = bytes
+    else if (Array.isArray(corked)) corked.push(bytes)
+    else conn.corked = [corked as Uint8Array, bytes]
+    conn.pending += bytes.length
+  },
+  buffered: (conn) => conn.pending,
+  isClosed: (conn) => (conn.flags & CLOSED) !== 0,
+  isEnded: (conn) => (conn.flags & ENDED) !== 0,
+  end(conn, bytes) {
+    if ((conn.flags & (CLOSED | ENDED)) !== 0) return
+    if (bytes !== undefined) bunSocketIo.write(conn, bytes)
+    bunSocketIo.uncork(conn)
+    conn.flags |= ENDED
+    if (conn.pending === 0) conn.socket.shutdown()
+  },
+  destroy(conn) {
+    if ((conn.flags & CLOSED) !== 0) return
+    conn.flags |= CLOSED
+    conn.socket.terminate()
+  },
+  cork(conn) {
+    conn.flags |= CORKING
+  },
+  uncork(conn) {
+    if ((conn.flags & CORKING) === 0) return
+    conn.flags &= ~CORKING
+    const corked = conn.corked
+    if (corked === undefined) return
+    conn.corked = undefined
+    const bytes = Array.isArray(corked) ? join(corked) : (corked as Uint8Array)
+    conn.pending -= bytes.length
+    if ((conn.flags & CLOSED) === 0) writeThrough(conn, bytes)
+  },
+}

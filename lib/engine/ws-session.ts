@@ -435,10 +435,10 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
       heldFrom = heldTo = outAt
     }
     const { compiled, onError } = this.shared
-    // A reply or broadcast of this very message during the dispatch is framed from its bytes.
-    textArrived(message, out, outAt + 2, outAt + size)
+    // Not `textArrived`: a reply or broadcast of this message during the dispatch is framed
+    // from its text (at most 125 bytes, as cheap as a copy of its bytes), and the echo of
+    // every message pays no module-state stores for it.
     const outcome = dispatchRawNow(compiled, message, this.ctx, onError)
-    textDispatched()
     if (outcome instanceof Promise) {
       this.waiting = true
       void outcome.then((settled) => this.afterRaw(settled))

@@ -401,7 +401,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         if (size === 0) return at
         out = shared.allocate(size)
         outAt = 0
-        ascii = unmaskSmallRun(bytes, at, end, maxLength, out, size) === 0
+        ascii = unmaskSmallRun(bytes, at, out, size) === 0
         run = ascii && size <= RUN_TEXT_MAX && 2 + out[1]! < size ? readSmallRun(out, size, shared.decodeAscii) : undefined
       }
       const size = 2 + out[outAt + 1]!

@@ -12,7 +12,7 @@
  *
  * Pure and portable: no node:* imports, no Buffer. Never throws; never writes to `bytes`.
  */
-import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength, unmaskSmallFrame } from './unmask-small-frame.js'
+import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength } from './unmask-small-frame.js'
 
 /**
  * The bytes of the server frames for the run of small frames from `bytes[at]` (the buffer
@@ -36,27 +36,53 @@ export const smallRunSize = (bytes: Uint8Array, at: number, end: number, maxLeng
 
 /**
  * Unmasks the run of small frames from `bytes[at]` into `out[0, size)`, where `size` is what
- * `smallRunSize` answered for the same bytes, end and limits (at most `out.length`). Answers
- * `SMALL_NOT_ASCII` when a payload of the run has a byte past 0x7f, else 0. The run consumes
- * `size + 4 * frames` bytes of `bytes` (a server frame has no key).
+ * `smallRunSize` answered for the same bytes and offset (at most `out.length`): the frames are
+ * not checked again. Answers `SMALL_NOT_ASCII` when a payload of the run has a byte past
+ * 0x7f, else 0. The run consumes `size + 4 * frames` bytes of `bytes` (a server frame has no key).
  *
  * @example
  * const bytes = Uint8Array.of(0x81, 0x81, 0, 0, 0, 0, 0x61, 0x81, 0x82, 0, 0, 0, 0, 0x62, 0x63)
  * const out = new Uint8Array(7)
- * unmaskSmallRun(bytes, 0, bytes.length, 125, out, 7) // 0: out is 81 01 61 81 02 62 63
+ * unmaskSmallRun(bytes, 0, out, 7) // 0: out is 81 01 61 81 02 62 63
  */
-export const unmaskSmallRun = (bytes: Uint8Array, at: number, end: number, maxLength: number, out: Uint8Array, size: number): number => {
-  let high = 0
+export const unmaskSmallRun = (bytes: Uint8Array, at: number, out: Uint8Array, size: number): number => {
+  // smallRunSize took every frame of the run (final, masked, a 7-bit length within the
+  // limit, every byte there), so each is unmasked here without judging it again.
+  let seen = 0
   let from = at
   for (let outAt = 0; outAt < size; ) {
-    const answer = unmaskSmallFrame(bytes, from, end, maxLength, out, outAt)
-    // Cannot be NOT_SMALL: smallRunSize took every frame of the run.
-    high |= answer & SMALL_NOT_ASCII
-    const length = answer & 0xff
-    outAt += 2 + length
-    from += 6 + length
+    // RFC 6455 §5.2: the first byte as it is (FIN, opcode), the length without the mask bit.
+    const length = bytes[from + 1]! & 0x7f
+    out[outAt] = bytes[from]!
+    out[outAt + 1] = length
+    // §5.3: the key is the 4 bytes before the payload; payload byte i is XORed with key byte i mod 4.
+    const k0 = bytes[from + 2]!
+    const k1 = bytes[from + 3]!
+    const k2 = bytes[from + 4]!
+    const k3 = bytes[from + 5]!
+    let p = from + 6
+    let o = outAt + 2
+    for (const whole = o + (length & ~3); o < whole; o += 4, p += 4) {
+      const c0 = bytes[p]! ^ k0
+      const c1 = bytes[p + 1]! ^ k1
+      const c2 = bytes[p + 2]! ^ k2
+      const c3 = bytes[p + 3]! ^ k3
+      out[o] = c0
+      out[o + 1] = c1
+      out[o + 2] = c2
+      out[o + 3] = c3
+      seen |= c0 | c1 | c2 | c3
+    }
+    const last = outAt + 2 + length
+    for (let phase = 0; o < last; o++, p++, phase++) {
+      const c = bytes[p]! ^ (phase === 0 ? k0 : phase === 1 ? k1 : k2)
+      out[o] = c
+      seen |= c
+    }
+    outAt = last
+    from = p
   }
-  return high
+  return (seen & 0x80) === 0 ? 0 : SMALL_NOT_ASCII
 }
 
 /**

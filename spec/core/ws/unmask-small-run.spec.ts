@@ -19,7 +19,7 @@ const runOf = (bytes: Uint8Array, at = 0, maxLength = 125, limit = 4095): { size
   const before = toHex(bytes)
   const size = smallRunSize(bytes, at, bytes.length, maxLength, limit)
   const out = new Uint8Array(size + 2).fill(0xee)
-  const high = unmaskSmallRun(bytes, at, bytes.length, maxLength, out, size)
+  const high = unmaskSmallRun(bytes, at, out, size)
   assert.is(toHex(bytes), before, 'the input is never changed')
   assert.equal(Array.from(out.subarray(size)), [0xee, 0xee], 'nothing written past the run')
   return { size, high, out: toHex(out.subarray(0, size)) }

@@ -11,7 +11,8 @@
  *
  * Small whole frames (the most common: one masked text or binary frame of at most 125 bytes)
  * are read without a value per frame, unmasked into one output buffer per chunk as the frames
- * that answer them (lib/core/ws/unmask-small-frame.ts); a text an `onMessage` route answers
+ * that answer them (lib/core/ws/unmask-small-run.ts), and the texts of a run of ASCII frames
+ * are slices of one string read for the whole run; a text an `onMessage` route answers
  * with itself (an echo) stays where it is, and the echoes of a chunk leave in one write,
  * released early when anything else is written to the connection (`release`). Every other
  * frame goes through the general decoder and assembler, which give every error answer.
@@ -33,7 +34,7 @@ import { type AssemblyLimits, type AssemblyState, assembleMessage, type Compress
 import { continuePartialText, type PartialText, startPartialText } from '../core/ws/check-partial-text.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { decodeFrame } from '../core/ws/decode-frame.js'
-import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength, unmaskSmallFrame } from '../core/ws/unmask-small-frame.js'
+import { isAsciiRange, readSmallRun, smallRunSize, unmaskSmallRun } from '../core/ws/unmask-small-run.js'
 import { decodeUtf8 } from '../core/ws/utf8.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
 import { decodeEnvelope, decodeEnvelopes, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
@@ -100,6 +101,10 @@ const FIN_BINARY = 0x82
 // The most bytes of frames out one scratch array takes: below 4 KiB, Node serves it from its
 // buffer pool; a chunk of more small frames than that takes a few.
 const OUT_SIZE = 4095
+// The largest run read as one text: a message's text is a slice of its run's (in V8, from 13
+// characters on), which a handler that keeps the message keeps alive, so a run's text is
+// kept small; a longer run's messages are read one by one.
+const RUN_TEXT_MAX = 1024
 
 let smallFrames = true
 
@@ -482,27 +487,26 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     let at = from
     let out = NOTHING
     let outAt = 0
+    let ascii = false // every payload of the run in `out` is ASCII
+    let run: string | undefined // that run read as one text, when it is and holds several frames
     while (at < end) {
       if (outAt === out.length) {
-        // Sized from the headers: the frames out of the small frames ahead (up to OUT_SIZE).
-        let size = 0
-        for (let next = at; ; ) {
-          const length = smallFrameLength(bytes, next, end, maxLength)
-          if (length === NOT_SMALL || size + 2 + length > OUT_SIZE) break
-          size += 2 + length
-          next += 6 + length
-        }
+        // The frames out of the small frames ahead (up to OUT_SIZE), unmasked at once.
+        const size = smallRunSize(bytes, at, end, maxLength, OUT_SIZE)
         if (size === 0) return at
         out = shared.allocate(size)
         outAt = 0
+        ascii = unmaskSmallRun(bytes, at, out, size) === 0
+        run = ascii && size <= RUN_TEXT_MAX && 2 + out[1]! < size ? readSmallRun(out, size, shared.decodeAscii) : undefined
       }
-      const answer = unmaskSmallFrame(bytes, at, end, maxLength, out, outAt)
-      if (answer === NOT_SMALL) return at
-      const length = answer & 0xff
-      const size = 2 + length
-      if (out[outAt] === FIN_BINARY) this.onData({ _tag: 'Binary', data: out.subarray(outAt + 2, outAt + size) })
+      const size = 2 + out[outAt + 1]!
+      const payload = outAt + 2
+      if (out[outAt] === FIN_BINARY) this.onData({ _tag: 'Binary', data: out.subarray(payload, outAt + size) })
       else {
-        const text = (answer & SMALL_NOT_ASCII) === 0 ? this.shared.decodeAscii(out, outAt + 2, outAt + size) : decodeUtf8(out.subarray(outAt + 2, outAt + size))
+        const text =
+          run !== undefined ? run.substring(payload, outAt + size)
+          : ascii || isAsciiRange(out, payload, outAt + size) ? shared.decodeAscii(out, payload, outAt + size)
+          : decodeUtf8(out.subarray(payload, outAt + size))
         if (text === undefined) return at
         // A plain record like any other message: handlers may spread, clone or keep it.
         const message: TextMessage = { _tag: 'Text', text }
@@ -526,10 +530,10 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
       heldFrom = heldTo = outAt
     }
     const { compiled, onError } = this.shared
-    // A reply or broadcast of this very message during the dispatch is framed from its bytes.
-    textArrived(message, out, outAt + 2, outAt + size)
+    // Not `textArrived`: a reply or broadcast of this message during the dispatch is framed
+    // from its text (at most 125 bytes, as cheap as a copy of its bytes), and the echo of
+    // every message pays no module-state stores for it.
     const outcome = dispatchRawNow(compiled, message, this.ctx, onError)
-    textDispatched()
     if (outcome instanceof Promise) {
       this.waiting = true
       void outcome.then((settled) => this.afterRaw(settled))

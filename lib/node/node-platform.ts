@@ -24,15 +24,17 @@ const REMEMBER_MAX = 64 * 1024
 let lastArray: Uint8Array | undefined
 let lastView: Buffer | undefined
 
-// `bytes` as `socket.write` takes it best: a Buffer when there is one to reuse.
+// `bytes` as `socket.write` takes it best: a Buffer when there is one to reuse. A Buffer (the
+// echoes of a chunk, framed into one from the pool) goes as it is and is not remembered: it
+// needs no view, and reading its `buffer` to size it up costs more than the check.
 const asChunk = (bytes: Uint8Array): Uint8Array => {
+  if (bytes instanceof Buffer) return bytes
   if (bytes !== lastArray) {
     lastArray = bytes.buffer.byteLength <= REMEMBER_MAX ? bytes : undefined
     lastView = undefined
     return bytes
   }
   if (lastView !== undefined) return lastView
-  if (bytes instanceof Buffer) return bytes
   lastView = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
   return lastView
 }

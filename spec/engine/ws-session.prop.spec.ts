@@ -114,11 +114,12 @@ const run = async (
   table: (seen: RawMessage[]) => RouteTable,
   streams: readonly (readonly Uint8Array[])[],
   feed: (chunk: Uint8Array) => Uint8Array = (chunk) => chunk,
+  on: Platform<MemorySocket> = platform,
 ): Promise<Run> => {
   setSmallFrames(small)
   try {
     const seen: RawMessage[] = []
-    const engine = createEngine({ routes: table(seen), limits: { maxFramePayload: 100, maxMessage: 150 } }, platform)
+    const engine = createEngine({ routes: table(seen), limits: { maxFramePayload: 100, maxMessage: 150 } }, on)
     const sockets = streams.map((): MemorySocket => ({ out: [], ended: false, closed: false }))
     const clients = sockets.map((socket) => {
       const client = engine.accept(socket)
@@ -164,6 +165,31 @@ for (const [name, table] of [
     )
   })
 }
+
+// A platform's ASCII reader held to its contract: it throws on any byte past 0x7f (a run of
+// small frames is read as one text with every frame's first byte made ASCII for the reading).
+const strictAscii: Platform<MemorySocket> = {
+  ...platform,
+  decodeAscii: (bytes, from, to) => {
+    let text = ''
+    for (let i = from; i < to; i++) {
+      if (bytes[i]! > 0x7f) throw new Error(`decodeAscii given byte ${bytes[i]} at ${i}`)
+      text += String.fromCharCode(bytes[i]!)
+    }
+    return text
+  },
+}
+
+test('WsSession :: with a platform ASCII reader (given ASCII only), small frames give the same bytes, closes and messages as the general decoder', async () => {
+  await fc.assert(
+    fc.asyncProperty(clientStreamArb, cutsArb, clientStreamArb, cutsArb, fc.boolean(), async (a, aCuts, b, bCuts, raw) => {
+      const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
+      const table = raw ? rawRoutes : eventRoutes
+      assert.equal(await run(true, table, streams, undefined, strictAscii), await run(false, table, streams))
+    }),
+    { numRuns: 400 },
+  )
+})
 
 // What a runtime may read into: a subclass of Uint8Array whose `subarray` gives the subclass
 // and whose `slice` is a view, not a copy, as a Node Buffer's.

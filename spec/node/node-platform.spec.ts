@@ -43,6 +43,21 @@ test('nodeSocketIo.write :: an array written again goes out as one Buffer view o
   assert.equal(seen, ['486921', '486921', '486921'])
 })
 
+test('nodeSocketIo.write :: a Buffer written between two writes of an array is not remembered: the array\'s view is reused', () => {
+  const { socket, got, seen } = recorder()
+  const bytes = Uint8Array.of(0x61, 0x62)
+  const echoes = Buffer.from('8101', 'hex')
+  nodeSocketIo.write(socket, bytes)
+  nodeSocketIo.write(socket, echoes)
+  nodeSocketIo.write(socket, bytes)
+  nodeSocketIo.write(socket, bytes)
+  assert.is(got[1], echoes)
+  assert.ok(Buffer.isBuffer(got[2]))
+  assert.is((got[2] as Buffer).buffer, bytes.buffer, 'a view, not a copy')
+  assert.is(got[3], got[2])
+  assert.equal(seen, ['6162', '8101', '6162', '6162'])
+})
+
 test('nodeSocketIo.write :: another array, or the same memory changed in between, is sent as it is now', () => {
   const { socket, seen } = recorder()
   const a = Uint8Array.of(0x01, 0x02)

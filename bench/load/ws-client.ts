@@ -68,6 +68,10 @@ const serverPid = num('server-pid')
 const dialect = dialectOf(opt.dialect ?? 'ws')
 if (dialect === undefined) throw new Error(`--dialect must be ws or socketio, got ${String(opt.dialect)}`)
 if (!['echo', 'rate', 'bcast', 'idle'].includes(mode)) throw new Error(`unknown --mode ${mode}`)
+// The ticker sleeps 1/rate between messages: past this it could not sleep at all, and both
+// threads would spin on a machine the server shares.
+const MAX_RATE = 200_000
+if (mode === 'rate' && (num('rate') < 1 || num('rate') > MAX_RATE)) throw new Error(`--rate must be from 1 to ${MAX_RATE} messages a second, got ${String(opt.rate)}`)
 
 // 32 printable bytes by default: the message every contender echoes or broadcasts; or JSON,
 // in one or more variants (messages that differ, as an application's do).
@@ -332,7 +336,7 @@ const rate = async (): Promise<ClientResult> => {
     if (typeof next.value === 'string') setImmediate(due)
     else void next.value.then(due)
   }
-  const ticker = new Worker(TICKER, { eval: true, workerData: { shared: shared.buffer, every: 1000 / Math.max(1, num('rate')) } })
+  const ticker = new Worker(TICKER, { eval: true, workerData: { shared: shared.buffer, every: 1000 / num('rate') } })
   due()
   await sleep(num('warmup'))
   measuring = true

@@ -28,6 +28,7 @@ export interface Conn {
   /** `CORKING`, `ENDED`, `CLOSED`. */
   flags: number
 }
+/** A `Bun.listen` socket of this adapter: its `data` is the connection's `Conn`. */
 export type Socket = BunSocket<Conn>
 
 // The bits of `Conn.flags`.

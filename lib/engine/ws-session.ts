@@ -96,6 +96,11 @@ const NOTHING: Uint8Array = new Uint8Array(0)
 const plainFrom = (bytes: Uint8Array, at: number): Uint8Array =>
   bytes.constructor === Uint8Array ? (at === 0 ? bytes : bytes.subarray(at)) : new Uint8Array(bytes.buffer, bytes.byteOffset + at, bytes.length - at)
 
+// `bytes[from, to)` as a plain Uint8Array: what a handler gets as a binary message, when the
+// bytes are the runtime's own (a Node or Bun scratch array from `allocate`, zlib's output).
+const plainView = (bytes: Uint8Array, from: number, to: number): Uint8Array =>
+  bytes.constructor === Uint8Array ? bytes.subarray(from, to) : new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from)
+
 // RFC 6455 §5.2: the first byte of a final binary frame without RSV bits.
 const FIN_BINARY = 0x82
 // The most bytes of frames out one scratch array takes: below 4 KiB, Node serves it from its
@@ -501,7 +506,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
       }
       const size = 2 + out[outAt + 1]!
       const payload = outAt + 2
-      if (out[outAt] === FIN_BINARY) this.onData({ _tag: 'Binary', data: out.subarray(payload, outAt + size) })
+      if (out[outAt] === FIN_BINARY) this.onData({ _tag: 'Binary', data: plainView(out, payload, outAt + size) })
       else {
         const text =
           run !== undefined ? run.substring(payload, outAt + size)
@@ -573,7 +578,9 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     if (io.isClosed(this.socket) || io.isEnded(this.socket)) return
     // 1009 as soon as the output passed the limit, 1007 for bad DEFLATE or bad UTF-8.
     if (E.isLeft(inflated)) return this.fail(inflated.left)
-    this.process(inflated.right, this.queue?.bytes() ?? NOTHING)
+    const message = inflated.right
+    const plain = message._tag === 'Binary' && message.data.constructor !== Uint8Array ? { _tag: 'Binary' as const, data: plainView(message.data, 0, message.data.length) } : message
+    this.process(plain, this.queue?.bytes() ?? NOTHING)
   }
 
   private onIncoming(incoming: Exclude<Incoming, Compressed>): void {

@@ -201,4 +201,16 @@ test('bunSocketIo :: corked writes leave joined in one write on uncork; the kern
   assert.equal([socket.calls, bunSocketIo.buffered(conn), conn.backlog], [['write 81016162 -> 3', 'write 62 -> 1', 'shutdown'], 0, undefined])
 })
 
+test('bunSocketIo :: a destroyed connection whose backlog drains is written to and never shut down', () => {
+  const socket = fakeSocket()
+  const conn = newConn(socket as unknown as Socket)
+  ;(socket as unknown as { data: Conn }).data = conn
+  socket.room = 1
+  bunSocketIo.end(conn, Uint8Array.of(0x88, 0x00))
+  bunSocketIo.destroy(conn)
+  socket.room = 10
+  flushBacklog(socket as unknown as Socket)
+  assert.equal([socket.calls, bunSocketIo.buffered(conn), bunSocketIo.isClosed(conn)], [['write 8800 -> 1', 'terminate', 'write 00 -> 1'], 0, true])
+})
+
 test.run()

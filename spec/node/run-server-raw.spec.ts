@@ -33,6 +33,27 @@ Raw('text and binary messages are echoed verbatim, up to 16 MiB', async () => {
   }
 })
 
+Raw('a handler gets every binary message as a plain Uint8Array: small, large, compressed', async () => {
+  const { server, port } = await serve('raw', 'binaryClass', { perMessageDeflate: true })
+  try {
+    const plain = await openClient(port, '/', { perMessageDeflate: false })
+    // 3 bytes (the small-frame path), then 200 (the general decoder).
+    for (const size of [3, 200]) {
+      plain.ws.send(Buffer.alloc(size, 7))
+      assert.is(await plain.next(), 'Uint8Array', `${size} bytes`)
+    }
+    plain.ws.close()
+    const deflated = await openClient(port, '/', { perMessageDeflate: { threshold: 0 } })
+    for (const size of [3, 2000]) {
+      deflated.ws.send(Buffer.alloc(size, 7), { compress: true })
+      assert.is(await deflated.next(), 'Uint8Array', `${size} bytes, compressed`)
+    }
+    deflated.ws.close()
+  } finally {
+    await server.close()
+  }
+})
+
 Raw('a frame split across TCP writes is assembled once its bytes are there', async () => {
   const { server, port } = await serve('raw', 'echo')
   try {

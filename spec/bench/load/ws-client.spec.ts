@@ -43,6 +43,15 @@ test('ws-client :: rate mode against raw node:net: every message paced by the wo
   }
 })
 
+test('ws-client :: rate mode refuses a rate its clock cannot pace (0, or past 200000 a second) before connecting', () => {
+  for (const rate of ['0', '1e9']) {
+    // Nothing listens on port 9: the refusal comes before any connection is tried.
+    const ran = spawnSync(process.execPath, ['--import', 'tsx', 'bench/load/ws-client.ts', '--port', '9', '--server-pid', String(process.pid), '--mode', 'rate', '--rate', rate, '--ms', '50', '--warmup', '0'], { encoding: 'utf8', timeout: 30_000 })
+    assert.is(ran.status, 1, rate)
+    assert.ok(ran.stderr.includes(`--rate must be from 1 to 200000 messages a second, got ${rate}`), ran.stderr)
+  }
+})
+
 test('ws-client :: socket.io dialect joins a namespace and counts broadcasts over its own protocol', async () => {
   const server = await startServer('bench/peers/socket-io.ts')
   if (typeof server === 'string') throw new Error(server)

@@ -136,7 +136,11 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
       if (!stopped) {
         stopped = true
         listener.stop(false)
-        for (const conn of handshaking.keys()) bunSocketIo.destroy(conn)
+        // A handshake cut short by the stop: its time-out must not fire (and log) afterwards.
+        for (const [conn, timer] of handshaking) {
+          clearTimeout(timer)
+          bunSocketIo.destroy(conn)
+        }
         handshaking.clear()
       }
       await engine.handle.close()

@@ -70,8 +70,14 @@ export const redisSuite = <R extends { dispose(): Promise<void> }>(test: Test, o
     if (options.numbered === true) prefix = `${options.prefix}${++tests}`
   })
   test.after.each(async () => {
-    await options.beforeClose?.(running())
-    for (let close = opened.pop(); close !== undefined; close = opened.pop()) await close()
+    // Whatever throws, everything the test opened is still closed (an open socket hangs the suite).
+    try {
+      await options.beforeClose?.(running())
+    } finally {
+      const failures: unknown[] = []
+      for (let close = opened.pop(); close !== undefined; close = opened.pop()) await Promise.resolve().then(close).catch((e: unknown) => void failures.push(e))
+      if (failures.length > 0) throw failures[0]
+    }
   })
   test.after(async () => {
     await options.teardown?.()

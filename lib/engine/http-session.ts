@@ -9,7 +9,7 @@ import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpLimits } from '../core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../core/http/parse-http-request.js'
 import { errorResponse } from '../core/http/response.js'
-import { readRequest } from '../core/http/read-request.js'
+import { type ReadCursor, readRequest } from '../core/http/read-request.js'
 import { serializeAnswer, serializeResponse } from '../core/http/serialize-response.js'
 import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
@@ -77,6 +77,8 @@ const onlyLineEnds = (bytes: Uint8Array): boolean => {
 }
 
 const EMPTY = new Uint8Array(0)
+// Where the fast path's last request ended (read at once: parsing never re-enters).
+const cursor: ReadCursor = { end: 0 }
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
@@ -294,12 +296,11 @@ export class HttpSession<S> {
     const date = httpDate(now)
     while (at < bytes.length && !this.stopped) {
       if (this.resume === undefined) {
-        const read = readRequest(bytes, at, shared.httpLimits)
-        if (read !== undefined) {
+        const request = readRequest(bytes, at, shared.httpLimits, cursor)
+        if (request !== undefined) {
           this.continued = false
           this.firstRequest = false
-          at = read.end
-          const request = read.request
+          at = cursor.end
           if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
           this.dispatch(request, date)
           continue

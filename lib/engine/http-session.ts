@@ -57,8 +57,13 @@ interface Slot {
 // async resource per call).
 const RESOLVED = Promise.resolve()
 
-// Responses written together are joined into one buffer up to this size.
-const JOIN_LIMIT = 64 * 1024
+// Responses written together are joined in a shared output pool (as the serializer's pool:
+// a region is handed out once and never written again), up to this many bytes per write;
+// a larger answer leaves on its own, uncopied.
+const POOL_SIZE = 64 * 1024
+const RUN_MAX = 16 * 1024
+let pool: Uint8Array | undefined
+let used = 0
 
 // Whether any header is named `Upgrade` (any case): only then can the request be a WebSocket
 // handshake, so the full check is skipped for every other request.
@@ -98,11 +103,13 @@ export class HttpSession<S> {
   private flushQueued = false
   private requestStartedAt = 0
   private idleSince: number
-  // Responses ready together leave in one write: the first, the others after it, and their
-  // total length; several are copied once into one buffer.
+  // Responses ready together leave in one write. The first is kept as it is (a lone answer
+  // is written uncopied); from the second on they are copied, one after another, into a run
+  // of the output pool (`runPool[runStart, runStart + runSize)`).
   private out: Uint8Array | undefined = undefined
-  private outParts: Uint8Array[] | undefined = undefined
-  private outSize = 0
+  private runPool: Uint8Array | undefined = undefined
+  private runStart = 0
+  private runSize = 0
 
   constructor(
     readonly socket: S,
@@ -126,7 +133,7 @@ export class HttpSession<S> {
     if (!this.queue.push(chunk)) return
     this.parse(now)
     // What was answered synchronously leaves now, in one write.
-    if (this.out !== undefined || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
+    if (this.gathered() || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
   }
 
   /** The peer ended its side: answer what is owed, then close. */
@@ -160,37 +167,62 @@ export class HttpSession<S> {
   }
 
   private gather(bytes: Uint8Array): void {
-    if (this.out === undefined) this.out = bytes
-    else (this.outParts ??= []).push(bytes)
-    this.outSize += bytes.length
+    const run = this.runPool
+    if (run === undefined) {
+      const first = this.out
+      if (first === undefined) {
+        this.out = bytes
+        return
+      }
+      const total = first.length + bytes.length
+      if (total > RUN_MAX) {
+        this.send()
+        this.out = bytes
+        return
+      }
+      // The run starts: the first answer and this one, side by side.
+      if (pool === undefined || used + total > POOL_SIZE) {
+        // From the adapter (on Node a Buffer, which the socket takes without a wrapper).
+        pool = this.shared.allocate(POOL_SIZE)
+        used = 0
+      }
+      pool.set(first, used)
+      pool.set(bytes, used + first.length)
+      this.out = undefined
+      this.runPool = pool
+      this.runStart = used
+      this.runSize = total
+      used += total
+      return
+    }
+    // The run grows while it is the last thing in the pool and stays small; else it leaves
+    // now, and this answer starts the next write.
+    if (run !== pool || this.runStart + this.runSize !== used || used + bytes.length > POOL_SIZE || this.runSize + bytes.length > RUN_MAX) {
+      this.send()
+      this.out = bytes
+      return
+    }
+    run.set(bytes, used)
+    this.runSize += bytes.length
+    used += bytes.length
+  }
+
+  // Whether answers are gathered and not yet written.
+  private gathered(): boolean {
+    return this.out !== undefined || this.runPool !== undefined
   }
 
   private send(): void {
-    const first = this.out
-    if (first === undefined) return
-    const parts = this.outParts
-    const total = this.outSize
     const { socket, shared } = this
-    const io = shared.io
-    this.out = undefined
-    this.outParts = undefined
-    this.outSize = 0
-    if (parts === undefined) return io.write(socket, first)
-    if (total > JOIN_LIMIT) {
-      io.write(socket, first)
-      for (const p of parts) io.write(socket, p)
-      return
+    const first = this.out
+    if (first !== undefined) {
+      this.out = undefined
+      return shared.io.write(socket, first)
     }
-    // From the adapter (Node's shared pool: a fresh ArrayBuffer of a few hundred bytes costs microseconds).
-    const joined = shared.allocate(total)
-    joined.set(first, 0)
-    let at = first.length
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i] as Uint8Array
-      joined.set(p, at)
-      at += p.length
-    }
-    io.write(socket, joined)
+    const run = this.runPool
+    if (run === undefined) return
+    this.runPool = undefined
+    shared.io.write(socket, run.subarray(this.runStart, this.runStart + this.runSize))
   }
 
   private flush(now = this.shared.timers.now()): void {
@@ -329,6 +361,8 @@ export class HttpSession<S> {
         this.resume = result
         if (!this.continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && this.slots.length === 0) {
           this.continued = true
+          // After the answers to the requests before it (RFC 9112 §9.3.2: in order).
+          this.send()
           shared.io.write(this.socket, CONTINUE)
         }
         queue.keep(view)

@@ -65,6 +65,37 @@ const RUN_MAX = 16 * 1024
 let pool: Uint8Array | undefined
 let used = 0
 
+// Room for `size` bytes at `used` in the output pool (a new pool when the last is full).
+const reserve = (size: number, allocate: (size: number) => Uint8Array): Uint8Array => {
+  if (pool === undefined || used + size > POOL_SIZE) {
+    // From the adapter (on Node a Buffer, which the socket takes without a wrapper).
+    pool = allocate(POOL_SIZE)
+    used = 0
+  }
+  return pool
+}
+
+// An immutable answer given again and again (a constant response: its serializer keeps its
+// bytes) comes back as the same array. Several copies of it in one write are joined once,
+// and the join is kept for the next write of as many copies: one entry, the last made.
+let repeatedOf: Uint8Array | undefined
+let repeatedCount = 0
+let repeatedBytes: Uint8Array | undefined
+
+const repeated = (bytes: Uint8Array, count: number, allocate: (size: number) => Uint8Array): Uint8Array => {
+  if (bytes === repeatedOf && count === repeatedCount) return repeatedBytes as Uint8Array
+  const size = bytes.length * count
+  const into = reserve(size, allocate)
+  const at = used
+  for (let i = 0; i < count; i++) into.set(bytes, at + i * bytes.length)
+  used += size
+  const joined = into.subarray(at, at + size)
+  repeatedOf = bytes
+  repeatedCount = count
+  repeatedBytes = joined
+  return joined
+}
+
 // Whether any header is named `Upgrade` (any case): only then can the request be a WebSocket
 // handshake, so the full check is skipped for every other request.
 const mayUpgrade = (headers: readonly Header[]): boolean => {
@@ -104,9 +135,11 @@ export class HttpSession<S> {
   private requestStartedAt = 0
   private idleSince: number
   // Responses ready together leave in one write. The first is kept as it is (a lone answer
-  // is written uncopied); from the second on they are copied, one after another, into a run
-  // of the output pool (`runPool[runStart, runStart + runSize)`).
+  // is written uncopied), and so are the answers that are the same array again (`repeats`
+  // copies of `out`); from the first other one on they are copied, one after another, into a
+  // run of the output pool (`runPool[runStart, runStart + runSize)`).
   private out: Uint8Array | undefined = undefined
+  private repeats = 0
   private runPool: Uint8Array | undefined = undefined
   private runStart = 0
   private runSize = 0
@@ -172,25 +205,30 @@ export class HttpSession<S> {
       const first = this.out
       if (first === undefined) {
         this.out = bytes
+        this.repeats = 1
         return
       }
-      const total = first.length + bytes.length
+      const repeats = this.repeats
+      if (bytes === first && (repeats + 1) * first.length <= RUN_MAX) {
+        this.repeats = repeats + 1
+        return
+      }
+      const total = first.length * repeats + bytes.length
       if (total > RUN_MAX) {
         this.send()
         this.out = bytes
+        this.repeats = 1
         return
       }
-      // The run starts: the first answer and this one, side by side.
-      if (pool === undefined || used + total > POOL_SIZE) {
-        // From the adapter (on Node a Buffer, which the socket takes without a wrapper).
-        pool = this.shared.allocate(POOL_SIZE)
-        used = 0
-      }
-      pool.set(first, used)
-      pool.set(bytes, used + first.length)
+      // The run starts: the first answer (as many times as it came) and this one.
+      const into = reserve(total, this.shared.allocate)
+      const at = used
+      for (let i = 0; i < repeats; i++) into.set(first, at + i * first.length)
+      into.set(bytes, at + repeats * first.length)
       this.out = undefined
-      this.runPool = pool
-      this.runStart = used
+      this.repeats = 0
+      this.runPool = into
+      this.runStart = at
       this.runSize = total
       used += total
       return
@@ -200,6 +238,7 @@ export class HttpSession<S> {
     if (run !== pool || this.runStart + this.runSize !== used || used + bytes.length > POOL_SIZE || this.runSize + bytes.length > RUN_MAX) {
       this.send()
       this.out = bytes
+      this.repeats = 1
       return
     }
     run.set(bytes, used)
@@ -216,8 +255,10 @@ export class HttpSession<S> {
     const { socket, shared } = this
     const first = this.out
     if (first !== undefined) {
+      const repeats = this.repeats
       this.out = undefined
-      return shared.io.write(socket, first)
+      this.repeats = 0
+      return shared.io.write(socket, repeats === 1 ? first : repeated(first, repeats, shared.allocate))
     }
     const run = this.runPool
     if (run === undefined) return

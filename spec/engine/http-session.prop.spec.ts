@@ -33,6 +33,8 @@ const start = () => {
         httpRoute('GET', '/n/{n}', (req) => text('x'.repeat(Number(req.params.n)))),
         httpRoute('POST', '/echo', (req) => response(req.rawBody)),
       ],
+      // No CORS grant: a constant response is then the same value, and the same bytes, each time.
+      cors: false,
     },
     keeping(),
   )
@@ -95,6 +97,23 @@ test('HttpSession :: bytes already written stay as written while the output pool
   const written = socket.out.reduce((n, b) => n + b.length, 0)
   assert.ok(socket.out.length >= 400 && socket.out.length <= 400 + Math.ceil(written / 65536), String(socket.out.length))
   assert.equal(answers(socket), expected)
+  await stop()
+})
+
+test('HttpSession :: a constant answer owed several times in one write is joined once; the join is written again for as many', async () => {
+  const { socket, client, stop } = start()
+  const hello = 'GET /hello HTTP/1.1\r\nHost: a\r\n\r\n'
+  client.receiver.receive(enc(hello.repeat(10)))
+  client.receiver.receive(enc(hello.repeat(10)))
+  client.receiver.receive(enc(hello.repeat(3)))
+  client.receiver.receive(enc(hello.repeat(10)))
+  assert.is(socket.out.length, 4, String(socket.out.map((o) => o.length)))
+  const [a, b, c, d] = socket.out
+  // The same bytes within a second (the Date): the same array each time, but for 3 copies.
+  const info = JSON.stringify([a === b, b === d, c === b, latin1(a as Uint8Array) === latin1(d as Uint8Array), a?.byteOffset, b?.byteOffset, c?.byteOffset, d?.byteOffset])
+  if (latin1(a as Uint8Array) === latin1(d as Uint8Array)) assert.ok(a === b || b === d, info)
+  assert.ok(c !== b, info)
+  assert.equal(answers(socket), Array.from({ length: 33 }, () => '200 hello'))
   await stop()
 })
 

@@ -9,7 +9,7 @@ import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpLimits } from '../core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../core/http/parse-http-request.js'
 import { errorResponse } from '../core/http/response.js'
-import { readRequest } from '../core/http/read-request.js'
+import { type ReadCursor, readRequest } from '../core/http/read-request.js'
 import { serializeAnswer, serializeResponse } from '../core/http/serialize-response.js'
 import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
@@ -57,8 +57,44 @@ interface Slot {
 // async resource per call).
 const RESOLVED = Promise.resolve()
 
-// Responses written together are joined into one buffer up to this size.
-const JOIN_LIMIT = 64 * 1024
+// Responses written together are joined in a shared output pool (as the serializer's pool:
+// a region is handed out once and never written again), up to this many bytes per write;
+// a larger answer leaves on its own, uncopied.
+const POOL_SIZE = 64 * 1024
+const RUN_MAX = 16 * 1024
+let pool: Uint8Array | undefined
+let used = 0
+
+// Room for `size` bytes at `used` in the output pool (a new pool when the last is full).
+const reserve = (size: number, allocate: (size: number) => Uint8Array): Uint8Array => {
+  if (pool === undefined || used + size > POOL_SIZE) {
+    // From the adapter (on Node a Buffer, which the socket takes without a wrapper).
+    pool = allocate(POOL_SIZE)
+    used = 0
+  }
+  return pool
+}
+
+// An immutable answer given again and again (a constant response: its serializer keeps its
+// bytes) comes back as the same array. Several copies of it in one write are joined once,
+// and the join is kept for the next write of as many copies: one entry, the last made.
+let repeatedOf: Uint8Array | undefined
+let repeatedCount = 0
+let repeatedBytes: Uint8Array | undefined
+
+const repeated = (bytes: Uint8Array, count: number, allocate: (size: number) => Uint8Array): Uint8Array => {
+  if (bytes === repeatedOf && count === repeatedCount) return repeatedBytes as Uint8Array
+  const size = bytes.length * count
+  const into = reserve(size, allocate)
+  const at = used
+  for (let i = 0; i < count; i++) into.set(bytes, at + i * bytes.length)
+  used += size
+  const joined = into.subarray(at, at + size)
+  repeatedOf = bytes
+  repeatedCount = count
+  repeatedBytes = joined
+  return joined
+}
 
 // Whether any header is named `Upgrade` (any case): only then can the request be a WebSocket
 // handshake, so the full check is skipped for every other request.
@@ -77,6 +113,8 @@ const onlyLineEnds = (bytes: Uint8Array): boolean => {
 }
 
 const EMPTY = new Uint8Array(0)
+// Where the fast path's last request ended (read at once: parsing never re-enters).
+const cursor: ReadCursor = { end: 0 }
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
@@ -96,11 +134,15 @@ export class HttpSession<S> {
   private flushQueued = false
   private requestStartedAt = 0
   private idleSince: number
-  // Responses ready together leave in one write: the first, the others after it, and their
-  // total length; several are copied once into one buffer.
+  // Responses ready together leave in one write. The first is kept as it is (a lone answer
+  // is written uncopied), and so are the answers that are the same array again (`repeats`
+  // copies of `out`); from the first other one on they are copied, one after another, into a
+  // run of the output pool (`runPool[runStart, runStart + runSize)`).
   private out: Uint8Array | undefined = undefined
-  private outParts: Uint8Array[] | undefined = undefined
-  private outSize = 0
+  private repeats = 0
+  private runPool: Uint8Array | undefined = undefined
+  private runStart = 0
+  private runSize = 0
 
   constructor(
     readonly socket: S,
@@ -124,7 +166,7 @@ export class HttpSession<S> {
     if (!this.queue.push(chunk)) return
     this.parse(now)
     // What was answered synchronously leaves now, in one write.
-    if (this.out !== undefined || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
+    if (this.gathered() || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
   }
 
   /** The peer ended its side: answer what is owed, then close. */
@@ -158,37 +200,70 @@ export class HttpSession<S> {
   }
 
   private gather(bytes: Uint8Array): void {
-    if (this.out === undefined) this.out = bytes
-    else (this.outParts ??= []).push(bytes)
-    this.outSize += bytes.length
+    const run = this.runPool
+    if (run === undefined) {
+      const first = this.out
+      if (first === undefined) {
+        this.out = bytes
+        this.repeats = 1
+        return
+      }
+      const repeats = this.repeats
+      if (bytes === first && (repeats + 1) * first.length <= RUN_MAX) {
+        this.repeats = repeats + 1
+        return
+      }
+      const total = first.length * repeats + bytes.length
+      if (total > RUN_MAX) {
+        this.send()
+        this.out = bytes
+        this.repeats = 1
+        return
+      }
+      // The run starts: the first answer (as many times as it came) and this one.
+      const into = reserve(total, this.shared.allocate)
+      const at = used
+      for (let i = 0; i < repeats; i++) into.set(first, at + i * first.length)
+      into.set(bytes, at + repeats * first.length)
+      this.out = undefined
+      this.repeats = 0
+      this.runPool = into
+      this.runStart = at
+      this.runSize = total
+      used += total
+      return
+    }
+    // The run grows while it is the last thing in the pool and stays small; else it leaves
+    // now, and this answer starts the next write.
+    if (run !== pool || this.runStart + this.runSize !== used || used + bytes.length > POOL_SIZE || this.runSize + bytes.length > RUN_MAX) {
+      this.send()
+      this.out = bytes
+      this.repeats = 1
+      return
+    }
+    run.set(bytes, used)
+    this.runSize += bytes.length
+    used += bytes.length
+  }
+
+  // Whether answers are gathered and not yet written.
+  private gathered(): boolean {
+    return this.out !== undefined || this.runPool !== undefined
   }
 
   private send(): void {
-    const first = this.out
-    if (first === undefined) return
-    const parts = this.outParts
-    const total = this.outSize
     const { socket, shared } = this
-    const io = shared.io
-    this.out = undefined
-    this.outParts = undefined
-    this.outSize = 0
-    if (parts === undefined) return io.write(socket, first)
-    if (total > JOIN_LIMIT) {
-      io.write(socket, first)
-      for (const p of parts) io.write(socket, p)
-      return
+    const first = this.out
+    if (first !== undefined) {
+      const repeats = this.repeats
+      this.out = undefined
+      this.repeats = 0
+      return shared.io.write(socket, repeats === 1 ? first : repeated(first, repeats, shared.allocate))
     }
-    // From the adapter (Node's shared pool: a fresh ArrayBuffer of a few hundred bytes costs microseconds).
-    const joined = shared.allocate(total)
-    joined.set(first, 0)
-    let at = first.length
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i] as Uint8Array
-      joined.set(p, at)
-      at += p.length
-    }
-    io.write(socket, joined)
+    const run = this.runPool
+    if (run === undefined) return
+    this.runPool = undefined
+    shared.io.write(socket, run.subarray(this.runStart, this.runStart + this.runSize))
   }
 
   private flush(now = this.shared.timers.now()): void {
@@ -294,12 +369,11 @@ export class HttpSession<S> {
     const date = httpDate(now)
     while (at < bytes.length && !this.stopped) {
       if (this.resume === undefined) {
-        const read = readRequest(bytes, at, shared.httpLimits)
-        if (read !== undefined) {
+        const request = readRequest(bytes, at, shared.httpLimits, cursor)
+        if (request !== undefined) {
           this.continued = false
           this.firstRequest = false
-          at = read.end
-          const request = read.request
+          at = cursor.end
           if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
           this.dispatch(request, date)
           continue
@@ -328,6 +402,8 @@ export class HttpSession<S> {
         this.resume = result
         if (!this.continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && this.slots.length === 0) {
           this.continued = true
+          // After the answers to the requests before it (RFC 9112 §9.3.2: in order).
+          this.send()
           shared.io.write(this.socket, CONTINUE)
         }
         queue.keep(view)

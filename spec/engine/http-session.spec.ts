@@ -78,6 +78,14 @@ test('HttpSession :: requests split at every byte are answered as when whole', a
   await stop()
 })
 
+test('HttpSession :: 100 Continue for a pipelined request leaves after the answers before it', async () => {
+  const { socket, client, stop } = start()
+  client.receiver.receive(enc(GET('/a') + 'POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n'))
+  client.receiver.receive(enc('abc'))
+  assert.equal(answers(socket), ['200 a', '100 ', '200 abc'])
+  await stop()
+})
+
 test('HttpSession :: a JSON body that cannot be encoded goes out as 500 and is reported once per answer', async () => {
   const { socket, client, entries, stop } = start()
   client.receiver.receive(enc(GET('/cyclic') + GET('/a') + GET('/cyclic')))

@@ -55,8 +55,20 @@ export const compileCors = (config: CorsConfig): Cors => {
 
   const isOriginAllowed = (origin: string): boolean => anyOrigin || origins.has(origin.toLowerCase())
 
+  // The wildcard grant depends on the response alone: the grant of the last response is
+  // kept, so a constant response stays one value (and its serialized bytes are reused).
+  let grantedOf: Response | undefined
+  let granted: Response | undefined
+  const grantAny = (res: Response): Response => {
+    if (res === grantedOf) return granted as Response
+    const out = res.headers.length === 0 ? { ...res, headers: ANY_ORIGIN } : withHeader(res, 'Access-Control-Allow-Origin', '*')
+    grantedOf = res
+    granted = out
+    return out
+  }
+
   const grant = (res: Response, origin: string | undefined): Response => {
-    if (wildcard) return res.headers.length === 0 ? { ...res, headers: ANY_ORIGIN } : withHeader(res, 'Access-Control-Allow-Origin', '*')
+    if (wildcard) return grantAny(res)
     const varied = addVary(res, 'Origin')
     if (origin === undefined || !isOriginAllowed(origin)) return varied
     const granted = withHeader(varied, 'Access-Control-Allow-Origin', origin)

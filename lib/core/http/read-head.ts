@@ -1,9 +1,7 @@
 /**
  * `readHead`: the single-pass reader of a request head for the common case, a fresh buffer
- * whose head is plain ASCII. One walk over the bytes finds the end of the head and checks
- * and splits every line on the way (RFC 9112 §2.1, §3, §5); the target, names and values
- * are then interned (`internAscii`), not decoded, and the fields are read one by one for
- * the framing and the connection only when one of them names it.
+ * whose head is plain ASCII (`scanPlainHead`), completed into a head: the fields are read
+ * one by one for the framing and the connection only when one of them names it.
  *
  * It answers only what it is sure of, the same answer `scanHead` + `parseHead` would give:
  * the complete head (or its framing error), or, when the buffer ends inside a head that is
@@ -14,74 +12,11 @@
  * Pure and portable: no node:* imports.
  */
 import type { Either } from 'fp-ts/lib/Either.js'
-import * as classes from './char-classes.js'
 import type { HttpError } from './http-error.js'
 import type { HttpLimits } from './http-limits.js'
-import { internAscii } from './intern-ascii.js'
 import { completeHead, type Head } from './parse-head.js'
-import { HEAD_START, type HeadScan, lineLimit } from './scan-head.js'
-import type { Header } from './types.js'
-
-// Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
-const { CR, LF, SP, HTAB, COLON, REG_NAME, TCHAR } = classes
-
-// Field offsets of the head being read (`[nameStart, nameEnd, valueStart, valueEnd]` per
-// field). Reading never calls out, so one scratch array serves every call.
-const offsets: number[] = []
-
-// The method as an interned string when it is a common one (no decoding), else from the table.
-const methodOf = (bytes: Uint8Array, start: number, end: number): string => {
-  const n = end - start
-  const a = bytes[start] as number
-  const b = bytes[start + 1] as number
-  const c = bytes[start + 2] as number
-  if (n === 3) {
-    if (a === 0x47 && b === 0x45 && c === 0x54) return 'GET'
-    if (a === 0x50 && b === 0x55 && c === 0x54) return 'PUT'
-  } else if (n === 4) {
-    const d = bytes[start + 3] as number
-    if (a === 0x50 && b === 0x4f && c === 0x53 && d === 0x54) return 'POST'
-    if (a === 0x48 && b === 0x45 && c === 0x41 && d === 0x44) return 'HEAD'
-  }
-  return internAscii(bytes, start, end)
-}
-
-// Lower-case names as bytes, to compare with `b | 0x20`: for token bytes that equals a
-// lower-case letter or "-" only for that letter in either case, or for "-" itself.
-const lowerBytes = (name: string): Uint8Array => Uint8Array.from(name, (c) => c.charCodeAt(0))
-const EXPECT = lowerBytes('expect')
-const CONNECTION = lowerBytes('connection')
-const CONTENT_LENGTH = lowerBytes('content-length')
-const TRANSFER_ENCODING = lowerBytes('transfer-encoding')
-
-// Whether the token bytes at `at` spell `lower` in any case.
-const isNameAt = (bytes: Uint8Array, at: number, lower: Uint8Array): boolean => {
-  for (let i = 0; i < lower.length; i++) if (((bytes[at + i] as number) | 0x20) !== lower[i]) return false
-  return true
-}
-
-// Whether the 4 token bytes at `at` spell "host" in any case.
-const isHostAt = (bytes: Uint8Array, at: number): boolean =>
-  ((bytes[at] as number) | 0x20) === 0x68 && ((bytes[at + 1] as number) | 0x20) === 0x6f &&
-  ((bytes[at + 2] as number) | 0x20) === 0x73 && ((bytes[at + 3] as number) | 0x20) === 0x74
-
-// Whether the field name at `at` (of `length` bytes) drives the framing or the connection
-// (RFC 9112 §6, §9; RFC 9110 §10.1.1): only then are the fields read one by one once
-// the head is complete. Host is checked on the way instead.
-const drivesFraming = (bytes: Uint8Array, at: number, length: number): boolean => {
-  switch (length) {
-    case 6:
-      return isNameAt(bytes, at, EXPECT)
-    case 10:
-      return isNameAt(bytes, at, CONNECTION)
-    case 14:
-      return isNameAt(bytes, at, CONTENT_LENGTH)
-    case 17:
-      return isNameAt(bytes, at, TRANSFER_ENCODING)
-    default:
-      return false
-  }
-}
+import { HEAD_START, type HeadScan } from './scan-head.js'
+import { EXACT, plainHead, SCAN, SCAN_START, scanPlainHead } from './scan-plain-head.js'
 
 /**
  * Reads the head at `bytes[start..]`: the head (or the error it earns once complete), the
@@ -92,124 +27,13 @@ const drivesFraming = (bytes: Uint8Array, at: number, length: number): boolean =
  * readHead(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS) // right({ method: 'GET', ... })
  */
 export const readHead = (bytes: Uint8Array, limits: HttpLimits, start = 0): Either<HttpError, Head> | HeadScan | undefined => {
-  const len = bytes.length
-  // The limits, as absolute offsets in `bytes`.
-  const maxLine = start + lineLimit(limits)
-  const maxHead = start + limits.maxHeaderBytes
-  // RFC 9112 §3: request-line = method SP request-target SP HTTP-version CRLF
-  let pos = start
-  while (TCHAR[bytes[pos] as number] === 1) pos++
-  // The buffer ends inside the request line: `scanHead` checks it (it is short).
-  if (pos === len) return HEAD_START
-  const methodEnd = pos
-  if (methodEnd === start || bytes[pos] !== SP) return undefined
-  const targetStart = ++pos
-  let query = -1
-  // Visible ASCII but "#" (RFC 9112 §3.2, RFC 3986), by comparison (undefined fails it).
-  let b = bytes[pos] as number
-  while (b >= 0x21 && b <= 0x7e && b !== 0x23) {
-    if (b === 0x3f && query < 0) query = pos
-    b = bytes[++pos] as number
-  }
-  const targetEnd = pos
-  // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3); 1.0 and 1.1 only here.
-  const v = pos + 1
-  if (v + 10 > len) return pos >= len || b === SP ? HEAD_START : undefined
-  if (
-    b !== SP || targetEnd === targetStart ||
-    bytes[v] !== 0x48 || bytes[v + 1] !== 0x54 || bytes[v + 2] !== 0x54 || bytes[v + 3] !== 0x50 || bytes[v + 4] !== 0x2f ||
-    bytes[v + 5] !== 0x31 || bytes[v + 6] !== 0x2e || (bytes[v + 7] !== 0x31 && bytes[v + 7] !== 0x30) ||
-    bytes[v + 8] !== CR || bytes[v + 9] !== LF
-  ) {
-    return undefined
-  }
-  const lineEnd = v + 9
-  if (lineEnd > maxLine + 1 || lineEnd + 1 > maxHead) return undefined
-  const protocol = bytes[v + 7] === 0x31 ? 'HTTP/1.1' : 'HTTP/1.0'
-
-  // RFC 9112 §5: field-line = field-name ":" OWS field-value OWS, each ending in CRLF; the
-  // head ends with an empty line.
-  const maxFields = limits.maxHeaders * 4
-  let count = 0
-  let hosts = 0
-  let hostChecked = false
-  let plain = true
-  pos = lineEnd + 1
-  for (;;) {
-    const lineStart = pos
-    let c = bytes[pos] as number
-    if (c === CR) {
-      if (pos + 1 >= len) break
-      if (bytes[pos + 1] !== LF || pos + 2 > maxHead) return undefined
-      // Names, values and the target are short runs that repeat from request to request:
-      // interned rather than decoded.
-      // Sized once: a literal pushed to grows a backing store of 17 slots for a single field.
-      const headers: Header[] = new Array<Header>(count >> 2)
-      for (let i = 0; i < count; i += 4) {
-        headers[i >> 2] = [
-          internAscii(bytes, offsets[i] as number, offsets[i + 1] as number),
-          internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number),
-        ]
-      }
-      const target = internAscii(bytes, targetStart, targetEnd)
-      const method = methodOf(bytes, start, methodEnd)
-      const q = query < 0 ? -1 : query - targetStart
-      return completeHead(method, target, q, targetStart - start, protocol, headers, hosts, hostChecked, plain, pos + 2 - start, limits)
-    }
-    while (TCHAR[c] === 1) c = bytes[++pos] as number
-    const nameEnd = pos
-    if (c !== COLON || nameEnd === lineStart) {
-      if (pos >= len) break
-      return undefined
-    }
-    c = bytes[++pos] as number
-    while (c === SP || c === HTAB) c = bytes[++pos] as number
-    const valueStart = pos
-    // RFC 9112 §3.2: the Host value is checked on the way, in the one walk over the value:
-    // `reg-name [ ":" *DIGIT ]` (its usual form) straight up to the CR is valid; anything
-    // else goes on as a plain value and is left to `isValidHost` once complete.
-    const isHost = nameEnd - lineStart === 4 && isHostAt(bytes, lineStart)
-    let plainHost = false
-    if (isHost) {
-      while (REG_NAME[c] === 1) c = bytes[++pos] as number
-      if (c === COLON) {
-        c = bytes[++pos] as number
-        while (c >= 0x30 && c <= 0x39) c = bytes[++pos] as number
-      }
-      plainHost = c === CR
-    }
-    // VCHAR and SP (0x20–0x7E) by comparison rather than a table, HTAB apart. Past the end
-    // of the buffer `c` is undefined, which fails every comparison.
-    for (;;) {
-      while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
-      if (c !== HTAB) break
-      c = bytes[++pos] as number
-    }
-    if (c !== CR || bytes[pos + 1] !== LF) {
-      if (pos + 1 >= len && (pos >= len || c === CR)) break
-      return undefined
-    }
-    // The LF at pos + 1 must stay within the head limit, and the field count within its own.
-    if (pos + 2 > maxHead || count === maxFields) return undefined
-    let valueEnd = pos
-    while (valueEnd > valueStart) {
-      const t = bytes[valueEnd - 1] as number
-      if (t !== SP && t !== HTAB) break
-      valueEnd--
-    }
-    if (isHost) {
-      hosts++
-      hostChecked = plainHost
-    } else if (plain && drivesFraming(bytes, lineStart, nameEnd - lineStart)) plain = false
-    offsets[count] = lineStart
-    offsets[count + 1] = nameEnd
-    offsets[count + 2] = valueStart
-    offsets[count + 3] = valueEnd
-    count += 4
-    pos += 2
-  }
-  // The buffer ended inside a field line that is valid so far, and no byte before `pos` is an
-  // LF that was not checked as `scanHead` checks it (CRLF, within the limits): it goes on from
-  // there, with its own checks for the rest (the limits included).
-  return { searched: Math.min(pos, len) - start, lineEnd: lineEnd - start, methodChecked: Infinity }
+  const end = scanPlainHead(bytes, limits, start)
+  if (end === EXACT) return undefined
+  if (end === SCAN_START) return HEAD_START
+  const h = plainHead
+  // The buffer ended inside a field line that is valid so far, and no byte before `searched`
+  // is an LF that was not checked as `scanHead` checks it (CRLF, within the limits): it goes
+  // on from there, with its own checks for the rest (the limits included).
+  if (end === SCAN) return { searched: h.searched, lineEnd: h.lineEnd, methodChecked: Infinity }
+  return completeHead(h.method, h.target, h.query, h.targetOffset, h.protocol, h.headers, h.hosts, h.hostChecked, h.plain, end, limits)
 }

@@ -1,22 +1,24 @@
 /**
  * `readRequest`: the fast path of a connection's parse loop. A request whose head is plain
- * (as `readHead` reads it in one pass) and whose body, if any, has a Content-Length and is
- * all in the buffer, is read straight from `bytes[start..]`: no view of the rest, no
- * `Either` or `Parsed` around it. Anything else (empty lines first, a chunked body, a
- * body or head not all there, any error) answers `undefined`, and the caller takes
+ * (as `scanPlainHead` reads it in one pass) and whose body, if any, has a Content-Length and
+ * is all in the buffer, is read straight from `bytes[start..]`: no view of the rest, no
+ * `Either` or `Parsed` around it, and, for the usual head (an origin-form target, one plain
+ * Host, no field that drives framing or the connection), no head record either: the request
+ * is made straight from what the scan read. Anything else (empty lines first, a chunked
+ * body, a body or head not all there, any error) answers `undefined`, and the caller takes
  * `parseHttpRequest` on the same bytes, which gives the same request or finds the error.
  *
  * Pure and portable: no node:* imports.
  */
 import type { HttpLimits } from './http-limits.js'
-import { readHead } from './read-head.js'
+import { completeHead } from './parse-head.js'
 import { requestOfHead } from './request-of-head.js'
+import { plainHead, scanPlainHead } from './scan-plain-head.js'
 import type { Header, HttpRequest } from './types.js'
 
-/** A request read at an offset, and the offset just after it. */
-export interface RequestRead {
-  readonly request: HttpRequest
-  readonly end: number
+/** Where the caller learns the offset just after the request read (set only when one is). */
+export interface ReadCursor {
+  end: number
 }
 
 const EMPTY = new Uint8Array(0)
@@ -24,19 +26,45 @@ const NO_TRAILERS: readonly Header[] = []
 
 /**
  * The request at `bytes[start..]`, or `undefined` when `parseHttpRequest` must decide.
- * When it answers, `parseHttpRequest(bytes.subarray(start), limits)` gives the same request
- * with the rest starting at `end`.
+ * When it answers, `cursor.end` is the offset just after it, and
+ * `parseHttpRequest(bytes.subarray(start), limits)` gives the same request with the rest
+ * starting there.
  *
  * @example
- * const read = readRequest(bytes('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET'), 0, DEFAULT_HTTP_LIMITS)
- * // { request: { method: 'GET', path: '/a', ... }, end: 28 }
+ * const cursor = { end: 0 }
+ * readRequest(bytes('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET'), 0, DEFAULT_HTTP_LIMITS, cursor)
+ * // { method: 'GET', path: '/a', ... }; cursor.end === 28
  */
-export const readRequest = (bytes: Uint8Array, start: number, limits: HttpLimits): RequestRead | undefined => {
-  const read = readHead(bytes, limits, start)
-  if (read === undefined || !('_tag' in read) || read._tag === 'Left') return undefined
+export const readRequest = (bytes: Uint8Array, start: number, limits: HttpLimits, cursor: ReadCursor): HttpRequest | undefined => {
+  const headEnd = scanPlainHead(bytes, limits, start)
+  if (headEnd < 0) return undefined
+  const h = plainHead
+  const protocol = h.protocol
+  // The usual head: what `completeHead` would make of it, without the Either and the head.
+  // No field drives framing (no body; RFC 9112 §6.3) or the connection (1.1 persists, 1.0
+  // does not: §9.3), and the one Host is valid (or 1.0 has none: §3.2).
+  if (h.plain && h.target.charCodeAt(0) === 0x2f && (h.hosts === 1 ? h.hostChecked : h.hosts === 0 && protocol === 'HTTP/1.0')) {
+    const target = h.target
+    const q = h.query
+    cursor.end = start + headEnd
+    return {
+      method: h.method,
+      target,
+      path: q < 0 ? target : target.slice(0, q),
+      rawQuery: q < 0 ? '' : target.slice(q + 1),
+      protocol,
+      headers: h.headers,
+      trailers: NO_TRAILERS,
+      body: EMPTY,
+      keepAlive: protocol === 'HTTP/1.1',
+      expectContinue: false,
+    }
+  }
+  const read = completeHead(h.method, h.target, h.query, h.targetOffset, protocol, h.headers, h.hosts, h.hostChecked, h.plain, headEnd, limits)
+  if (read._tag === 'Left') return undefined
   const head = read.right
   const framing = head.framing
-  const bodyStart = start + head.end
+  const bodyStart = start + headEnd
   let end = bodyStart
   let body: Uint8Array = EMPTY
   if (framing._tag === 'Length') {
@@ -44,5 +72,6 @@ export const readRequest = (bytes: Uint8Array, start: number, limits: HttpLimits
     if (end > bytes.length) return undefined
     body = bytes.subarray(bodyStart, end)
   } else if (framing._tag === 'Chunked') return undefined
-  return { request: requestOfHead(head, body, NO_TRAILERS), end }
+  cursor.end = end
+  return requestOfHead(head, body, NO_TRAILERS)
 }

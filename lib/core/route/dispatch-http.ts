@@ -16,7 +16,7 @@ import type { HttpMiddleware } from '../middleware/http-middleware.js'
 import type { CompiledRoutes } from './compiled-routes.js'
 import type { HttpContext } from './http-context.js'
 import { inertHttpContext } from './inert-http-context.js'
-import { matchRoute } from './match-route.js'
+import { matchRoute, matchStatic } from './match-route.js'
 
 /** The CORS step as two functions resolved once from the configuration (see `applyCors`). */
 export interface CorsHooks {
@@ -58,12 +58,24 @@ const toResponse = (result: unknown): Response => {
 const isThenable = (x: unknown): x is PromiseLike<unknown> =>
   typeof x === 'object' && x !== null && typeof (x as { readonly then?: unknown }).then === 'function'
 
+// The handler's answer as a Response, or a promise of one that never rejects.
+const settle = (result: unknown, options: HttpDispatchOptions, request: HttpRequest): Response | Promise<Response> => {
+  if (!isThenable(result)) return toResponse(result)
+  return Promise.resolve(result).then(toResponse, (error: unknown) => {
+    report(options, error, request)
+    return internalError()
+  })
+}
+
 // The innermost step: the preflight or the route. Errors become a reported 500 here, inside
 // the middleware, so a middleware sees the 500 like any other answer.
 const answer = (compiled: CompiledRoutes, request: HttpRequest, ctx: HttpContext, options: HttpDispatchOptions): Response | Promise<Response> => {
   try {
     const preflight = options.cors?.preflight(request)
     if (preflight !== undefined) return preflight
+    // A static route, as the path came: found without a match record.
+    const endpoint = matchStatic(compiled, request.method, request.path)
+    if (endpoint !== undefined) return settle(endpoint.route.handler(makeRequest(request, {}), ctx), options, request)
     const match = matchRoute(compiled, request.method, request.path)
     switch (match._tag) {
       case 'RouteNotFound':
@@ -72,14 +84,8 @@ const answer = (compiled: CompiledRoutes, request: HttpRequest, ctx: HttpContext
         return withHeader(errorResponse(405, 'Method Not Allowed'), 'Allow', match.allow.join(', '))
       case 'MalformedParam':
         return errorResponse(400, 'Bad Request')
-      case 'RouteFound': {
-        const result: unknown = match.route.handler(makeRequest(request, match.params), ctx)
-        if (!isThenable(result)) return toResponse(result)
-        return Promise.resolve(result).then(toResponse, (error: unknown) => {
-          report(options, error, request)
-          return internalError()
-        })
-      }
+      case 'RouteFound':
+        return settle(match.route.handler(makeRequest(request, match.params), ctx), options, request)
     }
   } catch (error) {
     report(options, error, request)

@@ -107,6 +107,20 @@ const found = (endpoint: Endpoint): RouteMatch => {
 }
 
 /**
+ * The endpoint of a static route (a path without params) for `method` and `path`, exactly as
+ * received (no trailing slash trimmed), or `undefined`: then `matchRoute` decides. When it
+ * answers, `matchRoute` finds the same route with no params. For a dispatcher's hot path:
+ * one Map lookup, and nothing made.
+ *
+ * @example
+ * matchStatic(compiled, 'GET', '/hello')?.route // the route of GET /hello
+ */
+export const matchStatic = (compiled: CompiledRoutes, method: string, path: string): Endpoint | undefined => {
+  const leaf = compiled.statics.get(path)
+  return leaf === undefined ? undefined : endpointFor(leaf, method)
+}
+
+/**
  * Matches `method` and `path` (percent-encoded, without the query). Methods are
  * case-sensitive (RFC 9110 §9.1); HEAD falls back to GET. A single trailing slash is
  * ignored. Literal segments win over params at the same position.

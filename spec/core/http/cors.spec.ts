@@ -59,6 +59,19 @@ test('applyCors :: wildcard without credentials sends * and no Vary', () => {
   assert.is(getResponseHeader(res, 'access-control-allow-credentials'), undefined)
 })
 
+test('compileCors :: the wildcard grant of a constant response is one value; another response gets its own', () => {
+  const cors = compileCors(DEFAULT_CORS_CONFIG)
+  const hello = json({ hello: 'world' })
+  const other = withHeader(json({}), 'X-A', '1')
+  const a = cors.apply(req('GET', []), hello)
+  assert.is(cors.apply(req('GET', [['Origin', 'https://b.example']]), hello), a)
+  assert.equal(a, { ...hello, headers: [['Access-Control-Allow-Origin', '*']] })
+  const b = cors.apply(req('GET', []), other)
+  assert.equal(b.headers, [['X-A', '1'], ['Access-Control-Allow-Origin', '*']])
+  assert.is(cors.apply(req('GET', []), hello), cors.apply(req('GET', []), hello))
+  assert.equal(cors.apply(req('GET', []), hello), a)
+})
+
 test('applyCors :: listed origins are echoed with Vary: Origin; others get no grant', () => {
   const c = config({ allowedOrigins: ['https://a.example'] })
   const yes = applyCors(c, req('GET', [['Origin', 'https://a.example']]), withHeader(json({}), 'Vary', 'Accept'))

@@ -3,7 +3,15 @@ import * as assert from 'uvu/assert'
 import fc from 'fast-check'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../../lib/core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../../../lib/core/http/parse-http-request.js'
-import { readRequest } from '../../../lib/core/http/read-request.js'
+import { readRequest as readAt } from '../../../lib/core/http/read-request.js'
+import type { HttpLimits as Limits } from '../../../lib/core/http/http-limits.js'
+
+// The request and where it ends, as one value to compare with the general parser's.
+const readRequest = (bytes: Uint8Array, start: number, lim: Limits) => {
+  const cursor = { end: -1 }
+  const request = readAt(bytes, start, lim, cursor)
+  return request === undefined ? undefined : { request, end: cursor.end }
+}
 
 const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
 

@@ -1,0 +1,116 @@
+/**
+ * Benchmark (not a test): the engine's own work per pipelined HTTP request, in process,
+ * without sockets or system calls. The echo example's routes (`examples/echo-routes.ts`) on
+ * the engine with Node's buffer pool (`nodePlatform`) and a fake socket layer that only
+ * counts the bytes written; each connection is fed chunks of `--batch` wrk-shaped
+ * `GET /hello` requests (as bench/load/pipeline.lua sends them), each chunk a fresh copy
+ * (as Node reads into a fresh buffer).
+ *
+ * It isolates the JavaScript the `http-pipelined` workload spends per request in the
+ * engine (parse, route, handler, serialize, join, write calls), which the end-to-end run
+ * mixes with the kernel's loopback work; each figure is the median of several rounds, in
+ * ns per request of this process's CPU time (robust to other load on the machine).
+ *
+ * Run: `npx tsx bench/http-engine.ts [--batch 10] [--conns 50] [--rounds 7] [--ms 400]`,
+ * or the compiled build (`node bench/.tmp/dist/bench/http-engine.js`, as the servers run).
+ */
+import { parseArgs } from 'node:util'
+import { echoOptions, echoRoutes } from '../examples/echo-routes.js'
+import type { Client } from '../lib/engine/client.js'
+import { createEngine } from '../lib/engine/create-engine.js'
+import type { Platform, SocketIo } from '../lib/engine/platform.js'
+import { nodePlatform } from '../lib/node/node-platform.js'
+
+const { values: opt } = parseArgs({
+  options: {
+    batch: { type: 'string', default: '10' },
+    conns: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '7' },
+    ms: { type: 'string', default: '400' },
+  },
+})
+
+/** A socket as the fake layer keeps it: bytes and write calls. */
+interface FakeSocket {
+  bytes: number
+  writes: number
+  ended: boolean
+  closed: boolean
+}
+
+const io: SocketIo<FakeSocket> = {
+  write: (s, bytes) => {
+    s.bytes += bytes.length
+    s.writes += 1
+  },
+  buffered: () => 0,
+  isClosed: (s) => s.closed,
+  isEnded: (s) => s.ended,
+  end: (s) => void (s.ended = true),
+  destroy: (s) => void (s.closed = true),
+  cork: () => undefined,
+  uncork: () => undefined,
+}
+const platform: Platform<FakeSocket> = { ...(nodePlatform as unknown as Platform<FakeSocket>), io }
+
+const cpuNs = (): number => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) * 1000
+}
+
+// What wrk.format(nil, nil, nil, nil) makes for http://127.0.0.1:6001/hello.
+const REQUEST = 'GET /hello HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n'
+const batch = Number(opt.batch)
+const conns = Number(opt.conns)
+const chunk = new TextEncoder().encode(REQUEST.repeat(batch))
+
+const engine = createEngine({ ...echoOptions, routes: echoRoutes, heartbeatIntervalMs: 0 } as never, platform)
+const sockets: FakeSocket[] = []
+const clients: Client<FakeSocket>[] = []
+for (let i = 0; i < conns; i++) {
+  const socket: FakeSocket = { bytes: 0, writes: 0, ended: false, closed: false }
+  const client = engine.accept(socket)
+  if (client === undefined) throw new Error('refused')
+  sockets.push(socket)
+  clients.push(client)
+}
+
+// Feeds one chunk to every connection; answers the requests fed.
+const feedAll = (): number => {
+  for (let c = 0; c < conns; c++) {
+    const copy = Buffer.allocUnsafe(chunk.length)
+    copy.set(chunk)
+    clients[c]!.receiver.receive(new Uint8Array(copy.buffer, copy.byteOffset, copy.length))
+  }
+  return conns * batch
+}
+
+const round = (ms: number): number => {
+  let requests = 0
+  const start = cpuNs()
+  let elapsed = 0
+  while (elapsed < ms * 1e6) {
+    for (let i = 0; i < 20; i++) requests += feedAll()
+    elapsed = cpuNs() - start
+  }
+  return elapsed / requests
+}
+
+round(Number(opt.ms)) // warm-up
+const s0 = sockets[0]!
+const before = { bytes: s0.bytes, writes: s0.writes }
+feedAll()
+const answerBytes = (s0.bytes - before.bytes) / batch
+const writesPerChunk = s0.writes - before.writes
+const figures: number[] = []
+for (let r = 0; r < Number(opt.rounds); r++) figures.push(round(Number(opt.ms)))
+figures.sort((a, b) => a - b)
+if (s0.closed || s0.ended || !Number.isInteger(answerBytes)) throw new Error(`not answered: ${s0.bytes} bytes, closed ${s0.closed}`)
+console.log(
+  `engine http, ${batch} pipelined GET /hello per chunk, ${conns} connections: ` +
+    `min ${figures[0]!.toFixed(0)} ns/req, median ${figures[figures.length >> 1]!.toFixed(0)} ns/req; ` +
+    `${answerBytes} B per answer, ${writesPerChunk} writes per chunk`,
+)
+const closing = engine.handle.close()
+for (const c of clients) engine.closed(c)
+await closing

@@ -1,0 +1,254 @@
+/**
+ * `scanPlainHead`: the single pass over a request head for the common case, a fresh buffer
+ * whose head is plain ASCII. One walk over the bytes finds the end of the head and checks
+ * and splits every line on the way (RFC 9112 §2.1, §3, §5); the target, names and values
+ * are then interned (`internAscii`), not decoded. What it read goes into the one scratch
+ * record `plainHead` (reading never calls out, so one record serves every call), for
+ * `readHead` to complete into a head and `readRequest` to make a request of without one.
+ *
+ * It answers only what it is sure of: the length of the complete head, or `SCAN` when the
+ * buffer ends inside a head that is valid so far (how far it searched is in `plainHead`),
+ * or `EXACT` for anything else (a byte outside the plain grammar, obs-text, a limit
+ * reached), which the exact path decides.
+ *
+ * Pure and portable: no node:* imports.
+ */
+import * as classes from './char-classes.js'
+import type { HttpLimits } from './http-limits.js'
+import { internAscii } from './intern-ascii.js'
+import { lineLimit } from './scan-head.js'
+import type { Header } from './types.js'
+
+/** What the last `scanPlainHead` read (overwritten by the next call: read it at once). */
+export interface PlainHead {
+  method: string
+  /** The request-target as received. */
+  target: string
+  /** Index of the target's first `?`, -1 when none. */
+  query: number
+  /** Offset of the target from the start of the head (for errors). */
+  targetOffset: number
+  protocol: 'HTTP/1.0' | 'HTTP/1.1'
+  headers: Header[]
+  /** Host field lines seen; `hostChecked`: the value of the last one is a plain valid Host. */
+  hosts: number
+  hostChecked: boolean
+  /** No field is Content-Length, Transfer-Encoding, Connection or Expect. */
+  plain: boolean
+  /** After `SCAN`: bytes searched, and the offset of the request line's LF (both from `start`). */
+  searched: number
+  lineEnd: number
+}
+
+/** The scratch record every call fills. */
+export const plainHead: PlainHead = {
+  method: '', target: '', query: -1, targetOffset: 0, protocol: 'HTTP/1.1', headers: [],
+  hosts: 0, hostChecked: false, plain: true, searched: 0, lineEnd: -1,
+}
+
+/** The answer when the exact path must decide. */
+export const EXACT = -1
+/** The answer when the buffer ends inside a head valid so far (see `plainHead.searched`). */
+export const SCAN = -2
+/** The answer when the buffer ends inside the request line: a fresh scan. */
+export const SCAN_START = -3
+
+// Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
+const { CR, LF, SP, HTAB, COLON, REG_NAME, TCHAR } = classes
+
+// Field offsets of the head being read (`[nameStart, nameEnd, valueStart, valueEnd]` per
+// field). Reading never calls out, so one scratch array serves every call.
+const offsets: number[] = []
+
+// The method as an interned string when it is a common one (no decoding), else from the table.
+const methodOf = (bytes: Uint8Array, start: number, end: number): string => {
+  const n = end - start
+  const a = bytes[start] as number
+  const b = bytes[start + 1] as number
+  const c = bytes[start + 2] as number
+  if (n === 3) {
+    if (a === 0x47 && b === 0x45 && c === 0x54) return 'GET'
+    if (a === 0x50 && b === 0x55 && c === 0x54) return 'PUT'
+  } else if (n === 4) {
+    const d = bytes[start + 3] as number
+    if (a === 0x50 && b === 0x4f && c === 0x53 && d === 0x54) return 'POST'
+    if (a === 0x48 && b === 0x45 && c === 0x41 && d === 0x44) return 'HEAD'
+  }
+  return internAscii(bytes, start, end)
+}
+
+// Lower-case names as bytes, to compare with `b | 0x20`: for token bytes that equals a
+// lower-case letter or "-" only for that letter in either case, or for "-" itself.
+const lowerBytes = (name: string): Uint8Array => Uint8Array.from(name, (c) => c.charCodeAt(0))
+const EXPECT = lowerBytes('expect')
+const CONNECTION = lowerBytes('connection')
+const CONTENT_LENGTH = lowerBytes('content-length')
+const TRANSFER_ENCODING = lowerBytes('transfer-encoding')
+
+// Whether the token bytes at `at` spell `lower` in any case.
+const isNameAt = (bytes: Uint8Array, at: number, lower: Uint8Array): boolean => {
+  for (let i = 0; i < lower.length; i++) if (((bytes[at + i] as number) | 0x20) !== lower[i]) return false
+  return true
+}
+
+// Whether the 4 token bytes at `at` spell "host" in any case.
+const isHostAt = (bytes: Uint8Array, at: number): boolean =>
+  ((bytes[at] as number) | 0x20) === 0x68 && ((bytes[at + 1] as number) | 0x20) === 0x6f &&
+  ((bytes[at + 2] as number) | 0x20) === 0x73 && ((bytes[at + 3] as number) | 0x20) === 0x74
+
+// Whether the field name at `at` (of `length` bytes) drives the framing or the connection
+// (RFC 9112 §6, §9; RFC 9110 §10.1.1): only then are the fields read one by one once
+// the head is complete. Host is checked on the way instead.
+const drivesFraming = (bytes: Uint8Array, at: number, length: number): boolean => {
+  switch (length) {
+    case 6:
+      return isNameAt(bytes, at, EXPECT)
+    case 10:
+      return isNameAt(bytes, at, CONNECTION)
+    case 14:
+      return isNameAt(bytes, at, CONTENT_LENGTH)
+    case 17:
+      return isNameAt(bytes, at, TRANSFER_ENCODING)
+    default:
+      return false
+  }
+}
+
+/**
+ * Scans the head at `bytes[start..]`: its length from `start` (the head is in `plainHead`),
+ * or `SCAN`, `SCAN_START` or `EXACT`.
+ *
+ * @example
+ * scanPlainHead(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS, 0) // 27; plainHead.target === '/'
+ */
+export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: number): number => {
+  const len = bytes.length
+  // The limits, as absolute offsets in `bytes`.
+  const maxLine = start + lineLimit(limits)
+  const maxHead = start + limits.maxHeaderBytes
+  // RFC 9112 §3: request-line = method SP request-target SP HTTP-version CRLF
+  let pos = start
+  while (TCHAR[bytes[pos] as number] === 1) pos++
+  // The buffer ends inside the request line: `scanHead` checks it (it is short).
+  if (pos === len) return SCAN_START
+  const methodEnd = pos
+  if (methodEnd === start || bytes[pos] !== SP) return EXACT
+  const targetStart = ++pos
+  let query = -1
+  // Visible ASCII but "#" (RFC 9112 §3.2, RFC 3986), by comparison (undefined fails it).
+  let b = bytes[pos] as number
+  while (b >= 0x21 && b <= 0x7e && b !== 0x23) {
+    if (b === 0x3f && query < 0) query = pos
+    b = bytes[++pos] as number
+  }
+  const targetEnd = pos
+  // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3); 1.0 and 1.1 only here.
+  const v = pos + 1
+  if (v + 10 > len) return pos >= len || b === SP ? SCAN_START : EXACT
+  if (
+    b !== SP || targetEnd === targetStart ||
+    bytes[v] !== 0x48 || bytes[v + 1] !== 0x54 || bytes[v + 2] !== 0x54 || bytes[v + 3] !== 0x50 || bytes[v + 4] !== 0x2f ||
+    bytes[v + 5] !== 0x31 || bytes[v + 6] !== 0x2e || (bytes[v + 7] !== 0x31 && bytes[v + 7] !== 0x30) ||
+    bytes[v + 8] !== CR || bytes[v + 9] !== LF
+  ) {
+    return EXACT
+  }
+  const lineEnd = v + 9
+  if (lineEnd > maxLine + 1 || lineEnd + 1 > maxHead) return EXACT
+  const protocol = bytes[v + 7] === 0x31 ? 'HTTP/1.1' : 'HTTP/1.0'
+
+  // RFC 9112 §5: field-line = field-name ":" OWS field-value OWS, each ending in CRLF; the
+  // head ends with an empty line.
+  const maxFields = limits.maxHeaders * 4
+  let count = 0
+  let hosts = 0
+  let hostChecked = false
+  let plain = true
+  pos = lineEnd + 1
+  for (;;) {
+    const lineStart = pos
+    let c = bytes[pos] as number
+    if (c === CR) {
+      if (pos + 1 >= len) break
+      if (bytes[pos + 1] !== LF || pos + 2 > maxHead) return EXACT
+      // Names, values and the target are short runs that repeat from request to request:
+      // interned rather than decoded.
+      // Sized once: a literal pushed to grows a backing store of 17 slots for a single field.
+      const headers: Header[] = new Array<Header>(count >> 2)
+      for (let i = 0; i < count; i += 4) {
+        headers[i >> 2] = [
+          internAscii(bytes, offsets[i] as number, offsets[i + 1] as number),
+          internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number),
+        ]
+      }
+      const out = plainHead
+      out.method = methodOf(bytes, start, methodEnd)
+      out.target = internAscii(bytes, targetStart, targetEnd)
+      out.query = query < 0 ? -1 : query - targetStart
+      out.targetOffset = targetStart - start
+      out.protocol = protocol
+      out.headers = headers
+      out.hosts = hosts
+      out.hostChecked = hostChecked
+      out.plain = plain
+      return pos + 2 - start
+    }
+    while (TCHAR[c] === 1) c = bytes[++pos] as number
+    const nameEnd = pos
+    if (c !== COLON || nameEnd === lineStart) {
+      if (pos >= len) break
+      return EXACT
+    }
+    c = bytes[++pos] as number
+    while (c === SP || c === HTAB) c = bytes[++pos] as number
+    const valueStart = pos
+    // RFC 9112 §3.2: the Host value is checked on the way, in the one walk over the value:
+    // `reg-name [ ":" *DIGIT ]` (its usual form) straight up to the CR is valid; anything
+    // else goes on as a plain value and is left to `isValidHost` once complete.
+    const isHost = nameEnd - lineStart === 4 && isHostAt(bytes, lineStart)
+    let plainHost = false
+    if (isHost) {
+      while (REG_NAME[c] === 1) c = bytes[++pos] as number
+      if (c === COLON) {
+        c = bytes[++pos] as number
+        while (c >= 0x30 && c <= 0x39) c = bytes[++pos] as number
+      }
+      plainHost = c === CR
+    }
+    // VCHAR and SP (0x20–0x7E) by comparison rather than a table, HTAB apart. Past the end
+    // of the buffer `c` is undefined, which fails every comparison.
+    for (;;) {
+      while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
+      if (c !== HTAB) break
+      c = bytes[++pos] as number
+    }
+    if (c !== CR || bytes[pos + 1] !== LF) {
+      if (pos + 1 >= len && (pos >= len || c === CR)) break
+      return EXACT
+    }
+    // The LF at pos + 1 must stay within the head limit, and the field count within its own.
+    if (pos + 2 > maxHead || count === maxFields) return EXACT
+    let valueEnd = pos
+    while (valueEnd > valueStart) {
+      const t = bytes[valueEnd - 1] as number
+      if (t !== SP && t !== HTAB) break
+      valueEnd--
+    }
+    if (isHost) {
+      hosts++
+      hostChecked = plainHost
+    } else if (plain && drivesFraming(bytes, lineStart, nameEnd - lineStart)) plain = false
+    offsets[count] = lineStart
+    offsets[count + 1] = nameEnd
+    offsets[count + 2] = valueStart
+    offsets[count + 3] = valueEnd
+    count += 4
+    pos += 2
+  }
+  // The buffer ended inside a field line that is valid so far, and no byte before `pos` is an
+  // LF that was not checked as `scanHead` checks it (CRLF, within the limits): it goes on from
+  // there, with its own checks for the rest (the limits included).
+  plainHead.searched = Math.min(pos, len) - start
+  plainHead.lineEnd = lineEnd - start
+  return SCAN
+}

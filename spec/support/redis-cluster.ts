@@ -182,7 +182,10 @@ export const startRedisCluster = async (options: RedisClusterOptions = {}): Prom
       const synced = await Promise.all(
         known.filter((n) => n.role === 'replica').map(async (n) => (await ask(n.port, 'INFO', 'replication')).includes('master_link_status:up')),
       )
-      if ((await allOk()) && known.length === all.length && synced.every(Boolean)) {
+      // The view must also show every replica as one: under load a node's gossip can still
+      // list a replica as a master after the others see it replicating.
+      const roles = known.filter((n) => n.role === 'master').length === masters && synced.length === masters * replicas
+      if ((await allOk()) && known.length === all.length && roles && synced.every(Boolean)) {
         masterPorts = all.filter((p) => known.find((n) => n.port === p)?.role === 'master')
         replicaPorts = all.filter((p) => !masterPorts.includes(p))
         break

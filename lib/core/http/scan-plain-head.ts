@@ -240,7 +240,12 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       out.plain = plain
       return pos + 2 - start
     }
-    while (TCHAR[c] === 1) c = bytes[++pos] as number
+    // The usual Host line's name, "Host" as written, is taken whole (five bytes, no table).
+    const hostAsWritten = c === 0x48 && bytes[pos + 1] === 0x6f && bytes[pos + 2] === 0x73 && bytes[pos + 3] === 0x74 && bytes[pos + 4] === COLON
+    if (hostAsWritten) {
+      pos += 4
+      c = COLON
+    } else while (TCHAR[c] === 1) c = bytes[++pos] as number
     const nameEnd = pos
     if (c !== COLON || nameEnd === lineStart) {
       if (pos >= len) break
@@ -252,7 +257,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
     // RFC 9112 §3.2: the Host value is checked on the way, in the one walk over the value:
     // `reg-name [ ":" *DIGIT ]` (its usual form) straight up to the CR is valid; anything
     // else goes on as a plain value and is left to `isValidHost` once complete.
-    const isHost = nameEnd - lineStart === 4 && isHostAt(bytes, lineStart)
+    const isHost = hostAsWritten || (nameEnd - lineStart === 4 && isHostAt(bytes, lineStart))
     let plainHost = false
     // Differences from the Host memo's bytes, as for the target.
     let hostDiff = 0
@@ -295,7 +300,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       hostChecked = plainHost
       // The name as written is the usual "Host" (a constant), and the value a plain one (kept
       // in the memo): the last such field is made from them, any other by `internAscii`.
-      if (plainHost && bytes[lineStart] === 0x48 && bytes[lineStart + 1] === 0x6f && bytes[lineStart + 2] === 0x73 && bytes[lineStart + 3] === 0x74) {
+      if (plainHost && hostAsWritten) {
         hostField = count
         hostSame = hostDiff === 0 && pos - valueStart === hostMemo.length
       }

@@ -2,7 +2,9 @@
  * `scanPlainHead`: the single pass over a request head for the common case, a fresh buffer
  * whose head is plain ASCII. One walk over the bytes finds the end of the head and checks
  * and splits every line on the way (RFC 9112 §2.1, §3, §5); the target, names and values
- * are then interned (`internAscii`), not decoded. What it read goes into the one scratch
+ * are then interned (`internAscii`), not decoded, and the target and a plain Host value are
+ * compared on the way with the last ones (a one-string memo each), so the usual request
+ * takes neither a table lookup nor a second walk for them. What it read goes into the one scratch
  * record `plainHead` (reading never calls out, so one record serves every call), for
  * `readHead` to complete into a head and `readRequest` to make a request of without one.
  *
@@ -55,6 +57,40 @@ export const SCAN_START = -3
 
 // Local copies: a module binding read in a hot loop can cost a getter call under some loaders.
 const { CR, LF, SP, HTAB, COLON, REG_NAME, TCHAR } = classes
+
+// The last request-target and the last plain Host value, each with its bytes (up to `MEMO`
+// of them). A pipelined or keep-alive connection sends the same ones request after request:
+// the scan compares each byte with the memo's as it checks it (one pass), and when all
+// match and the lengths agree the memo's string is the answer, with no table lookup and no
+// second walk. Any difference costs an `internAscii`, which then becomes the memo. The
+// memos hold strings only, the same `internAscii` would give for the same bytes.
+const MEMO = 128
+const MEMO_MASK = MEMO - 1
+const targetBytes = new Uint8Array(MEMO)
+let targetMemo = ''
+const hostBytes = new Uint8Array(MEMO)
+let hostMemo = ''
+
+// The target of `bytes[start..end)` (interned), kept as the new memo when it fits (a memo
+// string and its bytes always change together).
+const rememberTarget = (bytes: Uint8Array, start: number, end: number): string => {
+  const made = internAscii(bytes, start, end)
+  if (end - start <= MEMO) {
+    targetBytes.set(bytes.subarray(start, end))
+    targetMemo = made
+  }
+  return made
+}
+
+// The same for a plain Host value.
+const rememberHost = (bytes: Uint8Array, start: number, end: number): string => {
+  const made = internAscii(bytes, start, end)
+  if (end - start <= MEMO) {
+    hostBytes.set(bytes.subarray(start, end))
+    hostMemo = made
+  }
+  return made
+}
 
 // Field offsets of the head being read (`[nameStart, nameEnd, valueStart, valueEnd]` per
 // field). Reading never calls out, so one scratch array serves every call.
@@ -135,10 +171,13 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
   if (methodEnd === start || bytes[pos] !== SP) return EXACT
   const targetStart = ++pos
   let query = -1
+  // Differences from the target memo's bytes (index masked: only read when the lengths agree).
+  let targetDiff = 0
   // Visible ASCII but "#" (RFC 9112 §3.2, RFC 3986), by comparison (undefined fails it).
   let b = bytes[pos] as number
   while (b >= 0x21 && b <= 0x7e && b !== 0x23) {
     if (b === 0x3f && query < 0) query = pos
+    targetDiff |= b ^ (targetBytes[(pos - targetStart) & MEMO_MASK] as number)
     b = bytes[++pos] as number
   }
   const targetEnd = pos
@@ -163,6 +202,10 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
   let count = 0
   let hosts = 0
   let hostChecked = false
+  // The offset index (in `offsets`) of the last Host field whose name is "Host" as written,
+  // and whether its value is the Host memo's.
+  let hostField = -1
+  let hostSame = false
   let plain = true
   pos = lineEnd + 1
   for (;;) {
@@ -176,14 +219,18 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       // Sized once: a literal pushed to grows a backing store of 17 slots for a single field.
       const headers: Header[] = new Array<Header>(count >> 2)
       for (let i = 0; i < count; i += 4) {
-        headers[i >> 2] = [
-          internAscii(bytes, offsets[i] as number, offsets[i + 1] as number),
-          internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number),
-        ]
+        headers[i >> 2] = i === hostField
+          ? ['Host', hostSame ? hostMemo : rememberHost(bytes, offsets[i + 2] as number, offsets[i + 3] as number)]
+          : [
+              internAscii(bytes, offsets[i] as number, offsets[i + 1] as number),
+              internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number),
+            ]
       }
       const out = plainHead
       out.method = methodOf(bytes, start, methodEnd)
-      out.target = internAscii(bytes, targetStart, targetEnd)
+      out.target = targetDiff === 0 && targetEnd - targetStart === targetMemo.length
+        ? targetMemo
+        : rememberTarget(bytes, targetStart, targetEnd)
       out.query = query < 0 ? -1 : query - targetStart
       out.targetOffset = targetStart - start
       out.protocol = protocol
@@ -193,7 +240,12 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       out.plain = plain
       return pos + 2 - start
     }
-    while (TCHAR[c] === 1) c = bytes[++pos] as number
+    // The usual Host line's name, "Host" as written, is taken whole (five bytes, no table).
+    const hostAsWritten = c === 0x48 && bytes[pos + 1] === 0x6f && bytes[pos + 2] === 0x73 && bytes[pos + 3] === 0x74 && bytes[pos + 4] === COLON
+    if (hostAsWritten) {
+      pos += 4
+      c = COLON
+    } else while (TCHAR[c] === 1) c = bytes[++pos] as number
     const nameEnd = pos
     if (c !== COLON || nameEnd === lineStart) {
       if (pos >= len) break
@@ -205,13 +257,22 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
     // RFC 9112 §3.2: the Host value is checked on the way, in the one walk over the value:
     // `reg-name [ ":" *DIGIT ]` (its usual form) straight up to the CR is valid; anything
     // else goes on as a plain value and is left to `isValidHost` once complete.
-    const isHost = nameEnd - lineStart === 4 && isHostAt(bytes, lineStart)
+    const isHost = hostAsWritten || (nameEnd - lineStart === 4 && isHostAt(bytes, lineStart))
     let plainHost = false
+    // Differences from the Host memo's bytes, as for the target.
+    let hostDiff = 0
     if (isHost) {
-      while (REG_NAME[c] === 1) c = bytes[++pos] as number
-      if (c === COLON) {
+      while (REG_NAME[c] === 1) {
+        hostDiff |= c ^ (hostBytes[(pos - valueStart) & MEMO_MASK] as number)
         c = bytes[++pos] as number
-        while (c >= 0x30 && c <= 0x39) c = bytes[++pos] as number
+      }
+      if (c === COLON) {
+        hostDiff |= COLON ^ (hostBytes[(pos - valueStart) & MEMO_MASK] as number)
+        c = bytes[++pos] as number
+        while (c >= 0x30 && c <= 0x39) {
+          hostDiff |= c ^ (hostBytes[(pos - valueStart) & MEMO_MASK] as number)
+          c = bytes[++pos] as number
+        }
       }
       plainHost = c === CR
     }
@@ -237,6 +298,12 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
     if (isHost) {
       hosts++
       hostChecked = plainHost
+      // The name as written is the usual "Host" (a constant), and the value a plain one (kept
+      // in the memo): the last such field is made from them, any other by `internAscii`.
+      if (plainHost && hostAsWritten) {
+        hostField = count
+        hostSame = hostDiff === 0 && pos - valueStart === hostMemo.length
+      }
     } else if (plain && drivesFraming(bytes, lineStart, nameEnd - lineStart)) plain = false
     offsets[count] = lineStart
     offsets[count + 1] = nameEnd

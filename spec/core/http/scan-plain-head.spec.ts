@@ -37,4 +37,24 @@ test('scanPlainHead :: leaves what is not plain to the exact path', () => {
     assert.is(scanPlainHead(enc(raw), DEFAULT_HTTP_LIMITS, 0), EXACT, JSON.stringify(raw))
 })
 
+test('scanPlainHead :: a target and Host value seen last, then one byte apart or longer, are each read as they are', () => {
+  const long = `/${'a'.repeat(127)}`
+  const cases: readonly (readonly [string, string, string])[] = [
+    ['/hello', 'Host', '127.0.0.1:6001'],
+    ['/hello', 'Host', '127.0.0.1:6001'],
+    ['/hellp', 'Host', '127.0.0.1:6002'],
+    ['/hell', 'host', '127.0.0.1:600'],
+    ['/hello', 'Host', '127.0.0.1:6001'],
+    [long, 'Host', 'a'.repeat(128)],
+    [long + long, 'Host', 'a'.repeat(256)],
+    [long + long.replace('/', 'b'), 'Host', `${'a'.repeat(128)}${'b'.repeat(128)}`],
+    [long + long, 'Host', 'a'.repeat(256)],
+  ]
+  for (const [target, name, value] of cases) {
+    const raw = `GET ${target} HTTP/1.1\r\n${name}: ${value}\r\n\r\n`
+    assert.is(scanPlainHead(enc(raw), DEFAULT_HTTP_LIMITS, 0), raw.length)
+    assert.equal([plainHead.target, plainHead.headers, plainHead.hostChecked], [target, [[name, value]], true], raw)
+  }
+})
+
 test.run()

@@ -20,6 +20,7 @@ import type { Client } from '../lib/engine/client.js'
 import { createEngine } from '../lib/engine/create-engine.js'
 import type { Platform, SocketIo } from '../lib/engine/platform.js'
 import { nodePlatform } from '../lib/node/node-platform.js'
+import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -53,11 +54,6 @@ const io: SocketIo<FakeSocket> = {
 }
 const platform: Platform<FakeSocket> = { ...(nodePlatform as unknown as Platform<FakeSocket>), io }
 
-const cpuNs = (): number => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) * 1000
-}
-
 // What wrk.format(nil, nil, nil, nil) makes for http://127.0.0.1:6001/hello.
 const REQUEST = 'GET /hello HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n'
 const batch = Number(opt.batch)
@@ -85,30 +81,16 @@ const feedAll = (): number => {
   return conns * batch
 }
 
-const round = (ms: number): number => {
-  let requests = 0
-  const start = cpuNs()
-  let elapsed = 0
-  while (elapsed < ms * 1e6) {
-    for (let i = 0; i < 20; i++) requests += feedAll()
-    elapsed = cpuNs() - start
-  }
-  return elapsed / requests
-}
-
-round(Number(opt.ms)) // warm-up
 const s0 = sockets[0]!
 const before = { bytes: s0.bytes, writes: s0.writes }
 feedAll()
 const answerBytes = (s0.bytes - before.bytes) / batch
 const writesPerChunk = s0.writes - before.writes
-const figures: number[] = []
-for (let r = 0; r < Number(opt.rounds); r++) figures.push(round(Number(opt.ms)))
-figures.sort((a, b) => a - b)
+const figures = cpuRounds(feedAll, Number(opt.rounds), Number(opt.ms))
 if (s0.closed || s0.ended || !Number.isInteger(answerBytes)) throw new Error(`not answered: ${s0.bytes} bytes, closed ${s0.closed}`)
 console.log(
   `engine http, ${batch} pipelined GET /hello per chunk, ${conns} connections: ` +
-    `min ${figures[0]!.toFixed(0)} ns/req, median ${figures[figures.length >> 1]!.toFixed(0)} ns/req; ` +
+    `${minMedian(figures, 'ns/req')}; ` +
     `${answerBytes} B per answer, ${writesPerChunk} writes per chunk`,
 )
 const closing = engine.handle.close()

@@ -24,6 +24,7 @@ import { createEngine } from '../lib/engine/create-engine.js'
 import type { Platform, SocketIo } from '../lib/engine/platform.js'
 import { nodePlatform } from '../lib/node/node-platform.js'
 import { socketBytes } from '../lib/node/socket-bytes.js'
+import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -65,11 +66,6 @@ const io: SocketIo<FakeSocket> = {
   },
 }
 const platform: Platform<FakeSocket> = { ...(nodePlatform as unknown as Platform<FakeSocket>), io }
-
-const cpuNs = (): number => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) * 1000
-}
 
 const HANDSHAKE = new TextEncoder().encode(
   'GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
@@ -115,27 +111,13 @@ const feedAll = (): number => {
   return conns * batch
 }
 
-const round = (ms: number): number => {
-  let messages = 0
-  const start = cpuNs()
-  let elapsed = 0
-  while (elapsed < ms * 1e6) {
-    for (let i = 0; i < 20; i++) messages += feedAll()
-    elapsed = cpuNs() - start
-  }
-  return elapsed / messages
-}
-
-round(Number(opt.ms)) // warm-up
-const figures: number[] = []
-for (let r = 0; r < Number(opt.rounds); r++) figures.push(round(Number(opt.ms)))
-figures.sort((a, b) => a - b)
+const figures = cpuRounds(feedAll, Number(opt.rounds), Number(opt.ms))
 const s0 = sockets[0]!
 const fed = s0.bytes / serverFrame
 if (!Number.isInteger(fed) || s0.closed || s0.ended) throw new Error(`not an echo: ${s0.bytes} bytes, closed ${s0.closed}`)
 console.log(
   `engine echo, ${batch} frames of ${size} B per chunk, ${conns} connections: ` +
-    `min ${figures[0]!.toFixed(0)} ns/msg, median ${figures[figures.length >> 1]!.toFixed(0)} ns/msg; ` +
+    `${minMedian(figures, 'ns/msg')}; ` +
     `${(s0.writes / fed).toFixed(2)} writes per message, ${((s0.flushes * batch) / fed).toFixed(2)} flushes per chunk`,
 )
 const closing = engine.handle.close()

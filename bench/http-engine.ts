@@ -18,8 +18,7 @@ import { parseArgs } from 'node:util'
 import { echoOptions, echoRoutes } from '../examples/echo-routes.js'
 import type { Client } from '../lib/engine/client.js'
 import { createEngine } from '../lib/engine/create-engine.js'
-import type { Platform, SocketIo } from '../lib/engine/platform.js'
-import { nodePlatform } from '../lib/node/node-platform.js'
+import { countingPlatform, countingSocket, type CountingSocket } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -31,28 +30,7 @@ const { values: opt } = parseArgs({
   },
 })
 
-/** A socket as the fake layer keeps it: bytes and write calls. */
-interface FakeSocket {
-  bytes: number
-  writes: number
-  ended: boolean
-  closed: boolean
-}
-
-const io: SocketIo<FakeSocket> = {
-  write: (s, bytes) => {
-    s.bytes += bytes.length
-    s.writes += 1
-  },
-  buffered: () => 0,
-  isClosed: (s) => s.closed,
-  isEnded: (s) => s.ended,
-  end: (s) => void (s.ended = true),
-  destroy: (s) => void (s.closed = true),
-  cork: () => undefined,
-  uncork: () => undefined,
-}
-const platform: Platform<FakeSocket> = { ...(nodePlatform as unknown as Platform<FakeSocket>), io }
+const platform = countingPlatform
 
 // What wrk.format(nil, nil, nil, nil) makes for http://127.0.0.1:6001/hello.
 const REQUEST = 'GET /hello HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n'
@@ -61,10 +39,10 @@ const conns = Number(opt.conns)
 const chunk = new TextEncoder().encode(REQUEST.repeat(batch))
 
 const engine = createEngine({ ...echoOptions, routes: echoRoutes, heartbeatIntervalMs: 0 } as never, platform)
-const sockets: FakeSocket[] = []
-const clients: Client<FakeSocket>[] = []
+const sockets: CountingSocket[] = []
+const clients: Client<CountingSocket>[] = []
 for (let i = 0; i < conns; i++) {
-  const socket: FakeSocket = { bytes: 0, writes: 0, ended: false, closed: false }
+  const socket = countingSocket()
   const client = engine.accept(socket)
   if (client === undefined) throw new Error('refused')
   sockets.push(socket)

@@ -21,9 +21,8 @@ import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
 import type { Client } from '../lib/engine/client.js'
 import { createEngine } from '../lib/engine/create-engine.js'
-import type { Platform, SocketIo } from '../lib/engine/platform.js'
-import { nodePlatform } from '../lib/node/node-platform.js'
 import { socketBytes } from '../lib/node/socket-bytes.js'
+import { countingPlatform, countingSocket, type CountingSocket } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -37,35 +36,7 @@ const { values: opt } = parseArgs({
   },
 })
 
-/** A socket as the fake layer keeps it: bytes written, writes and write calls, cork depth. */
-interface FakeSocket {
-  bytes: number
-  writes: number
-  corked: number
-  flushes: number
-  ended: boolean
-  closed: boolean
-}
-
-// Node's platform, less its sockets: writes are counted, a corked socket flushes at uncork.
-const io: SocketIo<FakeSocket> = {
-  write: (s, bytes) => {
-    s.bytes += bytes.length
-    s.writes += 1
-    if (s.corked === 0) s.flushes += 1
-  },
-  buffered: () => 0,
-  isClosed: (s) => s.closed,
-  isEnded: (s) => s.ended,
-  end: (s) => void (s.ended = true),
-  destroy: (s) => void (s.closed = true),
-  cork: (s) => void (s.corked += 1),
-  uncork: (s) => {
-    s.corked -= 1
-    if (s.corked === 0) s.flushes += 1
-  },
-}
-const platform: Platform<FakeSocket> = { ...(nodePlatform as unknown as Platform<FakeSocket>), io }
+const platform = countingPlatform
 
 const HANDSHAKE = new TextEncoder().encode(
   'GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
@@ -83,10 +54,10 @@ for (let i = 0; i < batch; i++) chunk.set(frame, i * frame.length)
 const serverFrame = 2 + size
 
 const engine = createEngine({ ...echoOptions, routes: echoRoutes, heartbeatIntervalMs: 0 } as never, platform)
-const sockets: FakeSocket[] = []
-const clients: Client<FakeSocket>[] = []
+const sockets: CountingSocket[] = []
+const clients: Client<CountingSocket>[] = []
 for (let i = 0; i < conns; i++) {
-  const socket: FakeSocket = { bytes: 0, writes: 0, corked: 0, flushes: 0, ended: false, closed: false }
+  const socket = countingSocket()
   const client = engine.accept(socket)
   if (client === undefined) throw new Error('refused')
   client.receiver.receive(HANDSHAKE.slice())

@@ -12,7 +12,7 @@ import { response, text } from '../../lib/core/http/response.js'
 import { httpRoute } from '../../lib/core/route/http-route.js'
 import { createEngine } from '../../lib/engine/create-engine.js'
 import type { Platform } from '../../lib/engine/platform.js'
-import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
+import { acceptMemorySocket, memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
 
 const latin1 = (bytes: Uint8Array): string => Array.from(bytes, (b) => String.fromCharCode(b)).join('')
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s)
@@ -38,15 +38,7 @@ const start = () => {
     },
     keeping(),
   )
-  const socket: MemorySocket = { out: [], ended: false, closed: false }
-  const client = engine.accept(socket)
-  assert.ok(client !== undefined)
-  const stop = async (): Promise<void> => {
-    const closing = engine.handle.close()
-    engine.closed(client)
-    await closing
-  }
-  return { socket, client, stop }
+  return acceptMemorySocket(engine)
 }
 
 // A body as the specs compare it: short ones as they are, long ones by length and ends.

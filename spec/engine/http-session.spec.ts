@@ -11,7 +11,7 @@ import { makeLogger } from '../../lib/core/log/make-logger.js'
 import { json, response, text } from '../../lib/core/http/response.js'
 import { httpRoute } from '../../lib/core/route/http-route.js'
 import { createEngine } from '../../lib/engine/create-engine.js'
-import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
+import { acceptMemorySocket, memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
 
 const latin1 = (bytes: Uint8Array): string => Array.from(bytes, (b) => String.fromCharCode(b)).join('')
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s)
@@ -33,15 +33,7 @@ const start = () => {
     },
     memoryPlatform<MemorySocket>(),
   )
-  const socket: MemorySocket = { out: [], ended: false, closed: false }
-  const client = engine.accept(socket)
-  assert.ok(client !== undefined)
-  const stop = async (): Promise<void> => {
-    const closing = engine.handle.close()
-    engine.closed(client)
-    await closing
-  }
-  return { entries, socket, client, stop }
+  return { entries, ...acceptMemorySocket(engine) }
 }
 
 // The bodies of the responses written, in order, and their status codes.

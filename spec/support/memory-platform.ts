@@ -4,6 +4,8 @@
  */
 import { makeLogger } from '../../lib/core/log/make-logger.js'
 import { portableFrames } from '../../lib/engine/outgoing.js'
+import type { Client } from '../../lib/engine/client.js'
+import type { Engine } from '../../lib/engine/create-engine.js'
 import type { Platform } from '../../lib/engine/platform.js'
 
 /** A socket as the engine sees it in these specs: what it wrote, and whether it ended or closed. */
@@ -41,3 +43,19 @@ export const memoryPlatform = <S extends MemorySocket>(deflate?: Platform<S>['de
   defaultLogger: () => makeLogger(() => undefined),
   ...(deflate === undefined ? {} : { deflate }),
 })
+
+/**
+ * One fresh memory socket accepted by `engine`, and `stop`: the engine closed with that
+ * client gone, as a runtime adapter would report it.
+ */
+export const acceptMemorySocket = (engine: Engine<MemorySocket>): { socket: MemorySocket; client: Client<MemorySocket>; stop: () => Promise<void> } => {
+  const socket: MemorySocket = { out: [], ended: false, closed: false }
+  const client = engine.accept(socket)
+  if (client === undefined) throw new Error('the engine refused a memory socket')
+  const stop = async (): Promise<void> => {
+    const closing = engine.handle.close()
+    engine.closed(client)
+    await closing
+  }
+  return { socket, client, stop }
+}

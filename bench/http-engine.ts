@@ -15,10 +15,7 @@
  * or the compiled build (`node bench/.tmp/dist/bench/http-engine.js`, as the servers run).
  */
 import { parseArgs } from 'node:util'
-import { echoOptions, echoRoutes } from '../examples/echo-routes.js'
-import type { Client } from '../lib/engine/client.js'
-import { createEngine } from '../lib/engine/create-engine.js'
-import { countingPlatform, countingSocket, type CountingSocket } from './load/counting-platform.js'
+import { countingEchoEngine } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -30,24 +27,13 @@ const { values: opt } = parseArgs({
   },
 })
 
-const platform = countingPlatform
-
 // What wrk.format(nil, nil, nil, nil) makes for http://127.0.0.1:6001/hello.
 const REQUEST = 'GET /hello HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n'
 const batch = Number(opt.batch)
 const conns = Number(opt.conns)
 const chunk = new TextEncoder().encode(REQUEST.repeat(batch))
 
-const engine = createEngine({ ...echoOptions, routes: echoRoutes, heartbeatIntervalMs: 0 } as never, platform)
-const sockets: CountingSocket[] = []
-const clients: Client<CountingSocket>[] = []
-for (let i = 0; i < conns; i++) {
-  const socket = countingSocket()
-  const client = engine.accept(socket)
-  if (client === undefined) throw new Error('refused')
-  sockets.push(socket)
-  clients.push(client)
-}
+const { engine, sockets, clients } = countingEchoEngine(conns)
 
 // Feeds one chunk to every connection; answers the requests fed.
 const feedAll = (): number => {

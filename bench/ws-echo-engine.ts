@@ -16,13 +16,10 @@
  * or the compiled build (`node bench/.tmp/dist/bench/ws-echo-engine.js`, as the servers run).
  */
 import { parseArgs } from 'node:util'
-import { echoOptions, echoRoutes } from '../examples/echo-routes.js'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
-import type { Client } from '../lib/engine/client.js'
-import { createEngine } from '../lib/engine/create-engine.js'
 import { socketBytes } from '../lib/node/socket-bytes.js'
-import { countingPlatform, countingSocket, type CountingSocket } from './load/counting-platform.js'
+import { countingEchoEngine } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -35,8 +32,6 @@ const { values: opt } = parseArgs({
     binary: { type: 'boolean', default: false },
   },
 })
-
-const platform = countingPlatform
 
 const HANDSHAKE = new TextEncoder().encode(
   'GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
@@ -53,17 +48,8 @@ const chunk = new Uint8Array(frame.length * batch)
 for (let i = 0; i < batch; i++) chunk.set(frame, i * frame.length)
 const serverFrame = 2 + size
 
-const engine = createEngine({ ...echoOptions, routes: echoRoutes, heartbeatIntervalMs: 0 } as never, platform)
-const sockets: CountingSocket[] = []
-const clients: Client<CountingSocket>[] = []
-for (let i = 0; i < conns; i++) {
-  const socket = countingSocket()
-  const client = engine.accept(socket)
-  if (client === undefined) throw new Error('refused')
-  client.receiver.receive(HANDSHAKE.slice())
-  sockets.push(socket)
-  clients.push(client)
-}
+const { engine, sockets, clients } = countingEchoEngine(conns)
+for (const client of clients) client.receiver.receive(HANDSHAKE.slice())
 await new Promise((resolve) => setTimeout(resolve, 20))
 for (const s of sockets) {
   s.bytes = 0

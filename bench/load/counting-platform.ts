@@ -3,6 +3,9 @@
  * bench/ws-echo-engine.ts): what the engine writes is counted, not sent, and a corked socket
  * flushes at its last uncork, so a bench can tell writes per chunk and flushes per chunk.
  */
+import { echoOptions, echoRoutes } from '../../examples/echo-routes.js'
+import type { Client } from '../../lib/engine/client.js'
+import { createEngine, type Engine } from '../../lib/engine/create-engine.js'
 import type { Platform, SocketIo } from '../../lib/engine/platform.js'
 import { nodePlatform } from '../../lib/node/node-platform.js'
 
@@ -39,3 +42,20 @@ const io: SocketIo<CountingSocket> = {
 
 /** Node's platform (allocation, text, masking) over counting sockets. */
 export const countingPlatform: Platform<CountingSocket> = { ...(nodePlatform as unknown as Platform<CountingSocket>), io }
+
+/** The echo app's engine over counting sockets (no heartbeat), with `conns` of them accepted. */
+export const countingEchoEngine = (
+  conns: number,
+): { engine: Engine<CountingSocket>; sockets: CountingSocket[]; clients: Client<CountingSocket>[] } => {
+  const engine = createEngine({ ...echoOptions, routes: echoRoutes, heartbeatIntervalMs: 0 } as never, countingPlatform)
+  const sockets: CountingSocket[] = []
+  const clients: Client<CountingSocket>[] = []
+  for (let i = 0; i < conns; i++) {
+    const socket = countingSocket()
+    const client = engine.accept(socket)
+    if (client === undefined) throw new Error('refused')
+    sockets.push(socket)
+    clients.push(client)
+  }
+  return { engine, sockets, clients }
+}

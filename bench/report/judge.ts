@@ -66,3 +66,35 @@ export const describeTarget = (target: Target, referenceLabel: string, unit: str
       return `report, beside ${referenceLabel}`
   }
 }
+
+/** What the run says about a target's reach on this machine, beside the subject's own figures. */
+export interface Reach {
+  /** the subject's runtime's ceiling against the same reference (NaN when it did not run or is the subject or the reference). */
+  readonly ceilingRatio: number
+  readonly ceilingVerdict: Verdict
+  /** the load generator's CPU per operation against the subject, µs (NaN when unknown or not a throughput). */
+  readonly loadCpuUs: number
+}
+
+/** The load generator runs pinned to one core: a throughput needing more than this of it cannot be shown. */
+export const LOAD_CORE_LIMIT = 1
+
+/**
+ * Why a target that is not met is out of reach of this machine, in words; undefined when it
+ * is met, not judged, or nothing in the run bounds it. Two bounds, both from the same run:
+ * the runtime's own ceiling (a raw socket server doing the least work) misses the target too,
+ * or the throughput the target asks would need more than one core of the load generator at
+ * the cost per operation it was measured at against the subject.
+ *
+ * @example
+ * outOfReach({ _tag: 'AtLeastTimes', times: 1.5 }, 'not met', 100_000, { ceilingRatio: 1.2, ceilingVerdict: 'not met', loadCpuUs: 8 }, 'raw Bun.listen')
+ * // 'raw Bun.listen itself reaches 1.20×; the load generator would need 1.20 cores (it has one)'
+ */
+export const outOfReach = (target: Target, verdict: Verdict, reference: number, reach: Reach, ceilingLabel: string): string | undefined => {
+  if (verdict !== 'not met') return undefined
+  const why: string[] = []
+  if (reach.ceilingVerdict === 'not met') why.push(`${ceilingLabel} itself reaches ${reach.ceilingRatio.toFixed(2)}×`)
+  const cores = (requiredValue(target, reference) * reach.loadCpuUs) / 1e6
+  if (target._tag === 'AtLeastTimes' && cores > LOAD_CORE_LIMIT) why.push(`the load generator would need ${cores.toFixed(2)} cores (it has one)`)
+  return why.length === 0 ? undefined : why.join('; ')
+}

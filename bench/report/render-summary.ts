@@ -6,7 +6,7 @@
  */
 import { CEILING, CONTENDERS, RUNTIME_LABEL, TWINPORT, type ContenderId, type Runtime } from '../peers/contenders.js'
 import type { Goal, Workload } from '../load/workloads.js'
-import { describeTarget, judge, ratio } from './judge.js'
+import { describeTarget, judge, outOfReach, ratio } from './judge.js'
 import { formatNumber } from './format-number.js'
 import { label, medianFor, medianOf, table, times } from './rows.js'
 import type { Report } from './sample.js'
@@ -68,19 +68,36 @@ export const runtimeTable = (report: Report, workloads: readonly Workload[]): st
 export const cpuTable = (report: Report, workloads: readonly Workload[]): string[] =>
   figureTable(report, workloads, cpuPerOp, () => 'µs/op')
 
-/** The goals of one issue, a row each: subject, reference, ratio, target in words, verdict. */
+// The load generator's CPU per operation against `id`, for workloads measured as a throughput.
+const loadCpuFor = (report: Report, w: Workload, id: ContenderId): number =>
+  w.higherIsBetter ? medianOf(report.samples.filter((s) => s.workload === w.id && s.contender === id), (s) => s.clientCpuUs) : Number.NaN
+
+/**
+ * The goals of one issue, a row each: subject, reference, ratio, target in words, verdict,
+ * and for a target not met what in the same run puts it out of this machine's reach (the
+ * runtime's own ceiling misses it too, or the load generator would need more than its core).
+ */
 export const goalsTable = (report: Report, workloads: readonly Workload[], issue: Goal['issue']): string[] => {
   const body = workloads.flatMap((w) =>
     w.goals.filter((g) => g.issue === issue).map((g) => {
       const subject = medianFor(report, w, g.subject)
       const reference = medianFor(report, w, g.reference)
+      const verdict = judge(g.target, subject, reference)
+      const ceiling = CEILING[g.runtime]
+      const ceilingValue = ceiling === g.subject || ceiling === g.reference ? Number.NaN : medianFor(report, w, ceiling)
+      const reach = {
+        ceilingRatio: ratio(ceilingValue, reference),
+        ceilingVerdict: judge(g.target, ceilingValue, reference),
+        loadCpuUs: loadCpuFor(report, w, g.subject),
+      }
       return [
         RUNTIME_LABEL[g.runtime], w.title, `${formatNumber(subject)} ${w.unit}`, `${label(g.reference)} ${formatNumber(reference)} ${w.unit}`,
-        times(ratio(subject, reference)), describeTarget(g.target, label(g.reference), w.unit), judge(g.target, subject, reference),
+        times(ratio(subject, reference)), describeTarget(g.target, label(g.reference), w.unit), verdict,
+        outOfReach(g.target, verdict, reference, reach, label(ceiling)) ?? '',
       ]
     }))
   // Runtime first, then the workloads in their order: the table reads one runtime at a time.
   const order = (runtime: string): number => ['Node', 'Bun', 'Deno'].indexOf(runtime)
   body.sort((a, b) => order(a[0] ?? '') - order(b[0] ?? ''))
-  return table(['runtime', 'workload', 'twinport', 'reference', 'ratio', 'target', 'verdict'], body)
+  return table(['runtime', 'workload', 'twinport', 'reference', 'ratio', 'target', 'verdict', 'out of reach here'], body)
 }

@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { advantage, describeTarget, judge, ratio, requiredValue } from '../../../bench/report/judge.js'
+import { advantage, describeTarget, judge, outOfReach, ratio, requiredValue } from '../../../bench/report/judge.js'
 
 const atLeast2 = { _tag: 'AtLeastTimes', times: 2 } as const
 const atMostHalf = { _tag: 'AtMostTimes', times: 0.5 } as const
@@ -47,3 +47,16 @@ test('describeTarget :: in words', () => {
 })
 
 test.run()
+
+test('outOfReach :: a target not met is out of reach when the ceiling misses it too or the load generator would need more than its core', () => {
+  const atLeast = { _tag: 'AtLeastTimes', times: 1.5 } as const
+  const reach = { ceilingRatio: 1.2, ceilingVerdict: 'not met', loadCpuUs: 8 } as const
+  assert.is(outOfReach(atLeast, 'not met', 100_000, reach, 'raw Bun.listen'),
+    'raw Bun.listen itself reaches 1.20×; the load generator would need 1.20 cores (it has one)')
+  assert.is(outOfReach(atLeast, 'not met', 100_000, { ...reach, ceilingVerdict: 'met', ceilingRatio: 1.6, loadCpuUs: 6 }, 'raw Bun.listen'), undefined)
+  assert.is(outOfReach(atLeast, 'not met', 100_000, { ...reach, loadCpuUs: 6 }, 'raw Bun.listen'), 'raw Bun.listen itself reaches 1.20×')
+  assert.is(outOfReach(atLeast, 'met', 100_000, reach, 'raw Bun.listen'), undefined)
+  // A time target asks no throughput of the load generator.
+  assert.is(outOfReach({ _tag: 'AtMostTimes', times: 0.5 }, 'not met', 147, { ceilingRatio: 0.73, ceilingVerdict: 'not met', loadCpuUs: Number.NaN }, 'raw Bun.listen'),
+    'raw Bun.listen itself reaches 0.73×')
+})

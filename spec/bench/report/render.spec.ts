@@ -130,3 +130,20 @@ test('chartGroups + renderSvg :: a bar per contender against its own ceiling, ta
 })
 
 test.run()
+
+test('goalsTable :: the reach column from the same run (ceiling and load generator)', () => {
+  const bound: Report = {
+    ...report,
+    samples: [
+      { ...sample('http-keepalive', 'twinport', 1, 84_000), clientCpuUs: 10 },
+      { ...sample('http-keepalive', 'twinport-bun', 1, 114_000), clientCpuUs: 8.6 },
+      { ...sample('http-keepalive', 'raw-bun', 1, 121_000), clientCpuUs: 8.2 },
+      sample('http-keepalive', 'raw-net', 1, 100_000),
+    ],
+  }
+  const bun = goalsTable(bound, WORKLOADS, 13).find((l) => l.startsWith('| Bun | HTTP GET /hello, keep-alive'))
+  assert.is(bun, '| Bun | HTTP GET /hello, keep-alive, 50 connections | 114,000 req/s | twinport on Node 84,000 req/s | 1.36× | ≥ 1.5× twinport on Node | not met | ' +
+    'raw Bun.listen (ceiling) itself reaches 1.44×; the load generator would need 1.08 cores (it has one) |')
+  const node = goalsTable(bound, WORKLOADS, 13).find((l) => l.startsWith('| Node | HTTP GET /hello, keep-alive'))
+  assert.is(node, '| Node | HTTP GET /hello, keep-alive, 50 connections | 84,000 req/s | raw node:net (ceiling) 100,000 req/s | 0.84× | ≥ 0.9× raw node:net (ceiling) | not met |  |')
+})

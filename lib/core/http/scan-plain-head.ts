@@ -20,6 +20,7 @@ import type { HttpLimits } from './http-limits.js'
 import { internAscii } from './intern-ascii.js'
 import { lineLimit } from './scan-head.js'
 import type { Header } from './types.js'
+import { outsideVisible, wordView } from './word-view.js'
 
 /** What the last `scanPlainHead` read (overwritten by the next call: read it at once). */
 export interface PlainHead {
@@ -35,8 +36,13 @@ export interface PlainHead {
   /** Host field lines seen; `hostChecked`: the value of the last one is a plain valid Host. */
   hosts: number
   hostChecked: boolean
-  /** No field is Content-Length, Transfer-Encoding, Connection or Expect. */
+  /**
+   * No field is Content-Length, Transfer-Encoding, Connection or Expect, but for a 1.1
+   * request's `Connection: keep-alive` (what 1.1 does anyway: RFC 9112 §9.3).
+   */
   plain: boolean
+  /** Some field is named Upgrade (only then can the request ask for a WebSocket). */
+  upgrade: boolean
   /** After `SCAN`: bytes searched, and the offset of the request line's LF (both from `start`). */
   searched: number
   lineEnd: number
@@ -45,7 +51,7 @@ export interface PlainHead {
 /** The scratch record every call fills. */
 export const plainHead: PlainHead = {
   method: '', target: '', query: -1, targetOffset: 0, protocol: 'HTTP/1.1', headers: [],
-  hosts: 0, hostChecked: false, plain: true, searched: 0, lineEnd: -1,
+  hosts: 0, hostChecked: false, plain: true, upgrade: false, searched: 0, lineEnd: -1,
 }
 
 /** The answer when the exact path must decide. */
@@ -120,12 +126,20 @@ const EXPECT = lowerBytes('expect')
 const CONNECTION = lowerBytes('connection')
 const CONTENT_LENGTH = lowerBytes('content-length')
 const TRANSFER_ENCODING = lowerBytes('transfer-encoding')
+const UPGRADE = lowerBytes('upgrade')
+const KEEP_ALIVE = lowerBytes('keep-alive')
 
 // Whether the token bytes at `at` spell `lower` in any case.
 const isNameAt = (bytes: Uint8Array, at: number, lower: Uint8Array): boolean => {
   for (let i = 0; i < lower.length; i++) if (((bytes[at + i] as number) | 0x20) !== lower[i]) return false
   return true
 }
+
+// Whether the field value `bytes[start..end)` is the one token keep-alive in any case (for
+// value bytes too, `b | 0x20` is a lower-case letter or "-" only for that letter in either
+// case or for "-" or CR, and a value holds no CR).
+const isKeepAlive = (bytes: Uint8Array, start: number, end: number): boolean =>
+  end - start === 10 && isNameAt(bytes, start, KEEP_ALIVE)
 
 // Whether the 4 token bytes at `at` spell "host" in any case.
 const isHostAt = (bytes: Uint8Array, at: number): boolean =>
@@ -162,6 +176,8 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
   // The limits, as absolute offsets in `bytes`.
   const maxLine = start + lineLimit(limits)
   const maxHead = start + limits.maxHeaderBytes
+  // Values are checked four bytes at a time where they run long.
+  const words = wordView(bytes)
   // RFC 9112 §3: request-line = method SP request-target SP HTTP-version CRLF
   let pos = start
   while (TCHAR[bytes[pos] as number] === 1) pos++
@@ -207,6 +223,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
   let hostField = -1
   let hostSame = false
   let plain = true
+  let upgrade = false
   pos = lineEnd + 1
   for (;;) {
     const lineStart = pos
@@ -238,6 +255,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       out.hosts = hosts
       out.hostChecked = hostChecked
       out.plain = plain
+      out.upgrade = upgrade
       return pos + 2 - start
     }
     // The usual Host line's name, "Host" as written, is taken whole (five bytes, no table).
@@ -276,9 +294,12 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       }
       plainHost = c === CR
     }
-    // VCHAR and SP (0x20–0x7E) by comparison rather than a table, HTAB apart. Past the end
+    // VCHAR and SP (0x20–0x7E), a word at a time while a whole word is in the buffer, then
+    // by comparison rather than a table up to the first other byte; HTAB apart. Past the end
     // of the buffer `c` is undefined, which fails every comparison.
     for (;;) {
+      while (pos + 4 <= len && !outsideVisible(words.getInt32(pos, true))) pos += 4
+      c = bytes[pos] as number
       while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
       if (c !== HTAB) break
       c = bytes[++pos] as number
@@ -304,7 +325,14 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
         hostField = count
         hostSame = hostDiff === 0 && pos - valueStart === hostMemo.length
       }
-    } else if (plain && drivesFraming(bytes, lineStart, nameEnd - lineStart)) plain = false
+    } else if (nameEnd - lineStart === 7) {
+      if (isNameAt(bytes, lineStart, UPGRADE)) upgrade = true
+    } else if (plain && drivesFraming(bytes, lineStart, nameEnd - lineStart)) {
+      // RFC 9112 §9.3: "If the received protocol is HTTP/1.1 (or later), the connection will
+      // persist after the current response" unless "close": keep-alive alone changes nothing.
+      // Browsers send it on every request.
+      if (!(protocol === 'HTTP/1.1' && nameEnd - lineStart === 10 && isKeepAlive(bytes, valueStart, valueEnd))) plain = false
+    }
     offsets[count] = lineStart
     offsets[count + 1] = nameEnd
     offsets[count + 2] = valueStart

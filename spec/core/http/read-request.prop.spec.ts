@@ -8,7 +8,7 @@ import type { HttpLimits as Limits } from '../../../lib/core/http/http-limits.js
 
 // The request and where it ends, as one value to compare with the general parser's.
 const readRequest = (bytes: Uint8Array, start: number, lim: Limits) => {
-  const cursor = { end: -1 }
+  const cursor = { end: -1, upgrade: false }
   const request = readAt(bytes, start, lim, cursor)
   return request === undefined ? undefined : { request, end: cursor.end }
 }

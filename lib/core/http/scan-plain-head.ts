@@ -176,8 +176,6 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
   // The limits, as absolute offsets in `bytes`.
   const maxLine = start + lineLimit(limits)
   const maxHead = start + limits.maxHeaderBytes
-  // Values are checked four bytes at a time where they run long.
-  const words = wordView(bytes)
   // RFC 9112 §3: request-line = method SP request-target SP HTTP-version CRLF
   let pos = start
   while (TCHAR[bytes[pos] as number] === 1) pos++
@@ -298,9 +296,12 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
     // by comparison rather than a table up to the first other byte; HTAB apart. Past the end
     // of the buffer `c` is undefined, which fails every comparison.
     for (;;) {
-      while (pos + 4 <= len && !outsideVisible(words.getInt32(pos, true))) pos += 4
-      c = bytes[pos] as number
-      while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
+      if (c >= 0x20 && c <= 0x7e) {
+        const words = wordView(bytes)
+        while (pos + 4 <= len && !outsideVisible(words.getInt32(pos, true))) pos += 4
+        c = bytes[pos] as number
+        while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
+      }
       if (c !== HTAB) break
       c = bytes[++pos] as number
     }

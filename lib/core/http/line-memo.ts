@@ -3,16 +3,18 @@
  * them. A client repeats its field lines request after request, in the same order (a
  * browser's User-Agent, client hints, Accept lines, Cookie): when the line at field `k` of a
  * head is the same bytes, up to its CRLF, as the line kept for field `k`, the scan takes
- * the kept name and value strings (the same strings `internAscii` would answer) and what
- * the line means to the framing, and neither checks nor interns it again: the bytes are
+ * the kept header (a frozen `[name, value]` of the strings `internAscii` would answer) and
+ * what the line means to the framing, and neither checks nor interns it again: the bytes are
  * those of a line that was checked (RFC 9112 §5) when it was kept, and a field line's
  * validity does not depend on the lines around it (the head's limits are checked apart).
  *
- * This keeps strings, not requests: every request still gets its own headers and record,
- * and a line that differs costs what it cost before, plus a copy into the memo.
+ * This keeps header lines, not requests: every request still gets its own headers array and
+ * record (a frozen line is shared, as a string is), and a line that differs costs what it
+ * cost before, plus a copy into the memo.
  *
  * Pure and portable: no node:* imports.
  */
+import type { Header } from './types.js'
 import { wordView } from './word-view.js'
 
 /** Field positions kept (0 to `LINE_SLOTS - 1`), and the longest line kept (name to value end). */
@@ -31,16 +33,17 @@ export const UPGRADE_LINE = 3
 export const HOST_CHECKED_LINE = 4
 export const HOST_UNCHECKED_LINE = 5
 
-/** The kept lines' strings and kinds, by field position (read them only after `sameLine`). */
+/** The kept lines' headers and kinds, by field position (read them only after `sameLine`). */
 export interface LineMemo {
-  readonly names: string[]
-  readonly values: string[]
+  /** Each kept line as a header, frozen: requests that share it cannot change it. */
+  readonly headers: Header[]
   readonly kinds: Uint8Array
 }
 
+const NONE: Header = Object.freeze(['', ''] as const)
+
 export const lineMemo: LineMemo = {
-  names: new Array<string>(LINE_SLOTS).fill(''),
-  values: new Array<string>(LINE_SLOTS).fill(''),
+  headers: new Array<Header>(LINE_SLOTS).fill(NONE),
   kinds: new Uint8Array(LINE_SLOTS),
 }
 
@@ -56,7 +59,7 @@ const lengths = new Int32Array(LINE_SLOTS)
  *
  * @example
  * const b = bytes('Accept: x\r\n')
- * rememberLine(b, 0, 9, 3, 'Accept', 'x', OTHER_LINE)
+ * rememberLine(b, 0, 9, 3, Object.freeze(['Accept', 'x'] as const), OTHER_LINE)
  * sameLine(b, 0, 3) // 9
  */
 export const sameLine = (bytes: Uint8Array, at: number, slot: number): number => {
@@ -73,13 +76,13 @@ export const sameLine = (bytes: Uint8Array, at: number, slot: number): number =>
 
 /**
  * Keeps the checked field line `bytes[at..end)` (`end` at its CR) for field `slot`, with its
- * name and value strings and its kind; a line longer than `LINE_MAX` is not kept (the slot
+ * header (frozen: it is handed to every request that has the line) and its kind; a line longer than `LINE_MAX` is not kept (the slot
  * keeps nothing then).
  *
  * @example
- * rememberLine(bytes('Accept: x\r\n'), 0, 9, 3, 'Accept', 'x', OTHER_LINE)
+ * rememberLine(bytes('Accept: x\r\n'), 0, 9, 3, Object.freeze(['Accept', 'x'] as const), OTHER_LINE)
  */
-export const rememberLine = (bytes: Uint8Array, at: number, end: number, slot: number, name: string, value: string, kind: number): void => {
+export const rememberLine = (bytes: Uint8Array, at: number, end: number, slot: number, header: Header, kind: number): void => {
   const n = end - at
   if (n > LINE_MAX) {
     lengths[slot] = 0
@@ -87,7 +90,6 @@ export const rememberLine = (bytes: Uint8Array, at: number, end: number, slot: n
   }
   kept.set(bytes.subarray(at, end), slot * LINE_MAX)
   lengths[slot] = n
-  lineMemo.names[slot] = name
-  lineMemo.values[slot] = value
+  lineMemo.headers[slot] = header
   lineMemo.kinds[slot] = kind
 }

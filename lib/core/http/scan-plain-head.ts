@@ -244,7 +244,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       const headers: Header[] = new Array<Header>(field)
       for (let i = 0, k = 0; i < count; i += STRIDE, k++) {
         if (offsets[i + 1] === -1) {
-          headers[k] = [lineMemo.names[k] as string, lineMemo.values[k] as string]
+          headers[k] = lineMemo.headers[k] as Header
         } else {
           const at = offsets[i] as number
           let name: string
@@ -256,9 +256,12 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
             name = internAscii(bytes, at, offsets[i + 1] as number)
             value = internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number)
           }
-          headers[k] = [name, value]
-          // Kept for its position, for the next head.
-          if (k < LINE_SLOTS) rememberLine(bytes, at, offsets[i + 4] as number, k, name, value, offsets[i + 5] as number)
+          // Kept for its position, for the next head, frozen: a later request may share it.
+          if (k < LINE_SLOTS) {
+            const header = Object.freeze([name, value] as const)
+            headers[k] = header
+            rememberLine(bytes, at, offsets[i + 4] as number, k, header, offsets[i + 5] as number)
+          } else headers[k] = Object.freeze([name, value] as const)
         }
       }
       const out = plainHead

@@ -1,23 +1,26 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { Header } from '../../../lib/core/http/types.js'
 import { FRAMING_LINE, LINE_MAX, lineMemo, OTHER_LINE, rememberLine, sameLine } from '../../../lib/core/http/line-memo.js'
 
 const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
+const header = (name: string, value: string): Header => Object.freeze([name, value] as const)
 
 test('sameLine :: the kept line again, at any offset: its length, with its strings and kind kept', () => {
   const line = 'User-Agent: Mozilla/5.0 (X11; Linux x86_64)'
-  rememberLine(enc(`${line}\r\n`), 0, line.length, 3, 'User-Agent', 'Mozilla/5.0 (X11; Linux x86_64)', OTHER_LINE)
+  rememberLine(enc(`${line}\r\n`), 0, line.length, 3, header('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64)'), OTHER_LINE)
   for (const before of ['', 'x', 'xy', 'xyz', 'GET / HTTP/1.1\r\n']) {
     assert.is(sameLine(enc(`${before}${line}\r\nrest`), before.length, 3), line.length, JSON.stringify(before))
   }
-  assert.equal([lineMemo.names[3], lineMemo.values[3], lineMemo.kinds[3]], ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64)', OTHER_LINE])
+  assert.equal([lineMemo.headers[3], lineMemo.kinds[3]], [['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64)'], OTHER_LINE])
+  assert.ok(Object.isFrozen(lineMemo.headers[3]))
   // Another position keeps its own line.
   assert.is(sameLine(enc(`${line}\r\n`), 0, 4), -1)
 })
 
 test('sameLine :: a line that differs in any byte, is longer or shorter, or has no CRLF within the bytes is not the kept one', () => {
   const line = 'Content-Length: 12345'
-  rememberLine(enc(`${line}\r\n`), 0, line.length, 0, 'Content-Length', '12345', FRAMING_LINE)
+  rememberLine(enc(`${line}\r\n`), 0, line.length, 0, header('Content-Length', '12345'), FRAMING_LINE)
   for (let i = 0; i < line.length; i++) {
     for (const x of [0x00, 0x09, 0x0d, 0x0a, 0x20, 0x7f, 0x80, 0xff, line.charCodeAt(i) ^ 0x20]) {
       if (x === line.charCodeAt(i)) continue
@@ -34,14 +37,14 @@ test('sameLine :: a line that differs in any byte, is longer or shorter, or has 
 
 test('rememberLine :: a line longer than LINE_MAX is not kept (the slot then keeps nothing)', () => {
   const short = 'Accept: */*'
-  rememberLine(enc(`${short}\r\n`), 0, short.length, 5, 'Accept', '*/*', OTHER_LINE)
+  rememberLine(enc(`${short}\r\n`), 0, short.length, 5, header('Accept', '*/*'), OTHER_LINE)
   assert.is(sameLine(enc(`${short}\r\n`), 0, 5), short.length)
   const long = `Cookie: ${'a'.repeat(LINE_MAX)}`
-  rememberLine(enc(`${long}\r\n`), 0, long.length, 5, 'Cookie', 'a'.repeat(LINE_MAX), OTHER_LINE)
+  rememberLine(enc(`${long}\r\n`), 0, long.length, 5, header('Cookie', 'a'.repeat(LINE_MAX)), OTHER_LINE)
   assert.is(sameLine(enc(`${long}\r\n`), 0, 5), -1)
   assert.is(sameLine(enc(`${short}\r\n`), 0, 5), -1)
   const edge = `Cookie: ${'b'.repeat(LINE_MAX - 8)}`
-  rememberLine(enc(`${edge}\r\n`), 0, edge.length, 5, 'Cookie', 'b'.repeat(LINE_MAX - 8), OTHER_LINE)
+  rememberLine(enc(`${edge}\r\n`), 0, edge.length, 5, header('Cookie', 'b'.repeat(LINE_MAX - 8)), OTHER_LINE)
   assert.is(sameLine(enc(`${edge}\r\n`), 0, 5), LINE_MAX)
 })
 

@@ -11,7 +11,7 @@
  * Pure and portable: no node:* imports.
  */
 import { asciiText } from './latin1.js'
-import { wordView } from './word-view.js'
+import { wordsFor } from './word-view.js'
 
 // One table of strings and their bytes: `slots` (a power of two) of up to `longest` bytes.
 interface Table {
@@ -34,15 +34,17 @@ const tableOf = (slots: number, longest: number): Table => {
 const SHORT = tableOf(1024, 96)
 const LONG = tableOf(64, 512)
 
-// Whether slot `slot` of `table` holds the `n` bytes at `bytes[start..]`: a word at a time
-// while four are left, then byte by byte.
+// Whether slot `slot` of `table` holds the `n` bytes at `bytes[start..]`.
 const holds = (table: Table, slot: number, bytes: Uint8Array, start: number, n: number): boolean => {
   if ((table.strings[slot] as string).length !== n) return false
   const at = slot * table.longest
-  const words = wordView(bytes)
-  const keptWords = table.keptWords
   let i = 0
-  while (i + 4 <= n && keptWords.getInt32(at + i, true) === words.getInt32(start + i, true)) i += 4
+  // A word at a time where a view pays (a long run, or one made already for this chunk).
+  const words = wordsFor(bytes, n)
+  if (words !== undefined) {
+    const keptWords = table.keptWords
+    while (i + 4 <= n && keptWords.getInt32(at + i, true) === words.getInt32(start + i, true)) i += 4
+  }
   const kept = table.kept
   while (i < n && kept[at + i] === bytes[start + i]) i++
   return i === n

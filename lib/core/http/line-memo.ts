@@ -15,7 +15,7 @@
  * Pure and portable: no node:* imports.
  */
 import type { Header } from './types.js'
-import { wordView } from './word-view.js'
+import { wordsFor } from './word-view.js'
 
 /** Field positions kept (0 to `LINE_SLOTS - 1`), and the longest line kept (name to value end). */
 export const LINE_SLOTS = 32
@@ -66,10 +66,11 @@ export const sameLine = (bytes: Uint8Array, at: number, slot: number): number =>
   const n = lengths[slot] as number
   const cr = at + n
   if (n === 0 || cr + 2 > bytes.length || bytes[cr] !== 0x0d || bytes[cr + 1] !== 0x0a) return -1
-  const words = wordView(bytes)
   const base = slot * LINE_MAX
   let i = 0
-  for (; i + 4 <= n; i += 4) if (words.getInt32(at + i, true) !== keptWords.getInt32(base + i, true)) return -1
+  // A word at a time where a view pays (a long line, or one made already for this chunk).
+  const words = wordsFor(bytes, n)
+  if (words !== undefined) for (; i + 4 <= n; i += 4) if (words.getInt32(at + i, true) !== keptWords.getInt32(base + i, true)) return -1
   for (; i < n; i++) if (bytes[at + i] !== kept[base + i]) return -1
   return n
 }

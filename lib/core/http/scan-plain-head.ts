@@ -21,7 +21,7 @@ import { internAscii } from './intern-ascii.js'
 import { FRAMING_LINE, HOST_CHECKED_LINE, HOST_UNCHECKED_LINE, KEEP_ALIVE_LINE, LINE_SLOTS, lineMemo, OTHER_LINE, rememberLine, sameLine, UPGRADE_LINE } from './line-memo.js'
 import { lineLimit } from './scan-head.js'
 import type { Header } from './types.js'
-import { outsideVisible, wordView } from './word-view.js'
+import { outsideVisible, wordsFor } from './word-view.js'
 
 /** What the last `scanPlainHead` read (overwritten by the next call: read it at once). */
 export interface PlainHead {
@@ -341,8 +341,8 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
     // of the buffer `c` is undefined, which fails every comparison.
     for (;;) {
       if (c >= 0x20 && c <= 0x7e) {
-        const words = wordView(bytes)
-        while (pos + 4 <= len && !outsideVisible(words.getInt32(pos, true))) pos += 4
+        const words = wordsFor(bytes, len - pos)
+        if (words !== undefined) while (pos + 4 <= len && !outsideVisible(words.getInt32(pos, true))) pos += 4
         c = bytes[pos] as number
         while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
       }

@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
-import { outsideVisible, wordView } from '../../../lib/core/http/word-view.js'
+import { LONG_RUN, outsideVisible, wordsFor, wordView } from '../../../lib/core/http/word-view.js'
 
 // The reference: some byte of the four outside SP..~ (0x20-0x7E).
 const outsideByBytes = (b: readonly number[]): boolean => b.some((x) => x < 0x20 || x > 0x7e)
@@ -34,6 +34,17 @@ test('wordView :: reads exactly the bytes of the array, at any offset of its buf
   const other = new Uint8Array([1, 2, 3, 4])
   assert.is(wordView(other).getInt32(0, true), 0x04030201)
   assert.throws(() => wordView(bytes).getInt32(1, true))
+})
+
+test('wordsFor :: a view for a long run or for the array viewed last; none for a short run of another array', () => {
+  const a = new Uint8Array(200)
+  const b = new Uint8Array(200)
+  assert.is(wordsFor(a, LONG_RUN - 1), undefined)
+  const view = wordsFor(a, LONG_RUN)
+  assert.ok(view !== undefined && view.byteLength === 200)
+  assert.is(wordsFor(a, 1), view)
+  assert.is(wordsFor(b, 4), undefined)
+  assert.is(wordsFor(a, 4), view)
 })
 
 test.run()

@@ -68,8 +68,8 @@ export const sameLine = (bytes: Uint8Array, at: number, slot: number): number =>
   if (n === 0 || cr + 2 > bytes.length || bytes[cr] !== 0x0d || bytes[cr + 1] !== 0x0a) return -1
   const base = slot * LINE_MAX
   let i = 0
-  // A word at a time where a view pays (a long line, or one made already for this chunk).
-  const words = wordsFor(bytes, n)
+  // A word at a time where a view pays (a long run left in this array, or one made already).
+  const words = wordsFor(bytes, bytes.length - at)
   if (words !== undefined) for (; i + 4 <= n; i += 4) if (words.getInt32(at + i, true) !== keptWords.getInt32(base + i, true)) return -1
   for (; i < n; i++) if (bytes[at + i] !== kept[base + i]) return -1
   return n

@@ -1,5 +1,5 @@
 /**
- * `lineMemo`: the field lines of the last plain head, by position, with the strings made of
+ * `lineMemo`: the field lines of the last plain head, by position, with the headers made of
  * them. A client repeats its field lines request after request, in the same order (a
  * browser's User-Agent, client hints, Accept lines, Cookie): when the line at field `k` of a
  * head is the same bytes, up to its CRLF, as the line kept for field `k`, the scan takes
@@ -77,8 +77,8 @@ export const sameLine = (bytes: Uint8Array, at: number, slot: number): number =>
 
 /**
  * Keeps the checked field line `bytes[at..end)` (`end` at its CR) for field `slot`, with its
- * header (frozen: it is handed to every request that has the line) and its kind; a line longer than `LINE_MAX` is not kept (the slot
- * keeps nothing then).
+ * header (frozen: it is handed to every request that has the line) and its kind; a line
+ * longer than `LINE_MAX` is not kept (the slot keeps nothing then).
  *
  * @example
  * rememberLine(bytes('Accept: x\r\n'), 0, 9, 3, Object.freeze(['Accept', 'x'] as const), OTHER_LINE)

@@ -114,7 +114,7 @@ const onlyLineEnds = (bytes: Uint8Array): boolean => {
 
 const EMPTY = new Uint8Array(0)
 // Where the fast path's last request ended (read at once: parsing never re-enters).
-const cursor: ReadCursor = { end: 0 }
+const cursor: ReadCursor = { end: 0, upgrade: false }
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
@@ -374,7 +374,8 @@ export class HttpSession<S> {
           this.continued = false
           this.firstRequest = false
           at = cursor.end
-          if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
+          // The scan saw whether a field is named Upgrade: no walk over the headers for it.
+          if (cursor.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
           this.dispatch(request, date)
           continue
         }

@@ -53,6 +53,19 @@ test('HttpSession :: pipelined requests answered synchronously leave in one writ
   await stop()
 })
 
+// The scan tells the session whether a field is named Upgrade (also when the line is read
+// again from the line memo): only then is the WebSocket check made.
+test('HttpSession :: an Upgrade field is seen on the fast path, read anew or again: h2c is answered, websocket goes to the upgrade decision', async () => {
+  const { socket, client, stop } = start()
+  client.receiver.receive(enc(GET('/a', 'Upgrade: h2c\r\n') + GET('/a', 'Upgrade: h2c\r\n') + GET('/a', 'upgrade: websocket\r\n') + GET('/a')))
+  const written = answers(socket)
+  assert.equal(written.slice(0, 2), ['200 a', '200 a'])
+  assert.is(written.length, 3)
+  assert.is((written[2] as string).slice(0, 3), '400')
+  assert.is(socket.ended, true)
+  await stop()
+})
+
 test('HttpSession :: Connection: close among pipelined requests ends the connection after its answer; nothing after it runs', async () => {
   const { socket, client, stop } = start()
   client.receiver.receive(enc(GET('/a') + GET('/b', 'Connection: close\r\n') + GET('/a')))

@@ -3,22 +3,52 @@
  * strings made last when the same bytes were seen before. The request heads of one
  * application repeat the same few field names, targets and values (`Host`, the Accept
  * lines, `/api/...`), so most of them cost a comparison instead of a decode and a new
- * string. The table is bounded (a fixed number of slots, short strings only); a slot is
- * found from a few sampled bytes and the length, and always checked byte for byte, so a
- * collision only costs a decode. The answer is the same string either way.
+ * string. The tables are bounded (a fixed number of slots, strings up to 512 bytes); a set
+ * of two slots is found from a few sampled bytes and the length, and always checked byte
+ * for byte (a word at a time), so a collision only costs a decode. The answer is the same
+ * string either way.
  *
  * Pure and portable: no node:* imports.
  */
 import { asciiText } from './latin1.js'
+import { wordsFor } from './word-view.js'
 
-// Slots in the table (a power of two) and the longest string kept in one.
-const SLOTS = 1024
-const LONGEST = 96
+// One table of strings and their bytes: `slots` (a power of two) of up to `longest` bytes.
+interface Table {
+  readonly strings: string[]
+  // The bytes of each slot's string, `longest` per slot: comparing bytes with bytes (four at
+  // a time) is cheaper than with the string's char codes.
+  readonly kept: Uint8Array
+  readonly keptWords: DataView
+  readonly mask: number
+  readonly longest: number
+}
 
-const table: string[] = new Array<string>(SLOTS).fill('')
-// The bytes of each slot's string, `LONGEST` per slot: comparing bytes with bytes is cheaper
-// than with the string's char codes.
-const kept = new Uint8Array(SLOTS * LONGEST)
+const tableOf = (slots: number, longest: number): Table => {
+  const kept = new Uint8Array(slots * longest)
+  return { strings: new Array<string>(slots).fill(''), kept, keptWords: new DataView(kept.buffer), mask: slots - 1, longest }
+}
+
+// Short runs (names, most values and targets) in many slots; longer ones (a User-Agent, a
+// Cookie, a long target) in a few: a browser's head repeats them request after request.
+const SHORT = tableOf(1024, 96)
+const LONG = tableOf(64, 512)
+
+// Whether slot `slot` of `table` holds the `n` bytes at `bytes[start..]`.
+const holds = (table: Table, slot: number, bytes: Uint8Array, start: number, n: number): boolean => {
+  if ((table.strings[slot] as string).length !== n) return false
+  const at = slot * table.longest
+  let i = 0
+  // A word at a time where a view pays (a long run, or one made already for this chunk).
+  const words = wordsFor(bytes, n)
+  if (words !== undefined) {
+    const keptWords = table.keptWords
+    while (i + 4 <= n && keptWords.getInt32(at + i, true) === words.getInt32(start + i, true)) i += 4
+  }
+  const kept = table.kept
+  while (i < n && kept[at + i] === bytes[start + i]) i++
+  return i === n
+}
 
 /**
  * The string of `bytes[start..end)`, every byte below 0x80 (the caller checked them).
@@ -29,22 +59,25 @@ const kept = new Uint8Array(SLOTS * LONGEST)
 export const internAscii = (bytes: Uint8Array, start: number, end: number): string => {
   const n = end - start
   if (n <= 0) return ''
-  if (n > LONGEST) return asciiText(bytes, start, end)
-  // The length and four sampled bytes (first, last, a quarter and half way), mixed.
-  let h = Math.imul(n ^ ((bytes[start] as number) << 8) ^ ((bytes[end - 1] as number) << 16), 0x9e3779b1)
+  const table = n <= SHORT.longest ? SHORT : n <= LONG.longest ? LONG : undefined
+  if (table === undefined) return asciiText(bytes, start, end)
+  // The length and five sampled bytes (first, last, a quarter, half and three quarters of
+  // the way), mixed. Names of one family differ near their end (Sec-Fetch-Site, -Mode).
+  let h = Math.imul(n ^ ((bytes[start] as number) << 8) ^ ((bytes[end - 1] as number) << 16) ^ ((bytes[start + ((3 * n) >> 2)] as number) << 24), 0x9e3779b1)
   h = Math.imul(h ^ (bytes[start + (n >> 1)] as number) ^ ((bytes[start + (n >> 2)] as number) << 8), 0x85ebca6b)
-  const slot = (h ^ (h >>> 15)) & (SLOTS - 1)
-  const known = table[slot] as string
-  if (known.length === n) {
-    const base = slot * LONGEST
-    let i = 0
-    while (i < n && kept[base + i] === bytes[start + i]) i++
-    if (i === n) return known
-  }
+  // Two slots per set: two strings that meet in one set both stay (the newer first).
+  const slot = (h ^ (h >>> 15)) & table.mask & ~1
+  if (holds(table, slot, bytes, start, n)) return table.strings[slot] as string
+  if (holds(table, slot + 1, bytes, start, n)) return table.strings[slot + 1] as string
+  const at = slot * table.longest
+  const strings = table.strings
+  const older = strings[slot] as string
+  strings[slot + 1] = older
+  table.kept.copyWithin(at + table.longest, at, at + older.length)
   const run = bytes.subarray(start, end)
   // One native call makes a flat string (a string built by concatenation is a rope).
   const made = String.fromCharCode.apply(null, run as unknown as number[])
-  table[slot] = made
-  kept.set(run, slot * LONGEST)
+  strings[slot] = made
+  table.kept.set(run, at)
   return made
 }

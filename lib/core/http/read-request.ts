@@ -16,9 +16,12 @@ import { requestOfHead } from './request-of-head.js'
 import { plainHead, scanPlainHead } from './scan-plain-head.js'
 import type { Header, HttpRequest } from './types.js'
 
-/** Where the caller learns the offset just after the request read (set only when one is). */
+/** What the caller learns beside the request read (set only when one is). */
 export interface ReadCursor {
+  /** The offset just after the request. */
   end: number
+  /** Some field is named Upgrade: only then can the request be a WebSocket handshake. */
+  upgrade: boolean
 }
 
 const EMPTY = new Uint8Array(0)
@@ -26,12 +29,13 @@ const NO_TRAILERS: readonly Header[] = []
 
 /**
  * The request at `bytes[start..]`, or `undefined` when `parseHttpRequest` must decide.
- * When it answers, `cursor.end` is the offset just after it, and
+ * When it answers, `cursor.end` is the offset just after it, `cursor.upgrade` whether a
+ * field is named Upgrade, and
  * `parseHttpRequest(bytes.subarray(start), limits)` gives the same request with the rest
  * starting there.
  *
  * @example
- * const cursor = { end: 0 }
+ * const cursor = { end: 0, upgrade: false }
  * readRequest(bytes('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET'), 0, DEFAULT_HTTP_LIMITS, cursor)
  * // { method: 'GET', path: '/a', ... }; cursor.end === 28
  */
@@ -47,6 +51,7 @@ export const readRequest = (bytes: Uint8Array, start: number, limits: HttpLimits
     const target = h.target
     const q = h.query
     cursor.end = start + headEnd
+    cursor.upgrade = h.upgrade
     return {
       method: h.method,
       target,
@@ -73,5 +78,6 @@ export const readRequest = (bytes: Uint8Array, start: number, limits: HttpLimits
     body = bytes.subarray(bodyStart, end)
   } else if (framing._tag === 'Chunked') return undefined
   cursor.end = end
+  cursor.upgrade = h.upgrade
   return requestOfHead(head, body, NO_TRAILERS)
 }

@@ -4,7 +4,10 @@
  * and splits every line on the way (RFC 9112 §2.1, §3, §5); the target, names and values
  * are then interned (`internAscii`), not decoded, and the target and a plain Host value are
  * compared on the way with the last ones (a one-string memo each), so the usual request
- * takes neither a table lookup nor a second walk for them. What it read goes into the one scratch
+ * takes neither a table lookup nor a second walk for them. A field line that is the same
+ * bytes as the last plain head's line at its position is taken from the line memo
+ * (`line-memo.ts`) without being checked or interned again, and long values are checked a
+ * word at a time (`word-view.ts`). What it read goes into the one scratch
  * record `plainHead` (reading never calls out, so one record serves every call), for
  * `readHead` to complete into a head and `readRequest` to make a request of without one.
  *
@@ -18,8 +21,10 @@
 import * as classes from './char-classes.js'
 import type { HttpLimits } from './http-limits.js'
 import { internAscii } from './intern-ascii.js'
+import { FRAMING_LINE, HOST_CHECKED_LINE, HOST_UNCHECKED_LINE, KEEP_ALIVE_LINE, LINE_SLOTS, lineMemo, OTHER_LINE, rememberLine, sameLine, UPGRADE_LINE } from './line-memo.js'
 import { lineLimit } from './scan-head.js'
 import type { Header } from './types.js'
+import { outsideVisible, wordsFor } from './word-view.js'
 
 /** What the last `scanPlainHead` read (overwritten by the next call: read it at once). */
 export interface PlainHead {
@@ -35,8 +40,13 @@ export interface PlainHead {
   /** Host field lines seen; `hostChecked`: the value of the last one is a plain valid Host. */
   hosts: number
   hostChecked: boolean
-  /** No field is Content-Length, Transfer-Encoding, Connection or Expect. */
+  /**
+   * No field is Content-Length, Transfer-Encoding, Connection or Expect, but for a 1.1
+   * request's `Connection: keep-alive` (what 1.1 does anyway: RFC 9112 §9.3).
+   */
   plain: boolean
+  /** Some field is named Upgrade (only then can the request ask for a WebSocket). */
+  upgrade: boolean
   /** After `SCAN`: bytes searched, and the offset of the request line's LF (both from `start`). */
   searched: number
   lineEnd: number
@@ -45,7 +55,7 @@ export interface PlainHead {
 /** The scratch record every call fills. */
 export const plainHead: PlainHead = {
   method: '', target: '', query: -1, targetOffset: 0, protocol: 'HTTP/1.1', headers: [],
-  hosts: 0, hostChecked: false, plain: true, searched: 0, lineEnd: -1,
+  hosts: 0, hostChecked: false, plain: true, upgrade: false, searched: 0, lineEnd: -1,
 }
 
 /** The answer when the exact path must decide. */
@@ -92,8 +102,11 @@ const rememberHost = (bytes: Uint8Array, start: number, end: number): string => 
   return made
 }
 
-// Field offsets of the head being read (`[nameStart, nameEnd, valueStart, valueEnd]` per
-// field). Reading never calls out, so one scratch array serves every call.
+// Field offsets of the head being read, `STRIDE` per field: `[nameStart, nameEnd,
+// valueStart, valueEnd, lineEnd (its CR), kind]`, or a `nameEnd` of -1 for a line that is
+// the line memo's for its position (`line-memo.ts`). Reading never calls out, so one scratch
+// array serves every call.
+const STRIDE = 6
 const offsets: number[] = []
 
 // The method as an interned string when it is a common one (no decoding), else from the table.
@@ -120,6 +133,8 @@ const EXPECT = lowerBytes('expect')
 const CONNECTION = lowerBytes('connection')
 const CONTENT_LENGTH = lowerBytes('content-length')
 const TRANSFER_ENCODING = lowerBytes('transfer-encoding')
+const UPGRADE = lowerBytes('upgrade')
+const KEEP_ALIVE = lowerBytes('keep-alive')
 
 // Whether the token bytes at `at` spell `lower` in any case.
 const isNameAt = (bytes: Uint8Array, at: number, lower: Uint8Array): boolean => {
@@ -127,26 +142,35 @@ const isNameAt = (bytes: Uint8Array, at: number, lower: Uint8Array): boolean => 
   return true
 }
 
+// Whether the field value `bytes[start..end)` is the one token keep-alive in any case (for
+// value bytes too, `b | 0x20` is a lower-case letter or "-" only for that letter in either
+// case or for "-" or CR, and a value holds no CR).
+const isKeepAlive = (bytes: Uint8Array, start: number, end: number): boolean =>
+  end - start === 10 && isNameAt(bytes, start, KEEP_ALIVE)
+
 // Whether the 4 token bytes at `at` spell "host" in any case.
 const isHostAt = (bytes: Uint8Array, at: number): boolean =>
   ((bytes[at] as number) | 0x20) === 0x68 && ((bytes[at + 1] as number) | 0x20) === 0x6f &&
   ((bytes[at + 2] as number) | 0x20) === 0x73 && ((bytes[at + 3] as number) | 0x20) === 0x74
 
-// Whether the field name at `at` (of `length` bytes) drives the framing or the connection
-// (RFC 9112 §6, §9; RFC 9110 §10.1.1): only then are the fields read one by one once
-// the head is complete. Host is checked on the way instead.
-const drivesFraming = (bytes: Uint8Array, at: number, length: number): boolean => {
+// What the field line is (`line-memo.ts` kinds): FRAMING_LINE when its name drives the
+// framing or the connection (RFC 9112 §6, §9; RFC 9110 §10.1.1), but for `Connection:
+// keep-alive` (KEEP_ALIVE_LINE); UPGRADE_LINE for Upgrade. Only with a FRAMING_LINE are the
+// fields read one by one once the head is complete. Host is checked on the way instead.
+const kindOf = (bytes: Uint8Array, at: number, length: number, valueStart: number, valueEnd: number): number => {
   switch (length) {
     case 6:
-      return isNameAt(bytes, at, EXPECT)
+      return isNameAt(bytes, at, EXPECT) ? FRAMING_LINE : OTHER_LINE
+    case 7:
+      return isNameAt(bytes, at, UPGRADE) ? UPGRADE_LINE : OTHER_LINE
     case 10:
-      return isNameAt(bytes, at, CONNECTION)
+      return isNameAt(bytes, at, CONNECTION) ? (isKeepAlive(bytes, valueStart, valueEnd) ? KEEP_ALIVE_LINE : FRAMING_LINE) : OTHER_LINE
     case 14:
-      return isNameAt(bytes, at, CONTENT_LENGTH)
+      return isNameAt(bytes, at, CONTENT_LENGTH) ? FRAMING_LINE : OTHER_LINE
     case 17:
-      return isNameAt(bytes, at, TRANSFER_ENCODING)
+      return isNameAt(bytes, at, TRANSFER_ENCODING) ? FRAMING_LINE : OTHER_LINE
     default:
-      return false
+      return OTHER_LINE
   }
 }
 
@@ -198,8 +222,10 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
 
   // RFC 9112 §5: field-line = field-name ":" OWS field-value OWS, each ending in CRLF; the
   // head ends with an empty line.
-  const maxFields = limits.maxHeaders * 4
+  const maxFields = limits.maxHeaders * STRIDE
   let count = 0
+  // The field's position (`count / STRIDE`).
+  let field = 0
   let hosts = 0
   let hostChecked = false
   // The offset index (in `offsets`) of the last Host field whose name is "Host" as written,
@@ -207,6 +233,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
   let hostField = -1
   let hostSame = false
   let plain = true
+  let upgrade = false
   pos = lineEnd + 1
   for (;;) {
     const lineStart = pos
@@ -217,14 +244,28 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       // Names, values and the target are short runs that repeat from request to request:
       // interned rather than decoded.
       // Sized once: a literal pushed to grows a backing store of 17 slots for a single field.
-      const headers: Header[] = new Array<Header>(count >> 2)
-      for (let i = 0; i < count; i += 4) {
-        headers[i >> 2] = i === hostField
-          ? ['Host', hostSame ? hostMemo : rememberHost(bytes, offsets[i + 2] as number, offsets[i + 3] as number)]
-          : [
-              internAscii(bytes, offsets[i] as number, offsets[i + 1] as number),
-              internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number),
-            ]
+      const headers: Header[] = new Array<Header>(field)
+      for (let i = 0, k = 0; i < count; i += STRIDE, k++) {
+        if (offsets[i + 1] === -1) {
+          headers[k] = lineMemo.headers[k] as Header
+        } else {
+          const at = offsets[i] as number
+          let name: string
+          let value: string
+          if (i === hostField) {
+            name = 'Host'
+            value = hostSame ? hostMemo : rememberHost(bytes, offsets[i + 2] as number, offsets[i + 3] as number)
+          } else {
+            name = internAscii(bytes, at, offsets[i + 1] as number)
+            value = internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number)
+          }
+          // Kept for its position, for the next head, frozen: a later request may share it.
+          if (k < LINE_SLOTS) {
+            const header = Object.freeze([name, value] as const)
+            headers[k] = header
+            rememberLine(bytes, at, offsets[i + 4] as number, k, header, offsets[i + 5] as number)
+          } else headers[k] = Object.freeze([name, value] as const)
+        }
       }
       const out = plainHead
       out.method = methodOf(bytes, start, methodEnd)
@@ -238,7 +279,29 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       out.hosts = hosts
       out.hostChecked = hostChecked
       out.plain = plain
+      out.upgrade = upgrade
       return pos + 2 - start
+    }
+    // The line kept for this position, again: its strings and its kind are known, and its
+    // bytes were checked when it was kept.
+    if (field < LINE_SLOTS) {
+      const n = sameLine(bytes, pos, field)
+      if (n > 0) {
+        pos += n
+        if (pos + 2 > maxHead || count === maxFields) return EXACT
+        const kind = lineMemo.kinds[field] as number
+        if (kind >= HOST_CHECKED_LINE) {
+          hosts++
+          hostChecked = kind === HOST_CHECKED_LINE
+        } else if (kind === UPGRADE_LINE) upgrade = true
+        else if (kind === FRAMING_LINE || (kind === KEEP_ALIVE_LINE && protocol !== 'HTTP/1.1')) plain = false
+        offsets[count] = lineStart
+        offsets[count + 1] = -1
+        count += STRIDE
+        field++
+        pos += 2
+        continue
+      }
     }
     // The usual Host line's name, "Host" as written, is taken whole (five bytes, no table).
     const hostAsWritten = c === 0x48 && bytes[pos + 1] === 0x6f && bytes[pos + 2] === 0x73 && bytes[pos + 3] === 0x74 && bytes[pos + 4] === COLON
@@ -276,10 +339,16 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       }
       plainHost = c === CR
     }
-    // VCHAR and SP (0x20–0x7E) by comparison rather than a table, HTAB apart. Past the end
+    // VCHAR and SP (0x20–0x7E), a word at a time while a whole word is in the buffer, then
+    // by comparison rather than a table up to the first other byte; HTAB apart. Past the end
     // of the buffer `c` is undefined, which fails every comparison.
     for (;;) {
-      while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
+      if (c >= 0x20 && c <= 0x7e) {
+        const words = wordsFor(bytes, len - pos)
+        if (words !== undefined) while (pos + 4 <= len && !outsideVisible(words.getInt32(pos, true))) pos += 4
+        c = bytes[pos] as number
+        while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
+      }
       if (c !== HTAB) break
       c = bytes[++pos] as number
     }
@@ -304,12 +373,21 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
         hostField = count
         hostSame = hostDiff === 0 && pos - valueStart === hostMemo.length
       }
-    } else if (plain && drivesFraming(bytes, lineStart, nameEnd - lineStart)) plain = false
+    }
+    const kind = isHost ? (plainHost ? HOST_CHECKED_LINE : HOST_UNCHECKED_LINE) : kindOf(bytes, lineStart, nameEnd - lineStart, valueStart, valueEnd)
+    if (kind === UPGRADE_LINE) upgrade = true
+    // RFC 9112 §9.3: "If the received protocol is HTTP/1.1 (or later), the connection will
+    // persist after the current response" unless "close": keep-alive alone changes nothing.
+    // Browsers send it on every request.
+    else if (kind === FRAMING_LINE || (kind === KEEP_ALIVE_LINE && protocol !== 'HTTP/1.1')) plain = false
     offsets[count] = lineStart
     offsets[count + 1] = nameEnd
     offsets[count + 2] = valueStart
     offsets[count + 3] = valueEnd
-    count += 4
+    offsets[count + 4] = pos
+    offsets[count + 5] = kind
+    count += STRIDE
+    field++
     pos += 2
   }
   // The buffer ended inside a field line that is valid so far, and no byte before `pos` is an

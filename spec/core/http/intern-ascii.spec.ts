@@ -1,5 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import fc from 'fast-check'
 import { internAscii } from '../../../lib/core/http/intern-ascii.js'
 
 const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
@@ -28,6 +29,49 @@ test('internAscii :: a run longer than the table keeps is decoded as it is', () 
   const long = `/${'x'.repeat(300)}?q=${'y'.repeat(50)}`
   assert.is(internAscii(enc(long), 0, long.length), long)
   assert.is(internAscii(enc(`..${long}`), 2, long.length + 2), long)
+})
+
+// Sec-Fetch-Site and Sec-Fetch-Mode share their length and most sampled bytes: before the
+// two-slot sets and the three-quarter sample they took turns in one slot, each decoded anew.
+test('internAscii :: names of one family, asked for in turn, are each the same string again', () => {
+  const names = ['Sec-Fetch-Site', 'Sec-Fetch-Mode', 'Sec-Fetch-Dest', 'Sec-Fetch-User', 'sec-ch-ua-mobile', 'sec-ch-ua-platform']
+  const first = names.map((n) => internAscii(enc(n), 0, n.length))
+  for (let round = 0; round < 3; round++) {
+    names.forEach((n, i) => assert.ok(internAscii(enc(`..${n}`), 2, n.length + 2) === first[i], n))
+  }
+})
+
+test('internAscii :: runs of 97 to 512 bytes (a User-Agent) are kept too; longer ones decoded each time', () => {
+  for (const n of [97, 101, 300, 511, 512]) {
+    const s = `Mozilla/5.0 ${'x'.repeat(n - 12)}`
+    const a = internAscii(enc(s), 0, n)
+    assert.is(a, s)
+    assert.is(internAscii(enc(`abc${s}`), 3, n + 3), a)
+  }
+  const s = 'y'.repeat(513)
+  assert.is(internAscii(enc(s), 0, 513), s)
+})
+
+// Compared a word at a time: any length, any offset, any alignment of the array in its buffer.
+test('internAscii :: the string of the bytes for any run at any offset and alignment (random)', () => {
+  fc.assert(
+    fc.property(fc.stringMatching(/^[ -~]{0,8}$/), fc.stringMatching(/^[ -~]{0,40}$/), fc.integer({ min: 0, max: 3 }), fc.boolean(), (pad, run, shift, flip) => {
+      const raw = enc(`${pad}${run}`)
+      const buffer = new Uint8Array(raw.length + 4)
+      buffer.set(raw, shift)
+      const bytes = buffer.subarray(shift, shift + raw.length)
+      assert.is(internAscii(bytes, pad.length, raw.length), run)
+      // The same length and samples, one byte apart: its own string.
+      if (flip && run.length > 0) {
+        const other = Uint8Array.from(bytes)
+        const i = run.length >> 1
+        other[pad.length + i] = (other[pad.length + i] as number) === 0x61 ? 0x62 : 0x61
+        assert.is(internAscii(other, pad.length, raw.length), run.slice(0, i) + String.fromCharCode(other[pad.length + i] as number) + run.slice(i + 1))
+        assert.is(internAscii(bytes, pad.length, raw.length), run)
+      }
+    }),
+    { numRuns: 2000 },
+  )
 })
 
 test.run()

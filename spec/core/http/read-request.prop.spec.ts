@@ -6,12 +6,17 @@ import { type HttpNeedMore, parseHttpRequest } from '../../../lib/core/http/pars
 import { readRequest as readAt } from '../../../lib/core/http/read-request.js'
 import type { HttpLimits as Limits } from '../../../lib/core/http/http-limits.js'
 
-// The request and where it ends, as one value to compare with the general parser's.
+// The request and where it ends, as one value to compare with the general parser's. The
+// cursor's `upgrade` must say whether a field is named Upgrade (checked on every answer).
 const readRequest = (bytes: Uint8Array, start: number, lim: Limits) => {
-  const cursor = { end: -1 }
+  const cursor = { end: -1, upgrade: !lastUpgrade }
   const request = readAt(bytes, start, lim, cursor)
-  return request === undefined ? undefined : { request, end: cursor.end }
+  if (request === undefined) return undefined
+  assert.is(cursor.upgrade, request.headers.some(([name]) => name.toLowerCase() === 'upgrade'), 'cursor.upgrade')
+  lastUpgrade = cursor.upgrade
+  return { request, end: cursor.end }
 }
+let lastUpgrade = false
 
 const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
 
@@ -157,6 +162,104 @@ test('readRequest :: targets and Host values seen before (or nearly) are read as
     }),
     { numRuns: 300 },
   )
+})
+
+
+// What Chrome sends for fetch('/hello'): fifteen field lines, most of them the same request
+// after request, which the line memo keeps by position.
+const CHROME_LINES = [
+  'Host: localhost:6001',
+  'Connection: keep-alive',
+  'sec-ch-ua: "Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"',
+  'sec-ch-ua-mobile: ?0',
+  'User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  'sec-ch-ua-platform: "Linux"',
+  'Accept: */*',
+  'Sec-Fetch-Site: same-origin',
+  'Sec-Fetch-Mode: cors',
+  'Sec-Fetch-Dest: empty',
+  'Referer: http://localhost:6001/',
+  'Accept-Encoding: gzip, deflate, br, zstd',
+  'Accept-Language: en-US,en;q=0.9',
+  'Cookie: theme=dark; session=3f9c2a7e1b0d4c8e9a6f5b2d7c1e0a93',
+]
+const CHROME = `GET /hello HTTP/1.1\r\n${CHROME_LINES.map((l) => `${l}\r\n`).join('')}\r\n`
+
+// Field lines that meet the kept line of their position in every way: the same bytes, one
+// byte apart, longer, shorter, another case, trailing white space, an HTAB inside, and the
+// lines whose kind matters (Host valid or not, Connection, Upgrade, Expect, framing).
+const memoLine = fc.constantFrom(
+  ...CHROME_LINES,
+  'Host: localhost:6002', 'Host: [::1]:6001', 'host: localhost:6001', 'Host: a b', 'Host: localhost:6001 ',
+  'Connection: Keep-Alive', 'Connection: keep-alivE ', 'Connection: close', 'Connection: keep-alive, Upgrade', 'connection:keep-alive',
+  'Upgrade: websocket', 'upgrade: h2c', 'Upgrades: x', 'Expect: 100-continue', 'Transfer-Encoding: chunked', 'Content-Length: 3',
+  'Accept: */**', 'Accept: */', 'ACCEPT: */*', 'Accept: \t*/*', 'Accept: */*\t', 'Accept:*/*', 'Accept: a\tb',
+  'Sec-Fetch-Site: same-originx', 'Sec-Fetch-Site: same-origiN', 'Sec-Fetch-Mode: corS', 'X-A: ', 'X-A:',
+  `Cookie: ${'k'.repeat(500)}`, `Cookie: ${'k'.repeat(505)}`, `Cookie: ${'k'.repeat(504)}`,
+)
+const memoHead = fc
+  .tuple(fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0'), fc.array(fc.oneof(memoLine, fc.constantFrom(...CHROME_LINES)), { maxLength: 16 }), fc.boolean())
+  .map(([v, lines, chrome]) => {
+    const fields = chrome ? [...CHROME_LINES.slice(0, 14 - lines.length), ...lines] : lines
+    const body = fields.some((l) => l.startsWith('Content-Length')) ? 'abc' : ''
+    return `GET /hello ${v}\r\n${fields.map((l) => `${l}\r\n`).join('')}\r\n${body}`
+  })
+
+test('readRequest :: field lines seen before at their position (or nearly) are read as the general parser reads them', () => {
+  fc.assert(
+    fc.property(fc.array(memoHead, { minLength: 1, maxLength: 6 }), limits, (heads, lim) => {
+      for (const raw of heads) {
+        const bytes = enc(`x${raw}`)
+        const read = readRequest(bytes, 1, lim)
+        const expected = general(bytes, 1, lim)
+        if (read !== undefined) assert.equal(read, expected)
+        // A valid plain head with its body is the fast path's to answer.
+        else if (lim === DEFAULT_HTTP_LIMITS && !raw.includes('chunked')) assert.is('_tag' in expected && expected._tag, 'Left', JSON.stringify(raw))
+      }
+    }),
+    { numRuns: 400 },
+  )
+})
+
+// The Chrome head read once (its lines kept), then again with one byte replaced, at every
+// position, by a byte that is malformed there or that changes the line's meaning.
+test('readRequest :: a head whose lines were kept, with any one byte made malformed, is read as the general parser reads it', () => {
+  const good = enc(CHROME)
+  for (let at = 0; at < good.length; at++) {
+    for (const x of [0x00, 0x09, 0x0a, 0x0d, 0x20, 0x3a, 0x7f, 0x80, 0xff, good[at] === 0x2d ? 0x2e : (good[at] as number) ^ 0x20]) {
+      if (x === good[at]) continue
+      const primed = readRequest(good, 0, DEFAULT_HTTP_LIMITS)
+      assert.ok(primed !== undefined)
+      const bytes = Uint8Array.from(good)
+      bytes[at] = x
+      const read = readRequest(bytes, 0, DEFAULT_HTTP_LIMITS)
+      if (read !== undefined) assert.equal(read, general(bytes, 0, DEFAULT_HTTP_LIMITS), `0x${x.toString(16)} at ${at}`)
+    }
+  }
+})
+
+test('readRequest :: every prefix of a head whose lines were kept waits for the rest; the whole is the general parser\'s request', () => {
+  const good = enc(`${CHROME}GET`)
+  assert.ok(readRequest(good, 0, DEFAULT_HTTP_LIMITS) !== undefined)
+  for (let n = 0; n < CHROME.length; n++) assert.is(readRequest(good.subarray(0, n), 0, DEFAULT_HTTP_LIMITS), undefined, `${n} bytes`)
+  assert.equal(readRequest(good, 0, DEFAULT_HTTP_LIMITS), general(good, 0, DEFAULT_HTTP_LIMITS))
+})
+
+test('readRequest :: the head and field-count limits hold at their edge for lines read again from the memo', () => {
+  const good = enc(CHROME)
+  const fields = CHROME_LINES.length
+  for (const maxHeaderBytes of [CHROME.length - 3, CHROME.length - 2, CHROME.length - 1, CHROME.length, CHROME.length + 1]) {
+    for (const maxHeaders of [fields - 1, fields, fields + 1]) {
+      const lim = { ...DEFAULT_HTTP_LIMITS, maxHeaderBytes, maxHeaders }
+      assert.ok(readRequest(good, 0, DEFAULT_HTTP_LIMITS) !== undefined)
+      const read = readRequest(good, 0, lim)
+      const expected = general(good, 0, lim)
+      if (read !== undefined) assert.equal(read, expected)
+      else assert.is('_tag' in expected && expected._tag, 'Left', `${maxHeaderBytes} bytes, ${maxHeaders} fields`)
+      // The edge itself: the fast path answers exactly when the general parser does.
+      assert.is(read !== undefined, !('_tag' in expected), `${maxHeaderBytes} bytes, ${maxHeaders} fields`)
+    }
+  }
 })
 
 test.run()

@@ -57,4 +57,19 @@ test('scanPlainHead :: a target and Host value seen last, then one byte apart or
   }
 })
 
+test('scanPlainHead :: Connection: keep-alive keeps a 1.1 head plain, not a 1.0 one; an Upgrade field is noted', () => {
+  const scan = (raw: string) => {
+    assert.ok(scanPlainHead(enc(raw), DEFAULT_HTTP_LIMITS, 0) > 0, raw)
+    return [plainHead.plain, plainHead.upgrade]
+  }
+  // Twice each: read anew, then again from the line memo.
+  for (let i = 0; i < 2; i++) {
+    assert.equal(scan('GET / HTTP/1.1\r\nHost: a\r\nConnection: Keep-Alive \r\n\r\n'), [true, false])
+    assert.equal(scan('GET / HTTP/1.0\r\nHost: a\r\nConnection: Keep-Alive \r\n\r\n'), [false, false])
+    assert.equal(scan('GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, x\r\n\r\n'), [false, false])
+    assert.equal(scan('GET / HTTP/1.1\r\nHost: a\r\nUPGRADE: websocket\r\n\r\n'), [true, true])
+    assert.equal(scan('GET / HTTP/1.1\r\nHost: a\r\nUpgrad: websocket\r\n\r\n'), [true, false])
+  }
+})
+
 test.run()

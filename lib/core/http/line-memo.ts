@@ -1,0 +1,96 @@
+/**
+ * `lineMemo`: the field lines of the last plain head, by position, with the headers made of
+ * them. A client repeats its field lines request after request, in the same order (a
+ * browser's User-Agent, client hints, Accept lines, Cookie): when the line at field `k` of a
+ * head is the same bytes, up to its CRLF, as the line kept for field `k`, the scan takes
+ * the kept header (a frozen `[name, value]` of the strings `internAscii` would answer) and
+ * what the line means to the framing, and neither checks nor interns it again: the bytes are
+ * those of a line that was checked (RFC 9112 §5) when it was kept, and a field line's
+ * validity does not depend on the lines around it (the head's limits are checked apart).
+ *
+ * This keeps header lines, not requests: every request still gets its own headers array and
+ * record (a frozen line is shared, as a string is), and a line that differs costs what it
+ * cost before, plus a copy into the memo.
+ *
+ * Pure and portable: no node:* imports.
+ */
+import type { Header } from './types.js'
+import { wordsFor } from './word-view.js'
+
+/** Field positions kept (0 to `LINE_SLOTS - 1`), and the longest line kept (name to value end). */
+export const LINE_SLOTS = 32
+export const LINE_MAX = 512
+
+/** What a kept line is to the scan. */
+export const OTHER_LINE = 0
+/** Content-Length, Transfer-Encoding, Expect, or a Connection other than `keep-alive`. */
+export const FRAMING_LINE = 1
+/** Connection: keep-alive (plain for HTTP/1.1 only). */
+export const KEEP_ALIVE_LINE = 2
+/** Upgrade. */
+export const UPGRADE_LINE = 3
+/** Host, its value a plain valid host (`reg-name [ ":" port ]`, RFC 9112 §3.2), or not. */
+export const HOST_CHECKED_LINE = 4
+export const HOST_UNCHECKED_LINE = 5
+
+/** The kept lines' headers and kinds, by field position (read them only after `sameLine`). */
+export interface LineMemo {
+  /** Each kept line as a header, frozen: requests that share it cannot change it. */
+  readonly headers: Header[]
+  readonly kinds: Uint8Array
+}
+
+const NONE: Header = Object.freeze(['', ''] as const)
+
+export const lineMemo: LineMemo = {
+  headers: new Array<Header>(LINE_SLOTS).fill(NONE),
+  kinds: new Uint8Array(LINE_SLOTS),
+}
+
+// Each kept line's bytes (`LINE_MAX` per slot, also read a word at a time) and length; 0
+// means none kept.
+const kept = new Uint8Array(LINE_SLOTS * LINE_MAX)
+const keptWords = new DataView(kept.buffer)
+const lengths = new Int32Array(LINE_SLOTS)
+
+/**
+ * The length (from `at` to its CR) of the line at `bytes[at..]` when it is the line kept
+ * for field `slot` (`slot < LINE_SLOTS`) followed by CRLF within `bytes`, else -1.
+ *
+ * @example
+ * const b = bytes('Accept: x\r\n')
+ * rememberLine(b, 0, 9, 3, Object.freeze(['Accept', 'x'] as const), OTHER_LINE)
+ * sameLine(b, 0, 3) // 9
+ */
+export const sameLine = (bytes: Uint8Array, at: number, slot: number): number => {
+  const n = lengths[slot] as number
+  const cr = at + n
+  if (n === 0 || cr + 2 > bytes.length || bytes[cr] !== 0x0d || bytes[cr + 1] !== 0x0a) return -1
+  const base = slot * LINE_MAX
+  let i = 0
+  // A word at a time where a view pays (a long run left in this array, or one made already).
+  const words = wordsFor(bytes, bytes.length - at)
+  if (words !== undefined) for (; i + 4 <= n; i += 4) if (words.getInt32(at + i, true) !== keptWords.getInt32(base + i, true)) return -1
+  for (; i < n; i++) if (bytes[at + i] !== kept[base + i]) return -1
+  return n
+}
+
+/**
+ * Keeps the checked field line `bytes[at..end)` (`end` at its CR) for field `slot`, with its
+ * header (frozen: it is handed to every request that has the line) and its kind; a line
+ * longer than `LINE_MAX` is not kept (the slot keeps nothing then).
+ *
+ * @example
+ * rememberLine(bytes('Accept: x\r\n'), 0, 9, 3, Object.freeze(['Accept', 'x'] as const), OTHER_LINE)
+ */
+export const rememberLine = (bytes: Uint8Array, at: number, end: number, slot: number, header: Header, kind: number): void => {
+  const n = end - at
+  if (n > LINE_MAX) {
+    lengths[slot] = 0
+    return
+  }
+  kept.set(bytes.subarray(at, end), slot * LINE_MAX)
+  lengths[slot] = n
+  lineMemo.headers[slot] = header
+  lineMemo.kinds[slot] = kind
+}

@@ -153,6 +153,8 @@ const assemble = (head: string, bodyText: string | undefined, body: Uint8Array):
 // lines, the cached Date line, and the body. A text body is encoded first, at the far end of
 // the room reserved, so its byte count (the Content-Length) comes from the encoder: no scan
 // for non-ASCII, no head string built and flattened; it is then moved up to the head's end.
+// A short text is written byte by byte after the head, its length taken from its chars, and
+// the string path answers when it turns out not to be ASCII.
 // The same bytes as `assemble` over the head string (property spec); `undefined` when the
 // answer does not fit a pooled slice, and the string path takes it.
 const prefixes = new Map<string, Map<number, Uint8Array>>()
@@ -237,12 +239,17 @@ const writeAnswer = (
   }
   const into = pool
   const at = used
-  const bodyAt = at + room - bodyRoom
+  // A long text is encoded first, at the far end of the room (its byte count is the length);
+  // a short one is taken for ASCII (as many bytes as chars) and checked as it is written.
   let length = body.length
-  if (text === undefined) into.set(body, bodyAt)
-  // A short text costs less byte by byte than the encoder's call and view.
-  else if (text.length <= SHORT_TEXT) length = writeText(into, bodyAt, text) - bodyAt
-  else length = encoder.encodeInto(text, into.subarray(bodyAt, bodyAt + bodyRoom)).written
+  let bodyAt = -1
+  if (text !== undefined) {
+    if (text.length <= SHORT_TEXT) length = text.length
+    else {
+      bodyAt = at + room - bodyRoom
+      length = encoder.encodeInto(text, into.subarray(bodyAt, bodyAt + bodyRoom)).written
+    }
+  }
   into.set(prefix, at)
   let p = writeDigits(into, at + prefix.length, length)
   into[p++] = 0x0d
@@ -265,10 +272,20 @@ const writeAnswer = (
   }
   into[p++] = 0x0d
   into[p++] = 0x0a
-  if (length > 0) into.copyWithin(p, bodyAt, bodyAt + length)
-  const end = p + length
-  used = end
-  return into.subarray(at, end)
+  if (text === undefined) {
+    into.set(body, p)
+    p += length
+  } else if (bodyAt === -1) {
+    const end = writeText(into, p, text)
+    // Beyond ASCII: the length written is wrong; the string path answers (nothing is handed out).
+    if (end - p !== length) return undefined
+    p = end
+  } else {
+    into.copyWithin(p, bodyAt, bodyAt + length)
+    p += length
+  }
+  used = p
+  return into.subarray(at, p)
 }
 
 // Whether the response serializeFresh wrote last had a body that could not be encoded.

@@ -148,6 +148,146 @@ const assemble = (head: string, bodyText: string | undefined, body: Uint8Array):
   return out.subarray(0, written + body.length)
 }
 
+// The answer with a body, written as bytes straight into the pool: the cached bytes of its
+// status line, Content-Type line and `Content-Length: `, the length's digits, the header
+// lines, the cached Date line, and the body. A text body is encoded first, at the far end of
+// the room reserved, so its byte count (the Content-Length) comes from the encoder: no scan
+// for non-ASCII, no head string built and flattened; it is then moved up to the head's end.
+// A short text is written byte by byte after the head, its length taken from its chars, and
+// the string path answers when it turns out not to be ASCII.
+// The same bytes as `assemble` over the head string (property spec); `undefined` when the
+// answer does not fit a pooled slice, and the string path takes it.
+const prefixes = new Map<string, Map<number, Uint8Array>>()
+let prefixCount = 0
+
+// `${status line}${Content-Type line}Content-Length: ` as bytes (bounded like typedLine).
+const prefixOf = (status: number, contentType: string): Uint8Array => {
+  let byStatus = prefixes.get(contentType)
+  let bytes = byStatus?.get(status)
+  if (bytes === undefined) {
+    bytes = encoder.encode(`${typedLine(status, contentType)}Content-Length: `)
+    if (prefixCount < TYPED_CACHE_MAX) {
+      if (byStatus === undefined) {
+        byStatus = new Map()
+        prefixes.set(contentType, byStatus)
+      }
+      byStatus.set(status, bytes)
+      prefixCount++
+    }
+  }
+  return bytes
+}
+
+let lastDateText = ''
+let lastDateBytes: Uint8Array = EMPTY
+const dateBytes = (date: string): Uint8Array => {
+  if (date !== lastDateText) {
+    lastDateText = date
+    lastDateBytes = encoder.encode(dateLine(date))
+  }
+  return lastDateBytes
+}
+
+const SHORT_TEXT = 64
+const CLOSE_LINE = encoder.encode('Connection: close\r\n')
+const KEEP_ALIVE_LINE = encoder.encode('Connection: keep-alive\r\n')
+
+// Writes `text` at `at` (UTF-8: ASCII byte by byte, the rest from the first other char by the
+// encoder; the room holds 3 bytes a char); answers where it ends.
+const writeText = (into: Uint8Array, at: number, text: string): number => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0x80) {
+      const rest = text.slice(i)
+      return at + i + encoder.encodeInto(rest, into.subarray(at + i, at + i + rest.length * 3)).written
+    }
+    into[at + i] = c
+  }
+  return at + text.length
+}
+
+// RFC 9112 §6.2: Content-Length = 1*DIGIT.
+const writeDigits = (into: Uint8Array, at: number, n: number): number => {
+  const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : String(n).length
+  for (let i = at + digits - 1, v = n; i >= at; i--, v = Math.floor(v / 10)) into[i] = 0x30 + (v % 10)
+  return at + digits
+}
+
+const writeAnswer = (
+  status: number,
+  contentType: string,
+  text: string | undefined,
+  body: Uint8Array,
+  headers: Response['headers'],
+  date: string | undefined,
+  connection: Uint8Array | undefined,
+): Uint8Array | undefined => {
+  const prefix = prefixOf(status, contentType)
+  const bodyRoom = text === undefined ? body.length : text.length * 3
+  // Digits of a pooled length (at most 5), CRLF, the final CRLF, and the lines below.
+  let room = prefix.length + 5 + 4 + bodyRoom
+  for (let i = 0; i < headers.length; i++) {
+    const h = headers[i] as readonly [string, string]
+    room += (h[0].length + h[1].length) * 3 + 4
+  }
+  const dated = date === undefined ? EMPTY : dateBytes(date)
+  room += dated.length + (connection === undefined ? 0 : connection.length)
+  if (room > POOLED_MAX) return undefined
+  if (used + room > POOL_SIZE) {
+    pool = new Uint8Array(POOL_SIZE)
+    used = 0
+  }
+  const into = pool
+  const at = used
+  // A long text is encoded first, at the far end of the room (its byte count is the length);
+  // a short one is taken for ASCII (as many bytes as chars) and checked as it is written.
+  let length = body.length
+  let bodyAt = -1
+  if (text !== undefined) {
+    if (text.length <= SHORT_TEXT) length = text.length
+    else {
+      bodyAt = at + room - bodyRoom
+      length = encoder.encodeInto(text, into.subarray(bodyAt, bodyAt + bodyRoom)).written
+    }
+  }
+  into.set(prefix, at)
+  let p = writeDigits(into, at + prefix.length, length)
+  into[p++] = 0x0d
+  into[p++] = 0x0a
+  for (let i = 0; i < headers.length; i++) {
+    const h = headers[i] as readonly [string, string]
+    if (isFramingHeader(h[0])) continue
+    p = writeText(into, p, h[0])
+    into[p++] = 0x3a
+    into[p++] = 0x20
+    p = writeText(into, p, h[1])
+    into[p++] = 0x0d
+    into[p++] = 0x0a
+  }
+  into.set(dated, p)
+  p += dated.length
+  if (connection !== undefined) {
+    into.set(connection, p)
+    p += connection.length
+  }
+  into[p++] = 0x0d
+  into[p++] = 0x0a
+  if (text === undefined) {
+    into.set(body, p)
+    p += length
+  } else if (bodyAt === -1) {
+    const end = writeText(into, p, text)
+    // Beyond ASCII: the length written is wrong; the string path answers (nothing is handed out).
+    if (end - p !== length) return undefined
+    p = end
+  } else {
+    into.copyWithin(p, bodyAt, bodyAt + length)
+    p += length
+  }
+  used = p
+  return into.subarray(at, p)
+}
+
 // Whether the response serializeFresh wrote last had a body that could not be encoded.
 let lastFailed = false
 
@@ -163,28 +303,36 @@ const serializeFresh = (
   let status = Number.isInteger(res.status) && res.status >= 100 && res.status <= 599 ? res.status : 500
   let contentType = res.contentType
   const body = res.body
-  // Text bodies stay strings until written: an ASCII one has as many bytes as chars.
-  let bodyText: string | undefined
+  // The body as text (a string, or the JSON text) or as bytes.
+  let text: string | undefined
   let bytes: Uint8Array = EMPTY
   if (body === undefined || body === null) bytes = EMPTY
-  else if (typeof body === 'string') {
-    if (body.length <= POOLED_MAX && isAscii(body)) bodyText = body
-    else bytes = encoder.encode(body)
-  } else if (body instanceof Uint8Array) bytes = body
+  else if (typeof body === 'string') text = body
+  else if (body instanceof Uint8Array) bytes = body
   else {
-    const json = stringifyJson(body)
-    if (json === undefined) {
+    text = stringifyJson(body)
+    if (text === undefined) {
       status = 500
       contentType = 'application/json'
-      bodyText = UNSERIALIZABLE
+      text = UNSERIALIZABLE
       lastFailed = true
       onUnserializable?.(unserializableReason(body))
-    } else if (json.length <= POOLED_MAX && isAscii(json)) bodyText = json
-    else bytes = encoder.encode(json)
+    }
   }
-  const length = bodyText === undefined ? bytes.length : bodyText.length
   // RFC 9110 §6.4.1: 1xx, 204 and 304 never carry content; §8.6: no Content-Length on 1xx/204.
   const noContent = status < 200 || status === 204 || status === 304
+  if (!noContent && head !== true) {
+    const connection = !keepAlive ? CLOSE_LINE : protocol === 'HTTP/1.0' ? KEEP_ALIVE_LINE : undefined
+    const written = writeAnswer(status, contentType, text, bytes, res.headers, date, connection)
+    if (written !== undefined) return written
+  }
+  // Text bodies stay strings until written: an ASCII one has as many bytes as chars.
+  let bodyText: string | undefined
+  if (text !== undefined) {
+    if (text.length <= POOLED_MAX && isAscii(text)) bodyText = text
+    else bytes = encoder.encode(text)
+  }
+  const length = bodyText === undefined ? bytes.length : bodyText.length
   let lines = noContent ? statusLine(status) : `${typedLine(status, contentType)}Content-Length: ${length}\r\n`
   const headers = res.headers
   for (let i = 0; i < headers.length; i++) {

@@ -89,8 +89,9 @@ type TextMessage = RawMessage & { readonly _tag: 'Text' }
 const NOTHING: Uint8Array = new Uint8Array(0)
 
 // `bytes[at..]` as a plain Uint8Array. An adapter may hand a session the runtime's own array
-// (a Node Buffer): the small-frame path only reads it, but whatever is kept for later or
-// handed to the general decoder is a plain view, so that the views taken from it are plain
+// (a Node Buffer): the small-frame path only reads it, and what waits in the queue is joined
+// into a new array or viewed here before use, but whatever goes to the general decoder or the
+// partial-text check is a plain view, so that the views and copies taken from it are plain
 // arrays (a Buffer's `subarray` is slower, its `slice` is not a copy, and handlers would get
 // Buffers).
 const plainFrom = (bytes: Uint8Array, at: number): Uint8Array =>
@@ -273,19 +274,20 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     const io = shared.io
     if (io.isEnded(socket)) return
     const queue = this.queue
-    // While a compressed message inflates, what follows waits in the queue.
+    // While a compressed message inflates, what follows waits in the queue. As it is: queued
+    // bytes reach a decoder only through `decode`, which views them plainly (or a join copies them).
     if (this.deflate?.inflating === true) {
-      ;(this.queue ??= new ByteQueue()).push(plainFrom(chunk, 0))
+      ;(this.queue ??= new ByteQueue()).push(chunk)
       return
     }
     if (queue === undefined) {
       if (chunk.length > 0) this.process(undefined, chunk)
       return
     }
-    chunk = plainFrom(chunk, 0)
     if (!queue.push(chunk)) {
-      // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte.
-      if (this.partial !== undefined) this.checkPartial(chunk)
+      // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte. A plain
+      // view: the check's masked copy is its source's `slice` (mask-js.ts), a view on a Buffer.
+      if (this.partial !== undefined) this.checkPartial(plainFrom(chunk, 0))
       return
     }
     this.process(undefined, queue.bytes())
@@ -475,9 +477,9 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         return
       }
     }
-    // A chunk of small frames is used up: no empty view of it to keep.
-    if (at === end) this.queue = undefined
-    else this.keep(plainFrom(bytes, at))
+    // Used up, or the socket closed (the loop stops short only then, and nothing more is
+    // decoded): nothing to keep, not even an empty view.
+    this.queue = undefined
   }
 
   // The run of small whole frames from `bytes[at]` (unmaskSmallFrame), each unmasked into a

@@ -5,7 +5,7 @@
  *
  * A class on purpose: a server holds tens of thousands of these, so the state is a few
  * fields and the behaviour lives once on the prototype; what every session shares (limits,
- * routes, hooks) is one `WsShared` record per server. Eight fields: four yes-or-no facts
+ * routes, hooks) is one `WsShared` record per server. Eight fields: five yes-or-no facts
  * are bits of one, and what few sessions use (a client session, batching, fragments, the
  * close) is one record behind accessors, made when first needed (docs/decisions.md).
  *
@@ -146,6 +146,7 @@ const CLOSING = 1
 const ALIVE = 2
 const WAITING = 4
 const SERVER_CLOSED = 8
+const SHUT = 16
 
 // What few sessions need: a client session, batching, a message arriving in fragments, the end
 // of the connection. Made the first time one of them is set to something else than it starts
@@ -168,8 +169,8 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   // it is consumed, so an idle connection (most of a server's) carries none.
   private queue: ByteQueue | undefined = undefined
   private partial: PartialText | undefined = undefined // a text frame still arriving, checked so far
-  // The four yes-or-no facts below (`closing`, `alive`, `waiting`, `serverClosed`) as bits of
-  // one number: a server holds tens of thousands of sessions, and each boolean was a field.
+  // The five yes-or-no facts below (`closing`, `alive`, `waiting`, `serverClosed`, `shut`) as
+  // bits of one number: a server holds tens of thousands of sessions, and each boolean was a field.
   private flags = ALIVE
   // The fields few sessions use, in a record of their own (`Rare`), behind accessors.
   private more: Rare | undefined = undefined
@@ -238,6 +239,14 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   }
   set serverClosed(on: boolean) {
     this.flags = on ? this.flags | SERVER_CLOSED : this.flags & ~SERVER_CLOSED
+  }
+
+  /** Our close frame is written: nothing may follow it (`Outlet`, set by delivery's `admit`). */
+  get shut(): boolean {
+    return (this.flags & SHUT) !== 0
+  }
+  set shut(on: boolean) {
+    this.flags = on ? this.flags | SHUT : this.flags & ~SHUT
   }
 
   // The close handshake started (or the connection failed): data is no longer dispatched.

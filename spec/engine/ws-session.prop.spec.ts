@@ -5,7 +5,8 @@
  * UTF-8 and bad close codes among them), cut into chunks at random, the engine writes the
  * same bytes to every connection, ends and closes the same connections, and hands the
  * handlers the same messages, whatever the handlers do: echo, answer something else, answer
- * later, write before answering, throw, broadcast, disconnect. Portable (Node, Bun, Deno).
+ * later, write before answering, throw, broadcast, disconnect; and nothing is written to a
+ * connection after a close frame. Portable (Node, Bun, Deno).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
@@ -109,6 +110,8 @@ interface Run {
   readonly seen: string[]
   /** Every binary message a handler got is a plain Uint8Array (not the runtime's subclass). */
   readonly plain: boolean
+  /** No connection was written anything after a close frame (RFC 6455 §5.5.1). */
+  readonly closeLast: boolean
 }
 
 // Two connections on one engine; their chunks are fed in turns (A's first chunk, B's first, …).
@@ -147,6 +150,11 @@ const run = async (
       // Read after the run: a message's bytes must not have moved under it.
       seen: seen.map((m) => (m._tag === 'Text' ? `T${JSON.stringify({ ...m })}${m.text}` : `B${hex(m.data)}`)),
       plain: seen.every((m) => m._tag === 'Text' || m.data.constructor === Uint8Array),
+      // A close frame is written alone (0x88: FIN, opcode 8): it is the last write, if any.
+      closeLast: sockets.every((s) => {
+        const close = s.out.findIndex((bytes) => bytes[0] === 0x88)
+        return close < 0 || close === s.out.length - 1
+      }),
     }
   } finally {
     setSmallFrames(true)
@@ -163,7 +171,9 @@ for (const [name, table] of [
     await fc.assert(
       fc.asyncProperty(clientStreamArb, cutsArb, clientStreamArb, cutsArb, async (a, aCuts, b, bCuts) => {
         const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
-        assert.equal(await run(true, table, streams), await run(false, table, streams))
+        const small = await run(true, table, streams)
+        assert.equal(small, await run(false, table, streams))
+        assert.ok(small.closeLast)
       }),
       { numRuns: 400 },
     )

@@ -50,7 +50,9 @@ const HTTP_1_1_ALPN = new Uint8Array([8, ...new TextEncoder().encode('http/1.1')
  * `Bun.listen`'s `tls` for twinport's `TlsOptions`: the same fields, and ALPN `http/1.1`.
  *
  * @example
- * bun.listen({ hostname, port, tls: bunTls({ key, cert }), socket })
+ * const tls = bunTls({ key: readFileSync('key.pem', 'utf8'), cert: readFileSync('cert.pem', 'utf8') })
+ * new Uint8Array(tls.ALPNProtocols!) // 08 68 74 74 70 2f 31 2e 31: "http/1.1" after its length
+ * bunApi()?.listen<Conn>({ hostname: '127.0.0.1', port: 8443, tls, socket: handlers })
  */
 export const bunTls = (tls: TlsOptions): BunTlsOptions => ({ ...tls, ALPNProtocols: HTTP_1_1_ALPN })
 
@@ -64,5 +66,11 @@ export interface BunApi {
   }): BunListener
 }
 
-/** The `Bun` global, or undefined outside Bun. */
+/**
+ * The `Bun` global, or undefined outside Bun.
+ *
+ * @example
+ * const bun = bunApi()
+ * if (bun === undefined) throw new Error('twinport/bun needs the Bun runtime')
+ */
 export const bunApi = (): BunApi | undefined => (globalThis as { Bun?: BunApi }).Bun

@@ -73,7 +73,8 @@ const corkedBytes = (corked: Uint8Array | readonly Uint8Array[] | undefined): nu
  * `drain`: the kernel takes more; writes the backlog in order, then ends if asked to.
  *
  * @example
- * Bun.listen({ ..., socket: { ..., drain: flushBacklog } })
+ * // In Bun.listen's handlers (lib/bun/run-server.ts): the backlog leaves as the kernel takes it.
+ * const handlers = { open: (socket: Socket) => void (socket.data = newConn(socket)), drain: flushBacklog }
  */
 export const flushBacklog = (socket: Socket): void => {
   const conn = socket.data
@@ -96,7 +97,9 @@ export const flushBacklog = (socket: Socket): void => {
  * A new connection's record, kept in `socket.data`.
  *
  * @example
- * open(socket) { socket.data = newConn(socket) }
+ * // In Bun.listen's `open(socket)`:
+ * socket.data = newConn(socket)
+ * bunSocketIo.buffered(socket.data) // 0: nothing waits
  */
 export const newConn = (socket: Socket): Conn => ({ socket, client: undefined, backlog: undefined, corked: undefined, pending: 0, flags: 0 })
 
@@ -105,7 +108,10 @@ export const newConn = (socket: Socket): Conn => ({ socket, client: undefined, b
  * still corked stays counted until the uncork that drops it).
  *
  * @example
- * close(socket) { connClosed(socket.data) }
+ * // In Bun.listen's `close(socket)`: what the kernel did not take is dropped.
+ * connClosed(socket.data)
+ * bunSocketIo.buffered(socket.data) // 0
+ * bunSocketIo.isClosed(socket.data) // true
  */
 export const connClosed = (conn: Conn): void => {
   conn.flags |= CLOSED
@@ -117,7 +123,12 @@ export const connClosed = (conn: Conn): void => {
  * The engine's operations on a Bun connection.
  *
  * @example
- * const platform: Platform<Conn> = { io: bunSocketIo, ... }
+ * const conn = newConn(socket) // socket: from Bun.listen's `open`
+ * bunSocketIo.cork(conn)
+ * bunSocketIo.write(conn, Uint8Array.of(1, 2))
+ * bunSocketIo.write(conn, Uint8Array.of(3))
+ * bunSocketIo.buffered(conn) // 3: held by the cork
+ * bunSocketIo.uncork(conn)   // one socket.write(01 02 03); what the kernel does not take waits for `drain`
  */
 export const bunSocketIo: SocketIo<Conn> = {
   write(conn, bytes) {

@@ -105,7 +105,11 @@ const collect = <A>(replies: ClusterReplies, codec: t.Type<A, unknown, unknown>,
  * Builds `server.cluster` and the answering side over an adapter.
  *
  * @example
- * const { handle } = createClusterHandle({ adapter: inProcessCluster(), registry, ... })
+ * // As createEngine builds it, with the engine's own delivery and rooms as sendFrame, eventFrame, rawFrame, disconnect, join and leave:
+ * const registry = createNamespaceRegistry()
+ * registry.joinNamespace(1)
+ * registry.joinRoom(1, 'lobby')
+ * const { handle } = createClusterHandle({ adapter: inProcessCluster(), registry, localClients: () => [1], sendFrame, eventFrame, rawFrame, disconnect, join, leave, logger })
  * await handle.clientsInRoom('lobby') // { clients: ['local/1'], missingNodes: [] }
  */
 export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {

@@ -51,6 +51,8 @@ export interface Outlet<S> {
    * arrived, lib/engine/ws-session.ts), so that they leave before anything written after them.
    */
   release?(): void
+  /** A close frame was written (set by `admit`): nothing may follow it (RFC 6455 §5.5.1). */
+  shut?: boolean
   /** The largest batch its client reads, in bytes; 0 or absent: every envelope in a message of its own. */
   readonly batch?: number
   /** A batching session's numbered envelopes waiting for the end of the turn. */
@@ -107,7 +109,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
   const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     outlet.release?.()
     const socket = outlet.socket
-    if (io.isClosed(socket) || io.isEnded(socket)) return
+    if (io.isClosed(socket) || io.isEnded(socket) || outlet.shut === true) return
     const waiting = io.buffered(socket)
     if (waiting === 0) outlet.inFlight = bytes.length
     else if (waiting - outlet.inFlight > maxSendBuffer) {
@@ -116,6 +118,9 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
       return
     } else if (bytes.length > outlet.inFlight) outlet.inFlight = bytes.length
     io.write(socket, bytes)
+    // RFC 6455 §5.5.1: "After sending a Close frame, the endpoint MUST NOT send any more data
+    // frames." A close frame (0x88: FIN, opcode 8) is always written alone.
+    if (bytes[0] === 0x88) outlet.shut = true
   }
 
   // A compressing connection's frames go through its queue, which admits them in order.

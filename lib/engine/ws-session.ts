@@ -5,7 +5,7 @@
  *
  * A class on purpose: a server holds tens of thousands of these, so the state is a few
  * fields and the behaviour lives once on the prototype; what every session shares (limits,
- * routes, hooks) is one `WsShared` record per server. Eight fields: four yes-or-no facts
+ * routes, hooks) is one `WsShared` record per server. Eight fields: five yes-or-no facts
  * are bits of one, and what few sessions use (a client session, batching, fragments, the
  * close) is one record behind accessors, made when first needed (docs/decisions.md).
  *
@@ -89,8 +89,9 @@ type TextMessage = RawMessage & { readonly _tag: 'Text' }
 const NOTHING: Uint8Array = new Uint8Array(0)
 
 // `bytes[at..]` as a plain Uint8Array. An adapter may hand a session the runtime's own array
-// (a Node Buffer): the small-frame path only reads it, but whatever is kept for later or
-// handed to the general decoder is a plain view, so that the views taken from it are plain
+// (a Node Buffer): the small-frame path only reads it, and what waits in the queue is joined
+// into a new array or viewed here before use, but whatever goes to the general decoder or the
+// partial-text check is a plain view, so that the views and copies taken from it are plain
 // arrays (a Buffer's `subarray` is slower, its `slice` is not a copy, and handlers would get
 // Buffers).
 const plainFrom = (bytes: Uint8Array, at: number): Uint8Array =>
@@ -145,6 +146,7 @@ const CLOSING = 1
 const ALIVE = 2
 const WAITING = 4
 const SERVER_CLOSED = 8
+const SHUT = 16
 
 // What few sessions need: a client session, batching, a message arriving in fragments, the end
 // of the connection. Made the first time one of them is set to something else than it starts
@@ -167,8 +169,8 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   // it is consumed, so an idle connection (most of a server's) carries none.
   private queue: ByteQueue | undefined = undefined
   private partial: PartialText | undefined = undefined // a text frame still arriving, checked so far
-  // The four yes-or-no facts below (`closing`, `alive`, `waiting`, `serverClosed`) as bits of
-  // one number: a server holds tens of thousands of sessions, and each boolean was a field.
+  // The five yes-or-no facts below (`closing`, `alive`, `waiting`, `serverClosed`, `shut`) as
+  // bits of one number: a server holds tens of thousands of sessions, and each boolean was a field.
   private flags = ALIVE
   // The fields few sessions use, in a record of their own (`Rare`), behind accessors.
   private more: Rare | undefined = undefined
@@ -239,6 +241,14 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     this.flags = on ? this.flags | SERVER_CLOSED : this.flags & ~SERVER_CLOSED
   }
 
+  /** Our close frame is written: nothing may follow it (`Outlet`, set by delivery's `admit`). */
+  get shut(): boolean {
+    return (this.flags & SHUT) !== 0
+  }
+  set shut(on: boolean) {
+    this.flags = on ? this.flags | SHUT : this.flags & ~SHUT
+  }
+
   // The close handshake started (or the connection failed): data is no longer dispatched.
   private get closing(): boolean {
     return (this.flags & CLOSING) !== 0
@@ -273,19 +283,20 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     const io = shared.io
     if (io.isEnded(socket)) return
     const queue = this.queue
-    // While a compressed message inflates, what follows waits in the queue.
+    // While a compressed message inflates, what follows waits in the queue. As it is: queued
+    // bytes reach a decoder only through `decode`, which views them plainly (or a join copies them).
     if (this.deflate?.inflating === true) {
-      ;(this.queue ??= new ByteQueue()).push(plainFrom(chunk, 0))
+      ;(this.queue ??= new ByteQueue()).push(chunk)
       return
     }
     if (queue === undefined) {
       if (chunk.length > 0) this.process(undefined, chunk)
       return
     }
-    chunk = plainFrom(chunk, 0)
     if (!queue.push(chunk)) {
-      // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte.
-      if (this.partial !== undefined) this.checkPartial(chunk)
+      // Not a whole frame yet; text is checked as it comes, to fail at the first bad byte. A plain
+      // view: the check's masked copy is its source's `slice` (mask-js.ts), a view on a Buffer.
+      if (this.partial !== undefined) this.checkPartial(plainFrom(chunk, 0))
       return
     }
     this.process(undefined, queue.bytes())
@@ -475,9 +486,9 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
         return
       }
     }
-    // A chunk of small frames is used up: no empty view of it to keep.
-    if (at === end) this.queue = undefined
-    else this.keep(plainFrom(bytes, at))
+    // Used up, or the socket closed (the loop stops short only then, and nothing more is
+    // decoded): nothing to keep, not even an empty view.
+    this.queue = undefined
   }
 
   // The run of small whole frames from `bytes[at]` (unmaskSmallFrame), each unmasked into a

@@ -13,7 +13,11 @@ import type { Client } from '../engine/client.js'
  * The bytes of `chunk` for `client`'s receiver.
  *
  * @example
- * client.receiver.receive(socketBytes(client, chunk)) // in the socket's 'data' listener
+ * // The Node adapter's 'data' listener (lib/node/run-server.ts):
+ * const client = engine.accept(socket)
+ * if (client !== undefined) socket.on('data', (chunk: Buffer) => client.receiver.receive(socketBytes(client, chunk)))
+ * socketBytes(httpClient, Buffer.from('GET /')) instanceof Buffer // false: a plain view of the same bytes
+ * socketBytes(wsClient, chunk) === chunk // true: the Buffer as it is
  */
 export const socketBytes = (client: Client<unknown>, chunk: Buffer): Uint8Array =>
   client.type === 'ws' ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)

@@ -194,4 +194,14 @@ test('delivery :: a batch is split where it would pass the byte limit (3 bytes c
   assert.is(a.texts.length, 4, 'nothing left for the end of the turn')
 })
 
+test('delivery :: nothing is written to a session after its close frame (RFC 6455 §5.5.1)', () => {
+  const { socket, delivery } = setup()
+  delivery.send(1, Uint8Array.of(0x81, 0x01, 0x61))
+  delivery.send(1, Uint8Array.of(0x88, 0x02, 0x03, 0xe8)) // close 1000
+  delivery.send(1, Uint8Array.of(0x81, 0x01, 0x62))
+  delivery.broadcast(Uint8Array.of(0x81, 0x01, 0x63), undefined)
+  delivery.send(1, Uint8Array.of(0x89, 0x00)) // a ping: no control frame either
+  assert.equal(socket.written, [3, 4])
+})
+
 test.run()

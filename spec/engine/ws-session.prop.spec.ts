@@ -5,8 +5,10 @@
  * UTF-8 and bad close codes among them), cut into chunks at random, the engine writes the
  * same bytes to every connection, ends and closes the same connections, and hands the
  * handlers the same messages, whatever the handlers do: echo, answer something else, answer
- * later, write before answering, throw, broadcast, disconnect. Portable (Node, Bun, Deno).
+ * later, write before answering, throw, broadcast, disconnect; and nothing is written to a
+ * connection after a close frame. Portable (Node, Bun, Deno).
  */
+import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -20,6 +22,7 @@ import { createEngine } from '../../lib/engine/create-engine.js'
 import type { Platform } from '../../lib/engine/platform.js'
 import { setSmallFrames } from '../../lib/engine/ws-session.js'
 import { setSimdMasking } from '../../lib/core/ws/mask-simd.js'
+import type { DeflateCodec } from '../../lib/core/ws/extensions/message-codec.js'
 import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
 import { cutInto, encodeStream, frameArb, type StreamFrame, streamArb } from '../support/ws-stream.js'
 
@@ -44,6 +47,7 @@ const platform: Platform<MemorySocket> = {
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+const latin1 = (bytes: Uint8Array): string => Array.from(bytes, (b) => String.fromCharCode(b)).join('')
 
 // A raw route whose answer depends on the text's first character: every way a handler can
 // answer, write, fail or close while the small frames of a chunk are held for one write.
@@ -106,6 +110,8 @@ interface Run {
   readonly seen: string[]
   /** Every binary message a handler got is a plain Uint8Array (not the runtime's subclass). */
   readonly plain: boolean
+  /** No connection was written anything after a close frame (RFC 6455 §5.5.1). */
+  readonly closeLast: boolean
 }
 
 // Two connections on one engine; their chunks are fed in turns (A's first chunk, B's first, …).
@@ -144,6 +150,11 @@ const run = async (
       // Read after the run: a message's bytes must not have moved under it.
       seen: seen.map((m) => (m._tag === 'Text' ? `T${JSON.stringify({ ...m })}${m.text}` : `B${hex(m.data)}`)),
       plain: seen.every((m) => m._tag === 'Text' || m.data.constructor === Uint8Array),
+      // A close frame is written alone (0x88: FIN, opcode 8): it is the last write, if any.
+      closeLast: sockets.every((s) => {
+        const close = s.out.findIndex((bytes) => bytes[0] === 0x88)
+        return close < 0 || close === s.out.length - 1
+      }),
     }
   } finally {
     setSmallFrames(true)
@@ -160,7 +171,9 @@ for (const [name, table] of [
     await fc.assert(
       fc.asyncProperty(clientStreamArb, cutsArb, clientStreamArb, cutsArb, async (a, aCuts, b, bCuts) => {
         const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
-        assert.equal(await run(true, table, streams), await run(false, table, streams))
+        const small = await run(true, table, streams)
+        assert.equal(small, await run(false, table, streams))
+        assert.ok(small.closeLast)
       }),
       { numRuns: 400 },
     )
@@ -233,6 +246,72 @@ test('WsSession :: chunks and scratch arrays of a Uint8Array subclass (a Node Bu
     }),
     { numRuns: 300 },
   )
+})
+
+test('WsSession :: a text frame checked as its chunks of a Uint8Array subclass arrive (a Node Buffer, no SIMD) leaves them as they were and is echoed whole', () => {
+  // Past 64 bytes without WebAssembly, the check's masked copy of a chunk is the chunk's
+  // `slice`, unmasked in place: a view on a Buffer, so the chunk must reach it as a plain view.
+  setSimdMasking(false)
+  try {
+    const text = 'a'.repeat(200)
+    const bytes = encodeStream([{ fin: true, rsv1: false, rsv2: false, opcode: 1, payload: utf8(text), key: Uint8Array.of(0x37, 0xfa, 0x21, 0x3d) }])
+    const chunks = [bytes.subarray(0, 20), bytes.subarray(20, 120), bytes.subarray(120)].map((chunk) => new RuntimeBytes(chunk))
+    const before = chunks.map(hex)
+    const seen: RawMessage[] = []
+    const engine = createEngine({ routes: rawRoutes(seen) }, platform)
+    const socket: MemorySocket = { out: [], ended: false, closed: false }
+    const client = engine.accept(socket)
+    client?.receiver.receive(HANDSHAKE.slice())
+    socket.out = []
+    for (const chunk of chunks) client?.receiver.receive(chunk)
+    assert.equal(chunks.map(hex), before)
+    assert.equal(seen, [rawText(text)])
+    assert.equal(socket.out.map(hex), ['817e00c8' + hex(utf8(text))])
+  } finally {
+    setSimdMasking(true)
+  }
+})
+
+// permessage-deflate whose DEFLATE is the identity, answering a turn later: what arrives while
+// a message "inflates" waits in the session's queue.
+const identityCodec: DeflateCodec = {
+  createCompressor: () => ({ compress: (m) => Promise.resolve(m), close: () => undefined }),
+  createDecompressor: () => ({ decompress: (p) => Promise.resolve(E.right(p)), close: () => undefined }),
+  sharedCompressor: () => ({ compress: (m) => Promise.resolve(m), close: () => undefined }),
+  close: () => undefined,
+}
+
+test('WsSession :: chunks of a Uint8Array subclass queued while a compressed message inflates are never written to, and handlers get plain arrays', async () => {
+  setSimdMasking(false)
+  try {
+    for (const cut of [false, true]) {
+      const key = Uint8Array.of(0x37, 0xfa, 0x21, 0x3d)
+      const long = Uint8Array.from({ length: 100 }, (_, i) => i)
+      const compressed = encodeStream([{ fin: true, rsv1: true, rsv2: false, opcode: 2, payload: Uint8Array.of(1, 2, 3), key }])
+      const after = encodeStream([
+        { fin: true, rsv1: false, rsv2: false, opcode: 2, payload: long, key },
+        { fin: true, rsv1: false, rsv2: false, opcode: 2, payload: Uint8Array.of(9), key },
+      ])
+      // The queue holds one chunk (handed to the decoder as it is) or two (joined into a new array).
+      const chunks = (cut ? [compressed, after.subarray(0, 50), after.subarray(50)] : [compressed, after]).map((chunk) => new RuntimeBytes(chunk))
+      const before = chunks.map(hex)
+      const seen: RawMessage[] = []
+      const engine = createEngine({ routes: [onMessage((m) => void seen.push(m))], perMessageDeflate: { threshold: 0 } }, { ...platform, deflate: () => identityCodec })
+      const socket: MemorySocket = { out: [], ended: false, closed: false }
+      const client = engine.accept(socket)
+      client?.receiver.receive(utf8(latin1(HANDSHAKE).replace('\r\n\r\n', '\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n')))
+      for (const chunk of chunks) client?.receiver.receive(chunk)
+      for (let i = 0; i < 5; i++) await Promise.resolve()
+      assert.equal(chunks.map(hex), before)
+      assert.equal(seen.map((m) => (m._tag === 'Binary' ? [m.data.constructor === Uint8Array, hex(m.data)] : m.text)), [
+        [true, '010203'],
+        [true, hex(long)],
+        [true, '09'],
+      ])
+    }
+  } finally {
+    setSimdMasking(true)
+  }
 })
 
 test('WsSession :: a run of echoes leaves in one write, and a write during a handler goes out between them in order', async () => {

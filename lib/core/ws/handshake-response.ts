@@ -14,7 +14,8 @@ const encoder = new TextEncoder()
  * any extra headers (names and values must already be valid header text).
  *
  * @example
- * new TextDecoder().decode(handshakeResponse({ accept: 's3pPLMBiTxaQ9kYGzzhZRbK+xOo=', ... }))
+ * const upgrade = { key: 'dGhlIHNhbXBsZSBub25jZQ==', accept: 's3pPLMBiTxaQ9kYGzzhZRbK+xOo=', path: '/chat', rawQuery: '' }
+ * new TextDecoder().decode(handshakeResponse(upgrade))
  * // 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n'
  * // + 'Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n'
  */

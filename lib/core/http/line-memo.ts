@@ -49,13 +49,32 @@ export const lineMemo: LineMemo = {
 
 // Each kept line's bytes (`LINE_MAX` per slot, also read a word at a time) and length; 0
 // means none kept.
-const kept = new Uint8Array(LINE_SLOTS * LINE_MAX)
+const kept = new Uint8Array((LINE_SLOTS + 1) * LINE_MAX)
 const keptWords = new DataView(kept.buffer)
-const lengths = new Int32Array(LINE_SLOTS)
+const lengths = new Int32Array(LINE_SLOTS + 1)
+
+/**
+ * The slot of the request line (one past the field positions): `sameLine(bytes, at,
+ * REQUEST_LINE)` finds the kept request line again, and `requestLine` holds what it reads as.
+ */
+export const REQUEST_LINE = LINE_SLOTS
+
+/** The kept request line's parts (read them only after `sameLine(..., REQUEST_LINE)`). */
+export interface RequestLineMemo {
+  method: string
+  target: string
+  /** Index of the target's first `?`, -1 when none; `targetOffset` the target's from the line's start. */
+  query: number
+  targetOffset: number
+  protocol: 'HTTP/1.0' | 'HTTP/1.1'
+}
+
+export const requestLine: RequestLineMemo = { method: '', target: '', query: -1, targetOffset: 0, protocol: 'HTTP/1.1' }
 
 /**
  * The length (from `at` to its CR) of the line at `bytes[at..]` when it is the line kept
- * for field `slot` (`slot < LINE_SLOTS`) followed by CRLF within `bytes`, else -1.
+ * for field `slot` (`slot < LINE_SLOTS`, or `REQUEST_LINE`) followed by CRLF within
+ * `bytes`, else -1.
  *
  * @example
  * const b = bytes('Accept: x\r\n')
@@ -93,4 +112,31 @@ export const rememberLine = (bytes: Uint8Array, at: number, end: number, slot: n
   lengths[slot] = n
   lineMemo.headers[slot] = header
   lineMemo.kinds[slot] = kind
+}
+
+/**
+ * Keeps the checked request line `bytes[at..end)` (`end` at its CR: RFC 9112 §3, method SP
+ * request-target SP HTTP-version) with what it reads as; a line longer than `LINE_MAX` is
+ * not kept (nothing is then). Its validity depends on its bytes alone, so the same bytes
+ * again are the same line, read the same way.
+ *
+ * @example
+ * rememberRequestLine(bytes('GET /a?b HTTP/1.1\r\n'), 0, 17, 'GET', '/a?b', 2, 'HTTP/1.1')
+ * sameLine(bytes('GET /a?b HTTP/1.1\r\n'), 0, REQUEST_LINE) // 17
+ */
+export const rememberRequestLine = (
+  bytes: Uint8Array, at: number, end: number, method: string, target: string, query: number, protocol: 'HTTP/1.0' | 'HTTP/1.1',
+): void => {
+  const n = end - at
+  if (n > LINE_MAX) {
+    lengths[REQUEST_LINE] = 0
+    return
+  }
+  kept.set(bytes.subarray(at, end), REQUEST_LINE * LINE_MAX)
+  lengths[REQUEST_LINE] = n
+  requestLine.method = method
+  requestLine.target = target
+  requestLine.query = query
+  requestLine.targetOffset = method.length + 1
+  requestLine.protocol = protocol
 }

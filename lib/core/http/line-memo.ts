@@ -8,7 +8,12 @@
  * those of a line that was checked (RFC 9112 §5) when it was kept, and a field line's
  * validity does not depend on the lines around it (the head's limits are checked apart).
  *
- * This keeps header lines, not requests: every request still gets its own headers array and
+ * The request line is kept the same way, in a slot of its own (`REQUEST_LINE`), with the
+ * method, target, query offset and version it reads as (`requestLine`): a client repeats its
+ * request line too (wrk's `GET /hello HTTP/1.1` every time), and its validity also depends on
+ * its bytes alone (RFC 9112 §3). Lines are compared with their CRLF, eight bytes at a time.
+ *
+ * This keeps lines, not requests: every request still gets its own headers array and
  * record (a frozen line is shared, as a string is), and a line that differs costs what it
  * cost before, plus a copy into the memo.
  *

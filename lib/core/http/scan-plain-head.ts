@@ -4,9 +4,10 @@
  * and splits every line on the way (RFC 9112 §2.1, §3, §5); the target, names and values
  * are then interned (`internAscii`), not decoded, and the target and a plain Host value are
  * compared on the way with the last ones (a one-string memo each), so the usual request
- * takes neither a table lookup nor a second walk for them. A field line that is the same
- * bytes as the last plain head's line at its position is taken from the line memo
- * (`line-memo.ts`) without being checked or interned again, and long values are checked a
+ * takes neither a table lookup nor a second walk for them. A request line that is the same
+ * bytes as the last plain head's, and a field line that is the same bytes as the last plain
+ * head's line at its position, are taken from the line memo (`line-memo.ts`) without being
+ * checked or interned again, and long values are checked a
  * word at a time (`word-view.ts`). What it read goes into the one scratch
  * record `plainHead` (reading never calls out, so one record serves every call), for
  * `readHead` to complete into a head and `readRequest` to make a request of without one.

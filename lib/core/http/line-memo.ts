@@ -8,7 +8,12 @@
  * those of a line that was checked (RFC 9112 §5) when it was kept, and a field line's
  * validity does not depend on the lines around it (the head's limits are checked apart).
  *
- * This keeps header lines, not requests: every request still gets its own headers array and
+ * The request line is kept the same way, in a slot of its own (`REQUEST_LINE`), with the
+ * method, target, query offset and version it reads as (`requestLine`): a client repeats its
+ * request line too (wrk's `GET /hello HTTP/1.1` every time), and its validity also depends on
+ * its bytes alone (RFC 9112 §3). Lines are compared with their CRLF, eight bytes at a time.
+ *
+ * This keeps lines, not requests: every request still gets its own headers array and
  * record (a frozen line is shared, as a string is), and a line that differs costs what it
  * cost before, plus a copy into the memo.
  *
@@ -47,15 +52,35 @@ export const lineMemo: LineMemo = {
   kinds: new Uint8Array(LINE_SLOTS),
 }
 
-// Each kept line's bytes (`LINE_MAX` per slot, also read a word at a time) and length; 0
-// means none kept.
-const kept = new Uint8Array(LINE_SLOTS * LINE_MAX)
+// Each kept line's bytes with its CRLF (`SLOT` per slot, also read eight at a time) and
+// length up to its CR; 0 means none kept.
+const SLOT = LINE_MAX + 2
+const kept = new Uint8Array((LINE_SLOTS + 1) * SLOT)
 const keptWords = new DataView(kept.buffer)
-const lengths = new Int32Array(LINE_SLOTS)
+const lengths = new Int32Array(LINE_SLOTS + 1)
+
+/**
+ * The slot of the request line (one past the field positions): `sameLine(bytes, at,
+ * REQUEST_LINE)` finds the kept request line again, and `requestLine` holds what it reads as.
+ */
+export const REQUEST_LINE = LINE_SLOTS
+
+/** The kept request line's parts (read them only after `sameLine(..., REQUEST_LINE)`). */
+export interface RequestLineMemo {
+  method: string
+  target: string
+  /** Index of the target's first `?`, -1 when none; `targetOffset` the target's from the line's start. */
+  query: number
+  targetOffset: number
+  protocol: 'HTTP/1.0' | 'HTTP/1.1'
+}
+
+export const requestLine: RequestLineMemo = { method: '', target: '', query: -1, targetOffset: 0, protocol: 'HTTP/1.1' }
 
 /**
  * The length (from `at` to its CR) of the line at `bytes[at..]` when it is the line kept
- * for field `slot` (`slot < LINE_SLOTS`) followed by CRLF within `bytes`, else -1.
+ * for field `slot` (`slot < LINE_SLOTS`, or `REQUEST_LINE`) followed by CRLF within
+ * `bytes`, else -1.
  *
  * @example
  * const b = bytes('Accept: x\r\n')
@@ -64,19 +89,29 @@ const lengths = new Int32Array(LINE_SLOTS)
  */
 export const sameLine = (bytes: Uint8Array, at: number, slot: number): number => {
   const n = lengths[slot] as number
-  const cr = at + n
-  if (n === 0 || cr + 2 > bytes.length || bytes[cr] !== 0x0d || bytes[cr + 1] !== 0x0a) return -1
-  const base = slot * LINE_MAX
-  let i = 0
-  // A word at a time where a view pays (a long run left in this array, or one made already).
-  const words = wordsFor(bytes, bytes.length - at)
-  if (words !== undefined) for (; i + 4 <= n; i += 4) if (words.getInt32(at + i, true) !== keptWords.getInt32(base + i, true)) return -1
-  for (; i < n; i++) if (bytes[at + i] !== kept[base + i]) return -1
+  // The line and its CRLF, compared as one run.
+  const m = n + 2
+  if (n === 0 || at + m > bytes.length) return -1
+  const base = slot * SLOT
+  // Eight bytes at a time where a view pays (a long run left in this array, or one made
+  // already), the last eight overlapping the ones before (no byte-by-byte tail). Compared as
+  // doubles, which is exact here: every kept byte is 0x09–0x7E (a checked line is tchar,
+  // VCHAR, SP, HTAB, then CR LF: RFC 9112 §3, §5), so a kept word's top byte (little-endian)
+  // is too: its sign bit is clear and its exponent neither 0 nor all ones (IEEE 754), so the
+  // kept word is a normal number, which only the same eight bytes equal (a NaN equals
+  // nothing; only zero has two encodings).
+  const words = m >= 8 ? wordsFor(bytes, bytes.length - at) : undefined
+  if (words !== undefined) {
+    const last = m - 8
+    for (let i = 0; i < last; i += 8) if (words.getFloat64(at + i, true) !== keptWords.getFloat64(base + i, true)) return -1
+    return words.getFloat64(at + last, true) === keptWords.getFloat64(base + last, true) ? n : -1
+  }
+  for (let i = 0; i < m; i++) if (bytes[at + i] !== kept[base + i]) return -1
   return n
 }
 
 /**
- * Keeps the checked field line `bytes[at..end)` (`end` at its CR) for field `slot`, with its
+ * Keeps the checked field line `bytes[at..end)` (`end` at its CR, which CRLF follows) for field `slot`, with its
  * header (frozen: it is handed to every request that has the line) and its kind; a line
  * longer than `LINE_MAX` is not kept (the slot keeps nothing then).
  *
@@ -89,8 +124,35 @@ export const rememberLine = (bytes: Uint8Array, at: number, end: number, slot: n
     lengths[slot] = 0
     return
   }
-  kept.set(bytes.subarray(at, end), slot * LINE_MAX)
+  kept.set(bytes.subarray(at, end + 2), slot * SLOT)
   lengths[slot] = n
   lineMemo.headers[slot] = header
   lineMemo.kinds[slot] = kind
+}
+
+/**
+ * Keeps the checked request line `bytes[at..end)` (`end` at its CR, which CRLF follows: RFC 9112 §3, method SP
+ * request-target SP HTTP-version) with what it reads as; a line longer than `LINE_MAX` is
+ * not kept (nothing is then). Its validity depends on its bytes alone, so the same bytes
+ * again are the same line, read the same way.
+ *
+ * @example
+ * rememberRequestLine(bytes('GET /a?b HTTP/1.1\r\n'), 0, 17, 'GET', '/a?b', 2, 'HTTP/1.1')
+ * sameLine(bytes('GET /a?b HTTP/1.1\r\n'), 0, REQUEST_LINE) // 17
+ */
+export const rememberRequestLine = (
+  bytes: Uint8Array, at: number, end: number, method: string, target: string, query: number, protocol: 'HTTP/1.0' | 'HTTP/1.1',
+): void => {
+  const n = end - at
+  if (n > LINE_MAX) {
+    lengths[REQUEST_LINE] = 0
+    return
+  }
+  kept.set(bytes.subarray(at, end + 2), REQUEST_LINE * SLOT)
+  lengths[REQUEST_LINE] = n
+  requestLine.method = method
+  requestLine.target = target
+  requestLine.query = query
+  requestLine.targetOffset = method.length + 1
+  requestLine.protocol = protocol
 }

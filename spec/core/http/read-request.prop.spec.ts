@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import fc from 'fast-check'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../../lib/core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../../../lib/core/http/parse-http-request.js'
+import { LINE_MAX } from '../../../lib/core/http/line-memo.js'
 import { readRequest as readAt } from '../../../lib/core/http/read-request.js'
 import type { HttpLimits as Limits } from '../../../lib/core/http/http-limits.js'
 
@@ -258,6 +259,92 @@ test('readRequest :: the head and field-count limits hold at their edge for line
       else assert.is('_tag' in expected && expected._tag, 'Left', `${maxHeaderBytes} bytes, ${maxHeaders} fields`)
       // The edge itself: the fast path answers exactly when the general parser does.
       assert.is(read !== undefined, !('_tag' in expected), `${maxHeaderBytes} bytes, ${maxHeaders} fields`)
+    }
+  }
+})
+
+// Request lines that meet the kept request line in every way: the same bytes, one byte apart
+// in the method, target or version, longer, shorter, a query at another place, the other
+// version, and lines at the memo's length edge (LINE_MAX). Each head alone in its buffer
+// (compared byte by byte) or followed by more (compared eight bytes at a time).
+const longTarget = (n: number): string => `/${'t'.repeat(n - 'GET / HTTP/1.1'.length)}`
+const memoLineRequest = fc.constantFrom(
+  'GET /hello HTTP/1.1', 'GET /hello HTTP/1.0', 'GET /hellp HTTP/1.1', 'GET /hell HTTP/1.1', 'GET /hello/ HTTP/1.1', 'GET /hello?x HTTP/1.1',
+  'GET /hel?lo HTTP/1.1', 'GET /?hello HTTP/1.1', 'GET /hello?a?b HTTP/1.1', 'PUT /hello HTTP/1.1', 'GETS /hello HTTP/1.1', 'GE /hello HTTP/1.1',
+  'get /hello HTTP/1.1', 'M-SEARCH /hello HTTP/1.1', 'GET /hello HTTP/1.2', 'GET /hello HTTP/2.0', 'GET /hello  HTTP/1.1', 'GET  /hello HTTP/1.1',
+  'GET /hel#lo HTTP/1.1', 'GET /hello HTTP/1.1 ', 'GET * HTTP/1.1', 'OPTIONS * HTTP/1.1', 'GET http://h.example/x?y HTTP/1.1', 'GET /a HTTP/1.1',
+  `GET ${longTarget(LINE_MAX - 1)} HTTP/1.1`, `GET ${longTarget(LINE_MAX)} HTTP/1.1`, `GET ${longTarget(LINE_MAX + 1)} HTTP/1.1`,
+  `GET ${longTarget(LINE_MAX)}?q HTTP/1.0`,
+)
+const lineRequest = fc
+  .tuple(memoLineRequest, fc.constantFrom('Host: 127.0.0.1:6001\r\n', 'Host: a\r\nAccept: */*\r\n', ''), fc.boolean())
+  .map(([line, fields, more]) => ({ raw: `${line}\r\n${fields}\r\n`, more: more ? 'GET / HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(3) : '' }))
+
+test('readRequest :: request lines seen before (or nearly) are read as the general parser reads them', () => {
+  fc.assert(
+    fc.property(fc.array(lineRequest, { minLength: 1, maxLength: 8 }), (requests) => {
+      for (const { raw, more } of requests) {
+        const bytes = enc(`x${raw}${more}`)
+        const read = readRequest(bytes, 1, DEFAULT_HTTP_LIMITS)
+        const expected = general(bytes, 1, DEFAULT_HTTP_LIMITS)
+        if (read !== undefined) assert.equal(read, expected)
+        // A valid plain head is the fast path's to answer.
+        else assert.ok(!raw.startsWith('GET /hello HTTP/1.1\r\nHost') || '_tag' in expected, JSON.stringify(raw))
+      }
+    }),
+    { numRuns: 400 },
+  )
+})
+
+// wrk's head (the http-pipelined workload's), read once so that its request line and Host
+// line are kept, then again with one byte replaced by every other value, at every position,
+// alone in its buffer and as the first and a middle head of ten back to back.
+const WRK = 'GET /hello HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n'
+for (const [name, copies, nth] of [['alone', 1, 0], ['first of ten', 10, 0], ['sixth of ten', 10, 5]] as const) {
+  test(`readRequest :: wrk's head with its lines kept and any one byte changed is read as the general parser reads it (${name})`, () => {
+    const good = enc(WRK.repeat(copies))
+    const at0 = nth * WRK.length
+    for (let i = 0; i < WRK.length; i++) {
+      for (let x = 0; x < 256; x++) {
+        if (x === good[at0 + i]) continue
+        assert.ok(readRequest(good, at0, DEFAULT_HTTP_LIMITS) !== undefined)
+        const bytes = Uint8Array.from(good)
+        bytes[at0 + i] = x
+        const read = readRequest(bytes, at0, DEFAULT_HTTP_LIMITS)
+        if (read !== undefined) assert.equal(read, general(bytes, at0, DEFAULT_HTTP_LIMITS), `0x${x.toString(16)} at ${i}`)
+      }
+    }
+  })
+}
+
+test('readRequest :: every prefix of wrk\'s head with its lines kept waits for the rest; the whole is the general parser\'s request', () => {
+  for (const tail of ['', WRK.repeat(3)]) {
+    const good = enc(`${WRK}${tail}`)
+    assert.ok(readRequest(good, 0, DEFAULT_HTTP_LIMITS) !== undefined)
+    for (let n = 0; n < WRK.length; n++) {
+      // The prefix alone, and as the start of a longer buffer of the same array.
+      assert.is(readRequest(good.subarray(0, n), 0, DEFAULT_HTTP_LIMITS), undefined, `${n} bytes`)
+    }
+    const read = readRequest(good, 0, DEFAULT_HTTP_LIMITS)
+    assert.equal(read, general(good, 0, DEFAULT_HTTP_LIMITS))
+    assert.is(read?.end, WRK.length)
+  }
+})
+
+test('readRequest :: the request-line and head limits hold at their edge for a request line read again from the memo', () => {
+  const line = 'GET /hello HTTP/1.1'.length
+  for (const tail of ['', WRK.repeat(3)]) {
+    const good = enc(`${WRK}${tail}`)
+    for (const maxRequestLine of [line - 2, line - 1, line, line + 1, line + 2]) {
+      for (const maxHeaderBytes of [WRK.length - 2, WRK.length - 1, WRK.length, WRK.length + 1, line + 1, line + 2, line + 3]) {
+        const lim = { ...DEFAULT_HTTP_LIMITS, maxRequestLine, maxHeaderBytes }
+        assert.ok(readRequest(good, 0, DEFAULT_HTTP_LIMITS) !== undefined)
+        const read = readRequest(good, 0, lim)
+        const expected = general(good, 0, lim)
+        if (read !== undefined) assert.equal(read, expected)
+        // The edge itself: the fast path answers exactly when the general parser does.
+        assert.is(read !== undefined, !('_tag' in expected), `line ${maxRequestLine}, head ${maxHeaderBytes}`)
+      }
     }
   }
 })

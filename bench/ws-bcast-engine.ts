@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
 import { socketBytes } from '../lib/node/socket-bytes.js'
-import { countingEchoEngine, countingPlatform, type CountingSocket } from './load/counting-platform.js'
+import { countingEchoEngine, countingPlatform, type CountingSocket, upgradeRequest } from './load/counting-platform.js'
 import { cpuNs, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -30,10 +30,7 @@ const { values: opt } = parseArgs({
   },
 })
 
-const HANDSHAKE = new TextEncoder().encode(
-  'GET /bcast HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
-)
+const HANDSHAKE = upgradeRequest('/bcast')
 
 const conns = Number(opt.conns)
 const size = Number(opt.payload)

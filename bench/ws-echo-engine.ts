@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
 import { socketBytes } from '../lib/node/socket-bytes.js'
-import { countingEchoEngine } from './load/counting-platform.js'
+import { countingEchoEngine, upgradeRequest } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -33,10 +33,7 @@ const { values: opt } = parseArgs({
   },
 })
 
-const HANDSHAKE = new TextEncoder().encode(
-  'GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
-)
+const HANDSHAKE = upgradeRequest('/echo')
 
 const batch = Number(opt.batch)
 const conns = Number(opt.conns)

@@ -59,3 +59,10 @@ export const countingEchoEngine = (
   }
   return { engine, sockets, clients }
 }
+
+/** A client's WebSocket upgrade request for `path` of the echo app, as bytes (a fresh copy per call). */
+export const upgradeRequest = (path: string): Uint8Array =>
+  new TextEncoder().encode(
+    `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+  )

@@ -110,6 +110,19 @@ export const sameLine = (bytes: Uint8Array, at: number, slot: number): number =>
   return n
 }
 
+// Keeps the line `bytes[at..end)` and its CRLF in `slot`; a line longer than `LINE_MAX` is
+// not kept (the slot then keeps nothing): false.
+const keepBytes = (bytes: Uint8Array, at: number, end: number, slot: number): boolean => {
+  const n = end - at
+  if (n > LINE_MAX) {
+    lengths[slot] = 0
+    return false
+  }
+  kept.set(bytes.subarray(at, end + 2), slot * SLOT)
+  lengths[slot] = n
+  return true
+}
+
 /**
  * Keeps the checked field line `bytes[at..end)` (`end` at its CR, which CRLF follows) for field `slot`, with its
  * header (frozen: it is handed to every request that has the line) and its kind; a line
@@ -119,13 +132,7 @@ export const sameLine = (bytes: Uint8Array, at: number, slot: number): number =>
  * rememberLine(bytes('Accept: x\r\n'), 0, 9, 3, Object.freeze(['Accept', 'x'] as const), OTHER_LINE)
  */
 export const rememberLine = (bytes: Uint8Array, at: number, end: number, slot: number, header: Header, kind: number): void => {
-  const n = end - at
-  if (n > LINE_MAX) {
-    lengths[slot] = 0
-    return
-  }
-  kept.set(bytes.subarray(at, end + 2), slot * SLOT)
-  lengths[slot] = n
+  if (!keepBytes(bytes, at, end, slot)) return
   lineMemo.headers[slot] = header
   lineMemo.kinds[slot] = kind
 }
@@ -143,13 +150,7 @@ export const rememberLine = (bytes: Uint8Array, at: number, end: number, slot: n
 export const rememberRequestLine = (
   bytes: Uint8Array, at: number, end: number, method: string, target: string, query: number, protocol: 'HTTP/1.0' | 'HTTP/1.1',
 ): void => {
-  const n = end - at
-  if (n > LINE_MAX) {
-    lengths[REQUEST_LINE] = 0
-    return
-  }
-  kept.set(bytes.subarray(at, end + 2), REQUEST_LINE * SLOT)
-  lengths[REQUEST_LINE] = n
+  if (!keepBytes(bytes, at, end, REQUEST_LINE)) return
   requestLine.method = method
   requestLine.target = target
   requestLine.query = query

@@ -23,7 +23,7 @@ import type { Platform } from '../../lib/engine/platform.js'
 import { setSmallFrames } from '../../lib/engine/ws-session.js'
 import { setSimdMasking } from '../../lib/core/ws/mask-simd.js'
 import type { DeflateCodec } from '../../lib/core/ws/extensions/message-codec.js'
-import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
+import { acceptMemorySocket, memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
 import { cutInto, encodeStream, frameArb, type StreamFrame, streamArb } from '../support/ws-stream.js'
 
 const HANDSHAKE = new TextEncoder().encode(
@@ -248,6 +248,14 @@ test('WsSession :: chunks and scratch arrays of a Uint8Array subclass (a Node Bu
   )
 })
 
+// The raw-route echo app on a memory socket, upgraded, its 101 cleared: what a spec feeds frames to.
+const openRawEcho = (seen: RawMessage[]): ReturnType<typeof acceptMemorySocket> => {
+  const opened = acceptMemorySocket(createEngine({ routes: rawRoutes(seen) }, platform))
+  opened.client.receiver.receive(HANDSHAKE.slice())
+  opened.socket.out = []
+  return opened
+}
+
 test('WsSession :: a text frame checked as its chunks of a Uint8Array subclass arrive (a Node Buffer, no SIMD) leaves them as they were and is echoed whole', () => {
   // Past 64 bytes without WebAssembly, the check's masked copy of a chunk is the chunk's
   // `slice`, unmasked in place: a view on a Buffer, so the chunk must reach it as a plain view.
@@ -258,11 +266,7 @@ test('WsSession :: a text frame checked as its chunks of a Uint8Array subclass a
     const chunks = [bytes.subarray(0, 20), bytes.subarray(20, 120), bytes.subarray(120)].map((chunk) => new RuntimeBytes(chunk))
     const before = chunks.map(hex)
     const seen: RawMessage[] = []
-    const engine = createEngine({ routes: rawRoutes(seen) }, platform)
-    const socket: MemorySocket = { out: [], ended: false, closed: false }
-    const client = engine.accept(socket)
-    client?.receiver.receive(HANDSHAKE.slice())
-    socket.out = []
+    const { socket, client } = openRawEcho(seen)
     for (const chunk of chunks) client?.receiver.receive(chunk)
     assert.equal(chunks.map(hex), before)
     assert.equal(seen, [rawText(text)])
@@ -318,11 +322,7 @@ test('WsSession :: a run of echoes leaves in one write, and a write during a han
   const frame = (text: string): Uint8Array => encodeStream([{ fin: true, rsv1: false, rsv2: false, opcode: 1, payload: utf8(text), key: Uint8Array.of(1, 2, 3, 4) }])
   const chunk = new Uint8Array([...frame('a1'), ...frame('a2'), ...frame('d3'), ...frame('a4')])
   const seen: RawMessage[] = []
-  const engine = createEngine({ routes: rawRoutes(seen) }, platform)
-  const socket: MemorySocket = { out: [], ended: false, closed: false }
-  const client = engine.accept(socket)
-  client?.receiver.receive(HANDSHAKE.slice())
-  socket.out = []
+  const { socket, client } = openRawEcho(seen)
   client?.receiver.receive(chunk)
   // a1 a2 together; D (written by the handler of d3) before d3's echo; then d3 and a4 together.
   assert.equal(socket.out.map(hex), ['81026131' + '81026132', '810144', '81026433' + '81026134'])

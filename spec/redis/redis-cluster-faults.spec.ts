@@ -194,7 +194,8 @@ Failover('a backfill that fails while a master is down is read again once its re
   const { room, master } = rooms[2] as { room: string; master: number }
   const known = await shared.redis.nodes()
   const replica = known.find((n) => n.masterId === known.find((m) => m.port === master)?.id)?.port as number
-  const healthy = known.find((n) => n.role === 'master' && !n.failed && n.port !== master && shared.redis.running(n.port))?.port as number
+  // A master that serves slots: the nodes hold connections to those alone.
+  const healthy = known.find((n) => n.role === 'master' && !n.failed && n.slots.length > 0 && n.port !== master && shared.redis.running(n.port))?.port as number
   const a = await startNode('a')
   const b = await startNode('b')
   const near = await connect(a.port, [room])

@@ -1,0 +1,89 @@
+/**
+ * Benchmark driver (not a test): one in-process engine bench run against two builds of
+ * `lib/`, in alternating processes, so a change's effect is read beside its base in the
+ * same minutes of the same machine rather than against a figure from another day.
+ *
+ * The base build is a detached `git worktree` of `--base` (a commit, tag or branch) in a
+ * temporary directory, with this tree's `bench/` copied over it: both builds run the same
+ * harness, only `lib/` (and `examples/`) differ. Each pair runs base then head, or head then
+ * base (alternating, so neither always runs on a warmer machine). Every `min X unit,
+ * median Y unit` the bench prints is collected; the table gives each pair's medians and
+ * the median over pairs, and head / base.
+ *
+ * Run: `npx tsx bench/compare-builds.ts --base <rev> [--pairs 4] -- http-engine.ts --head browser`
+ * (everything after `--` is the bench file under bench/ and its own arguments). The
+ * worktree is removed at the end, also on failure.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+
+const { values: opt, positionals } = parseArgs({
+  options: { base: { type: 'string' }, pairs: { type: 'string', default: '4' } },
+  allowPositionals: true,
+})
+const [benchFile, ...benchArgs] = positionals
+if (opt.base === undefined || benchFile === undefined) {
+  throw new Error('usage: npx tsx bench/compare-builds.ts --base <rev> [--pairs N] -- <bench file under bench/> [its arguments]')
+}
+const pairs = Number(opt.pairs)
+if (!Number.isInteger(pairs) || pairs < 1 || pairs > 20) throw new Error(`--pairs takes 1 to 20, not ${opt.pairs}`)
+
+const root = resolve(import.meta.dirname, '..')
+if (!existsSync(join(root, 'bench', benchFile))) throw new Error(`no bench/${benchFile} in this tree`)
+const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim()
+const baseSha = git('rev-parse', '--verify', `${opt.base}^{commit}`)
+const headSha = git('rev-parse', 'HEAD')
+const dirty = git('status', '--porcelain', '--', 'lib', 'examples') !== ''
+
+/** The figures one run printed: every `min X unit, median Y unit`, in order. */
+const figuresOf = (output: string): { unit: string; median: number }[] =>
+  [...output.matchAll(/min (\d+(?:\.\d+)?) (\S+), median (\d+(?:\.\d+)?) \S+/g)].map((m) => ({ unit: m[2] as string, median: Number(m[3]) }))
+
+const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[sorted.length >> 1] as number
+}
+
+const tree = join(mkdtempSync(join(tmpdir(), 'twinport-base-')), baseSha.slice(0, 12))
+const run = (cwd: string): { unit: string; median: number }[] => {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', join('bench', benchFile), ...benchArgs], { cwd, encoding: 'utf8', timeout: 600_000 })
+  if (child.status !== 0) throw new Error(`bench/${benchFile} failed in ${cwd} (status ${child.status}):\n${child.stderr}`)
+  const found = figuresOf(child.stdout)
+  if (found.length === 0) throw new Error(`bench/${benchFile} printed no "min X unit, median Y unit" figure:\n${child.stdout}`)
+  return found
+}
+
+git('worktree', 'add', '--detach', tree, baseSha)
+try {
+  // The same harness for both builds; the base's own node_modules would be this one anyway.
+  rmSync(join(tree, 'bench'), { recursive: true, force: true })
+  cpSync(join(root, 'bench'), join(tree, 'bench'), { recursive: true, filter: (src) => !src.includes(join('bench', '.tmp')) })
+  symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'), 'dir')
+  const base: { unit: string; median: number }[][] = []
+  const head: { unit: string; median: number }[][] = []
+  for (let p = 0; p < pairs; p++) {
+    if (p % 2 === 0) {
+      base.push(run(tree))
+      head.push(run(root))
+    } else {
+      head.push(run(root))
+      base.push(run(tree))
+    }
+    const line = (head[p] as { unit: string; median: number }[]).map((h, i) => `${base[p]?.[i]?.median} -> ${h.median} ${h.unit}`).join('; ')
+    console.log(`pair ${p + 1} (${p % 2 === 0 ? 'base first' : 'head first'}): ${line}`)
+  }
+  console.log(`\nbench/${benchFile} ${benchArgs.join(' ')}`.trimEnd())
+  console.log(`base ${baseSha.slice(0, 12)}, head ${headSha.slice(0, 12)}${dirty ? ' with uncommitted changes to lib/ or examples/' : ''}, ${pairs} pairs`)
+  console.log('| figure | base (median of pairs) | head | head / base |\n|---|---:|---:|---:|')
+  ;(head[0] as { unit: string }[]).forEach((f, i) => {
+    const b = median(base.map((r) => r[i]?.median ?? Number.NaN))
+    const h = median(head.map((r) => r[i]?.median ?? Number.NaN))
+    console.log(`| ${i + 1}: ${f.unit} | ${b} | ${h} | ${(h / b).toFixed(2)}x |`)
+  })
+} finally {
+  git('worktree', 'remove', '--force', tree)
+  rmSync(resolve(tree, '..'), { recursive: true, force: true })
+}

@@ -105,6 +105,12 @@ export const nodeRedisPort = (options: {
       return sharded ? subscriber.sSubscribe(channel, deliver, true) : subscriber.subscribe(channel, deliver, true)
     },
     unsubscribe: (channel, sharded) => (sharded ? subscriber.sUnsubscribe(channel) : subscriber.unsubscribe(channel)),
+    // Listeners are added when Redis confirms a subscription, so one on its way reads false.
+    listening: (channel, sharded) => {
+      if (!isCluster(subscriber)) return subscriber.getPubSubListeners(sharded ? 'SHARDED' : 'CHANNELS').has(channel)
+      if (!sharded) return subscriber.pubSubNode?.client.getPubSubListeners('CHANNELS').has(channel) === true
+      return subscriber.masters.some((m) => m.pubSub?.client.getPubSubListeners('SHARDED').has(channel) === true)
+    },
     get commandsReady() {
       return client.isReady
     },

@@ -112,6 +112,9 @@ const DEFAULTS = {
 /** How often a target whose master fails over is tried again (docs/decisions.md "Redis Cluster failover"). */
 const RETRY_MS = 200
 
+/** How long a subscription may be missing from the client before it counts as lost (a move after a failover takes a connect and one round trip). */
+const LISTEN_GRACE_MS = 1000
+
 const randomId = (): string => {
   const bytes = new Uint8Array(8)
   globalThis.crypto.getRandomValues(bytes)
@@ -132,6 +135,10 @@ interface Scope {
   readonly target: ClusterTarget
   readonly order: ScopeOrder<ClusterBroadcast>
   subscribed: boolean
+  /** A SUBSCRIBE asked and not answered yet: not asked again meanwhile (two listeners would hear every message twice). */
+  asking: boolean
+  /** Since when the client has been found without this target's listener (`RedisPort.listening`); NaN while it has one. */
+  unheardSince: number
   /** A fill that failed (Redis away, or its master failing over), to run again. */
   fillFrom: { epoch: number; n: number } | undefined
 }
@@ -464,16 +471,25 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
 
   const scopeOf = (target: ClusterTarget): Scope => {
     const keys = scopeKeys(prefix, target)
-    return scopes.get(keys.tag) ?? { keys, target, order: new ScopeOrder(), subscribed: false, fillFrom: undefined }
+    return scopes.get(keys.tag) ?? { keys, target, order: new ScopeOrder(), subscribed: false, asking: false, unheardSince: Number.NaN, fillFrom: undefined }
   }
 
-  const subscribe = (scope: Scope): void => {
+  // `again`: a subscription the client lost; once it is back, what was published meanwhile
+  // is read from the stream.
+  const subscribe = (scope: Scope, again = false): void => {
+    scope.asking = true
     port.subscribe(scope.keys.channel, sharded, (bytes) => onScopeMessage(scope, bytes)).then(
       () => {
+        scope.asking = false
         scope.subscribed = true
-        if (scopes.get(scope.keys.tag) !== scope) void port.unsubscribe(scope.keys.channel, sharded).catch(() => undefined)
+        if (scopes.get(scope.keys.tag) !== scope) return void port.unsubscribe(scope.keys.channel, sharded).catch(() => undefined)
+        const from = again ? scope.order.refill() : undefined
+        if (from !== undefined) fill(scope, from)
       },
-      (error: unknown) => log().debug('cluster: subscription to {channel} waits for Redis: {error}', { channel: scope.keys.channel, error: message(error) }),
+      (error: unknown) => {
+        scope.asking = false
+        log().debug('cluster: subscription to {channel} waits for Redis: {error}', { channel: scope.keys.channel, error: message(error) })
+      },
     )
   }
 
@@ -563,6 +579,26 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     if (changed && alive) refillAll()
   }
 
+  // A subscription that failed is asked again, and one the client no longer holds is made
+  // again. A listener is only seen once Redis has confirmed it, so one on its way (node-redis
+  // moving it after a failover) is given LISTEN_GRACE_MS and a heartbeat; missing longer
+  // than that, it is lost.
+  const checkListening = (): void => {
+    const now = (host as ClusterHost).timers.now()
+    for (const scope of scopes.values()) {
+      if (scope.asking) continue
+      if (!scope.subscribed) subscribe(scope, true)
+      else if (port.listening === undefined || port.listening(scope.keys.channel, sharded)) scope.unheardSince = Number.NaN
+      else if (Number.isNaN(scope.unheardSince)) scope.unheardSince = now
+      else if (now - scope.unheardSince >= LISTEN_GRACE_MS) {
+        scope.unheardSince = Number.NaN
+        scope.subscribed = false
+        log().warning('cluster: the Redis client no longer listens to {channel}; subscribing again and reading what was missed from the stream', { channel: scope.keys.channel })
+        subscribe(scope, true)
+      }
+    }
+  }
+
   // ---- connecting, and coming back --------------------------------------------------------
 
   const loadScript = async (): Promise<void> => {
@@ -587,7 +623,10 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
         refillAtBeat = false
         refillAll()
       }
-      if (port.commandsReady) beat(true).catch((error: unknown) => log().debug('cluster: heartbeat failed: {error}', { error: message(error) }))
+      if (port.commandsReady) {
+        beat(true).catch((error: unknown) => log().debug('cluster: heartbeat failed: {error}', { error: message(error) }))
+        if (up) checkListening()
+      }
     }, heartbeatIntervalMs)
     up = true
     await flush()
@@ -623,7 +662,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     if (!started || closed) return
     // node-redis has subscribed again to what it had; what it did not have yet is asked now,
     // and every target reads from its stream what was published while the line was down.
-    for (const scope of scopes.values()) if (!scope.subscribed) subscribe(scope)
+    for (const scope of scopes.values()) if (!scope.subscribed && !scope.asking) subscribe(scope)
     refillAll()
     // A cluster node's connection is ready before node-redis has sent it the subscriptions it
     // moves there: read once more at the next heartbeat, for what came in between.

@@ -17,6 +17,13 @@ export interface RedisPort {
   /** Listens to a channel (SSUBSCRIBE when `sharded`, SUBSCRIBE otherwise); messages as bytes. */
   subscribe(channel: string, sharded: boolean, listener: (message: Uint8Array) => void): Promise<void>
   unsubscribe(channel: string, sharded: boolean): Promise<void>
+  /**
+   * Whether the client holds a listener of this port's for `channel` now. A client can lose
+   * one without a word (node-redis moves a failed-over master's subscriptions to its heir
+   * in a promise nobody awaits; when that SSUBSCRIBE fails, the listeners are gone). A port
+   * without it: the adapter takes a subscription once made as kept.
+   */
+  listening?(channel: string, sharded: boolean): boolean
   /** Whether the command connection can take commands now. */
   readonly commandsReady: boolean
   /**

@@ -15,7 +15,7 @@ import { withSequence } from '../../lib/core/cluster/with-sequence.js'
 import { onConnect, routes, socketOn } from '../../lib/index.js'
 import { startRedisCluster } from '../support/redis-cluster.js'
 import { meshed, redisSuite } from '../support/redis-suite.js'
-import { delay, openClient } from '../support/server.js'
+import { delay, eventually, type LogRecord, openClient } from '../support/server.js'
 
 const app = routes({
   join: onConnect((ctx) => {
@@ -184,6 +184,47 @@ Cluster('a node given the application\'s own cluster client leaves it open on cl
   assert.is(client.isOpen, true)
   assert.is(await client.sendCommand(undefined, true, ['PING']), 'PONG')
   await client.close()
+})
+
+// node-redis moves a failed-over master's sharded subscriptions in a promise nobody awaits:
+// when that SSUBSCRIBE fails, the listeners are gone without a word. Here the client is made
+// to drop b's listener through its own API, the state such a failure leaves.
+Cluster('a subscription the cluster client lost is made again, and what was published meanwhile is read from the stream, in order, once', async () => {
+  const client = createCluster({ rootNodes: shared.redis.rootNodes.map((n) => ({ url: n.url })) })
+  await client.connect()
+  try {
+    const { room, master } = rooms[0] as { room: string; master: number }
+    const a = await startNode('a')
+    const b = await startNode('b', { client })
+    const sender = await openClient(a.port, `/?room=${room}`)
+    const far = await openClient(b.port, `/?room=${room}`)
+    for (let i = 0; i < 100 && (await shardSubscribers(master, channelOf(room))) !== 2; i++) await delay(20)
+    sender.emit('shout', { room, text: 'before' })
+    assert.is(await far.next(), '{"event":"shout","data":"before"}')
+    await client.sUnsubscribe(channelOf(room))
+    assert.is(await shardSubscribers(master, channelOf(room)), 1)
+    for (const text of ['missed 1', 'missed 2']) sender.emit('shout', { room, text })
+    // b finds its listener gone (past its grace for a move on its way), subscribes again and
+    // reads the two it missed from the stream.
+    const lost = (r: LogRecord): boolean => r.level === 'warning' && r.message.includes('no longer listens to') && r.context.channel === channelOf(room)
+    await eventually(() => b.records.some(lost), 5000, 'b to find its subscription lost')
+    await eventually(async () => (await shardSubscribers(master, channelOf(room))) === 2, 3000, 'b subscribed again')
+    assert.is(await far.next(), '{"event":"shout","data":"missed 1"}')
+    assert.is(await far.next(), '{"event":"shout","data":"missed 2"}')
+    sender.emit('shout', { room, text: 'after' })
+    assert.is(await far.next(), '{"event":"shout","data":"after"}')
+    // Each once: nothing more comes, nothing counted lost.
+    await delay(300)
+    assert.equal(far.pending, [])
+    // One listener at a time: no message was heard twice.
+    assert.is(b.adapter.stats().duplicates, 0)
+    assert.is(b.adapter.stats().lost, 0)
+    sender.ws.close()
+    far.ws.close()
+    await Promise.all([a, b].map((n) => n.server.close()))
+  } finally {
+    await client.close()
+  }
 })
 
 Cluster.run()

@@ -2,6 +2,8 @@
  * Benchmark driver (not a test): one in-process engine bench run against two builds of
  * `lib/`, in alternating processes, so a change's effect is read beside its base in the
  * same minutes of the same machine rather than against a figure from another day.
+ * Both builds are compiled with tsc first and run as JavaScript, as the servers run (under
+ * tsx the WebSocket echo bench reads about four times slower).
  *
  * The base build is a detached `git worktree` of `--base` (a commit, tag or branch) in a
  * temporary directory, with this tree's `bench/` copied over it: both builds run the same
@@ -10,18 +12,20 @@
  * median Y unit` the bench prints is collected; the table gives each pair's medians and
  * the median over pairs, and head / base.
  *
- * Run: `npx tsx bench/compare-builds.ts --base <rev> [--pairs 4] -- http-engine.ts --head browser`
- * (everything after `--` is the bench file under bench/ and its own arguments). The
- * worktree is removed at the end, also on failure.
+ * Run: `npx tsx bench/compare-builds.ts --base <rev> [--head <rev>] [--pairs 4] -- http-engine.ts --head browser`
+ * (everything after `--` is the bench file under bench/ and its own arguments). Without
+ * `--head` the head build is this working tree; with it, a second worktree of that rev
+ * (a merge against its first parent, say). The worktrees are removed at the end, also on
+ * failure.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
 const { values: opt, positionals } = parseArgs({
-  options: { base: { type: 'string' }, pairs: { type: 'string', default: '4' } },
+  options: { base: { type: 'string' }, head: { type: 'string' }, pairs: { type: 'string', default: '4' } },
   allowPositionals: true,
 })
 const [benchFile, ...benchArgs] = positionals
@@ -35,8 +39,8 @@ const root = resolve(import.meta.dirname, '..')
 if (!existsSync(join(root, 'bench', benchFile))) throw new Error(`no bench/${benchFile} in this tree`)
 const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim()
 const baseSha = git('rev-parse', '--verify', `${opt.base}^{commit}`)
-const headSha = git('rev-parse', 'HEAD')
-const dirty = git('status', '--porcelain', '--', 'lib', 'examples') !== ''
+const headSha = git('rev-parse', '--verify', `${opt.head ?? 'HEAD'}^{commit}`)
+const dirty = opt.head === undefined && git('status', '--porcelain', '--', 'lib', 'examples') !== ''
 
 /** The figures one run printed: every `min X unit, median Y unit`, in order. */
 const figuresOf = (output: string): { unit: string; median: number }[] =>
@@ -47,29 +51,53 @@ const median = (xs: readonly number[]): number => {
   return sorted[sorted.length >> 1] as number
 }
 
-const tree = join(mkdtempSync(join(tmpdir(), 'twinport-base-')), baseSha.slice(0, 12))
+const scratch = mkdtempSync(join(tmpdir(), 'twinport-builds-'))
+const tree = join(scratch, `base-${baseSha.slice(0, 12)}`)
+const headTree = opt.head === undefined ? root : join(scratch, `head-${headSha.slice(0, 12)}`)
+const OUT = join('bench', '.tmp', 'compare')
+const compiled = join(OUT, 'bench', benchFile.replace(/\.ts$/, '.js'))
+// lib/, examples/ and the bench, compiled as they are (a base that no longer type-checks
+// against today's harness is still emitted).
+const build = (dir: string): void => {
+  // In bench/.tmp (ignored by git), so paths are from there.
+  const config = {
+    extends: '../../tsconfig.json',
+    compilerOptions: { noEmit: false, noEmitOnError: false, rootDir: '../..', outDir: 'compare', declaration: false, sourceMap: false },
+    include: ['../../lib', '../../examples', `../${benchFile}`],
+  }
+  mkdirSync(join(dir, 'bench', '.tmp'), { recursive: true })
+  writeFileSync(join(dir, 'bench', '.tmp', 'tsconfig.compare.json'), JSON.stringify(config))
+  spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('bench', '.tmp', 'tsconfig.compare.json')], { cwd: dir, encoding: 'utf8', timeout: 300_000 })
+  if (!existsSync(join(dir, compiled))) throw new Error(`tsc emitted no ${compiled} in ${dir}`)
+}
 const run = (cwd: string): { unit: string; median: number }[] => {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', join('bench', benchFile), ...benchArgs], { cwd, encoding: 'utf8', timeout: 600_000 })
+  const child = spawnSync(process.execPath, [compiled, ...benchArgs], { cwd, encoding: 'utf8', timeout: 600_000 })
   if (child.status !== 0) throw new Error(`bench/${benchFile} failed in ${cwd} (status ${child.status}):\n${child.stderr}`)
   const found = figuresOf(child.stdout)
   if (found.length === 0) throw new Error(`bench/${benchFile} printed no "min X unit, median Y unit" figure:\n${child.stdout}`)
   return found
 }
 
-git('worktree', 'add', '--detach', tree, baseSha)
+// A worktree of `sha` with this tree's harness; its own node_modules would be this one anyway.
+const checkOut = (dir: string, sha: string): void => {
+  git('worktree', 'add', '--detach', dir, sha)
+  rmSync(join(dir, 'bench'), { recursive: true, force: true })
+  cpSync(join(root, 'bench'), join(dir, 'bench'), { recursive: true, filter: (src) => !src.includes(join('bench', '.tmp')) })
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
+}
 try {
-  // The same harness for both builds; the base's own node_modules would be this one anyway.
-  rmSync(join(tree, 'bench'), { recursive: true, force: true })
-  cpSync(join(root, 'bench'), join(tree, 'bench'), { recursive: true, filter: (src) => !src.includes(join('bench', '.tmp')) })
-  symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'), 'dir')
+  checkOut(tree, baseSha)
+  if (headTree !== root) checkOut(headTree, headSha)
+  build(tree)
+  build(headTree)
   const base: { unit: string; median: number }[][] = []
   const head: { unit: string; median: number }[][] = []
   for (let p = 0; p < pairs; p++) {
     if (p % 2 === 0) {
       base.push(run(tree))
-      head.push(run(root))
+      head.push(run(headTree))
     } else {
-      head.push(run(root))
+      head.push(run(headTree))
       base.push(run(tree))
     }
     const line = (head[p] as { unit: string; median: number }[]).map((h, i) => `${base[p]?.[i]?.median} -> ${h.median} ${h.unit}`).join('; ')
@@ -84,6 +112,7 @@ try {
     console.log(`| ${i + 1}: ${f.unit} | ${b} | ${h} | ${(h / b).toFixed(2)}x |`)
   })
 } finally {
-  git('worktree', 'remove', '--force', tree)
-  rmSync(resolve(tree, '..'), { recursive: true, force: true })
+  for (const dir of [tree, headTree]) if (dir !== root && existsSync(dir)) git('worktree', 'remove', '--force', dir)
+  git('worktree', 'prune')
+  rmSync(scratch, { recursive: true, force: true })
 }

@@ -98,12 +98,11 @@ export const nodeRedisPort = (options: {
       const commandOptions = opts?.bytes === true ? (untimed ? BYTES_UNTIMED : BYTES) : untimed ? UNTIMED : undefined
       return isCluster(client) ? client.sendCommand(opts?.key, false, argv, commandOptions) : client.sendCommand(argv, commandOptions)
     },
-    subscribe: (channel, sharded, listener) => {
-      // The Buffer itself (a Uint8Array): the frame cut from it stays a Buffer, so Node's
-      // socket.write does not wrap it in a new Buffer for every socket of a fan-out.
-      const deliver = (message: Buffer): void => listener(message)
-      return sharded ? subscriber.sSubscribe(channel, deliver, true) : subscriber.subscribe(channel, deliver, true)
-    },
+    // The listener itself, not a wrapper per call: node-redis keeps a channel's listeners in a
+    // Set, so the same one subscribed twice (again after a loss, while a move is on its way)
+    // hears each message once. It gets the Buffer itself (a Uint8Array): the frame cut from it
+    // stays a Buffer, so Node's socket.write does not wrap it anew for every socket of a fan-out.
+    subscribe: (channel, sharded, listener) => (sharded ? subscriber.sSubscribe(channel, listener, true) : subscriber.subscribe(channel, listener, true)),
     unsubscribe: (channel, sharded) => (sharded ? subscriber.sUnsubscribe(channel) : subscriber.unsubscribe(channel)),
     // Listeners are added when Redis confirms a subscription, so one on its way reads false.
     listening: (channel, sharded) => {

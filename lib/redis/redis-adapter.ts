@@ -141,6 +141,8 @@ interface Scope {
   unheardSince: number
   /** A fill that failed (Redis away, or its master failing over), to run again. */
   fillFrom: { epoch: number; n: number } | undefined
+  /** Its one listener: every SUBSCRIBE of this target hands the client the same function. */
+  readonly hear: (bytes: Uint8Array) => void
 }
 
 /**
@@ -471,14 +473,17 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
 
   const scopeOf = (target: ClusterTarget): Scope => {
     const keys = scopeKeys(prefix, target)
-    return scopes.get(keys.tag) ?? { keys, target, order: new ScopeOrder(), subscribed: false, asking: false, unheardSince: Number.NaN, fillFrom: undefined }
+    const known = scopes.get(keys.tag)
+    if (known !== undefined) return known
+    const scope: Scope = { keys, target, order: new ScopeOrder(), subscribed: false, asking: false, unheardSince: Number.NaN, fillFrom: undefined, hear: (bytes) => onScopeMessage(scope, bytes) }
+    return scope
   }
 
   // `again`: a subscription the client lost; once it is back, what was published meanwhile
   // is read from the stream.
   const subscribe = (scope: Scope, again = false): void => {
     scope.asking = true
-    port.subscribe(scope.keys.channel, sharded, (bytes) => onScopeMessage(scope, bytes)).then(
+    port.subscribe(scope.keys.channel, sharded, scope.hear).then(
       () => {
         scope.asking = false
         scope.subscribed = true

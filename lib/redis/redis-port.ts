@@ -14,7 +14,10 @@ export interface RedisPort {
    * when the caller bounds the wait itself, so the client sets no timer of its own for it.
    */
   command(args: readonly RedisArg[], options?: { readonly key?: string; readonly bytes?: boolean; readonly timer?: boolean }): Promise<unknown>
-  /** Listens to a channel (SSUBSCRIBE when `sharded`, SUBSCRIBE otherwise); messages as bytes. */
+  /**
+   * Listens to a channel (SSUBSCRIBE when `sharded`, SUBSCRIBE otherwise); messages as bytes.
+   * The same listener subscribed twice to a channel hears each message once.
+   */
   subscribe(channel: string, sharded: boolean, listener: (message: Uint8Array) => void): Promise<void>
   unsubscribe(channel: string, sharded: boolean): Promise<void>
   /**

@@ -278,4 +278,25 @@ Edge('a client of the application\'s own: the adapter opens a subscriber of its 
   await port.close()
 })
 
+Edge('nodeRedisPort: the same listener subscribed twice, at once or after, hears each message once; listening says whether the client holds it', async () => {
+  const port = nodeRedisPort({ url: shared.redis.url })
+  await port.connect()
+  try {
+    const heard: string[] = []
+    const listener = (bytes: Uint8Array): void => void heard.push(new TextDecoder().decode(bytes))
+    assert.is(port.listening?.('edge:twice', false), false)
+    await Promise.all([port.subscribe('edge:twice', false, listener), port.subscribe('edge:twice', false, listener)])
+    await port.subscribe('edge:twice', false, listener)
+    assert.is(port.listening?.('edge:twice', false), true)
+    assert.is(await admin.publish('edge:twice', 'one'), 1)
+    await eventually(() => heard.length > 0, 2000, 'the message')
+    await delay(100)
+    assert.equal(heard, ['one'])
+    await port.unsubscribe('edge:twice', false)
+    assert.is(port.listening?.('edge:twice', false), false)
+  } finally {
+    await port.close()
+  }
+})
+
 Edge.run()

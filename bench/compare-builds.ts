@@ -23,6 +23,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeF
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { summarize } from './report/stats.js'
 
 const { values: opt, positionals } = parseArgs({
   options: { base: { type: 'string' }, head: { type: 'string' }, pairs: { type: 'string', default: '4' } },
@@ -30,7 +31,7 @@ const { values: opt, positionals } = parseArgs({
 })
 const [benchFile, ...benchArgs] = positionals
 if (opt.base === undefined || benchFile === undefined) {
-  throw new Error('usage: npx tsx bench/compare-builds.ts --base <rev> [--pairs N] -- <bench file under bench/> [its arguments]')
+  throw new Error('usage: npx tsx bench/compare-builds.ts --base <rev> [--head <rev>] [--pairs N] -- <bench file under bench/> [its arguments]')
 }
 const pairs = Number(opt.pairs)
 if (!Number.isInteger(pairs) || pairs < 1 || pairs > 20) throw new Error(`--pairs takes 1 to 20, not ${opt.pairs}`)
@@ -42,14 +43,15 @@ const baseSha = git('rev-parse', '--verify', `${opt.base}^{commit}`)
 const headSha = git('rev-parse', '--verify', `${opt.head ?? 'HEAD'}^{commit}`)
 const dirty = opt.head === undefined && git('status', '--porcelain', '--', 'lib', 'examples') !== ''
 
-/** The figures one run printed: every `min X unit, median Y unit`, in order. */
-const figuresOf = (output: string): { unit: string; median: number }[] =>
-  [...output.matchAll(/min (\d+(?:\.\d+)?) (\S+), median (\d+(?:\.\d+)?) \S+/g)].map((m) => ({ unit: m[2] as string, median: Number(m[3]) }))
-
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  return sorted[sorted.length >> 1] as number
+/** One figure a bench run printed. */
+interface Figure {
+  readonly unit: string
+  readonly median: number
 }
+
+/** The figures one run printed: every `min X unit, median Y unit`, in order. */
+const figuresOf = (output: string): Figure[] =>
+  [...output.matchAll(/min (\d+(?:\.\d+)?) (\S+), median (\d+(?:\.\d+)?) \S+/g)].map((m) => ({ unit: m[2] as string, median: Number(m[3]) }))
 
 const scratch = mkdtempSync(join(tmpdir(), 'twinport-builds-'))
 const tree = join(scratch, `base-${baseSha.slice(0, 12)}`)
@@ -70,7 +72,7 @@ const build = (dir: string): void => {
   spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('bench', '.tmp', 'tsconfig.compare.json')], { cwd: dir, encoding: 'utf8', timeout: 300_000 })
   if (!existsSync(join(dir, compiled))) throw new Error(`tsc emitted no ${compiled} in ${dir}`)
 }
-const run = (cwd: string): { unit: string; median: number }[] => {
+const run = (cwd: string): Figure[] => {
   const child = spawnSync(process.execPath, [compiled, ...benchArgs], { cwd, encoding: 'utf8', timeout: 600_000 })
   if (child.status !== 0) throw new Error(`bench/${benchFile} failed in ${cwd} (status ${child.status}):\n${child.stderr}`)
   const found = figuresOf(child.stdout)
@@ -90,8 +92,8 @@ try {
   if (headTree !== root) checkOut(headTree, headSha)
   build(tree)
   build(headTree)
-  const base: { unit: string; median: number }[][] = []
-  const head: { unit: string; median: number }[][] = []
+  const base: Figure[][] = []
+  const head: Figure[][] = []
   for (let p = 0; p < pairs; p++) {
     if (p % 2 === 0) {
       base.push(run(tree))
@@ -100,15 +102,15 @@ try {
       head.push(run(headTree))
       base.push(run(tree))
     }
-    const line = (head[p] as { unit: string; median: number }[]).map((h, i) => `${base[p]?.[i]?.median} -> ${h.median} ${h.unit}`).join('; ')
+    const line = (head[p] as Figure[]).map((h, i) => `${base[p]?.[i]?.median} -> ${h.median} ${h.unit}`).join('; ')
     console.log(`pair ${p + 1} (${p % 2 === 0 ? 'base first' : 'head first'}): ${line}`)
   }
   console.log(`\nbench/${benchFile} ${benchArgs.join(' ')}`.trimEnd())
   console.log(`base ${baseSha.slice(0, 12)}, head ${headSha.slice(0, 12)}${dirty ? ' with uncommitted changes to lib/ or examples/' : ''}, ${pairs} pairs`)
   console.log('| figure | base (median of pairs) | head | head / base |\n|---|---:|---:|---:|')
-  ;(head[0] as { unit: string }[]).forEach((f, i) => {
-    const b = median(base.map((r) => r[i]?.median ?? Number.NaN))
-    const h = median(head.map((r) => r[i]?.median ?? Number.NaN))
+  ;(head[0] as Figure[]).forEach((f, i) => {
+    const b = summarize(base.map((r) => r[i]?.median ?? Number.NaN)).median
+    const h = summarize(head.map((r) => r[i]?.median ?? Number.NaN)).median
     console.log(`| ${i + 1}: ${f.unit} | ${b} | ${h} | ${(h / b).toFixed(2)}x |`)
   })
 } finally {

@@ -135,7 +135,7 @@ interface Scope {
   readonly target: ClusterTarget
   readonly order: ScopeOrder<ClusterBroadcast>
   subscribed: boolean
-  /** A SUBSCRIBE asked and not answered yet: not asked again meanwhile (two listeners would hear every message twice). */
+  /** A SUBSCRIBE asked and not answered yet: not asked again meanwhile (one in flight per target). */
   asking: boolean
   /** Since when the client has been found without this target's listener (`RedisPort.listening`); NaN while it has one. */
   unheardSince: number
@@ -488,8 +488,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
         scope.asking = false
         scope.subscribed = true
         if (scopes.get(scope.keys.tag) !== scope) return void port.unsubscribe(scope.keys.channel, sharded).catch(() => undefined)
-        const from = again ? scope.order.refill() : undefined
-        if (from !== undefined) fill(scope, from)
+        if (again) refill(scope)
       },
       (error: unknown) => {
         scope.asking = false
@@ -557,12 +556,15 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
 
   // ---- liveness ---------------------------------------------------------------------------
 
+  // A target reads its stream again from its last place (unless a fill is on its way).
+  const refill = (scope: Scope): void => {
+    const from = scope.order.refill()
+    if (from !== undefined) fill(scope, from)
+  }
+
   // Every target reads its stream again from its last place (after an outage).
   const refillAll = (): void => {
-    for (const scope of scopes.values()) {
-      const from = scope.order.refill()
-      if (from !== undefined) fill(scope, from)
-    }
+    for (const scope of scopes.values()) refill(scope)
   }
 
   const beat = async (alive: boolean): Promise<void> => {

@@ -34,6 +34,8 @@ const io: SocketIo<CountingSocket> = {
   end: (s) => void (s.ended = true),
   destroy: (s) => void (s.closed = true),
   cork: (s) => void (s.corked += 1),
+  pause: () => undefined,
+  resume: () => undefined,
   uncork: (s) => {
     s.corked -= 1
     if (s.corked === 0) s.flushes += 1

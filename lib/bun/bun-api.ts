@@ -13,6 +13,10 @@ export interface BunSocket<D> {
   /** Drops the connection now. */
   terminate(): void
   setNoDelay(enabled: boolean): boolean
+  /** Stops reading: no `data` until `resume` (the peer sees TCP backpressure). */
+  pause(): void
+  /** Reads again after `pause`. */
+  resume(): void
 }
 
 export interface BunSocketHandler<D> {

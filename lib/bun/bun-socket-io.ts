@@ -90,7 +90,9 @@ export const flushBacklog = (socket: Socket): void => {
     backlog.shift()
   }
   conn.backlog = undefined
-  if ((conn.flags & (ENDED | CLOSED)) === ENDED) socket.shutdown()
+  if ((conn.flags & (ENDED | CLOSED)) === ENDED) return socket.shutdown()
+  // Everything waiting was taken: a streamed response may send its next piece.
+  conn.client?.receiver.writable?.()
 }
 
 /**
@@ -158,6 +160,12 @@ export const bunSocketIo: SocketIo<Conn> = {
   },
   cork(conn) {
     conn.flags |= CORKING
+  },
+  pause(conn) {
+    if ((conn.flags & CLOSED) === 0) conn.socket.pause()
+  },
+  resume(conn) {
+    if ((conn.flags & CLOSED) === 0) conn.socket.resume()
   },
   uncork(conn) {
     if ((conn.flags & CORKING) === 0) return

@@ -37,6 +37,8 @@ interface Socket {
   ended: boolean // our side: no more writes; FIN once the backlog is out
   peerEnded: boolean
   closed: boolean
+  /** Set while reading is paused: the read loop waits for it to be called. */
+  paused: (() => void) | null | undefined
 }
 
 // A pending read holds its buffer, so every idle connection holds one: it starts small and
@@ -78,7 +80,9 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
       if (written < chunk.length) socket.backlog.unshift(chunk.subarray(written))
       if (socket.backlog.length > 0) return writeBacklog(socket)
       socket.writing = false
-      if (socket.ended) void afterEnd(socket)
+      if (socket.ended) return void afterEnd(socket)
+      // Everything waiting was taken: a streamed response may send its next piece.
+      socket.client?.receiver.writable?.()
     }, () => gone(socket))
   }
 
@@ -118,6 +122,15 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
     destroy: gone,
     cork(socket) {
       socket.corked ??= []
+    },
+    // `paused` is null while paused before the loop waits, the loop's wake-up once it does.
+    pause(socket) {
+      socket.paused ??= null
+    },
+    resume(socket) {
+      const wake = socket.paused
+      socket.paused = undefined
+      wake?.()
     },
     uncork(socket) {
       const parts = socket.corked
@@ -178,6 +191,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const serve = async (socket: Socket): Promise<void> => {
     let scratch = new Uint8Array(READ_FIRST)
     for (;;) {
+      if (socket.paused === null) await new Promise<void>((resolve) => (socket.paused = resolve))
       let n: number | null
       try {
         n = await socket.conn.read(scratch)
@@ -208,7 +222,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   const accepting = (async () => {
     try {
       for await (const conn of listener) {
-        const socket: Socket = { conn, client: undefined, backlog: [], backlogBytes: 0, corked: undefined, writing: false, ended: false, peerEnded: false, closed: false }
+        const socket: Socket = { conn, client: undefined, backlog: [], backlogBytes: 0, corked: undefined, writing: false, ended: false, peerEnded: false, closed: false, paused: undefined }
         conn.setNoDelay?.(true)
         socket.client = engine.accept(socket)
         void serve(socket)

@@ -14,6 +14,11 @@ export interface Receiver {
   receive(chunk: Uint8Array): void
   /** The peer ended its side of the connection. */
   peerEnded(): void
+  /**
+   * The socket took what was waiting to be sent (Node's `drain`, Bun's `drain`, Deno's last
+   * write settled): a streamed response pulls its next piece. Adapters call it when present.
+   */
+  writable?(): void
 }
 
 export interface Client<S> {

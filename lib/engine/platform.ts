@@ -29,6 +29,13 @@ export interface SocketIo<S> {
   /** Holds writes together until `uncork` (one system call for a batch of frames). */
   cork(socket: S): void
   uncork(socket: S): void
+  /**
+   * Stops reading the socket (no more `receive` calls) until `resume`: the peer then sees
+   * TCP backpressure. A streamed request body that its handler is not consuming uses it.
+   */
+  pause(socket: S): void
+  /** Reads the socket again after `pause`. */
+  resume(socket: S): void
 }
 
 /** An opaque timer handle, whatever the runtime returns. */

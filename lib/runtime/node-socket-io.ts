@@ -96,6 +96,8 @@ export const nodeSocketIo: SocketIo<Socket> = {
       lazyReal = false
     } else socket.cork()
   },
+  pause: (socket) => void socket.pause(),
+  resume: (socket) => void socket.resume(),
   uncork: (socket) => {
     if (socket !== lazy) return socket.uncork()
     lazyDepth -= 1

@@ -55,6 +55,9 @@ export const serveNet = async (options: NetServerOptions, platform: Platform<Soc
     const client = this[CLIENT]
     if (client !== undefined) client.receiver.receive(receivedBytes(client, chunk))
   }
+  function onSocketDrain(this: ClientSocket): void {
+    this[CLIENT]?.receiver.writable?.()
+  }
   function onSocketEnd(this: ClientSocket): void {
     this[CLIENT]?.receiver.peerEnded()
   }
@@ -77,6 +80,7 @@ export const serveNet = async (options: NetServerOptions, platform: Platform<Soc
     socket[CLIENT] = client
     socket.on('data', onSocketData)
     socket.on('end', onSocketEnd)
+    socket.on('drain', onSocketDrain)
     socket.on('error', onSocketError)
     socket.on('close', onSocketClose)
   }

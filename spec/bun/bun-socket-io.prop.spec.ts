@@ -113,6 +113,8 @@ const oldIo: SocketIo<OldConn> = {
     conn.corkedBytes = 0
     if (!conn.closed) writeThrough(conn, parts.length === 1 ? first : Uint8Array.from(parts.flatMap((part) => [...part])))
   },
+  pause: () => undefined,
+  resume: () => undefined,
 }
 const oldClosed = (conn: OldConn): void => {
   conn.closed = true

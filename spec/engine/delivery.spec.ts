@@ -26,6 +26,8 @@ const io: SocketIo<FakeSocket> = {
   destroy: (s) => void (s.closed = true),
   cork: () => undefined,
   uncork: () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
 }
 
 const LIMIT = 1000
@@ -135,6 +137,8 @@ const textIo: SocketIo<TextSocket> = {
   destroy: (s) => void (s.closed = true),
   cork: () => undefined,
   uncork: () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
 }
 
 // Two session clients in room r: one batching (limit `batch`), one not; `turn()` ends the I/O turn.

@@ -13,6 +13,8 @@ export interface MemorySocket {
   out: Uint8Array[]
   ended: boolean
   closed: boolean
+  /** Whether the engine paused reading (a streamed body its handler is not consuming). */
+  paused?: boolean
 }
 
 /** A platform on `MemorySocket`s (or a richer record), with `deflate` when a codec is given. */
@@ -29,6 +31,8 @@ export const memoryPlatform = <S extends MemorySocket>(deflate?: Platform<S>['de
     destroy: (s) => void (s.closed = true),
     cork: () => undefined,
     uncork: () => undefined,
+    pause: (s) => void (s.paused = true),
+    resume: (s) => void (s.paused = false),
   },
   timers: {
     now: () => Date.now(),

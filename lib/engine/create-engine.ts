@@ -50,6 +50,8 @@ import { frameText } from './frame-text.js'
 import { guardLogger } from './guard-logger.js'
 import { httpDate } from './http-date.js'
 import { HttpSession, type HttpShared } from './http-session.js'
+import { bodyPlans } from './body-plans.js'
+import type { ExchangeOwner } from '../core/http/body-stream.js'
 import { createNamespaceRegistry } from './namespace-registry.js'
 import { encodeRawFrame } from './outgoing.js'
 import type { Platform } from './platform.js'
@@ -369,7 +371,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     context: httpContext,
     onError: onHttpError,
   }
-  const respond = (request: HttpRequest): Response | Promise<Response> => dispatchHttpNow(compiled, request, dispatchOptions)
+  const respond = (request: HttpRequest, owner: ExchangeOwner, exchange: number): Response | Promise<Response> =>
+    dispatchHttpNow(compiled, request, dispatchOptions, owner, exchange)
 
   // The WebSocket handshake (RFC 6455 §4.2): the core validates it, then the HTTP
   // middleware sees it like any request (authentication, logging) and may refuse it.
@@ -596,13 +599,16 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (rest.length > 0) session.receive(rest)
   }
 
+  const plans = bodyPlans(compiled, { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody })
   const httpShared: HttpShared<S> = {
     io,
     timers,
     allocate: platform.allocate,
     limits,
-    httpLimits: { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody },
+    httpLimits: plans.parseLimits,
     respond,
+    bodyPlan: plans.planOf,
+    onStreamFailed: (request, error) => logger.exception(error, { method: request.method, path: request.path, phase: 'streamed answer' }),
     // A session's id is its client's: `accept` registers both before the first byte is read.
     decideUpgrade: (session, request) => decideUpgrade(session.clientId, request),
     takeOver: (session, request, rest) => {
@@ -729,6 +735,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     // A client gone while its session was restored from the store: it comes back later.
     const restoring = client.type === 'http' ? parked.get(client.id) : undefined
     if (restoring !== undefined) abandon(restoring)
+    httpSessions.get(client.id)?.closed()
     httpSessions.delete(client.id)
     const session = wsOf(client)
     if (session !== undefined) disconnected(client, session)

@@ -5,18 +5,36 @@
  * head, request and keep-alive time-outs (checked by the server's periodic sweep).
  */
 import * as E from 'fp-ts/lib/Either.js'
+import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
+import { bodyIncomplete, bodyTooLarge, type HttpError } from '../core/http/http-error.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpLimits } from '../core/http/http-limits.js'
+import type { Head } from '../core/http/parse-head.js'
 import { type HttpNeedMore, parseHttpRequest } from '../core/http/parse-http-request.js'
+import { startBody } from '../core/http/read-body-piece.js'
 import { errorResponse } from '../core/http/response.js'
 import { type ReadCursor, readRequest } from '../core/http/read-request.js'
+import { requestOfHead } from '../core/http/request-of-head.js'
 import { serializeAnswer, serializeResponse } from '../core/http/serialize-response.js'
+import { serializeStreamHead } from '../core/http/serialize-stream-head.js'
+import { isStreamBody, type StreamBody } from '../core/http/stream-body.js'
 import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
+import { BodyIntake } from './body-intake.js'
 import { ByteQueue } from './byte-queue.js'
 import { httpDate } from './http-date.js'
 import type { Limits } from './limits.js'
 import type { SocketIo, Timers } from './platform.js'
+import { RequestBody } from './request-body.js'
+import { type PumpOutcome, ResponsePump } from './response-pump.js'
+
+/** How a route takes its body: streamed or not, within which limit (the route's own or the server's). */
+export interface BodyPlan {
+  readonly stream: boolean
+  readonly maxBody: number
+  /** The HTTP limits to finish reading a buffered body with (the route's `maxBody`). */
+  readonly limits: HttpLimits
+}
 
 /** What every HTTP session of one server shares. */
 export interface HttpShared<S> {
@@ -26,8 +44,18 @@ export interface HttpShared<S> {
   readonly allocate: (size: number) => Uint8Array
   readonly limits: Limits
   readonly httpLimits: HttpLimits
-  /** Answers one request (middleware, routes, CORS): synchronously when it can; never rejects. */
-  readonly respond: (request: HttpRequest) => Response | Promise<Response>
+  /**
+   * Answers one request (middleware, routes, CORS): synchronously when it can; never rejects.
+   * The connection passes itself as the owner of exchange `exchange` (its signal, its body).
+   */
+  readonly respond: (request: HttpRequest, owner: ExchangeOwner, exchange: number) => Response | Promise<Response>
+  /**
+   * How the route of `method` and `path` takes its body; `undefined` when no route of the
+   * server has body options (the server's limits then hold for every request).
+   */
+  readonly bodyPlan: (method: string, path: string) => BodyPlan | undefined
+  /** A streamed answer failed mid-body (its source threw): logged with the route. */
+  readonly onStreamFailed: (request: HttpRequest, error: unknown) => void
   /**
    * Decides a WebSocket upgrade request: a Response refuses it (sent, then the connection
    * closes); `undefined` accepts it.
@@ -48,9 +76,15 @@ export interface HttpShared<S> {
 // request waits for its decision: a refusal to send, or the hand-over.
 interface Slot {
   bytes: Uint8Array | undefined
-  readonly close: boolean
+  close: boolean
   readonly upgrade: HttpRequest | undefined
   decision?: { readonly refusal: Response | undefined }
+  /** The exchange's number on the connection (0 for answers of the connection's own). */
+  exchange?: number
+  /** A streamed answer: `bytes` is its head, and the body comes from here once the head is out. */
+  stream?: { readonly body: StreamBody; readonly framing: ReturnType<typeof serializeStreamHead>['framing']; readonly length: number | undefined; readonly request: HttpRequest }
+  /** The answer was given by the connection (a 413 mid-body): the handler's, when it comes, is dropped. */
+  settled?: boolean
 }
 
 // A settled promise to queue a microtask on (cheaper than queueMicrotask, which sets up an
@@ -113,6 +147,8 @@ const onlyLineEnds = (bytes: Uint8Array): boolean => {
 }
 
 const EMPTY = new Uint8Array(0)
+const EMPTY_BODY = new Uint8Array(0)
+const NO_TRAILERS: readonly Header[] = []
 // Where the fast path's last request ended (read at once: parsing never re-enters).
 const cursor: ReadCursor = { end: 0, upgrade: false }
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
@@ -123,7 +159,7 @@ const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
  * would be a dozen objects for the old generation to collect; here the behaviour lives once
  * on the prototype, and the per-connection state is the fields below.
  */
-export class HttpSession<S> {
+export class HttpSession<S> implements ExchangeOwner {
   private readonly queue = new ByteQueue()
   private readonly slots: Slot[] = []
   private resume: HttpNeedMore | undefined = undefined
@@ -143,6 +179,18 @@ export class HttpSession<S> {
   private runPool: Uint8Array | undefined = undefined
   private runStart = 0
   private runSize = 0
+  // Exchanges (requests) are numbered from 1 on the connection; what a request reads of its
+  // exchange (its signal, its streamed body) is kept only while the exchange runs, and only once asked.
+  private exchanges = 0
+  private signals: Map<number, AbortController> | undefined = undefined
+  private bodies: Map<number, RequestBody> | undefined = undefined
+  // A streamed request body being read off the socket, and a streamed answer being sent.
+  private intake: BodyIntake | undefined = undefined
+  private pump: ResponsePump | undefined = undefined
+  private paused = false
+  private gone = false
+  // The limits a buffered body of a route with its own `maxBody` is read with.
+  private bodyLimits: HttpLimits | undefined = undefined
 
   constructor(
     readonly socket: S,
@@ -155,6 +203,7 @@ export class HttpSession<S> {
 
   /** Feeds bytes read from the socket. */
   receive(chunk: Uint8Array): void {
+    if (this.intake !== undefined) return this.receiveBody(chunk)
     if (this.stopped) {
       // Bytes after an upgrade request belong to the WebSocket: keep them for it.
       if (this.slots.some((s) => s.upgrade !== undefined)) this.queue.push(chunk)
@@ -171,13 +220,66 @@ export class HttpSession<S> {
 
   /** The peer ended its side: answer what is owed, then close. */
   peerEnded(): void {
+    const intake = this.intake
+    if (intake !== undefined) this.bodyFailed(bodyIncomplete(intake.body.received))
     this.finish()
+  }
+
+  /** The socket took its backlog: a streamed answer sends its next piece. */
+  writable(): void {
+    this.pump?.writable()
+  }
+
+  /** The connection is gone: every exchange still running is cancelled. */
+  closed(): void {
+    if (this.gone) return
+    this.gone = true
+    this.stopped = true
+    const intake = this.intake
+    this.intake = undefined
+    intake?.cut(bodyIncomplete(intake.body.received))
+    this.pump?.cancel('the client went away')
+    this.abortAll('the client went away')
+  }
+
+  /** The signal of exchange `exchange`: aborted when it cannot complete. */
+  signalOf(exchange: number): AbortSignal {
+    const signals = (this.signals ??= new Map())
+    let controller = signals.get(exchange)
+    if (controller === undefined) {
+      controller = new AbortController()
+      if (this.gone) controller.abort(new Error('the client went away'))
+      signals.set(exchange, controller)
+    }
+    return controller.signal
+  }
+
+  /** The streamed body of exchange `exchange`, for a route that streams its body. */
+  bodyOf(exchange: number): BodyStream | undefined {
+    return this.bodies?.get(exchange)
   }
 
   /** Enforces the time-outs at time `now` (milliseconds). */
   sweep(now: number): void {
     const { socket, queue, shared } = this
     if (shared.io.isClosed(socket) || shared.io.isEnded(socket)) return
+    const pump = this.pump
+    if (pump !== undefined) {
+      // A socket that took nothing for a heartbeat is a client gone without a FIN (or one
+      // that stopped reading); a source that gave nothing for streamIdleMs is stuck.
+      if (pump.blockedSince >= 0 && now - pump.blockedSince > shared.limits.heartbeatIntervalMs) pump.cancel('the client stopped taking the answer')
+      else if (pump.blockedSince < 0 && now - pump.idleSince > shared.limits.streamIdleMs) pump.cancel('the streamed answer gave nothing for streamIdleMs')
+      return
+    }
+    const intake = this.intake
+    if (intake !== undefined) {
+      // Paused by us (the handler is behind) is no silence of the client's.
+      if (!this.paused && now - intake.lastAt > shared.limits.streamIdleMs) {
+        shared.debug('request body time-out', { received: intake.body.received })
+        this.bodyFailed(bodyIncomplete(intake.body.received))
+      }
+      return
+    }
     // Empty lines left after the last request (RFC 9112 §2.2) are no request in progress.
     if (!this.stopped && queue.length > 0 && !onlyLineEnds(queue.bytes())) {
       const headMissing = this.resume === undefined || this.resume.resume._tag === 'Head'
@@ -196,6 +298,11 @@ export class HttpSession<S> {
   finish(): void {
     this.stopped = true
     this.finishing = true
+    // A server that drains cancels what streams: an endless answer would hold it open.
+    if (this.shared.draining()) {
+      this.pump?.cancel('the server is closing')
+      this.abortAll('the server is closing')
+    }
     if (this.slots.length === 0) this.shared.io.end(this.socket)
   }
 
@@ -282,8 +389,14 @@ export class HttpSession<S> {
         return
       }
       if (head.bytes === undefined) return this.send()
+      if (head.stream !== undefined) {
+        if (this.pump === undefined) this.startPump(head)
+        return
+      }
       slots.shift()
       this.gather(head.bytes)
+      if (head.exchange !== undefined) this.endExchange(head.exchange)
+      if (!head.close && this.unreadBody(head.exchange)) head.close = true
       if (head.close) {
         this.send()
         io.end(socket)
@@ -304,21 +417,33 @@ export class HttpSession<S> {
   // An answer given synchronously is serialized at once and written when the chunk is parsed
   // (straight into the outgoing bytes when no earlier answer is owed); an asynchronous one
   // corks the socket, so answers settling in the same turn leave together.
-  private dispatch(request: HttpRequest, date: string): void {
+  private dispatch(request: HttpRequest, date: string, body?: RequestBody): void {
     const keepAlive = request.keepAlive && !this.shared.draining()
     if (!keepAlive) this.stopped = true
-    const answer = this.shared.respond(request)
+    const exchange = ++this.exchanges
+    if (body !== undefined) (this.bodies ??= new Map()).set(exchange, body)
+    const answer = this.shared.respond(request, this, exchange)
     if (!(answer instanceof Promise)) {
+      if (isStreamBody(answer.body)) {
+        this.slots.push(this.streamSlot(answer, request, keepAlive, date, exchange))
+        return
+      }
       const bytes = this.serialize(answer, request, keepAlive, date)
-      if (keepAlive && this.slots.length === 0) this.gather(bytes)
-      else this.slots.push({ bytes, close: !keepAlive, upgrade: undefined })
+      if (keepAlive && this.slots.length === 0 && body === undefined) {
+        this.gather(bytes)
+        if (this.signals !== undefined) this.endExchange(exchange)
+      } else this.slots.push({ bytes, close: !keepAlive, upgrade: undefined, exchange })
       return
     }
-    const slot: Slot = { bytes: undefined, close: !keepAlive, upgrade: undefined }
+    const slot: Slot = { bytes: undefined, close: !keepAlive, upgrade: undefined, exchange }
     this.slots.push(slot)
     this.shared.hold(this.socket)
     void answer.then((res) => {
-      slot.bytes = this.serialize(res, request, keepAlive, httpDate(this.shared.timers.now()))
+      // Answered by the connection already (413 mid-body), or the client is gone.
+      if (slot.settled === true || this.gone) return
+      const now = this.shared.timers.now()
+      if (isStreamBody(res.body)) Object.assign(slot, this.streamSlot(res, request, keepAlive, httpDate(now), exchange))
+      else slot.bytes = this.serialize(res, request, keepAlive, httpDate(now))
       // Flushed once after every answer settled in this turn, so pipelined answers leave together.
       if (this.slots[0] === slot && !this.flushQueued) {
         this.flushQueued = true
@@ -360,6 +485,203 @@ export class HttpSession<S> {
     else decide(decided)
   }
 
+  // A request read whole: dispatched as it is, unless its route streams its body (then its
+  // body, here already, is that stream's only piece) or holds it to a smaller limit.
+  private dispatchWhole(request: HttpRequest, date: string): void {
+    const plan = this.shared.bodyPlan(request.method, request.path)
+    if (plan === undefined) return this.dispatch(request, date)
+    if (request.body.length > plan.maxBody) return this.answerNow(httpErrorResponse(bodyTooLarge(plan.maxBody)), true)
+    if (!plan.stream) return this.dispatch(request, date)
+    const body = new RequestBody(request.body.length, this.bodyControl())
+    body.push(request.body)
+    body.end()
+    this.dispatch(request, date, body)
+  }
+
+  // The head of a request whose body is still arriving. Answers whether the connection took
+  // the request over (its body is streamed, or it was refused); otherwise parsing goes on.
+  private headArrived(head: Head, view: Uint8Array, date: string, now: number): boolean {
+    const plan = this.shared.bodyPlan(head.method, head.path)
+    if (plan === undefined) return false
+    if (head.framing._tag === 'Length' && head.framing.length > plan.maxBody) {
+      this.queue.clear()
+      this.answerNow(httpErrorResponse(bodyTooLarge(plan.maxBody)), true)
+      return true
+    }
+    if (!plan.stream) {
+      this.bodyLimits = plan.limits
+      return false
+    }
+    const reader = startBody(head.framing, plan.maxBody)
+    if (E.isLeft(reader)) {
+      this.queue.clear()
+      this.answerNow(httpErrorResponse(reader.left), true)
+      return true
+    }
+    this.queue.clear()
+    this.resume = undefined
+    this.firstRequest = false
+    this.continued = false
+    const length = head.framing._tag === 'Length' ? head.framing.length : undefined
+    const body = new RequestBody(length, this.bodyControl(head.expectContinue))
+    const intake = new BodyIntake(this.exchanges + 1, body, reader.right, { maxBody: plan.maxBody, maxHeaderBytes: this.shared.httpLimits.maxHeaderBytes }, now)
+    this.intake = intake
+    this.dispatch(requestOfHead(head, EMPTY_BODY, NO_TRAILERS), date, body)
+    this.receiveBody(view.subarray(head.end))
+    return true
+  }
+
+  // What the socket brings while a streamed body is read; after its end, the next requests.
+  private receiveBody(chunk: Uint8Array): void {
+    const intake = this.intake as BodyIntake
+    const now = this.shared.timers.now()
+    const step = intake.feed(chunk, now)
+    if (step._tag === 'More') return
+    if (step._tag === 'Failed') return this.bodyFailed(step.error)
+    this.intake = undefined
+    if (this.paused) {
+      this.paused = false
+      this.shared.io.resume(this.socket)
+    }
+    if (step.rest.length === 0 || this.stopped) return
+    this.requestStartedAt = now
+    if (this.queue.push(step.rest)) this.parse(now)
+    if (this.gathered() || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
+  }
+
+  // The streamed body cannot be read to its end: its exchange is answered with the error
+  // (unless its answer has begun: then the connection is cut), and the connection closes.
+  private bodyFailed(error: HttpError): void {
+    const intake = this.intake
+    this.intake = undefined
+    this.stopped = true
+    if (intake === undefined) return
+    intake.cut(error)
+    this.abort(intake.exchange, `request body: ${error.reason}`)
+    const slot = this.slots.find((s) => s.exchange === intake.exchange)
+    if (slot === undefined || this.pump !== undefined || slot.stream !== undefined) {
+      // Answered and sent already, or streaming its answer: nothing more can be said.
+      if (slot !== undefined && slot.bytes !== undefined && this.pump === undefined && slot.stream === undefined) slot.close = true
+      else this.shared.io.destroy(this.socket)
+      return
+    }
+    slot.settled = true
+    slot.close = true
+    slot.stream = undefined
+    slot.bytes = serializeResponse(httpErrorResponse(error), { keepAlive: false, date: httpDate(this.shared.timers.now()) })
+    if (this.slots[0] === slot) this.flush()
+  }
+
+  // The control a streamed body has over this connection.
+  private bodyControl(expectContinue = false): { pause(): void; resume(): void; started(): void; abandoned(): void } {
+    return {
+      pause: () => {
+        if (this.paused || this.intake === undefined) return
+        this.paused = true
+        this.shared.io.pause(this.socket)
+      },
+      resume: () => {
+        if (!this.paused) return
+        this.paused = false
+        this.shared.io.resume(this.socket)
+      },
+      // RFC 9110 §10.1.1: 100 Continue once the server means to read the body, and only
+      // before its answer (an answer given first makes the client send nothing more).
+      started: () => {
+        if (!expectContinue || this.continued || this.intake === undefined) return
+        const slot = this.slots.find((s) => s.exchange === this.intake?.exchange)
+        if (slot === undefined || slot.bytes !== undefined || this.slots[0] !== slot) return
+        this.continued = true
+        this.send()
+        this.shared.io.write(this.socket, CONTINUE)
+      },
+      // The handler will not read the rest: the connection closes after the answer.
+      abandoned: () => {
+        const intake = this.intake
+        if (intake === undefined) return
+        this.stopped = true
+        if (this.paused) {
+          this.paused = false
+          this.shared.io.resume(this.socket)
+        }
+      },
+    }
+  }
+
+  // Whether exchange `exchange` streams a body not read to its end: its connection cannot carry another request.
+  private unreadBody(exchange: number | undefined): boolean {
+    if (exchange === undefined || this.intake?.exchange !== exchange) return false
+    this.stopped = true
+    return true
+  }
+
+  // The slot of a streamed answer: its head now, its body from the pump once the head is out.
+  private streamSlot(res: Response, request: HttpRequest, keepAlive: boolean, date: string, exchange: number): Slot {
+    const head = serializeStreamHead(res, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol })
+    if (!head.keepAlive) this.stopped = true
+    return {
+      bytes: head.bytes,
+      close: !head.keepAlive,
+      upgrade: undefined,
+      exchange,
+      stream: { body: res.body as StreamBody, framing: head.framing, length: head.length, request },
+    }
+  }
+
+  private startPump(slot: Slot): void {
+    const stream = slot.stream as NonNullable<Slot['stream']>
+    const { io, timers } = this.shared
+    const socket = this.socket
+    this.gather(slot.bytes as Uint8Array)
+    this.send()
+    const sink = {
+      write: (bytes: Uint8Array) => io.write(socket, bytes),
+      buffered: () => io.buffered(socket),
+      cork: () => io.cork(socket),
+      uncork: () => io.uncork(socket),
+    }
+    const pump = new ResponsePump(stream.body.source, stream.framing, stream.length, sink, () => timers.now(), (outcome) => this.pumpEnded(slot, outcome))
+    this.pump = pump
+    pump.start()
+  }
+
+  private pumpEnded(slot: Slot, outcome: PumpOutcome): void {
+    this.pump = undefined
+    const stream = slot.stream as NonNullable<Slot['stream']>
+    if (this.slots[0] === slot) this.slots.shift()
+    if (slot.exchange !== undefined) this.endExchange(slot.exchange, outcome._tag === 'Sent' ? undefined : 'the streamed answer was cut')
+    const { io } = this.shared
+    if (outcome._tag === 'Failed') this.shared.onStreamFailed(stream.request, outcome.error)
+    else if (outcome._tag === 'Cancelled') this.shared.debug('streamed answer cancelled', { reason: outcome.reason })
+    if (outcome._tag !== 'Sent' || this.gone) {
+      this.stopped = true
+      // A chunked body is left without its last chunk, a sized one short: the client sees it
+      // cut. A body delimited by the close would look complete on a FIN: that one is reset.
+      if (stream.framing === 'close' || outcome._tag === 'Cancelled') io.destroy(this.socket)
+      else io.end(this.socket)
+      return
+    }
+    if (slot.close || this.unreadBody(slot.exchange)) return io.end(this.socket)
+    this.flush()
+  }
+
+  // The exchange is over: what it held is let go (its signal aborted when it did not complete).
+  private endExchange(exchange: number, abortedBecause?: string): void {
+    if (abortedBecause !== undefined) this.abort(exchange, abortedBecause)
+    this.signals?.delete(exchange)
+    this.bodies?.delete(exchange)
+  }
+
+  private abort(exchange: number, reason: string): void {
+    this.signals?.get(exchange)?.abort(new Error(reason))
+  }
+
+  private abortAll(reason: string): void {
+    const signals = this.signals
+    if (signals === undefined) return
+    for (const controller of signals.values()) controller.abort(new Error(reason))
+  }
+
   private parse(now: number): void {
     const { queue, shared } = this
     let bytes = queue.bytes()
@@ -376,12 +698,12 @@ export class HttpSession<S> {
           at = cursor.end
           // The scan saw whether a field is named Upgrade: no walk over the headers for it.
           if (cursor.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
-          this.dispatch(request, date)
+          this.dispatchWhole(request, date)
           continue
         }
       }
       const view = at === 0 ? bytes : bytes.subarray(at)
-      const step = parseHttpRequest(view, shared.httpLimits, this.resume)
+      const step = parseHttpRequest(view, (this.resume !== undefined && this.bodyLimits) || shared.httpLimits, this.resume)
       if (E.isLeft(step)) {
         queue.clear()
         this.resume = undefined
@@ -400,6 +722,11 @@ export class HttpSession<S> {
       const result = step.right
       if (result._tag === 'NeedMore') {
         if (this.resume === undefined) this.requestStartedAt = now
+        // The head is in, the body is not: the route says how it takes it.
+        if (result.resume._tag !== 'Head' && (this.resume === undefined || this.resume.resume._tag === 'Head')) {
+          queue.keep(view)
+          if (this.headArrived(result.resume.head, view, date, now)) return
+        }
         this.resume = result
         if (!this.continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && this.slots.length === 0) {
           this.continued = true
@@ -412,13 +739,14 @@ export class HttpSession<S> {
         return
       }
       this.resume = undefined
+      this.bodyLimits = undefined
       this.continued = false
       this.firstRequest = false
       bytes = result.rest
       at = 0
       const request = result.value
       if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) return this.upgrade(request, bytes)
-      this.dispatch(request, date)
+      this.dispatchWhole(request, date)
     }
     queue.keep(this.stopped || at === bytes.length ? EMPTY : at === 0 ? bytes : bytes.subarray(at))
   }

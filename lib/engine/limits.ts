@@ -22,6 +22,12 @@ export interface Limits {
   readonly headerTimeoutMs: number
   /** Time for a whole request (head and body) to arrive (408 past it). */
   readonly requestTimeoutMs: number
+  /**
+   * Time a streamed exchange may go quiet: a streamed answer whose source gives nothing, or a
+   * streamed request body whose client sends nothing, for this long is cancelled (the
+   * request time-out does not apply to either: an upload or a feed may last for hours).
+   */
+  readonly streamIdleMs: number
   /** Time an idle keep-alive HTTP connection stays open. */
   readonly keepAliveTimeoutMs: number
   /** Interval of WebSocket pings; a client that answered nothing since the last ping is dropped. */
@@ -44,6 +50,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxConnections: 100_000,
   headerTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
+  streamIdleMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   heartbeatIntervalMs: 30_000,
   closeTimeoutMs: 5_000,

@@ -39,6 +39,8 @@ export class RequestBody implements BodyStream {
   private begun = false
   private taken = false
   private dropped = false
+  /** Data bytes received so far. */
+  received = 0
 
   constructor(
     readonly length: number | undefined,
@@ -48,6 +50,7 @@ export class RequestBody implements BodyStream {
   /** A piece of the body arrived (a view the connection will not reuse). */
   push(piece: Uint8Array): void {
     if (this.dropped || this.ended || this.failure !== undefined || piece.length === 0) return
+    this.received += piece.length
     const waiter = this.waiter
     if (waiter !== undefined && this.queue.length === 0) {
       this.waiter = undefined

@@ -100,6 +100,11 @@ export interface UnsupportedMediaType extends Base<'UnsupportedMediaType', 415, 
 export interface BodyTooLarge extends Base<'BodyTooLarge', 413, 'body_too_large'> {
   readonly limit: number
 }
+/** A streamed request body stopped before its end: the client went away or went quiet (`limits.streamIdleMs`). */
+export interface BodyIncomplete extends Base<'BodyIncomplete', 400, 'body_incomplete'> {
+  /** Data bytes received before it stopped. */
+  readonly received: number
+}
 /** The request line exceeds `maxRequestLine`. */
 export interface RequestLineTooLong extends Base<'RequestLineTooLong', 414, 'request_line_too_long'> {
   readonly limit: number
@@ -139,6 +144,7 @@ export type HttpError =
   | InvalidJson
   | UnsupportedMediaType
   | BodyTooLarge
+  | BodyIncomplete
   | RequestLineTooLong
   | HeadersTooLarge
   | UnsupportedTransferCoding
@@ -204,6 +210,7 @@ export const unsupportedMediaType = (contentType: string): UnsupportedMediaType 
   contentType,
 })
 export const bodyTooLarge = (limit: number): BodyTooLarge => ({ _tag: 'BodyTooLarge', status: 413, reason: 'body_too_large', limit })
+export const bodyIncomplete = (received: number): BodyIncomplete => ({ _tag: 'BodyIncomplete', status: 400, reason: 'body_incomplete', received })
 export const requestLineTooLong = (limit: number): RequestLineTooLong => ({
   _tag: 'RequestLineTooLong',
   status: 414,

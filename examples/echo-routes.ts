@@ -4,12 +4,34 @@
  * - every WebSocket text or binary message is echoed back verbatim (up to 16 MiB);
  * - WebSocket clients on `/bcast` share one room: each message is sent to all of them
  *   (with the Redis adapter, on every process and host of the app);
- * - `GET /hello` answers `{"hello":"world"}`; `POST /echo` answers the body and its type.
+ * - `GET /hello` answers `{"hello":"world"}`; `POST /echo` answers the body and its type;
+ * - `GET /stream?chunks=N&size=S` streams N chunks of S bytes (`a`), one per turn of the event
+ *   loop, its length not announced (chunked on HTTP/1.1).
  */
-import { httpRoute, json, onConnect, onMessage, response, routes, type ServerOptions } from '../lib/index.js'
+import { errorResponse, httpRoute, json, onConnect, onMessage, response, routes, type ServerOptions, stream } from '../lib/index.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })
+const MAX_CHUNKS = 1_000_000
+const MAX_CHUNK_SIZE = 16 * 1024 * 1024
+
+// One turn of the event loop, on every runtime (setImmediate where there is one).
+const nextTurn = (): Promise<void> =>
+  new Promise((resolve) => ((globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate ?? setTimeout)(resolve))
+
+// A whole number from a query value, within [0, max]; undefined otherwise.
+const count = (value: unknown, max: number): number | undefined => {
+  const n = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN
+  return Number.isInteger(n) && n <= max ? n : undefined
+}
+
+async function* chunksOf(chunks: number, size: number): AsyncGenerator<Uint8Array> {
+  const chunk = new Uint8Array(size).fill(0x61)
+  for (let i = 0; i < chunks; i++) {
+    yield chunk
+    await nextTurn()
+  }
+}
 
 export const echoRoutes = routes({
   joinBroadcast: onConnect((ctx) => {
@@ -25,6 +47,12 @@ export const echoRoutes = routes({
   echoBody: httpRoute('POST', '/echo', (req) =>
     response(req.rawBody, 200, { 'Content-Type': req.headerMap.get('content-type') ?? 'application/octet-stream' }),
   ),
+  streamed: httpRoute('GET', '/stream', (req) => {
+    const chunks = count(req.query.chunks ?? '1', MAX_CHUNKS)
+    const size = count(req.query.size ?? '1024', MAX_CHUNK_SIZE)
+    if (chunks === undefined || size === undefined) return errorResponse(400, `expected chunks in 0..${MAX_CHUNKS} and size in 0..${MAX_CHUNK_SIZE}`)
+    return stream(chunksOf(chunks, size), { contentType: 'application/octet-stream' })
+  }),
 })
 
 /** The echo server's options besides host, port and routes. */

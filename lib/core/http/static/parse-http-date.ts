@@ -31,12 +31,13 @@ const utc = (year: number, month: number, day: number, hour: number, minute: num
 // RFC 9110 §5.6.7: "Recipients of a timestamp value in rfc850-date format, which uses a
 // two-digit year, MUST interpret a timestamp that appears to be more than 50 years in the
 // future as representing the most recent year in the past that had the same last two
-// digits." Without a clock, years 70–99 are 19xx and 00–69 are 20xx.
+// digits." So the year is the one in the 100 years from 49 before now to 50 after; without
+// a clock, years 70–99 are 19xx and 00–69 are 20xx.
 const fullYear = (twoDigits: number, nowMs: number | undefined): number => {
   if (nowMs === undefined || !Number.isFinite(nowMs)) return twoDigits >= 70 ? 1900 + twoDigits : 2000 + twoDigits
   const now = new Date(nowMs).getUTCFullYear()
   const year = now - (now % 100) + twoDigits
-  return year > now + 50 ? year - 100 : year
+  return year > now + 50 ? year - 100 : year < now - 49 ? year + 100 : year
 }
 
 /**

@@ -2,7 +2,8 @@
  * `isCompressible`: whether a response of a media type is worth compressing with gzip, br or
  * zstd. Text, JSON, JavaScript, XML (SVG included), WebAssembly, uncompressed fonts and
  * bitmaps are; images, audio, video, archives, woff/woff2 and PDF are already compressed
- * and are not. Agrees with every `compressible` flag of mime-db (checked by its spec).
+ * and are not. Agrees with mime-db's `compressible` flags but for unknown bytes
+ * (`application/octet-stream`), disk images and GPU textures (checked by its spec).
  *
  * Pure and portable: no node:* imports.
  */
@@ -21,12 +22,17 @@ const COMPRESSIBLE: ReadonlySet<string> = new Set([
   'application/rtf',
   'application/tar',
   'application/toml',
+  'application/vnd.dart',
   'application/vnd.ms-fontobject',
   'application/vnd.ms-opentype',
   'application/wasm',
   'application/x-javascript',
+  'application/x-httpd-php',
+  'application/x-ns-proxy-autoconfig',
   'application/x-sh',
   'application/x-tar',
+  'application/x-virtualbox-ovf',
+  'application/x-virtualbox-vbox',
   'application/x-www-form-urlencoded',
   'application/xml',
   'application/xml-dtd',
@@ -39,6 +45,8 @@ const COMPRESSIBLE: ReadonlySet<string> = new Set([
   'image/x-ms-bmp',
   'message/rfc822',
   'model/gltf-binary',
+  'x-shader/x-fragment',
+  'x-shader/x-vertex',
 ])
 
 /**

@@ -78,6 +78,9 @@ export const bodyArb: fc.Arbitrary<BodySpec> = boundaryArb
     return !`\r\n${spec.preamble}`.slice(0, -2).includes(delimiter) && spec.parts.every((p) => !latin(p.data).includes(delimiter))
   })
 
+// RFC 8187 attr-char has no ' ( ) * (encodeURIComponent leaves them).
+const extValue = (text: string): string => `UTF-8''${encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
+
 const quote = (text: string): string => `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`
 
 /** The bytes of a body, written as a client would. */
@@ -85,7 +88,7 @@ export const buildBody = (spec: BodySpec): Uint8Array => {
   const pieces: Uint8Array[] = [enc(spec.preamble)]
   spec.parts.forEach((part, i) => {
     const filename =
-      part.filename === undefined ? '' : part.extended ? `; filename*=UTF-8''${encodeURIComponent(part.filename)}` : `; filename=${quote(part.filename)}`
+      part.filename === undefined ? '' : part.extended ? `; filename*=${extValue(part.filename)}` : `; filename=${quote(part.filename)}`
     const type = part.contentType === undefined ? '' : `Content-Type: ${part.contentType}\r\n`
     pieces.push(enc(`--${spec.boundary}${spec.padding[i % spec.padding.length] ?? ''}\r\nContent-Disposition: form-data; name=${quote(part.name)}${filename}\r\n${type}\r\n`))
     pieces.push(part.data, enc('\r\n'))

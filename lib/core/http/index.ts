@@ -38,3 +38,4 @@ export { type CorsConfig, type CorsConfigError, type CorsOptions, DEFAULT_CORS_C
 export { compileCors, type Cors } from './compile-cors.js'
 export { applyCors, isOriginAllowed, preflightResponse } from './cors.js'
 export { httpErrorResponse } from './http-error-response.js'
+export * from './static/index.js'

@@ -6,9 +6,13 @@
  *   (with the Redis adapter, on every process and host of the app);
  * - `GET /hello` answers `{"hello":"world"}`; `POST /echo` answers the body and its type;
  * - `GET /stream?chunks=N&size=S` streams N chunks of S bytes (`a`), one per turn of the event
- *   loop, its length not announced (chunked on HTTP/1.1).
+ *   loop, its length not announced (chunked on HTTP/1.1);
+ * - `POST /upload` reads a `multipart/form-data` body as it arrives (up to 2 GiB), hashes each
+ *   file (SHA-256) as its bytes come and keeps nothing, and answers the fields and the files'
+ *   names, sizes and hashes.
  */
-import { errorResponse, httpRoute, json, onConnect, onMessage, response, routes, type ServerOptions, stream } from '../lib/index.js'
+import { createHash } from 'node:crypto'
+import { errorResponse, httpRoute, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })
@@ -47,6 +51,24 @@ export const echoRoutes = routes({
   echoBody: httpRoute('POST', '/echo', (req) =>
     response(req.rawBody, 200, { 'Content-Type': req.headerMap.get('content-type') ?? 'application/octet-stream' }),
   ),
+  upload: httpRoute('POST', '/upload', { body: 'stream', maxBody: 2 * 1024 ** 3 }, async (req) => {
+    const fields: Record<string, string> = {}
+    const files: { field: string; filename: string; size: number; sha256: string }[] = []
+    for await (const part of readMultipart(req)) {
+      if (part.kind === 'field') {
+        fields[part.name] = part.value
+        continue
+      }
+      const hash = createHash('sha256')
+      let size = 0
+      for await (const chunk of part.data) {
+        hash.update(chunk)
+        size += chunk.length
+      }
+      files.push({ field: part.name, filename: part.filename, size, sha256: hash.digest('hex') })
+    }
+    return { fields, files }
+  }),
   streamed: httpRoute('GET', '/stream', (req) => {
     const chunks = count(req.query.chunks ?? '1', MAX_CHUNKS)
     const size = count(req.query.size ?? '1024', MAX_CHUNK_SIZE)

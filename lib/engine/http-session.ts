@@ -188,6 +188,7 @@ export class HttpSession<S> implements ExchangeOwner {
   private intake: BodyIntake | undefined = undefined
   private pump: ResponsePump | undefined = undefined
   private paused = false
+  private wantContinue = false
   private gone = false
   // The limits a buffered body of a route with its own `maxBody` is read with.
   private bodyLimits: HttpLimits | undefined = undefined
@@ -388,7 +389,10 @@ export class HttpSession<S> implements ExchangeOwner {
         io.end(socket, serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate(now) }))
         return
       }
-      if (head.bytes === undefined) return this.send()
+      if (head.bytes === undefined) {
+        this.send()
+        return this.maybeContinue()
+      }
       if (head.stream !== undefined) {
         if (this.pump === undefined) this.startPump(head)
         return
@@ -526,7 +530,9 @@ export class HttpSession<S> implements ExchangeOwner {
     const body = new RequestBody(length, this.bodyControl(head.expectContinue))
     const intake = new BodyIntake(this.exchanges + 1, body, reader.right, { maxBody: plan.maxBody, maxHeaderBytes: this.shared.httpLimits.maxHeaderBytes }, now)
     this.intake = intake
+    this.wantContinue = false
     this.dispatch(requestOfHead(head, EMPTY_BODY, NO_TRAILERS), date, body)
+    this.maybeContinue()
     this.receiveBody(view.subarray(head.end))
     return true
   }
@@ -588,12 +594,9 @@ export class HttpSession<S> implements ExchangeOwner {
       // RFC 9110 §10.1.1: 100 Continue once the server means to read the body, and only
       // before its answer (an answer given first makes the client send nothing more).
       started: () => {
-        if (!expectContinue || this.continued || this.intake === undefined) return
-        const slot = this.slots.find((s) => s.exchange === this.intake?.exchange)
-        if (slot === undefined || slot.bytes !== undefined || this.slots[0] !== slot) return
-        this.continued = true
-        this.send()
-        this.shared.io.write(this.socket, CONTINUE)
+        if (!expectContinue) return
+        this.wantContinue = true
+        this.maybeContinue()
       },
       // The handler will not read the rest: the connection closes after the answer.
       abandoned: () => {
@@ -606,6 +609,19 @@ export class HttpSession<S> implements ExchangeOwner {
         }
       },
     }
+  }
+
+  // `100 Continue` for the streamed body being read, once the answers owed before it are out
+  // (RFC 9112 §9.3.2: in order) and while its own answer has not been given.
+  private maybeContinue(): void {
+    const intake = this.intake
+    if (!this.wantContinue || this.continued || intake === undefined) return
+    const head = this.slots[0]
+    if (head !== undefined && (head.exchange !== intake.exchange || head.bytes !== undefined)) return
+    this.continued = true
+    this.wantContinue = false
+    this.send()
+    this.shared.io.write(this.socket, CONTINUE)
   }
 
   // Whether exchange `exchange` streams a body not read to its end: its connection cannot carry another request.

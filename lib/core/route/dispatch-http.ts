@@ -7,7 +7,8 @@
  * Hot path: with no middleware nothing is composed, and a handler that answers synchronously
  * is answered synchronously (`dispatchHttpNow`): no promise and no closure per request.
  */
-import type { ExchangeOwner } from '../http/body-stream.js'
+import { BodyStreamError, type ExchangeOwner } from '../http/body-stream.js'
+import { MultipartReadError } from '../http/multipart/read-multipart.js'
 import { makeRequest } from '../http/request.js'
 import { errorResponse, isResponse, json, noContent } from '../http/response.js'
 import { withHeader } from '../http/response-updates.js'
@@ -41,6 +42,14 @@ const NO_OPTIONS: HttpDispatchOptions = {}
 
 const internalError = (): Response => errorResponse(500, 'Internal Server Error')
 
+// A body the client sent that could not be read, thrown out of the handler: the client's
+// fault, answered with its status and reason, not a 500 and not reported as a handler error.
+const clientFault = (error: unknown): Response | undefined => {
+  if (error instanceof BodyStreamError) return json({ error: error.error.reason }, error.error.status)
+  if (error instanceof MultipartReadError) return json({ error: error.error.reason, message: error.error.message }, error.error.status)
+  return undefined
+}
+
 const report = (options: HttpDispatchOptions, error: unknown, request: HttpRequest): void => {
   try {
     options.onError?.(error, request)
@@ -63,6 +72,8 @@ const isThenable = (x: unknown): x is PromiseLike<unknown> =>
 const settle = (result: unknown, options: HttpDispatchOptions, request: HttpRequest): Response | Promise<Response> => {
   if (!isThenable(result)) return toResponse(result)
   return Promise.resolve(result).then(toResponse, (error: unknown) => {
+    const fault = clientFault(error)
+    if (fault !== undefined) return fault
     report(options, error, request)
     return internalError()
   })
@@ -96,6 +107,8 @@ const answer = (
         return settle(match.route.handler(makeRequest(request, match.params, owner, exchange), ctx), options, request)
     }
   } catch (error) {
+    const fault = clientFault(error)
+    if (fault !== undefined) return fault
     report(options, error, request)
     return internalError()
   }

@@ -1,0 +1,190 @@
+/**
+ * `readMultipart`: a `multipart/form-data` request body (RFC 7578) as the parts a handler
+ * reads, in order, as they arrive: a text field as its string, a file as a stream of its bytes
+ * with its name, filename and content type. Built on the incremental decoder
+ * (`decodeMultipart`) over any `AsyncIterable` of bytes (a route's streamed `req.body`), so
+ * nothing is read ahead of the handler: backpressure reaches the client. A file not read to
+ * its end before the next part is asked for is skipped.
+ *
+ * What cannot be read throws `MultipartReadError` (with the tagged `MultipartError`, its
+ * status and message); a server answers it with that status when the handler lets it through.
+ *
+ * Pure and portable: no node:* imports, no I/O of its own.
+ */
+import { boundaryOf } from './boundary-of.js'
+import { decodeMultipart, type MultipartState } from './decode-multipart.js'
+import { endMultipart } from './end-multipart.js'
+import type { MultipartError } from './multipart-error.js'
+import type { MultipartEvent } from './multipart-event.js'
+import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from './multipart-limits.js'
+import { startMultipart } from './start-multipart.js'
+import type { Header } from '../types.js'
+
+/** A non-file part: its text, decoded as UTF-8. */
+export interface FormField {
+  readonly kind: 'field'
+  readonly name: string
+  readonly value: string
+  readonly contentType: string
+  readonly headers: readonly Header[]
+}
+
+/** A file part: read `data` (or `bytes()`) before asking for the next part, or it is skipped. */
+export interface FormFile {
+  readonly kind: 'file'
+  readonly name: string
+  /** As sent (`filename*` decoded), no path stripped: never use it as a path as it is. */
+  readonly filename: string
+  readonly contentType: string
+  readonly headers: readonly Header[]
+  /** The file's bytes as they arrive (views: copy what you keep). Read once. */
+  readonly data: AsyncIterable<Uint8Array>
+  /** The whole file in one array (bounded by `maxFileBytes`). */
+  bytes(): Promise<Uint8Array>
+}
+
+/** One part of the form. */
+export type FormPart = FormField | FormFile
+
+/** What reading a multipart body throws: the tagged error, with its HTTP status and message. */
+export class MultipartReadError extends Error {
+  constructor(readonly error: MultipartError) {
+    super(error.message)
+    this.name = 'MultipartReadError'
+  }
+  get status(): number {
+    return this.error.status
+  }
+}
+
+/** What `readMultipart` reads: a request's headers and its body as bytes over time. */
+export interface MultipartSource {
+  readonly headerMap: ReadonlyMap<string, string>
+  readonly body: AsyncIterable<Uint8Array>
+}
+
+const EMPTY = new Uint8Array(0)
+const utf8 = new TextDecoder()
+
+const concat = (parts: readonly Uint8Array[], size: number): Uint8Array => {
+  if (parts.length === 1) return parts[0] as Uint8Array
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+// The decoder's events pulled one at a time from the body, as the handler asks for them.
+class EventPump {
+  private chunk: Uint8Array = EMPTY
+  private finished = false
+
+  constructor(
+    private state: MultipartState,
+    private readonly source: AsyncIterator<Uint8Array>,
+  ) {}
+
+  async next(): Promise<MultipartEvent> {
+    for (;;) {
+      const step = decodeMultipart(this.state, this.chunk)
+      if (step._tag === 'Left') throw new MultipartReadError(step.left)
+      this.state = step.right.state
+      if (step.right._tag === 'Parsed') {
+        this.chunk = step.right.rest
+        return step.right.value
+      }
+      const read = this.finished ? { done: true as const, value: undefined } : await this.source.next()
+      if (read.done === true) {
+        this.finished = true
+        const end = endMultipart(this.state)
+        if (end._tag === 'Left') throw new MultipartReadError(end.left)
+        return { _tag: 'End' }
+      }
+      this.chunk = read.value
+    }
+  }
+
+  // The epilogue: read to the end, so the connection can carry another request.
+  async drain(): Promise<void> {
+    while (!this.finished && (await this.source.next()).done !== true);
+    this.finished = true
+  }
+}
+
+/**
+ * The parts of `req`'s multipart body, in order. Throws `MultipartReadError` for a body that
+ * is not `multipart/form-data` (415), a bad or missing boundary (400), a part past `limits`
+ * (413) or a malformed or cut body (400).
+ *
+ * @example
+ * const upload = httpRoute('POST', '/upload', { body: 'stream', maxBody: 2 ** 31 }, async (req) => {
+ *   const names: string[] = []
+ *   for await (const part of readMultipart(req)) {
+ *     if (part.kind === 'file') for await (const chunk of part.data) void chunk // write it somewhere
+ *     names.push(part.name)
+ *   }
+ *   return { names }
+ * })
+ */
+export async function* readMultipart(req: MultipartSource, limits: Partial<MultipartLimits> = {}): AsyncGenerator<FormPart, void, undefined> {
+  const boundary = boundaryOf(req.headerMap.get('content-type'))
+  if (boundary._tag === 'Left') throw new MultipartReadError(boundary.left)
+  const start = startMultipart(boundary.right, { ...DEFAULT_MULTIPART_LIMITS, ...limits })
+  if (start._tag === 'Left') throw new MultipartReadError(start.left)
+  const pump = new EventPump(start.right, req.body[Symbol.asyncIterator]())
+  for (;;) {
+    const event = await pump.next()
+    if (event._tag === 'End') return pump.drain()
+    if (event._tag !== 'PartStart') continue
+    const { name, filename, contentType, headers } = event.part
+    if (filename === undefined) {
+      const parts: Uint8Array[] = []
+      let size = 0
+      for (let e = await pump.next(); e._tag === 'PartData'; e = await pump.next()) {
+        parts.push(e.data.slice())
+        size += e.data.length
+      }
+      yield { kind: 'field', name, value: utf8.decode(concat(parts, size)), contentType, headers }
+      continue
+    }
+    let ended = false
+    let taken = false
+    const take = (): void => {
+      if (taken) throw new TypeError(`the file of part "${name}" is being read already (read it once)`)
+      taken = true
+    }
+    async function* data(): AsyncGenerator<Uint8Array> {
+      for (let e = await pump.next(); e._tag === 'PartData'; e = await pump.next()) yield e.data
+      ended = true
+    }
+    const file: FormFile = {
+      kind: 'file',
+      name,
+      filename,
+      contentType,
+      headers,
+      data: {
+        [Symbol.asyncIterator]: () => {
+          take()
+          return data()
+        },
+      },
+      bytes: async () => {
+        take()
+        const parts: Uint8Array[] = []
+        let size = 0
+        for await (const chunk of data()) {
+          parts.push(chunk.slice())
+          size += chunk.length
+        }
+        return concat(parts, size)
+      },
+    }
+    yield file
+    // What the handler did not read of the file is skipped.
+    if (!ended) while ((await pump.next())._tag === 'PartData');
+  }
+}

@@ -49,8 +49,7 @@ export interface HeldMessage {
 
 /** Told of every message numbered for a session (the recovery store's journal). */
 export interface SessionRecorder {
-  /** The source of the message being delivered now (undefined: a direct message). */
-  source(): FrameSource | undefined
+  /** `source`: where the message comes from when it is a broadcast (undefined: a direct message). */
   numbered(book: ClientSession, seq: number, text: string, source: FrameSource | undefined): void
 }
 
@@ -111,16 +110,20 @@ export class ClientSession {
     this.nextSeq = lastSeq + 1
   }
 
-  /** Numbers an envelope text and keeps it for a replay (or holds it while restoring). */
-  number(text: string): string {
+  /**
+   * Numbers an envelope text and keeps it for a replay (or holds it while restoring).
+   * `source` is where it comes from when it is a broadcast and a recovery store is on (its
+   * target and place, for the session's cursors); undefined for a direct message.
+   */
+  number(text: string, source?: FrameSource): string {
     const recorder = this.recorder
     if (this.held !== undefined) {
-      this.held.push({ text, source: recorder?.source() })
+      this.held.push({ text, source })
       return text
     }
     const seq = this.nextSeq++
     const numbered = numberEnvelope(text, seq)
-    if (recorder !== undefined) recorder.numbered(this, seq, numbered, recorder.source())
+    if (recorder !== undefined) recorder.numbered(this, seq, numbered, source)
     this.sent.push(numbered)
     if (this.sent.length > this.limits.maxMessages) {
       // Dropped in batches: one copy per tenth of the window, not one shift per message.

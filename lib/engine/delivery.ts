@@ -22,7 +22,7 @@
  */
 import type { BroadcastTarget } from '../core/route/socket-context.js'
 import { BATCH_SEPARATOR } from '../core/ws/envelope.js'
-import type { ClientSession } from './client-session.js'
+import type { ClientSession, FrameSource } from './client-session.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
 import type { FrameWriter, SocketIo } from './platform.js'
 
@@ -95,8 +95,11 @@ export interface Delivery<S> {
    * connection that asked.
    */
   sendToSession(clientId: number, text: string): boolean
-  /** Writes to every receiver of `target`; answers how many there were. */
-  broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string): number
+  /**
+   * Writes to every receiver of `target`; answers how many there were. `source` is the
+   * broadcast's origin for the sessions' cursors (a recovery store is on), else undefined.
+   */
+  broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string, source?: FrameSource): number
   /** Writes a batching session's outbox now (before a close frame, say). */
   flushOut(outlet: Outlet<S>): void
 }
@@ -174,14 +177,14 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
 
   // One receiver: the shared frame (through its compression, shared by a broadcast), or its
   // own numbered frame when it has a session; a parked session keeps the text for its replay.
-  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean): boolean => {
+  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined): boolean => {
     const session = sessions.get(id)
     if (session !== undefined) {
       if (broadcast) hold?.(session.socket)
       const book = session.book
       if (book !== undefined && text !== undefined) {
-        if (session.batch && afterIo !== undefined) queueOut(session, book.number(text))
-        else write(session, frames.text(book.number(text)))
+        if (session.batch && afterIo !== undefined) queueOut(session, book.number(text, source))
+        else write(session, frames.text(book.number(text, source)))
       }
       else if (bytes === undefined) return false
       else if (session.deflate === undefined) admit(session, bytes)
@@ -190,7 +193,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
     }
     const away = parked.get(id)
     if (away === undefined || text === undefined) return false
-    away.number(text)
+    away.number(text, source)
     return true
   }
 
@@ -198,12 +201,12 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
     write,
     admit,
     flushOut,
-    send: (clientId, bytes, text) => deliver(clientId, bytes, text, false),
-    sendToSession: (clientId, text) => deliver(clientId, undefined, text, false),
-    broadcast(bytes, target, text) {
+    send: (clientId, bytes, text) => deliver(clientId, bytes, text, false, undefined),
+    sendToSession: (clientId, text) => deliver(clientId, undefined, text, false, undefined),
+    broadcast(bytes, target, text, source) {
       let count = 0
       for (const id of receivers(target)) {
-        if (id !== target?.except && deliver(id, bytes, text, true)) count += 1
+        if (id !== target?.except && deliver(id, bytes, text, true, source)) count += 1
       }
       return count
     },

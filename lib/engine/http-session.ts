@@ -6,7 +6,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
-import type { HttpLimits } from '../core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../core/http/parse-http-request.js'
 import { errorResponse } from '../core/http/response.js'
 import { type ReadCursor, readRequest } from '../core/http/read-request.js'
@@ -15,34 +14,8 @@ import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
 import { ByteQueue } from './byte-queue.js'
 import { httpDate } from './http-date.js'
-import type { Limits } from './limits.js'
-import type { SocketIo, Timers } from './platform.js'
-
-/** What every HTTP session of one server shares. */
-export interface HttpShared<S> {
-  readonly io: SocketIo<S>
-  readonly timers: Timers
-  /** A scratch array to join small answers into. */
-  readonly allocate: (size: number) => Uint8Array
-  readonly limits: Limits
-  readonly httpLimits: HttpLimits
-  /** Answers one request (middleware, routes, CORS): synchronously when it can; never rejects. */
-  readonly respond: (request: HttpRequest) => Response | Promise<Response>
-  /**
-   * Decides a WebSocket upgrade request: a Response refuses it (sent, then the connection
-   * closes); `undefined` accepts it.
-   */
-  readonly decideUpgrade: (session: HttpSession<S>, request: HttpRequest) => Response | undefined | Promise<Response | undefined>
-  /** Hands the socket to the WebSocket side, with `rest` as its first bytes. */
-  readonly takeOver: (session: HttpSession<S>, request: HttpRequest, rest: Uint8Array) => void
-  /** Corks the socket until the current batch of work is flushed (asynchronous answers only). */
-  readonly hold: (socket: S) => void
-  /** An answer whose JSON body could not be encoded went out as 500 `unserializable_body`. */
-  readonly onUnserializable: (request: HttpRequest, error: unknown) => void
-  /** Whether the server is shutting down: no more keep-alive. */
-  readonly draining: () => boolean
-  readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
-}
+import type { HttpShared } from './http-shared.js'
+import type { UpgradeDecision } from './upgrade-decision.js'
 
 // One response owed, in request order; `bytes` is set when it is ready. An upgrade
 // request waits for its decision: a refusal to send, or the hand-over.
@@ -50,7 +23,7 @@ interface Slot {
   bytes: Uint8Array | undefined
   readonly close: boolean
   readonly upgrade: HttpRequest | undefined
-  decision?: { readonly refusal: Response | undefined }
+  decision?: UpgradeDecision
 }
 
 // A settled promise to queue a microtask on (cheaper than queueMicrotask, which sets up an
@@ -277,8 +250,8 @@ export class HttpSession<S> {
         slots.shift()
         const rest = this.queue.bytes()
         this.queue.clear()
-        if (head.decision.refusal === undefined) return this.shared.takeOver(this, head.upgrade, rest)
-        io.end(socket, serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate(now) }))
+        if (head.decision._tag === 'Accepted') return this.shared.takeOver(this, head.upgrade, head.decision, rest)
+        io.end(socket, serializeResponse(head.decision.response, { keepAlive: false, date: httpDate(now) }))
         return
       }
       if (head.bytes === undefined) return this.send()
@@ -351,8 +324,8 @@ export class HttpSession<S> {
     this.queue.keep(rest)
     const slot: Slot = { bytes: undefined, close: false, upgrade: request }
     this.slots.push(slot)
-    const decide = (refusal: Response | undefined): void => {
-      slot.decision = { refusal }
+    const decide = (decision: UpgradeDecision): void => {
+      slot.decision = decision
       if (this.slots[0] === slot) this.flush()
     }
     const decided = this.shared.decideUpgrade(this, request)

@@ -13,7 +13,7 @@
  * Must not import `node:*`, Buffer or process.
  */
 import type { Logger } from '../core/log/logger.js'
-import type { ClientSession, FrameSource, SessionRecorder } from './client-session.js'
+import type { ClientSession, SessionRecorder } from './client-session.js'
 import type { TimerId, Timers } from './platform.js'
 import type { MissedFrame, RecoveryStore, SessionRecord } from './recovery-store.js'
 import { within } from './within.js'
@@ -38,8 +38,6 @@ export interface RecoveryJournalDeps {
   readonly sliceSize?: number
   /** The session's state now; undefined when it is gone. */
   readonly state: (book: ClientSession) => SessionState | undefined
-  /** The source of the message being delivered now. */
-  readonly source: () => FrameSource | undefined
   /** The store says another node holds this session now: this node lets it go. */
   readonly moved: (book: ClientSession) => void
 }
@@ -80,7 +78,7 @@ const utf8 = new TextEncoder()
  * The journal of one engine's sessions in a recovery store.
  *
  * @example
- * const journal = createRecoveryJournal({ store, timers, logger, nodeId: 'a', windowMs: 120_000, flushMs: 10, maxPendingBytes: 8 << 20, state, source, moved })
+ * const journal = createRecoveryJournal({ store, timers, logger, nodeId: 'a', windowMs: 120_000, flushMs: 10, maxPendingBytes: 8 << 20, state, moved })
  * book.recorder = journal
  * journal.changed(book) // written within flushMs
  */
@@ -292,7 +290,6 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   }
 
   return {
-    source: deps.source,
     numbered(book, seq, text, source) {
       if (source?.position !== undefined) book.cursors?.set(source.key, source.position)
       if (!held.has(book)) return

@@ -23,14 +23,11 @@
  * connection waits for the frames sent before it.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
-import type { CompiledRoutes } from '../core/route/compiled-routes.js'
 import { dispatchEvent } from '../core/route/dispatch-event.js'
 import { dispatchRawNow, type RawOutcome } from '../core/route/dispatch-raw.js'
 import type { RawMessage } from '../core/route/raw-message.js'
 import type { SocketContext } from '../core/route/socket-context.js'
-import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
-import { type AssemblyLimits, type AssemblyState, assembleMessage, type Compressed, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
+import { type AssemblyState, assembleMessage, type Compressed, type Incoming, initialAssembly } from '../core/ws/assemble-message.js'
 import { continuePartialText, type PartialText, startPartialText } from '../core/ws/check-partial-text.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { decodeFrame } from '../core/ws/decode-frame.js'
@@ -39,49 +36,16 @@ import { decodeUtf8 } from '../core/ws/utf8.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
 import { decodeEnvelope, decodeEnvelopes, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
 import type { EventError, EventId, EventMessage } from '../core/ws/event.js'
-import { type FrameLimits, OPCODE } from '../core/ws/frame.js'
+import { OPCODE } from '../core/ws/frame.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
 import { ByteQueue } from './byte-queue.js'
 import { type ClientSession, PENDING } from './client-session.js'
 import type { Outlet } from './delivery.js'
-import type { Limits } from './limits.js'
 import { textArrived, textDispatched } from './outgoing.js'
-import type { FrameWriter, SocketIo, TimerId, Timers } from './platform.js'
+import type { TimerId } from './platform.js'
 import type { DeflateHost, Inflated, WsDeflate } from './ws-deflate.js'
-
-/** What every WebSocket session of one server shares. */
-export interface WsShared<S> {
-  readonly io: SocketIo<S>
-  readonly timers: Timers
-  readonly frames: FrameWriter
-  readonly limits: Limits
-  readonly frameLimits: FrameLimits
-  readonly messageLimits: AssemblyLimits
-  readonly compiled: CompiledRoutes
-  readonly wsMiddleware: readonly WsMiddleware[]
-  readonly onError: WsErrorReporter
-  /** Writes bytes to a client (through its compression, if any), respecting its send-buffer limit. */
-  readonly write: (session: WsSession<S>, bytes: Uint8Array) => void
-  /** A raw route's reply, as `ctx.sendRaw` sends it (without a closure per message). */
-  readonly sendRaw: (clientId: number, message: RawMessage) => void
-  /** Sends an envelope, numbered, to the connection that holds client `clientId`'s session now. */
-  readonly sendToSession: (clientId: number, text: string) => void
-  /** Writes a batching session's waiting envelopes now (before its close frame). */
-  readonly flushOut: (session: WsSession<S>) => void
-  /** Writes a finished frame to a client, respecting its send-buffer limit. */
-  readonly admit: (session: WsSession<S>, bytes: Uint8Array) => void
-  /** A scratch array for the frames out of one chunk (on Node, from its buffer pool). */
-  readonly allocate: (size: number) => Uint8Array
-  /** The ASCII text in `bytes[from, to)` (the platform's fastest reader). */
-  readonly decodeAscii: (bytes: Uint8Array, from: number, to: number) => string
-  /** Corks the socket until the current batch of work is flushed. */
-  readonly hold: (socket: S) => void
-  /** Logs a protocol failure (debug level: it is the client's fault, not the server's). */
-  readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
-  /** Logs a failure of the server's own (zlib failing to compress). */
-  readonly exception: (error: unknown, context: Readonly<Record<string, unknown>>) => void
-}
+import type { WsShared } from './ws-shared.js'
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 type TextMessage = RawMessage & { readonly _tag: 'Text' }

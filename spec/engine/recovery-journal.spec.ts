@@ -47,7 +47,6 @@ const setup = (over: Partial<RecoveryJournalDeps> = {}) => {
     maxPendingBytes: 1000,
     timeoutMs: 100,
     state: () => ({ namespace: '/', rooms: ['lobby'], data: { name: 'Ada' } }),
-    source: () => undefined,
     moved: (book) => void moved.push(book.sid),
     ...over,
   })

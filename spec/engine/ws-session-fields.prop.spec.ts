@@ -12,7 +12,8 @@ import * as assert from 'uvu/assert'
 import type { SocketContext } from '../../lib/core/route/socket-context.js'
 import { type AssemblyState, initialAssembly } from '../../lib/core/ws/assemble-message.js'
 import type { ClientSession } from '../../lib/engine/client-session.js'
-import { WsSession, type WsShared } from '../../lib/engine/ws-session.js'
+import { WsSession } from '../../lib/engine/ws-session.js'
+import type { WsShared } from '../../lib/engine/ws-shared.js'
 
 // The session's fields as the code inside the class sees them (the private ones included).
 interface Fields {

@@ -38,7 +38,7 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
     /** Changes once at most: a client that recovers its session takes back its old id. */
     public id: number,
     readonly socket: S,
-    /** What the socket's bytes go to: the HTTP session, then the WebSocket session. */
+    /** What the socket's bytes go to: the HTTP connection, then the WebSocket connection. */
     public receiver: Receiver,
   ) {}
 

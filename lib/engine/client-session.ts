@@ -50,7 +50,7 @@ export interface HeldMessage {
 /** Told of every message numbered for a session (the recovery store's journal). */
 export interface SessionRecorder {
   /** `source`: where the message comes from when it is a broadcast (undefined: a direct message). */
-  numbered(book: ClientSession, seq: number, text: string, source: FrameSource | undefined): void
+  numbered(session: ClientSession, seq: number, text: string, source: FrameSource | undefined): void
 }
 
 /** An answer still being computed: a retry waits for it instead of running the handler again. */

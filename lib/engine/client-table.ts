@@ -9,21 +9,21 @@
  */
 import type { Client } from './client.js'
 import type { ClientContext } from './client-context.js'
-import type { HttpSession } from './http-session.js'
-import { WsSession } from './ws-session.js'
+import type { HttpConnection } from './http-session.js'
+import { WsConnection } from './ws-session.js'
 
 export class ClientTable<S> {
   /** Every connection, by client id. */
   readonly all = new Map<number, ClientContext<S>>()
   /** The connections still speaking HTTP, by client id. */
-  readonly http = new Map<number, HttpSession<S>>()
+  readonly http = new Map<number, HttpConnection<S>>()
   /** The server is shutting down: nothing new is admitted. */
   draining = false
   private nextId = 1
 
-  /** The WebSocket clients by id: the view delivery writes through (`DeliveryDeps.sessions`). */
+  /** The WebSocket clients by id: the view delivery writes through (`DeliveryDeps.connections`). */
   readonly ws = {
-    get: (clientId: number): WsSession<S> | undefined => wsOf(this.all.get(clientId)),
+    get: (clientId: number): WsConnection<S> | undefined => wsOf(this.all.get(clientId)),
     has: (clientId: number): boolean => wsOf(this.all.get(clientId)) !== undefined,
     keys: (): Generator<number, void, undefined> => wsIds(this.all),
   }
@@ -51,8 +51,8 @@ export class ClientTable<S> {
 }
 
 /** The WebSocket connection of `client`, when it is one. */
-export const wsOf = <S>(client: Client<S> | undefined): WsSession<S> | undefined => (client?.receiver instanceof WsSession ? client.receiver : undefined)
+export const wsOf = <S>(client: Client<S> | undefined): WsConnection<S> | undefined => (client?.receiver instanceof WsConnection ? client.receiver : undefined)
 
 function* wsIds<S>(all: ReadonlyMap<number, Client<S>>): Generator<number, void, undefined> {
-  for (const client of all.values()) if (client.receiver instanceof WsSession) yield client.id
+  for (const client of all.values()) if (client.receiver instanceof WsConnection) yield client.id
 }

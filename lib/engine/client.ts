@@ -1,7 +1,7 @@
 /**
  * One connection as the engine tracks it (seed §2.1: `$clients`, `$clientTypes`,
  * `$clientData`): its id, the runtime's socket, its type, what reads its bytes now (the
- * HTTP session, then the WebSocket session after an upgrade), and the application's
+ * HTTP connection, then the WebSocket connection after an upgrade), and the application's
  * per-client data. An adapter keeps this record with its socket and hands it back with
  * every chunk, end and close. The engine's clients are `ClientContext`s (client-context.ts):
  * the same object is a WebSocket client's `SocketContext`.

@@ -3,7 +3,7 @@
  * HTTP and becomes a WebSocket client when it asks for a valid upgrade. This file only
  * builds the parts from the options and the `Platform` an adapter gives it, and joins them;
  * each part is a module of its own:
- * - the connections: `ClientTable` (who is connected), `HttpSession` / `WsSession` (one
+ * - the connections: `ClientTable` (who is connected), `HttpConnection` / `WsConnection` (one
  *   connection in each protocol) and what each kind shares per server (`HttpShared`,
  *   `WsShared`), `Upgrades` (the handshake, decided as an `UpgradeDecision`), `Lifecycle`
  *   (accept, closed, time-outs, heartbeat, graceful close);
@@ -43,7 +43,7 @@ import { SessionRecovery } from './session-recovery.js'
 import { Upgrades } from './upgrades.js'
 import { wireCluster } from './wire-cluster.js'
 import { createWsCompression, type WsCompression } from './ws-compression.js'
-import type { WsSession } from './ws-session.js'
+import type { WsConnection } from './ws-session.js'
 import { WsShared } from './ws-shared.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
@@ -123,14 +123,14 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     frames,
     maxSendBuffer: limits.maxSendBuffer,
     registry,
-    sessions: table.ws,
+    connections: table.ws,
     parked: recovery.parked,
     hold: (socket) => {
       if (broadcaster.busy) batcher.hold(socket)
     },
     afterIo: (run) => timers.afterIo(run),
     onSlowConsumer: (outlet, bytes) =>
-      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsSession<S>).ctx.clientId, bytes }),
+      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsConnection<S>).ctx.clientId, bytes }),
   })
   const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger)
   const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames)

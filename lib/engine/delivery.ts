@@ -15,7 +15,7 @@
  * ordered queue first (`Outlet.deflate`, lib/engine/ws-deflate.ts), which compresses and then
  * admits them here; a broadcast tells the queue so, and its compression may be shared.
  *
- * A session whose client reads batches (docs/protocol.md, "Batches") gets its numbered
+ * A connection whose client reads batches (docs/protocol.md, "Batches") gets its numbered
  * envelopes of one I/O turn in one message: they wait in its outbox, in the order numbered,
  * and leave together at the end of the turn (`afterIo`), separated by RS, split where a batch
  * would pass the byte limit the client announced.
@@ -35,19 +35,19 @@ export interface FrameQueue {
   send(frame: Uint8Array, broadcast: boolean): void
 }
 
-/** What delivery needs of a WebSocket session. */
+/** What delivery needs of a WebSocket connection. */
 export interface Outlet<S> {
   readonly socket: S
   /** The largest frame queued since the backlog was last empty (exempt from the limit). */
   inFlight: number
-  /** Stops the session after a slow-consumer verdict: close frame, end, destroy later. */
+  /** Stops the connection after a slow-consumer verdict: close frame, end, destroy later. */
   dropSlow(): void
   /** Set when the connection negotiated compression; `undefined` for plain frames. */
   readonly deflate: FrameQueue | undefined
   /** The client's session, when it has one: what it is sent is numbered. */
-  readonly book?: ClientSession | undefined
+  readonly session?: ClientSession | undefined
   /**
-   * Writes the frames the session holds back to send in one go (echoes framed where they
+   * Writes the frames the connection holds back to send in one go (echoes framed where they
    * arrived, lib/engine/ws-session.ts), so that they leave before anything written after them.
    */
   release?(): void
@@ -55,7 +55,7 @@ export interface Outlet<S> {
   shut?: boolean
   /** The largest batch its client reads, in bytes; 0 or absent: every envelope in a message of its own. */
   readonly batch?: number
-  /** A batching session's numbered envelopes waiting for the end of the turn. */
+  /** A batching connection's numbered envelopes waiting for the end of the turn. */
   outbox?: string[] | undefined
 }
 
@@ -65,7 +65,7 @@ export interface DeliveryDeps<S> {
   readonly registry: NamespaceRegistry
   readonly frames: FrameWriter
   /** The connected WebSocket clients by id (a `Map`, or the server's view of its registry). */
-  readonly sessions: { get(id: number): Outlet<S> | undefined; keys(): Iterable<number> }
+  readonly connections: { get(id: number): Outlet<S> | undefined; keys(): Iterable<number> }
   /** Sessions whose client is away (within the recovery window): what they miss is kept. */
   readonly parked: ReadonlyMap<number, ClientSession>
   /** Told before a slow consumer is dropped. */
@@ -75,14 +75,14 @@ export interface DeliveryDeps<S> {
    * so the broadcasts of one turn reach each receiver in one write; absent: written at once.
    */
   readonly hold?: (socket: S) => void
-  /** Runs `run` once the current batch of I/O callbacks is handled (the batching sessions' outboxes leave then). */
+  /** Runs `run` once the current batch of I/O callbacks is handled (the batching connections' outboxes leave then). */
   readonly afterIo?: (run: () => void) => void
 }
 
 export interface Delivery<S> {
-  /** Writes to one session (through its compression, if any), unless it is gone or too slow. */
+  /** Writes to one connection (through its compression, if any), unless it is gone or too slow. */
   write(outlet: Outlet<S>, bytes: Uint8Array): void
-  /** Writes a finished frame to one session, unless it is gone or too slow (the last step). */
+  /** Writes a finished frame to one connection, unless it is gone or too slow (the last step). */
   admit(outlet: Outlet<S>, bytes: Uint8Array): void
   /**
    * Writes to one client; false when there is no such WebSocket client. `text` is the
@@ -100,7 +100,7 @@ export interface Delivery<S> {
    * broadcast's origin for the sessions' cursors (a recovery store is on), else undefined.
    */
   broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string, source?: FrameSource): number
-  /** Writes a batching session's outbox now (before a close frame, say). */
+  /** Writes a batching connection's outbox now (before a close frame, say). */
   flushOut(outlet: Outlet<S>): void
 }
 
@@ -108,7 +108,7 @@ export interface Delivery<S> {
 // unit, and its separator. Never less than its bytes, so a batch never passes the limit.
 const batchBytes = (text: string): number => text.length * 3 + 1
 
-export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, sessions, parked, onSlowConsumer, hold, afterIo }: DeliveryDeps<S>): Delivery<S> => {
+export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connections, parked, onSlowConsumer, hold, afterIo }: DeliveryDeps<S>): Delivery<S> => {
   const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     outlet.release?.()
     const socket = outlet.socket
@@ -172,23 +172,23 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, session
   const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
     if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
     if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
-    return parked.size === 0 ? sessions.keys() : [...sessions.keys(), ...parked.keys()]
+    return parked.size === 0 ? connections.keys() : [...connections.keys(), ...parked.keys()]
   }
 
   // One receiver: the shared frame (through its compression, shared by a broadcast), or its
   // own numbered frame when it has a session; a parked session keeps the text for its replay.
   const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined): boolean => {
-    const session = sessions.get(id)
-    if (session !== undefined) {
-      if (broadcast) hold?.(session.socket)
-      const book = session.book
-      if (book !== undefined && text !== undefined) {
-        if (session.batch && afterIo !== undefined) queueOut(session, book.number(text, source))
-        else write(session, frames.text(book.number(text, source)))
+    const connection = connections.get(id)
+    if (connection !== undefined) {
+      if (broadcast) hold?.(connection.socket)
+      const session = connection.session
+      if (session !== undefined && text !== undefined) {
+        if (connection.batch && afterIo !== undefined) queueOut(connection, session.number(text, source))
+        else write(connection, frames.text(session.number(text, source)))
       }
       else if (bytes === undefined) return false
-      else if (session.deflate === undefined) admit(session, bytes)
-      else session.deflate.send(bytes, broadcast)
+      else if (connection.deflate === undefined) admit(connection, bytes)
+      else connection.deflate.send(bytes, broadcast)
       return true
     }
     const away = parked.get(id)

@@ -92,11 +92,11 @@ const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
  * A class, not a closure record, on purpose: a server holds one per connection, and a
- * WebSocket client's session is garbage after the upgrade. A dozen closures per connection
+ * WebSocket client's HTTP connection is garbage after the upgrade. A dozen closures per connection
  * would be a dozen objects for the old generation to collect; here the behaviour lives once
  * on the prototype, and the per-connection state is the fields below.
  */
-export class HttpSession<S> {
+export class HttpConnection<S> {
   private readonly queue = new ByteQueue()
   private readonly slots: Slot[] = []
   private resume: HttpNeedMore | undefined = undefined

@@ -12,7 +12,7 @@ import type { CompiledRoutes } from '../core/route/compiled-routes.js'
 import { dispatchHttpNow, type HttpDispatchOptions } from '../core/route/dispatch-http.js'
 import type { ClientTable } from './client-table.js'
 import type { FlushBatcher } from './flush-batcher.js'
-import type { HttpSession } from './http-session.js'
+import type { HttpConnection } from './http-session.js'
 import type { Limits } from './limits.js'
 import type { Platform, SocketIo, Timers } from './platform.js'
 import type { UpgradeAccepted, UpgradeDecision } from './upgrade-decision.js'
@@ -48,12 +48,12 @@ export class HttpShared<S> {
   }
 
   /** Decides a WebSocket upgrade request (a connection's id is its client's: `accept` registers both before the first byte is read). */
-  decideUpgrade(connection: HttpSession<S>, request: HttpRequest): UpgradeDecision | Promise<UpgradeDecision> {
+  decideUpgrade(connection: HttpConnection<S>, request: HttpRequest): UpgradeDecision | Promise<UpgradeDecision> {
     return this.upgrades.decide(connection.clientId, request)
   }
 
   /** Hands the socket to the WebSocket side, with `rest` as its first bytes. */
-  takeOver(connection: HttpSession<S>, request: HttpRequest, decision: UpgradeAccepted, rest: Uint8Array): void {
+  takeOver(connection: HttpConnection<S>, request: HttpRequest, decision: UpgradeAccepted, rest: Uint8Array): void {
     const client = this.table.all.get(connection.clientId)
     // Gone while a middleware decided (its socket closed): there is nothing to take over.
     if (client === undefined) return this.io.destroy(connection.socket)

@@ -17,14 +17,14 @@ import type { ClusterAdapter } from './cluster-adapter.js'
 import { type ClientTable, wsOf } from './client-table.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import { httpDate } from './http-date.js'
-import { HttpSession } from './http-session.js'
+import { HttpConnection } from './http-session.js'
 import type { HttpShared } from './http-shared.js'
 import type { Limits } from './limits.js'
 import type { NamespaceRegistry } from './namespace-registry.js'
 import type { SocketIo, TimerId, Timers } from './platform.js'
 import type { SessionRecovery } from './session-recovery.js'
 import type { WsCompression } from './ws-compression.js'
-import type { WsSession } from './ws-session.js'
+import type { WsConnection } from './ws-session.js'
 
 export interface LifecycleDeps<S> {
   readonly table: ClientTable<S>
@@ -74,7 +74,7 @@ export class Lifecycle<S> {
       return undefined
     }
     const id = table.newId()
-    const http = new HttpSession(socket, this.deps.httpShared, id)
+    const http = new HttpConnection(socket, this.deps.httpShared, id)
     const client = new this.deps.Clients(id, socket, http)
     table.all.set(id, client)
     table.http.set(id, http)
@@ -97,7 +97,7 @@ export class Lifecycle<S> {
   }
 
   // A WebSocket client's connection is gone: its session parked, or the client gone for good.
-  private disconnected(client: ClientContext<S>, connection: WsSession<S>): void {
+  private disconnected(client: ClientContext<S>, connection: WsConnection<S>): void {
     const clientId = client.id
     connection.closed()
     // No longer a WebSocket client (its disconnect handlers may still read its data).

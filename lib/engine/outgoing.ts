@@ -65,7 +65,7 @@ export const portableFrames: FrameWriter = {
 // or broadcast of that very message (an echo) is framed from them instead of encoding the text
 // again. Set and cleared around one synchronous dispatch (`textArrived`, `textDispatched`):
 // an answer that comes later, or a message changed by its handler, is encoded as usual. The
-// session sets it for texts from the general decoder (frames past 125 bytes, where a copy
+// connection sets it for texts from the general decoder (frames past 125 bytes, where a copy
 // beats encoding); a small frame's text is encoded, which costs about what the copy does.
 let arrivedMessage: RawMessage | undefined
 let arrivedText = ''

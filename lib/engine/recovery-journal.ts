@@ -37,22 +37,22 @@ export interface RecoveryJournalDeps {
   /** Sessions written per slice of a flush, a macrotask apart (default `FLUSH_SLICE`). */
   readonly sliceSize?: number
   /** The session's state now; undefined when it is gone. */
-  readonly state: (book: ClientSession) => SessionState | undefined
+  readonly state: (session: ClientSession) => SessionState | undefined
   /** The store says another node holds this session now: this node lets it go. */
-  readonly moved: (book: ClientSession) => void
+  readonly moved: (session: ClientSession) => void
 }
 
 export interface RecoveryJournal extends SessionRecorder {
   /** The session's state changed (or it is new): written at the next flush. */
-  changed(book: ClientSession): void
+  changed(session: ClientSession): void
   /** The client is away: its window starts now. */
-  away(book: ClientSession): void
+  away(session: ClientSession): void
   /** The client is back (or the session was taken over here). */
-  back(book: ClientSession): void
+  back(session: ClientSession): void
   /** The session ends for good: forgotten by the store (while this node holds it). */
-  forget(book: ClientSession): void
+  forget(session: ClientSession): void
   /** Takes a session over from another node now: written with `claim`; false when the store refused. */
-  claim(book: ClientSession): Promise<boolean>
+  claim(session: ClientSession): Promise<boolean>
   /** Writes what waits; resolves when the store has answered. */
   flush(): Promise<void>
   /** Stops the timers after a last flush. */
@@ -79,8 +79,8 @@ const utf8 = new TextEncoder()
  *
  * @example
  * const journal = createRecoveryJournal({ store, timers, logger, nodeId: 'a', windowMs: 120_000, flushMs: 10, maxPendingBytes: 8 << 20, state, moved })
- * book.recorder = journal
- * journal.changed(book) // written within flushMs
+ * session.recorder = journal
+ * journal.changed(session) // written within flushMs
  */
 export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJournal => {
   const { store, timers, logger, nodeId, windowMs, flushMs, maxPendingBytes, timeoutMs } = deps
@@ -117,12 +117,12 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
 
   // A connected client's record outlives the window (refreshed every half window); an away
   // client's ends with its window.
-  const expiresAt = (book: ClientSession): number => {
-    const since = awaySince.get(book)
+  const expiresAt = (session: ClientSession): number => {
+    const since = awaySince.get(session)
     return since === undefined ? timers.now() + 2 * windowMs : since + windowMs
   }
   const refresh = timers.setInterval(() => {
-    for (const book of held) if (!awaySince.has(book)) dirty.add(book)
+    for (const session of held) if (!awaySince.has(session)) dirty.add(session)
     schedule()
   }, Math.max(1, Math.floor(windowMs / 2)))
 
@@ -142,16 +142,16 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     }
   }
 
-  const recordOf = (book: ClientSession): SessionRecord | undefined => {
-    const state = deps.state(book) ?? frozen.get(book)
+  const recordOf = (session: ClientSession): SessionRecord | undefined => {
+    const state = deps.state(session) ?? frozen.get(session)
     if (state === undefined) return undefined
-    const cursors = book.cursors === undefined || book.cursors.size === 0 ? undefined : Object.fromEntries(book.cursors)
+    const cursors = session.cursors === undefined || session.cursors.size === 0 ? undefined : Object.fromEntries(session.cursors)
     return {
-      sid: book.sid,
+      sid: session.sid,
       ...state,
       data: jsonData(state.data),
-      lastSeq: book.lastSeq,
-      expiresAt: expiresAt(book),
+      lastSeq: session.lastSeq,
+      expiresAt: expiresAt(session),
       ...(cursors === undefined ? {} : { cursors }),
       node: nodeId,
     }
@@ -176,37 +176,37 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   }
 
   // A session's waiting messages, taken out for a write (with its dirty mark).
-  const take = (book: ClientSession): readonly Waiting[] => {
-    dirty.delete(book)
-    const waiting = pending.get(book)
+  const take = (session: ClientSession): readonly Waiting[] => {
+    dirty.delete(session)
+    const waiting = pending.get(session)
     if (waiting === undefined) return []
-    pending.delete(book)
+    pending.delete(session)
     for (const w of waiting) pendingBytes -= w.text.length
     return waiting
   }
 
   // What a write's answer means for its session.
-  const settled = (book: ClientSession, waiting: readonly Waiting[], outcome: { readonly ok: boolean } | { readonly error: unknown }): void => {
+  const settled = (session: ClientSession, waiting: readonly Waiting[], outcome: { readonly ok: boolean } | { readonly error: unknown }): void => {
     if ('error' in outcome) {
       failed(outcome.error)
       // Written again at the next flush, before what came since.
-      if (!held.has(book)) return
-      const later = pending.get(book) ?? []
-      pending.set(book, [...waiting, ...later])
+      if (!held.has(session)) return
+      const later = pending.get(session) ?? []
+      pending.set(session, [...waiting, ...later])
       for (const w of waiting) pendingBytes += w.text.length
-      dirty.add(book)
+      dirty.add(session)
       return
     }
-    if (!outcome.ok && held.has(book)) {
-      held.delete(book)
-      awaySince.delete(book)
-      frozen.delete(book)
-      deps.moved(book)
-    } else if (frozen.has(book) && deps.state(book) === undefined && !pending.has(book)) {
+    if (!outcome.ok && held.has(session)) {
+      held.delete(session)
+      awaySince.delete(session)
+      frozen.delete(session)
+      deps.moved(session)
+    } else if (frozen.has(session) && deps.state(session) === undefined && !pending.has(session)) {
       // Written for the last time by this node.
-      held.delete(book)
-      awaySince.delete(book)
-      frozen.delete(book)
+      held.delete(session)
+      awaySince.delete(session)
+      frozen.delete(session)
     }
   }
 
@@ -237,11 +237,11 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   // One slice of a flush: each session's messages taken and its record made at the same
   // instant (so the record never names a number its frames do not hold), and the writes
   // issued together (the client pipelines them).
-  const writeSlice = (books: readonly ClientSession[], bound: ReturnType<typeof progressBound>): Promise<void> => {
+  const writeSlice = (sessions: readonly ClientSession[], bound: ReturnType<typeof progressBound>): Promise<void> => {
     const writes: Promise<void>[] = []
-    for (const book of books) {
-      const waiting = take(book)
-      const record = recordOf(book)
+    for (const session of sessions) {
+      const waiting = take(session)
+      const record = recordOf(session)
       if (record === undefined) continue
       const frames = waiting.map((w) => ({ seq: w.seq, frame: utf8.encode(w.text) }))
       let work: Promise<boolean>
@@ -253,8 +253,8 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
       const answered = work.finally(bound.answered)
       writes.push(
         Promise.race([answered, bound.tooLate]).then(
-          (ok) => settled(book, waiting, ok === 'late' ? { error: noAnswer() } : { ok }),
-          (error: unknown) => settled(book, waiting, { error }),
+          (ok) => settled(session, waiting, ok === 'late' ? { error: noAnswer() } : { ok }),
+          (error: unknown) => settled(session, waiting, { error }),
         ),
       )
     }
@@ -267,12 +267,12 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   const flushOnce = async (): Promise<void> => {
     const droppedBefore = unrecorded
     // The sessions to write: those changed by now (one changed later waits for the next flush).
-    const books = [...new Set([...dirty, ...pending.keys()])]
+    const sessions = [...new Set([...dirty, ...pending.keys()])]
     const bound = progressBound()
     const slices: Promise<void>[] = []
-    for (let at = 0; at < books.length; at += sliceSize) {
+    for (let at = 0; at < sessions.length; at += sliceSize) {
       if (at > 0) await pause()
-      slices.push(writeSlice(books.slice(at, at + sliceSize), bound))
+      slices.push(writeSlice(sessions.slice(at, at + sliceSize), bound))
     }
     await Promise.all(slices)
     bound.stop()
@@ -290,9 +290,9 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   }
 
   return {
-    numbered(book, seq, text, source) {
-      if (source?.position !== undefined) book.cursors?.set(source.key, source.position)
-      if (!held.has(book)) return
+    numbered(session, seq, text, source) {
+      if (source?.position !== undefined) session.cursors?.set(source.key, source.position)
+      if (!held.has(session)) return
       if (pendingBytes + text.length > maxPendingBytes) {
         // Not recorded: a resume from before it gets `gap`, never a hole nobody sees.
         unrecorded += 1
@@ -305,48 +305,48 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
         return
       }
       pendingBytes += text.length
-      const list = pending.get(book)
-      if (list === undefined) pending.set(book, [{ seq, text }])
+      const list = pending.get(session)
+      if (list === undefined) pending.set(session, [{ seq, text }])
       else list.push({ seq, text })
       schedule()
     },
-    changed(book) {
-      held.add(book)
-      dirty.add(book)
+    changed(session) {
+      held.add(session)
+      dirty.add(session)
       schedule()
     },
-    away(book) {
-      const state = deps.state(book)
-      if (state !== undefined) frozen.set(book, state)
-      awaySince.set(book, timers.now())
-      dirty.add(book)
+    away(session) {
+      const state = deps.state(session)
+      if (state !== undefined) frozen.set(session, state)
+      awaySince.set(session, timers.now())
+      dirty.add(session)
       schedule()
     },
-    back(book) {
-      held.add(book)
-      awaySince.delete(book)
-      frozen.delete(book)
-      dirty.add(book)
+    back(session) {
+      held.add(session)
+      awaySince.delete(session)
+      frozen.delete(session)
+      dirty.add(session)
       schedule()
     },
-    forget(book) {
-      if (!held.delete(book)) return
-      awaySince.delete(book)
-      frozen.delete(book)
-      dirty.delete(book)
-      const list = pending.get(book)
+    forget(session) {
+      if (!held.delete(session)) return
+      awaySince.delete(session)
+      frozen.delete(session)
+      dirty.delete(session)
+      const list = pending.get(session)
       if (list !== undefined) {
-        pending.delete(book)
+        pending.delete(session)
         pendingBytes -= list.reduce((sum, w) => sum + w.text.length, 0)
       }
       // After the flush in flight, which may still write it.
       void (inFlight ?? Promise.resolve())
-        .then(() => store.deleteSession(book.sid, nodeId))
-        .catch((error: unknown) => logger.debug('recovery: could not forget session {sid}: {error}', { sid: book.sid, error: message(error) }))
+        .then(() => store.deleteSession(session.sid, nodeId))
+        .catch((error: unknown) => logger.debug('recovery: could not forget session {sid}: {error}', { sid: session.sid, error: message(error) }))
     },
-    async claim(book) {
-      held.add(book)
-      const record = recordOf(book)
+    async claim(session) {
+      held.add(session)
+      const record = recordOf(session)
       if (record === undefined) return false
       // A store that does not answer in time failed.
       return within(timers, timeoutMs, writeNow(record, [], true), (): boolean => {

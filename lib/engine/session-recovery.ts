@@ -27,7 +27,7 @@ import { createRecoveryJournal, type RecoveryJournal, type SessionState } from '
 import type { RecoveryStore } from './recovery-store.js'
 import type { ResolvedRecovery } from './server-options.js'
 import type { UpgradeAccepted } from './upgrade-decision.js'
-import type { WsSession } from './ws-session.js'
+import type { WsConnection } from './ws-session.js'
 
 export interface SessionRecoveryDeps<S> {
   /** The `recovery` option resolved; `undefined`: sessions are off. */
@@ -66,7 +66,7 @@ export class SessionRecovery<S> {
   readonly store: RecoveryStore | undefined
   readonly settings: ResolvedRecovery | undefined
   // The context of a parked session's last connection, for its disconnect handlers.
-  private readonly awayCtx = new Map<ClientSession, WsSession<S>['ctx']>()
+  private readonly awayCtx = new Map<ClientSession, WsConnection<S>['ctx']>()
 
   constructor(readonly deps: SessionRecoveryDeps<S>) {
     const { settings, timers, logger, nodeId } = deps
@@ -96,7 +96,7 @@ export class SessionRecovery<S> {
 
   /** The session of client `clientId`, connected or away. */
   sessionOf(clientId: number): ClientSession | undefined {
-    return this.deps.table.ws.get(clientId)?.book ?? this.parked.get(clientId)
+    return this.deps.table.ws.get(clientId)?.session ?? this.parked.get(clientId)
   }
 
   /** What an upgrade asks for (`tp_v=1`…), when sessions are on and the table numbers envelopes. */
@@ -216,7 +216,7 @@ export class SessionRecovery<S> {
    * Gives a new WebSocket connection the session it asked for (`asked`): the one it resumed,
    * or a fresh one; then the session message (unnumbered) and what the client missed.
    */
-  open(connection: WsSession<S>, asked: SessionRequest, resumed: Resumed | undefined, decision: UpgradeAccepted): void {
+  open(connection: WsConnection<S>, asked: SessionRequest, resumed: Resumed | undefined, decision: UpgradeAccepted): void {
     const settings = this.settings
     if (settings === undefined) return
     const { io, frames, limits, registry } = this.deps
@@ -226,7 +226,7 @@ export class SessionRecovery<S> {
       asked.resume === undefined || resumed !== undefined ? undefined : (decision.resync ?? (this.sessions.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
     const session = resumed?.session ?? new ClientSession(newSessionId(), client.clientId, settings)
     this.sessions.set(session.sid, session)
-    connection.book = session
+    connection.session = session
     // A client that reads batches (tp_b) gets its envelopes of a turn in one message, and may send batches.
     if (asked.batch !== undefined) connection.batch = asked.batch
     const journal = this.journal
@@ -248,8 +248,8 @@ export class SessionRecovery<S> {
    * session for the window, parked (true: no disconnect handlers yet); a deliberate close,
    * or the server's own, ends it (false).
    */
-  park(client: ClientContext<S>, connection: WsSession<S>): boolean {
-    const session = connection.book
+  park(client: ClientContext<S>, connection: WsConnection<S>): boolean {
+    const session = connection.session
     const settings = this.settings
     const draining = this.deps.table.draining
     const code = connection.peerCloseCode

@@ -27,7 +27,7 @@ import { restoreSession } from './restore-session.js'
 import type { SessionRecovery } from './session-recovery.js'
 import { refused, type UpgradeAccepted, type UpgradeDecision } from './upgrade-decision.js'
 import type { WsCompression } from './ws-compression.js'
-import { WsSession } from './ws-session.js'
+import { WsConnection } from './ws-session.js'
 import type { WsShared } from './ws-shared.js'
 
 export interface UpgradesDeps<S> {
@@ -115,7 +115,7 @@ export class Upgrades<S> {
     // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
     const asked = recovery.asked(request)
     const resumed = asked?.resume === undefined ? undefined : recovery.resume(client, asked.resume.sid, asked.resume.lastSeq)
-    const connection = new WsSession(client, this.deps.wsShared)
+    const connection = new WsConnection(client, this.deps.wsShared)
     if (agreement !== undefined) connection.deflate = (compression as WsCompression).attach(connection, agreement.params)
     client.receiver = connection
     if (resumed === undefined) registry.joinNamespace(client.id)

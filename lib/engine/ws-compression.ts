@@ -49,7 +49,7 @@ const MAX_KEPT_OUTCOMES = 32
  * @example
  * const compression = createWsCompression({ config, codec: createPerMessageDeflate(config), frameLimits, debug })
  * const answer = compression.negotiate(request, clientId) // Right(agreement): add agreement.header to the 101
- * session.deflate = compression.attach(session, agreement.params)
+ * connection.deflate = compression.attach(connection, agreement.params)
  */
 export const createWsCompression = ({ config, codec, frameLimits, debug }: WsCompressionDeps): WsCompression => {
   // The broadcast being delivered, and its compressed frame per window. A broadcast hands

@@ -24,13 +24,13 @@ import { compressFrame } from './compress-frame.js'
 import type { FrameQueue } from './delivery.js'
 import { payloadOffset } from './payload-offset.js'
 
-/** What a connection's compression needs of its session. */
+/** What a connection's compression needs of the WebSocket connection it serves. */
 export interface DeflateHost {
   /** Writes a finished frame to the socket (through the slow-consumer rule). */
   admit(frame: Uint8Array): void
   /** Corks the socket until the current batch of writes is flushed. */
   hold(): void
-  /** The runtime's zlib failed: the session closes with 1011. */
+  /** The runtime's zlib failed: the connection closes with 1011. */
   compressionFailed(error: unknown): void
 }
 
@@ -133,7 +133,7 @@ export class WsDeflate implements FrameQueue {
 
   /**
    * Inflates a compressed message (RFC 7692 §7.2.2) within `maxMessage` bytes and checks its
-   * text. `inflating` holds while it runs, so the session keeps later messages waiting.
+   * text. `inflating` holds while it runs, so the connection keeps later messages waiting.
    */
   async inflate(message: Compressed, maxMessage: number): Promise<Inflated> {
     this.inflating = true
@@ -162,7 +162,7 @@ export class WsDeflate implements FrameQueue {
     while (slots.length > 0 && slots[0]!.ready) {
       const slot = slots.shift()!
       if (slot.failure !== undefined) {
-        // zlib failed: what was queued behind cannot be sent in order; the session closes.
+        // zlib failed: what was queued behind cannot be sent in order; the connection closes.
         this.slots = undefined
         this.shut = true
         this.host.compressionFailed(slot.failure)

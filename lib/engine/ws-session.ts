@@ -4,9 +4,9 @@
  * owns the close handshake (RFC 6455 §7). Holds no protocol knowledge of its own.
  *
  * A class on purpose: a server holds tens of thousands of these, so the state is a few
- * fields and the behaviour lives once on the prototype; what every session shares (limits,
+ * fields and the behaviour lives once on the prototype; what every connection shares (limits,
  * routes, hooks) is one `WsShared` record per server. Eight fields: five yes-or-no facts
- * are bits of one, and what few sessions use (a client session, batching, fragments, the
+ * are bits of one, and what few connections use (a client session, batching, fragments, the
  * close) is one record behind accessors, made when first needed (docs/decisions.md).
  *
  * Small whole frames (the most common: one masked text or binary frame of at most 125 bytes)
@@ -52,7 +52,7 @@ type TextMessage = RawMessage & { readonly _tag: 'Text' }
 
 const NOTHING: Uint8Array = new Uint8Array(0)
 
-// `bytes[at..]` as a plain Uint8Array. An adapter may hand a session the runtime's own array
+// `bytes[at..]` as a plain Uint8Array. An adapter may hand a connection the runtime's own array
 // (a Node Buffer): the small-frame path only reads it, and what waits in the queue is joined
 // into a new array or viewed here before use, but whatever goes to the general decoder or the
 // partial-text check is a plain view, so that the views and copies taken from it are plain
@@ -96,36 +96,36 @@ let heldTo = 0
 
 // Writes the held run (before anything else reaches its connection) and forgets it.
 const releaseHeld = (): void => {
-  const session = holder
+  const connection = holder
   const out = heldOut
   const run = heldTo === heldFrom ? undefined : heldFrom === 0 && heldTo === out.length ? out : out.subarray(heldFrom, heldTo)
   holder = undefined
   heldOut = NOTHING
   heldFrom = heldTo = 0
-  if (run !== undefined) session?.admit(run)
+  if (run !== undefined) connection?.admit(run)
 }
 
-// The bits of `WsSession.flags`.
+// The bits of `WsConnection.flags`.
 const CLOSING = 1
 const ALIVE = 2
 const WAITING = 4
 const SERVER_CLOSED = 8
 const SHUT = 16
 
-// What few sessions need: a client session, batching, a message arriving in fragments, the end
+// What few connections need: a client session, batching, a message arriving in fragments, the end
 // of the connection. Made the first time one of them is set to something else than it starts
 // as, so that an idle plain connection (most of a server's) carries none.
 interface Rare {
-  book: ClientSession | undefined
+  session: ClientSession | undefined
   batch: number
   outbox: string[] | undefined
   assembly: AssemblyState
   peerCloseCode: number | undefined
   closeTimer: TimerId | undefined
 }
-const rare = (): Rare => ({ book: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: undefined, closeTimer: undefined })
+const rare = (): Rare => ({ session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: undefined, closeTimer: undefined })
 
-export class WsSession<S> implements Outlet<S>, DeflateHost {
+export class WsConnection<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
   /** permessage-deflate, when the handshake agreed on it (set right after construction). */
   deflate: WsDeflate | undefined = undefined
@@ -134,9 +134,9 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   private queue: ByteQueue | undefined = undefined
   private partial: PartialText | undefined = undefined // a text frame still arriving, checked so far
   // The five yes-or-no facts below (`closing`, `alive`, `waiting`, `serverClosed`, `shut`) as
-  // bits of one number: a server holds tens of thousands of sessions, and each boolean was a field.
+  // bits of one number: a server holds tens of thousands of connections, and each boolean was a field.
   private flags = ALIVE
-  // The fields few sessions use, in a record of their own (`Rare`), behind accessors.
+  // The fields few connections use, in a record of their own (`Rare`), behind accessors.
   private more: Rare | undefined = undefined
 
   constructor(
@@ -150,11 +150,11 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
   }
 
   /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
-  get book(): ClientSession | undefined {
-    return this.more?.book
+  get session(): ClientSession | undefined {
+    return this.more?.session
   }
-  set book(book: ClientSession | undefined) {
-    if (book !== undefined || this.more !== undefined) (this.more ??= rare()).book = book
+  set session(session: ClientSession | undefined) {
+    if (session !== undefined || this.more !== undefined) (this.more ??= rare()).session = session
   }
 
   /** The client batches (docs/protocol.md, "Batches"): the largest batch it reads, in bytes; 0 for none. */
@@ -356,7 +356,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     if (this.closing) return
     this.write(encodeFrameBytes(pingFrame()))
     // Browsers cannot see pings: a session client watches for this event instead.
-    if (this.book !== undefined) this.write(this.shared.frames.text(HEARTBEAT_MESSAGE))
+    if (this.session !== undefined) this.write(this.shared.frames.text(HEARTBEAT_MESSAGE))
   }
 
   private write(bytes: Uint8Array): void {
@@ -600,20 +600,20 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
     if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
     const { compiled, onError } = this.shared
     const { event, id } = envelope.right
-    const book = id === undefined ? undefined : this.book
-    if (book !== undefined) {
+    const session = id === undefined ? undefined : this.session
+    if (session !== undefined) {
       // A request retried after a reconnect (same id, same session): answered once.
-      const answer = book.answerOf(id as EventId)
+      const answer = session.answerOf(id as EventId)
       if (answer === PENDING) return
       if (answer !== undefined) return this.sendText(answer)
-      book.remember(id as EventId, PENDING)
+      session.remember(id as EventId, PENDING)
     }
     this.waiting = true
     void dispatchEvent(compiled, envelope.right, this.ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
       const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
-      if (book !== undefined) {
-        if (text === undefined) book.forget(id as EventId)
-        else book.remember(id as EventId, text)
+      if (session !== undefined) {
+        if (text === undefined) session.forget(id as EventId)
+        else session.remember(id as EventId, text)
       }
       if (text !== undefined) this.sendText(text)
     })
@@ -626,8 +626,8 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
 
   // An envelope to this client; with a session, to whichever connection holds it by then.
   private sendText(text: string): void {
-    if (this.book === undefined) this.write(this.shared.frames.text(text))
-    else this.shared.sendToSession(this.book.clientId, text)
+    if (this.session === undefined) this.write(this.shared.frames.text(text))
+    else this.shared.sendToSession(this.session.clientId, text)
   }
 
   // A return value JSON cannot hold (a cycle, a BigInt) is the handler's failure, not a crash.

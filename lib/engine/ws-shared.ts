@@ -17,7 +17,7 @@ import type { Delivery } from './delivery.js'
 import type { FlushBatcher } from './flush-batcher.js'
 import type { Limits } from './limits.js'
 import type { FrameWriter, Platform, SocketIo, Timers } from './platform.js'
-import type { WsSession } from './ws-session.js'
+import type { WsConnection } from './ws-session.js'
 
 // Without a faster reader from the platform, ASCII is read as the UTF-8 it also is.
 const asciiDecoder = new TextDecoder()
@@ -55,17 +55,17 @@ export class WsShared<S> {
   }
 
   /** Writes bytes to a client (through its compression, if any), respecting its send-buffer limit. */
-  write(connection: WsSession<S>, bytes: Uint8Array): void {
+  write(connection: WsConnection<S>, bytes: Uint8Array): void {
     this.delivery.write(connection, bytes)
   }
 
   /** Writes a finished frame to a client, respecting its send-buffer limit. */
-  admit(connection: WsSession<S>, bytes: Uint8Array): void {
+  admit(connection: WsConnection<S>, bytes: Uint8Array): void {
     this.delivery.admit(connection, bytes)
   }
 
-  /** Writes a batching session's waiting envelopes now (before its close frame). */
-  flushOut(connection: WsSession<S>): void {
+  /** Writes a batching connection's waiting envelopes now (before its close frame). */
+  flushOut(connection: WsConnection<S>): void {
     this.delivery.flushOut(connection)
   }
 

@@ -1,8 +1,8 @@
 /**
  * What the Node adapter hands the engine for a chunk read from a socket. A WebSocket
- * session takes the Buffer as it is: its small frames are read in place, and it makes its
+ * connection takes the Buffer as it is: its small frames are read in place, and it makes its
  * own plain view of whatever it keeps or decodes the general way (lib/engine/ws-session.ts),
- * so the common chunk costs no view. An HTTP session gets a plain `Uint8Array` view: the
+ * so the common chunk costs no view. An HTTP connection gets a plain `Uint8Array` view: the
  * subarrays it takes (request bodies among them) are then plain arrays, which handlers are
  * promised, and made without Buffer's slower override.
  */

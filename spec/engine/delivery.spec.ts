@@ -33,8 +33,8 @@ const setup = () => {
   const socket: FakeSocket = { backlog: 0, written: [], closed: false, ended: false }
   const dropped: number[] = []
   const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => void (socket.ended = true), deflate: undefined }
-  const sessions = new Map([[1, outlet]])
-  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions, parked: new Map(), onSlowConsumer: (_o, waiting) => dropped.push(waiting) })
+  const connections = new Map([[1, outlet]])
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), connections, parked: new Map(), onSlowConsumer: (_o, waiting) => dropped.push(waiting) })
   return { socket, dropped, delivery }
 }
 const bytes = (n: number): Uint8Array => new Uint8Array(n)
@@ -97,9 +97,9 @@ test('delivery :: a broadcast offers each receiver\'s socket to hold (the end-of
   const held: FakeSocket[] = []
   const sockets = [1, 2, 3].map(() => ({ backlog: 0, written: [] as number[], closed: false, ended: false }))
   const registry = createNamespaceRegistry()
-  const sessions = new Map(sockets.map((socket, i) => [i + 1, { socket, inFlight: 0, dropSlow: () => undefined, deflate: undefined }]))
-  for (const id of sessions.keys()) registry.joinRoom(id, 'r')
-  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry, sessions, parked: new Map(), onSlowConsumer: () => undefined, hold: (s) => void held.push(s) })
+  const connections = new Map(sockets.map((socket, i) => [i + 1, { socket, inFlight: 0, dropSlow: () => undefined, deflate: undefined }]))
+  for (const id of connections.keys()) registry.joinRoom(id, 'r')
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry, connections, parked: new Map(), onSlowConsumer: () => undefined, hold: (s) => void held.push(s) })
   assert.is(delivery.broadcast(bytes(3), { room: 'r', except: 2 }), 2)
   assert.equal(held, [sockets[0], sockets[2]])
   delivery.send(2, bytes(3))
@@ -111,7 +111,7 @@ test('delivery :: a compressing connection gets its frames through its queue, to
   const socket: FakeSocket = { backlog: 0, written: [], closed: false, ended: false }
   const queued: Array<[number, boolean]> = []
   const outlet: Outlet<FakeSocket> = { socket, inFlight: 0, dropSlow: () => undefined, deflate: { send: (frame, broadcast) => void queued.push([frame.length, broadcast]) } }
-  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), sessions: new Map([[1, outlet]]), parked: new Map(), onSlowConsumer: () => undefined })
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: LIMIT, registry: createNamespaceRegistry(), connections: new Map([[1, outlet]]), parked: new Map(), onSlowConsumer: () => undefined })
   delivery.send(1, bytes(5))
   delivery.write(outlet, bytes(6))
   assert.is(delivery.broadcast(bytes(7), undefined), 1)
@@ -140,7 +140,7 @@ const textIo: SocketIo<TextSocket> = {
 // Two session clients in room r: one batching (limit `batch`), one not; `turn()` ends the I/O turn.
 const batching = (batch: number) => {
   const limits = { windowMs: 1000, maxMessages: 100, maxAnswers: 10 }
-  const outlets = [batch, 0].map((b, i): Outlet<TextSocket> => ({ socket: { texts: [], closed: false }, inFlight: 0, dropSlow: () => undefined, deflate: undefined, book: new ClientSession(`s${i}`, i + 1, limits), batch: b }))
+  const outlets = [batch, 0].map((b, i): Outlet<TextSocket> => ({ socket: { texts: [], closed: false }, inFlight: 0, dropSlow: () => undefined, deflate: undefined, session: new ClientSession(`s${i}`, i + 1, limits), batch: b }))
   const registry = createNamespaceRegistry()
   for (const id of [1, 2]) registry.joinRoom(id, 'r')
   const ends: Array<() => void> = []
@@ -149,7 +149,7 @@ const batching = (batch: number) => {
     frames: portableFrames,
     maxSendBuffer: LIMIT,
     registry,
-    sessions: new Map(outlets.map((o, i) => [i + 1, o])),
+    connections: new Map(outlets.map((o, i) => [i + 1, o])),
     parked: new Map(),
     onSlowConsumer: () => undefined,
     afterIo: (run) => void ends.push(run),

@@ -1,5 +1,5 @@
 /**
- * The engine's HTTP session on random pipelined traffic (portable: Node, Bun and Deno):
+ * The engine's HTTP connection on random pipelined traffic (portable: Node, Bun and Deno):
  * whatever the mix of answer sizes and however the bytes are split, the answers leave in
  * request order with the bytes each request earns alone, and no byte written earlier is
  * changed by a later answer (answers are joined in a shared output pool whose regions the
@@ -58,7 +58,7 @@ const request = fc.oneof(
   fc.constant(['GET /nope HTTP/1.1\r\nHost: a\r\n\r\n', '404 {"error":"Not Found"}']),
 )
 
-test('HttpSession :: pipelined answers of any size leave in order, as each request earns them alone, whatever the split (random)', async () => {
+test('HttpConnection :: pipelined answers of any size leave in order, as each request earns them alone, whatever the split (random)', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 4000 }), { maxLength: 8 }), async (reqs, cuts) => {
       const { socket, client, stop } = start()
@@ -76,7 +76,7 @@ test('HttpSession :: pipelined answers of any size leave in order, as each reque
   )
 })
 
-test('HttpSession :: bytes already written stay as written while the output pool fills and is replaced', async () => {
+test('HttpConnection :: bytes already written stay as written while the output pool fills and is replaced', async () => {
   const { socket, client, stop } = start()
   const chunk = enc('GET /hello HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(7) + 'GET /n/700 HTTP/1.1\r\nHost: a\r\n\r\n')
   const expected: string[] = []
@@ -92,7 +92,7 @@ test('HttpSession :: bytes already written stay as written while the output pool
   await stop()
 })
 
-test('HttpSession :: a constant answer owed several times in one write is joined once; the join is written again for as many', async () => {
+test('HttpConnection :: a constant answer owed several times in one write is joined once; the join is written again for as many', async () => {
   const { socket, client, stop } = start()
   const hello = 'GET /hello HTTP/1.1\r\nHost: a\r\n\r\n'
   client.receiver.receive(enc(hello.repeat(10)))
@@ -109,7 +109,7 @@ test('HttpSession :: a constant answer owed several times in one write is joined
   await stop()
 })
 
-test('HttpSession :: answers beyond the join limit leave in several writes, each uncopied when alone', async () => {
+test('HttpConnection :: answers beyond the join limit leave in several writes, each uncopied when alone', async () => {
   const { socket, client, stop } = start()
   client.receiver.receive(enc('GET /n/20000 HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(3) + 'GET /hello HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(2)))
   assert.equal(answers(socket), [...Array.from({ length: 3 }, () => `200 ${shown('x'.repeat(20000))}`), '200 hello', '200 hello'])

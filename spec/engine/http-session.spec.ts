@@ -1,5 +1,5 @@
 /**
- * The engine's HTTP session on an in-memory platform (portable: runs in Node, Bun and Deno):
+ * The engine's HTTP connection on an in-memory platform (portable: runs in Node, Bun and Deno):
  * pipelined answers given synchronously leave together and in order, a `Connection: close`
  * among them ends the connection after its answer, requests split anywhere are read the
  * same, and a JSON body that cannot be encoded goes out as 500 and is reported once.
@@ -44,7 +44,7 @@ const answers = (socket: MemorySocket): string[] =>
 
 const GET = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:6391\r\n${extra}\r\n`
 
-test('HttpSession :: pipelined requests answered synchronously leave in one write, in request order', async () => {
+test('HttpConnection :: pipelined requests answered synchronously leave in one write, in request order', async () => {
   const { socket, client, stop } = start()
   client.receiver.receive(enc(GET('/a') + GET('/b') + GET('/a') + 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi' + GET('/nope')))
   assert.is(socket.out.length, 1)
@@ -55,7 +55,7 @@ test('HttpSession :: pipelined requests answered synchronously leave in one writ
 
 // The scan tells the session whether a field is named Upgrade (also when the line is read
 // again from the line memo): only then is the WebSocket check made.
-test('HttpSession :: an Upgrade field is seen on the fast path, read anew or again: h2c is answered, websocket goes to the upgrade decision', async () => {
+test('HttpConnection :: an Upgrade field is seen on the fast path, read anew or again: h2c is answered, websocket goes to the upgrade decision', async () => {
   const { socket, client, stop } = start()
   client.receiver.receive(enc(GET('/a', 'Upgrade: h2c\r\n') + GET('/a', 'Upgrade: h2c\r\n') + GET('/a', 'upgrade: websocket\r\n') + GET('/a')))
   const written = answers(socket)
@@ -66,7 +66,7 @@ test('HttpSession :: an Upgrade field is seen on the fast path, read anew or aga
   await stop()
 })
 
-test('HttpSession :: Connection: close among pipelined requests ends the connection after its answer; nothing after it runs', async () => {
+test('HttpConnection :: Connection: close among pipelined requests ends the connection after its answer; nothing after it runs', async () => {
   const { socket, client, stop } = start()
   client.receiver.receive(enc(GET('/a') + GET('/b', 'Connection: close\r\n') + GET('/a')))
   assert.equal(answers(socket), ['200 a', '200 {"b":1}'])
@@ -75,7 +75,7 @@ test('HttpSession :: Connection: close among pipelined requests ends the connect
   await stop()
 })
 
-test('HttpSession :: requests split at every byte are answered as when whole', async () => {
+test('HttpConnection :: requests split at every byte are answered as when whole', async () => {
   const { socket, client, stop } = start()
   const raw = enc(GET('/a') + 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc' + GET('/b'))
   for (let i = 0; i < raw.length; i++) client.receiver.receive(raw.subarray(i, i + 1))
@@ -83,7 +83,7 @@ test('HttpSession :: requests split at every byte are answered as when whole', a
   await stop()
 })
 
-test('HttpSession :: 100 Continue for a pipelined request leaves after the answers before it', async () => {
+test('HttpConnection :: 100 Continue for a pipelined request leaves after the answers before it', async () => {
   const { socket, client, stop } = start()
   client.receiver.receive(enc(GET('/a') + 'POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n'))
   client.receiver.receive(enc('abc'))
@@ -91,7 +91,7 @@ test('HttpSession :: 100 Continue for a pipelined request leaves after the answe
   await stop()
 })
 
-test('HttpSession :: a JSON body that cannot be encoded goes out as 500 and is reported once per answer', async () => {
+test('HttpConnection :: a JSON body that cannot be encoded goes out as 500 and is reported once per answer', async () => {
   const { socket, client, entries, stop } = start()
   client.receiver.receive(enc(GET('/cyclic') + GET('/a') + GET('/cyclic')))
   assert.equal(answers(socket), ['500 {"error":"unserializable_body"}', '200 a', '500 {"error":"unserializable_body"}'])

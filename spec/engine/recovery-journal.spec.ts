@@ -47,35 +47,35 @@ const setup = (over: Partial<RecoveryJournalDeps> = {}) => {
     maxPendingBytes: 1000,
     timeoutMs: 100,
     state: () => ({ namespace: '/', rooms: ['lobby'], data: { name: 'Ada' } }),
-    moved: (book) => void moved.push(book.sid),
+    moved: (session) => void moved.push(session.sid),
     ...over,
   })
-  const book = new ClientSession('s1', 1, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
-  book.recorder = journal
-  return { store, journal, book, fire, pending, entries, moved }
+  const session = new ClientSession('s1', 1, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
+  session.recorder = journal
+  return { store, journal, session, fire, pending, entries, moved }
 }
 
 test('createRecoveryJournal :: messages and state gather and go in one write per session per flush, in order', async () => {
-  const { store, journal, book, fire } = setup()
-  journal.changed(book)
-  for (let i = 1; i <= 3; i++) book.number(`{"event":"n","data":${i}}`)
+  const { store, journal, session, fire } = setup()
+  journal.changed(session)
+  for (let i = 1; i <= 3; i++) session.number(`{"event":"n","data":${i}}`)
   assert.is(store.calls.length, 0, 'nothing written on the way')
   await fire()
   assert.equal(store.calls, ['saveProgress'])
   assert.equal(store.frames.get('s1')?.map((f) => new TextDecoder().decode(f.frame)), [1, 2, 3].map((i) => `{"event":"n","data":${i},"seq":${i}}`))
   assert.equal(store.sessions.get('s1'), { sid: 's1', namespace: '/', rooms: ['lobby'], data: { name: 'Ada' }, lastSeq: 3, expiresAt: 3000, node: 'a' })
-  journal.away(book)
+  journal.away(session)
   await fire()
   assert.is(store.sessions.get('s1')?.expiresAt, 2000, 'an away session ends with its window')
 })
 
 test('createRecoveryJournal :: a failing store: said once, written again in order when it answers, and said so', async () => {
-  const { store, journal, book, fire, entries } = setup()
-  journal.changed(book)
-  book.number('{"event":"n","data":1}')
+  const { store, journal, session, fire, entries } = setup()
+  journal.changed(session)
+  session.number('{"event":"n","data":1}')
   store.mode = 'down'
   await fire()
-  book.number('{"event":"n","data":2}')
+  session.number('{"event":"n","data":2}')
   await fire()
   assert.equal(entries.filter((e) => e.level === 'warning').length, 1)
   store.mode = 'ok'
@@ -85,26 +85,26 @@ test('createRecoveryJournal :: a failing store: said once, written again in orde
 })
 
 test('createRecoveryJournal :: past the byte bound messages are not recorded (a resume across them is a gap); a refused write lets the session go', async () => {
-  const { store, journal, book, fire, moved } = setup({ maxPendingBytes: 40 })
-  journal.changed(book)
-  book.number('{"event":"n","data":1}')
-  book.number('{"event":"n","data":2}')
+  const { store, journal, session, fire, moved } = setup({ maxPendingBytes: 40 })
+  journal.changed(session)
+  session.number('{"event":"n","data":1}')
+  session.number('{"event":"n","data":2}')
   await fire()
   assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1])
   assert.equal(await store.readSince('s1', 0), { _tag: 'Frames', frames: store.frames.get('s1') ?? [] })
   store.sessions.set('s1', { ...(store.sessions.get('s1') as SessionRecord), node: 'b' })
-  book.number('{"event":"n","data":3}')
+  session.number('{"event":"n","data":3}')
   await fire()
   assert.equal(moved, ['s1'])
-  book.number('{"event":"n","data":4}')
+  session.number('{"event":"n","data":4}')
   await fire()
   assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1], 'nothing written over the new holder')
 })
 
 test('createRecoveryJournal :: past the byte bound with the store answering: said once, and the count said when a flush drops none', async () => {
-  const { store, journal, book, fire, entries } = setup({ maxPendingBytes: 40 })
-  journal.changed(book)
-  for (let i = 1; i <= 4; i++) book.number(`{"event":"n","data":${i}}`)
+  const { store, journal, session, fire, entries } = setup({ maxPendingBytes: 40 })
+  journal.changed(session)
+  for (let i = 1; i <= 4; i++) session.number(`{"event":"n","data":${i}}`)
   const warnings = entries.filter((e) => e.level === 'warning')
   assert.is(warnings.length, 1)
   assert.ok(warnings[0]?.message.startsWith('recovery: more than {bytes} bytes of messages wait'))
@@ -113,21 +113,21 @@ test('createRecoveryJournal :: past the byte bound with the store answering: sai
   assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1])
   const said = entries.filter((e) => e.level === 'info' && e.message.startsWith('recovery: the session store caught up'))
   assert.equal(said.map((e) => e.context['lost']), [3])
-  book.number('{"event":"n","data":5}')
+  session.number('{"event":"n","data":5}')
   await fire()
   assert.equal(store.frames.get('s1')?.map((f) => f.seq), [1, 5], 'recorded again once there is room (a resume across 2…4 is a gap)')
   assert.is(entries.filter((e) => e.level === 'warning').length, 1, 'nothing more said')
 })
 
 test('createRecoveryJournal :: forget deletes the session (while this node holds it); a store that hangs is a failure within the bound', async () => {
-  const { store, journal, book, fire } = setup()
-  journal.changed(book)
+  const { store, journal, session, fire } = setup()
+  journal.changed(session)
   await fire()
-  journal.forget(book)
+  journal.forget(session)
   await new Promise((resolve) => setTimeout(resolve, 1))
   assert.not.ok(store.sessions.has('s1'))
   const other = setup()
-  other.journal.changed(other.book)
+  other.journal.changed(other.session)
   other.store.mode = 'hang'
   await other.fire() // the flush starts and waits
   await other.fire() // its time bound fires
@@ -139,7 +139,7 @@ test('createRecoveryJournal :: forget deletes the session (while this node holds
 
 test('createRecoveryJournal :: a flush writes its sessions in slices a macrotask apart; the record of a session never names a number its frames lack', async () => {
   const { store, journal, fire, pending } = setup({ sliceSize: 2 })
-  const books = [1, 2, 3, 4, 5].map((i) => {
+  const sessions = [1, 2, 3, 4, 5].map((i) => {
     const b = new ClientSession(`s${i}`, i, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
     b.recorder = journal
     journal.changed(b)
@@ -150,8 +150,8 @@ test('createRecoveryJournal :: a flush writes its sessions in slices a macrotask
   assert.is(store.calls.length, 2)
   assert.is(pending.size, 2, 'the next slice waits for a macrotask (beside the flush bound)')
   // Numbered while the flush is under way: a session not written yet takes it in its write.
-  ;(books[4] as ClientSession).number('{"event":"n","data":2}')
-  ;(books[0] as ClientSession).number('{"event":"n","data":2}')
+  ;(sessions[4] as ClientSession).number('{"event":"n","data":2}')
+  ;(sessions[0] as ClientSession).number('{"event":"n","data":2}')
   await fire()
   assert.is(store.calls.length, 4)
   await fire()

@@ -1,5 +1,5 @@
 /**
- * The layout of a WebSocket session (lib/engine/ws-session.ts): what were four boolean
+ * The layout of a WebSocket connection (lib/engine/ws-session.ts): what were four boolean
  * fields (`closing`, `alive`, `waiting`, `serverClosed`) are bits of one number; the client
  * session, batching, the fragments' assembly, the close code and the close timer live in a
  * record made the first time one of them is set to something else than it starts as; and
@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert'
 import type { SocketContext } from '../../lib/core/route/socket-context.js'
 import { type AssemblyState, initialAssembly } from '../../lib/core/ws/assemble-message.js'
 import type { ClientSession } from '../../lib/engine/client-session.js'
-import { WsSession } from '../../lib/engine/ws-session.js'
+import { WsConnection } from '../../lib/engine/ws-session.js'
 import type { WsShared } from '../../lib/engine/ws-shared.js'
 
 // The session's fields as the code inside the class sees them (the private ones included).
@@ -23,7 +23,7 @@ interface Fields {
   serverClosed: boolean
   peerCloseCode: number | undefined
   closeTimer: unknown
-  book: ClientSession | undefined
+  session: ClientSession | undefined
   batch: number
   outbox: string[] | undefined
   assembly: AssemblyState
@@ -32,7 +32,7 @@ type Assignment = { [K in keyof Fields]: readonly [K, Fields[K]] }[keyof Fields]
 
 const FIRST: Fields = {
   closing: false, alive: true, waiting: false, serverClosed: false, peerCloseCode: undefined, closeTimer: undefined,
-  book: undefined, batch: 0, outbox: undefined, assembly: initialAssembly,
+  session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly,
 }
 const NAMES = Object.keys(FIRST) as (keyof Fields)[]
 
@@ -40,7 +40,7 @@ const assignmentArb: fc.Arbitrary<Assignment> = fc.oneof(
   fc.tuple(fc.constantFrom('closing' as const, 'alive' as const, 'waiting' as const, 'serverClosed' as const), fc.boolean()),
   fc.tuple(fc.constant('peerCloseCode' as const), fc.option(fc.integer({ min: 1000, max: 4999 }), { nil: undefined })),
   fc.tuple(fc.constant('closeTimer' as const), fc.oneof(fc.constant(undefined), fc.integer(), fc.object())),
-  fc.tuple(fc.constant('book' as const), fc.constantFrom(undefined, { clientId: 7 } as unknown as ClientSession)),
+  fc.tuple(fc.constant('session' as const), fc.constantFrom(undefined, { clientId: 7 } as unknown as ClientSession)),
   fc.tuple(fc.constant('batch' as const), fc.oneof(fc.integer({ min: 0, max: 2 }), fc.nat())),
   fc.tuple(fc.constant('outbox' as const), fc.option(fc.array(fc.string(), { maxLength: 3 }), { nil: undefined })),
   fc.tuple(fc.constant('assembly' as const), fc.constantFrom(initialAssembly, { _tag: 'Text', texts: [], size: 0 } as unknown as AssemblyState)),
@@ -50,17 +50,17 @@ const assignmentArb: fc.Arbitrary<Assignment> = fc.oneof(
 const defaultArb: fc.Arbitrary<Assignment> = fc.constantFrom(...NAMES.filter((name) => !['closing', 'alive', 'waiting', 'serverClosed'].includes(name)).map((name) => [name, FIRST[name]] as Assignment))
 
 // Nothing of the server is used by the fields: a session made for reading them back.
-const sessionOf = (socket: object): WsSession<object> => {
+const sessionOf = (socket: object): WsConnection<object> => {
   const ctx = { socket, clientId: 1 } as unknown as SocketContext & { readonly socket: object }
-  return new WsSession(ctx, {} as WsShared<object>)
+  return new WsConnection(ctx, {} as WsShared<object>)
 }
 
-const read = (session: WsSession<object>): Fields => {
+const read = (session: WsConnection<object>): Fields => {
   const view = session as unknown as Fields
   return Object.fromEntries(NAMES.map((name) => [name, view[name]])) as unknown as Fields
 }
 
-test('WsSession :: the flags, close code and close timer read back as the fields they replace', () => {
+test('WsConnection :: the flags, close code and close timer read back as the fields they replace', () => {
   fc.assert(
     fc.property(fc.array(assignmentArb, { maxLength: 40 }), (assignments) => {
       const socket = {}
@@ -78,7 +78,7 @@ test('WsSession :: the flags, close code and close timer read back as the fields
   )
 })
 
-test('WsSession :: each field, set first on a fresh session, reads back', () => {
+test('WsConnection :: each field, set first on a fresh session, reads back', () => {
   fc.assert(
     fc.property(assignmentArb, ([name, value]) => {
       const session = sessionOf({})
@@ -89,7 +89,7 @@ test('WsSession :: each field, set first on a fresh session, reads back', () => 
   )
 })
 
-test('WsSession :: the fields set to what they start as (and the flags, to anything) make no record of the few', () => {
+test('WsConnection :: the fields set to what they start as (and the flags, to anything) make no record of the few', () => {
   fc.assert(
     fc.property(fc.array(fc.oneof(defaultArb, fc.tuple(fc.constantFrom('closing' as const, 'alive' as const, 'waiting' as const, 'serverClosed' as const), fc.boolean())), { maxLength: 20 }), (assignments) => {
       const session = sessionOf({})
@@ -99,14 +99,14 @@ test('WsSession :: the fields set to what they start as (and the flags, to anyth
   )
 })
 
-test('WsSession :: an idle session has eight fields, and its socket is its client\'s', () => {
+test('WsConnection :: an idle session has eight fields, and its socket is its client\'s', () => {
   const socket = {}
   const session = sessionOf(socket)
   assert.is(session.socket, socket)
   assert.equal(Object.keys(session).sort(), ['ctx', 'deflate', 'flags', 'inFlight', 'more', 'partial', 'queue', 'shared'])
   session.peerCloseCode = 1000
   assert.equal((session as unknown as { more: unknown }).more, {
-    book: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: 1000, closeTimer: undefined,
+    session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: 1000, closeTimer: undefined,
   })
 })
 

@@ -1,5 +1,5 @@
 /**
- * The small-frame path of a WebSocket session (lib/engine/ws-session.ts) against the general
+ * The small-frame path of a WebSocket connection (lib/engine/ws-session.ts) against the general
  * decoder alone (`setSmallFrames(false)`): for generated client streams (small frames
  * mostly, with fragments, control frames, unmasked frames, RSV bits, reserved opcodes, bad
  * UTF-8 and bad close codes among them), cut into chunks at random, the engine writes the
@@ -167,7 +167,7 @@ for (const [name, table] of [
   ['a raw route', rawRoutes],
   ['an envelope route', eventRoutes],
 ] as const) {
-  test(`WsSession :: with ${name}, small frames give the same bytes, closes and messages as the general decoder`, async () => {
+  test(`WsConnection :: with ${name}, small frames give the same bytes, closes and messages as the general decoder`, async () => {
     await fc.assert(
       fc.asyncProperty(clientStreamArb, cutsArb, clientStreamArb, cutsArb, async (a, aCuts, b, bCuts) => {
         const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
@@ -194,7 +194,7 @@ const strictAscii: Platform<MemorySocket> = {
   },
 }
 
-test('WsSession :: with a platform ASCII reader (given ASCII only), small frames give the same bytes, closes and messages as the general decoder', async () => {
+test('WsConnection :: with a platform ASCII reader (given ASCII only), small frames give the same bytes, closes and messages as the general decoder', async () => {
   await fc.assert(
     fc.asyncProperty(clientStreamArb, cutsArb, clientStreamArb, cutsArb, fc.boolean(), async (a, aCuts, b, bCuts, raw) => {
       const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
@@ -222,7 +222,7 @@ const runtimeStreamArb = fc
   .array(fc.oneof({ weight: 2, arbitrary: clientStreamArb }, { weight: 1, arbitrary: longBinaryArb.map((f) => [f]) }), { maxLength: 4 })
   .map((groups) => groups.flat())
 
-test('WsSession :: chunks and scratch arrays of a Uint8Array subclass (a Node Buffer) give what plain ones give, chunks are never written to, and no handler gets the subclass', async () => {
+test('WsConnection :: chunks and scratch arrays of a Uint8Array subclass (a Node Buffer) give what plain ones give, chunks are never written to, and no handler gets the subclass', async () => {
   await fc.assert(
     fc.asyncProperty(runtimeStreamArb, cutsArb, runtimeStreamArb, cutsArb, fc.boolean(), fc.boolean(), async (a, aCuts, b, bCuts, small, simd) => {
       // Without WebAssembly, a masked copy past 64 bytes is the source's `slice`, unmasked in place.
@@ -256,7 +256,7 @@ const openRawEcho = (seen: RawMessage[]): ReturnType<typeof acceptMemorySocket> 
   return opened
 }
 
-test('WsSession :: a text frame checked as its chunks of a Uint8Array subclass arrive (a Node Buffer, no SIMD) leaves them as they were and is echoed whole', () => {
+test('WsConnection :: a text frame checked as its chunks of a Uint8Array subclass arrive (a Node Buffer, no SIMD) leaves them as they were and is echoed whole', () => {
   // Past 64 bytes without WebAssembly, the check's masked copy of a chunk is the chunk's
   // `slice`, unmasked in place: a view on a Buffer, so the chunk must reach it as a plain view.
   setSimdMasking(false)
@@ -285,7 +285,7 @@ const identityCodec: DeflateCodec = {
   close: () => undefined,
 }
 
-test('WsSession :: chunks of a Uint8Array subclass queued while a compressed message inflates are never written to, and handlers get plain arrays', async () => {
+test('WsConnection :: chunks of a Uint8Array subclass queued while a compressed message inflates are never written to, and handlers get plain arrays', async () => {
   setSimdMasking(false)
   try {
     for (const cut of [false, true]) {
@@ -318,7 +318,7 @@ test('WsSession :: chunks of a Uint8Array subclass queued while a compressed mes
   }
 })
 
-test('WsSession :: a run of echoes leaves in one write, and a write during a handler goes out between them in order', async () => {
+test('WsConnection :: a run of echoes leaves in one write, and a write during a handler goes out between them in order', async () => {
   const frame = (text: string): Uint8Array => encodeStream([{ fin: true, rsv1: false, rsv2: false, opcode: 1, payload: utf8(text), key: Uint8Array.of(1, 2, 3, 4) }])
   const chunk = new Uint8Array([...frame('a1'), ...frame('a2'), ...frame('d3'), ...frame('a4')])
   const seen: RawMessage[] = []

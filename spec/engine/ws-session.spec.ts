@@ -1,5 +1,5 @@
 /**
- * WsSession (lib/engine/ws-session.ts) on an in-memory platform, by example: after the
+ * WsConnection (lib/engine/ws-session.ts) on an in-memory platform, by example: after the
  * server's close frame no data frame leaves (RFC 6455 §5.5.1), whether the frame would be a
  * handler's answer, an echo held for one write, a send or a broadcast, with the small-frame
  * path or the general decoder, and with permessage-deflate. Portable (Node, Bun, Deno).
@@ -41,7 +41,7 @@ for (const [name, small, deflate] of [
   ['the general decoder', false, false],
   ['permessage-deflate', true, true],
 ] as const) {
-  test(`WsSession :: with ${name}, nothing follows the server's close frame (answer, echo, send, broadcast)`, async () => {
+  test(`WsConnection :: with ${name}, nothing follows the server's close frame (answer, echo, send, broadcast)`, async () => {
     setSmallFrames(small)
     try {
       const platform: Platform<MemorySocket> = deflate ? { ...memoryPlatform<MemorySocket>(), deflate: () => identity } : memoryPlatform<MemorySocket>()

@@ -5,9 +5,9 @@
  * Several servers in one process share one instance as nodes share a Redis.
  */
 import type { Sequence } from '../../lib/core/cluster/cluster-message.js'
-import type { ClusterTarget } from '../../lib/engine/cluster-adapter.js'
-import { cursorKey } from '../../lib/engine/cursor-key.js'
-import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from '../../lib/engine/recovery-store.js'
+import type { ClusterTarget } from '../../lib/engine/cluster/cluster-adapter.js'
+import { cursorKey } from '../../lib/engine/recovery/cursor-key.js'
+import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from '../../lib/engine/recovery/recovery-store.js'
 
 export interface MemoryRecoveryStore extends RecoveryStore {
   readonly sessions: Map<string, SessionRecord>

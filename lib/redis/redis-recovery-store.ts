@@ -1,5 +1,5 @@
 /**
- * `redisRecoveryStore`: the recovery store (`RecoveryStore`, lib/engine/recovery-store.ts)
+ * `redisRecoveryStore`: the recovery store (`RecoveryStore`, lib/engine/recovery/recovery-store.ts)
  * in Redis, shared by every node, so a client whose node died reconnects to any node and
  * gets what it missed. A session is one JSON string (`SET … PXAT expiresAt`) and a stream of
  * its numbered frames (`XADD … 0-<seq>`, trimmed to `maxFrames`, expiring with the session),

@@ -1,5 +1,5 @@
 /**
- * A recovery store in memory (the `RecoveryStore` contract, lib/engine/recovery-store.ts),
+ * A recovery store in memory (the `RecoveryStore` contract, lib/engine/recovery/recovery-store.ts),
  * with target logs the spec fills by hand, a switch that makes every call fail or hang, and
  * a count of calls: the engine's side of recovery is specified against it without Redis.
  * Several servers in one process share one instance as nodes share a Redis.

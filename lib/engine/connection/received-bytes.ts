@@ -3,7 +3,7 @@
  * decided here so that an adapter never looks at a client's protocol. A runtime may read
  * into its own subclass of `Uint8Array` (Node's Buffer, on Node and on Deno's `node:net`).
  * A WebSocket connection takes the chunk as it is: its small frames are read in place, and it
- * makes its own plain view of whatever it keeps or decodes the general way (ws-session.ts),
+ * makes its own plain view of whatever it keeps or decodes the general way (ws-connection.ts),
  * so the common chunk costs no view. An HTTP connection gets a plain `Uint8Array` view: the
  * subarrays it takes (request bodies among them) are then plain arrays, which handlers are
  * promised, and made without the subclass's slower override.

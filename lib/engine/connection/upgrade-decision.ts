@@ -1,6 +1,6 @@
 /**
  * `UpgradeDecision`: what the engine decided about one WebSocket upgrade request, as a value.
- * The HTTP connection keeps it in the slot of that request (lib/engine/http-session.ts) until
+ * The HTTP connection keeps it in the slot of that request (lib/engine/connection/http-connection.ts) until
  * the answers before it are written; then a refusal is sent, or the socket is handed over
  * with everything the hand-over needs: the validated handshake, the permessage-deflate
  * agreement, the headers a middleware added to the 101, and why a resume from the recovery

@@ -18,7 +18,7 @@
  * frame goes through the general decoder and assembler, which give every error answer.
  *
  * With permessage-deflate negotiated, `deflate` holds the connection's compression
- * (lib/engine/ws-deflate.ts): frames leave through its ordered queue, a compressed message
+ * (lib/engine/deflate/ws-deflate.ts): frames leave through its ordered queue, a compressed message
  * is inflated before it is dispatched (the bytes after it wait), and the end of the
  * connection waits for the frames sent before it.
  */

@@ -12,7 +12,7 @@
  * backlog), gets nothing more, and is dropped when it has not read up by the close time-out.
  *
  * A connection that negotiated permessage-deflate has its frames pass through its own
- * ordered queue first (`Outlet.deflate`, lib/engine/ws-deflate.ts), which compresses and then
+ * ordered queue first (`Outlet.deflate`, lib/engine/deflate/ws-deflate.ts), which compresses and then
  * admits them here; a broadcast tells the queue so, and its compression may be shared.
  *
  * A connection whose client reads batches (docs/protocol.md, "Batches") gets its numbered
@@ -48,7 +48,7 @@ export interface Outlet<S> {
   readonly session?: ClientSession | undefined
   /**
    * Writes the frames the connection holds back to send in one go (echoes framed where they
-   * arrived, lib/engine/ws-session.ts), so that they leave before anything written after them.
+   * arrived, lib/engine/connection/ws-connection.ts), so that they leave before anything written after them.
    */
   release?(): void
   /** A close frame was written (set by `admit`): nothing may follow it (RFC 6455 §5.5.1). */

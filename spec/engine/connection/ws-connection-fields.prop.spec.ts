@@ -1,5 +1,5 @@
 /**
- * The layout of a WebSocket connection (lib/engine/ws-session.ts): what were four boolean
+ * The layout of a WebSocket connection (lib/engine/connection/ws-connection.ts): what were four boolean
  * fields (`closing`, `alive`, `waiting`, `serverClosed`) are bits of one number; the client
  * session, batching, the fragments' assembly, the close code and the close timer live in a
  * record made the first time one of them is set to something else than it starts as; and

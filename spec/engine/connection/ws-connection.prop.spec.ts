@@ -1,5 +1,5 @@
 /**
- * The small-frame path of a WebSocket connection (lib/engine/ws-session.ts) against the general
+ * The small-frame path of a WebSocket connection (lib/engine/connection/ws-connection.ts) against the general
  * decoder alone (`setSmallFrames(false)`): for generated client streams (small frames
  * mostly, with fragments, control frames, unmasked frames, RSV bits, reserved opcodes, bad
  * UTF-8 and bad close codes among them), cut into chunks at random, the engine writes the

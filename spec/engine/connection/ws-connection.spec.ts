@@ -1,5 +1,5 @@
 /**
- * WsConnection (lib/engine/ws-session.ts) on an in-memory platform, by example: after the
+ * WsConnection (lib/engine/connection/ws-connection.ts) on an in-memory platform, by example: after the
  * server's close frame no data frame leaves (RFC 6455 §5.5.1), whether the frame would be a
  * handler's answer, an echo held for one write, a send or a broadcast, with the small-frame
  * path or the general decoder, and with permessage-deflate. Portable (Node, Bun, Deno).

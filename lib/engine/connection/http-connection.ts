@@ -3,6 +3,11 @@
  * pipelined requests in order (RFC 9112 §9.3.2), sends `100 Continue` when asked, honours
  * `Connection: close`, hands a valid WebSocket upgrade to the server, and enforces the
  * head, request and keep-alive time-outs (checked by the server's periodic sweep).
+ *
+ * Longer than the engine's other files on purpose: it is one state machine (the slots of
+ * pipelined requests answered in order, a request half read, an upgrade waiting for its
+ * decision, the answers gathered for one write), which reads best whole.
+ * Must not import `node:*`, Buffer or process.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { httpErrorResponse } from '../../core/http/http-error-response.js'

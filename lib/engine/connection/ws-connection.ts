@@ -21,6 +21,11 @@
  * (lib/engine/deflate/ws-deflate.ts): frames leave through its ordered queue, a compressed message
  * is inflated before it is dispatched (the bytes after it wait), and the end of the
  * connection waits for the frames sent before it.
+ *
+ * Longer than the engine's other files on purpose: it is one state machine (RFC 6455 §7's
+ * open, closing and closed, the fragments of a message, an inflate in flight) whose
+ * transitions read each other's flags; cut in two, each half would need the other's private
+ * state. Must not import `node:*`, Buffer or process.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { dispatchEvent } from '../../core/route/dispatch-event.js'

@@ -10,6 +10,8 @@
  * and one pipelined write per client at the next flush, not a round trip each before the
  * write. Redis away or slow: what waits is bounded in bytes; past it messages are not
  * recorded (a resume across them then gets `gap`), and flushes back off up to a second.
+ * Longer than most files on purpose: one state machine (waiting, flushing, failing, backing
+ * off, overflowing, closed) over one set of maps, which reads best whole.
  * Must not import `node:*`, Buffer or process.
  */
 import type { Logger } from '../../core/log/logger.js'

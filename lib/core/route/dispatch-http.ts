@@ -186,12 +186,19 @@ export const dispatchHttpNow = (
 }
 
 /**
- * `dispatchHttpNow`, always as a promise (which never rejects).
+ * `dispatchHttpNow`, always as a promise (which never rejects). In process, `exchangeOf({ body })`
+ * as `owner` gives a route declared `{ body: 'stream' }` its body.
  *
  * @example
  * const res = await dispatchHttp(compiled, request, { middleware: [logRequests], cors, context, onError })
  */
-export const dispatchHttp = (compiled: CompiledRoutes, http: HttpRequest, options: HttpDispatchOptions = NO_OPTIONS): Promise<Response> => {
-  const res = dispatchHttpNow(compiled, http, options)
+export const dispatchHttp = (
+  compiled: CompiledRoutes,
+  http: HttpRequest,
+  options: HttpDispatchOptions = NO_OPTIONS,
+  owner?: ExchangeOwner,
+  exchange = 0,
+): Promise<Response> => {
+  const res = dispatchHttpNow(compiled, http, options, owner, exchange)
   return res instanceof Promise ? res : Promise.resolve(res)
 }

@@ -11,16 +11,18 @@ import { compileCors, type Cors } from '../core/http/compile-cors.js'
 import { decodeCorsConfig } from '../core/http/cors-config.js'
 import { errorResponse } from '../core/http/response.js'
 import { withHeader } from '../core/http/response-updates.js'
-import { serializeResponse } from '../core/http/serialize-response.js'
+import { createHeadScratch } from '../core/http/head-scratch.js'
+import { createSerializeCache, serializeResponse } from '../core/http/serialize-response.js'
 import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import type { Logger } from '../core/log/logger.js'
-import { composeHttp } from '../core/middleware/compose-http.js'
+import { composeHttp } from '../core/route/compose-http.js'
 import { compileRoutes } from '../core/route/compile-routes.js'
 import { describeRouteTableError } from '../core/route/route-table-error.js'
 import { dispatchConnect } from '../core/route/dispatch-connect.js'
 import { dispatchDisconnect } from '../core/route/dispatch-disconnect.js'
 import { compactRequest } from '../core/http/compact-request.js'
 import { dispatchHttpNow, type HttpDispatchOptions } from '../core/route/dispatch-http.js'
+import { createRouteMemo } from '../core/route/match-route.js'
 import type { HttpContext } from '../core/route/http-context.js'
 import { routes } from '../core/route/routes.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
@@ -363,8 +365,13 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     setClientData,
   }
 
+  // The HTTP middleware, composed once: for the dispatch and for the upgrade's decision alike.
+  const httpMiddleware = options.httpMiddleware ?? []
+  const httpStack = composeHttp(httpMiddleware)
   const dispatchOptions: HttpDispatchOptions = {
-    middleware: options.httpMiddleware ?? [],
+    // Without middleware the dispatch answers synchronously when the handler does.
+    ...(httpMiddleware.length === 0 ? {} : { stack: httpStack }),
+    memo: createRouteMemo(),
     ...(cors === undefined ? {} : { cors }),
     context: httpContext,
     onError: onHttpError,
@@ -379,7 +386,6 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     protocols: resolved.right.protocols,
     ...(platform.acceptKey === undefined ? {} : { acceptKey: platform.acceptKey }),
   }
-  const httpStack = composeHttp(options.httpMiddleware ?? [])
   // Upgrades validated by decideUpgrade, for takeOver to answer without validating twice.
   const validated = new WeakMap<HttpRequest, Upgrade>()
   const extraHeaders = new WeakMap<HttpRequest, readonly Header[]>()
@@ -414,7 +420,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       if (negotiated.right !== undefined) agreements.set(request, negotiated.right)
     }
     validated.set(request, checked.right)
-    if ((options.httpMiddleware ?? []).length === 0) return undefined
+    if (httpMiddleware.length === 0) return undefined
     return httpStack(request, httpContext, async () => upgradeAccepted).then(
       (res) => {
         if (res.status !== 101) return res
@@ -596,12 +602,16 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (rest.length > 0) session.receive(rest)
   }
 
+  // The serialiser's pool, caches and last-answer memo: this server's alone.
+  const answers = createSerializeCache()
   const httpShared: HttpShared<S> = {
     io,
     timers,
     allocate: platform.allocate,
     limits,
     httpLimits: { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody },
+    heads: createHeadScratch(),
+    answers,
     respond,
     // A session's id is its client's: `accept` registers both before the first byte is read.
     decideUpgrade: (session, request) => decideUpgrade(session.clientId, request),
@@ -625,7 +635,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     if (draining || clients.size >= limits.maxConnections) {
       logger.warning('connection refused: {reason}', { reason: draining ? 'shutting down' : 'too many connections' })
       timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
-      io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }))
+      io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }, answers))
       return undefined
     }
     const id = nextId++

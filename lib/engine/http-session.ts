@@ -9,8 +9,9 @@ import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpLimits } from '../core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../core/http/parse-http-request.js'
 import { errorResponse } from '../core/http/response.js'
-import { type ReadCursor, readRequest } from '../core/http/read-request.js'
-import { serializeAnswer, serializeResponse } from '../core/http/serialize-response.js'
+import type { HeadScratch } from '../core/http/head-scratch.js'
+import { readRequest } from '../core/http/read-request.js'
+import { type SerializeCache, serializeAnswer, serializeResponse } from '../core/http/serialize-response.js'
 import type { Header, HttpRequest, Response } from '../core/http/types.js'
 import { isWebSocketUpgrade } from '../core/ws/validate-upgrade.js'
 import { ByteQueue } from './byte-queue.js'
@@ -26,6 +27,10 @@ export interface HttpShared<S> {
   readonly allocate: (size: number) => Uint8Array
   readonly limits: Limits
   readonly httpLimits: HttpLimits
+  /** The server's scratch for reading heads (the parser's record and memos). */
+  readonly heads: HeadScratch
+  /** The server's serialiser pool, caches and last-answer memo. */
+  readonly answers: SerializeCache
   /** Answers one request (middleware, routes, CORS): synchronously when it can; never rejects. */
   readonly respond: (request: HttpRequest) => Response | Promise<Response>
   /**
@@ -113,8 +118,6 @@ const onlyLineEnds = (bytes: Uint8Array): boolean => {
 }
 
 const EMPTY = new Uint8Array(0)
-// Where the fast path's last request ended (read at once: parsing never re-enters).
-const cursor: ReadCursor = { end: 0, upgrade: false }
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
@@ -278,7 +281,7 @@ export class HttpSession<S> {
         const rest = this.queue.bytes()
         this.queue.clear()
         if (head.decision.refusal === undefined) return this.shared.takeOver(this, head.upgrade, rest)
-        io.end(socket, serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate(now) }))
+        io.end(socket, serializeResponse(head.decision.refusal, { keepAlive: false, date: httpDate(now) }, this.shared.answers))
         return
       }
       if (head.bytes === undefined) return this.send()
@@ -297,7 +300,7 @@ export class HttpSession<S> {
 
   private answerNow(res: Response, close: boolean): void {
     this.stopped = true
-    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate(this.shared.timers.now()) }), close, upgrade: undefined })
+    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate(this.shared.timers.now()) }, this.shared.answers), close, upgrade: undefined })
     this.flush()
   }
 
@@ -334,15 +337,16 @@ export class HttpSession<S> {
   // hook that reports it (only then is a closure made).
   private serialize(res: Response, request: HttpRequest, keepAlive: boolean, date: string): Uint8Array {
     const head = request.method === 'HEAD'
+    const answers = this.shared.answers
     return (
-      serializeAnswer(res, keepAlive, head, date, request.protocol) ??
+      serializeAnswer(res, keepAlive, head, date, request.protocol, answers) ??
       serializeResponse(res, {
         keepAlive,
         head,
         date,
         protocol: request.protocol,
         onUnserializable: (error) => this.shared.onUnserializable(request, error),
-      })
+      }, answers)
     )
   }
 
@@ -369,19 +373,20 @@ export class HttpSession<S> {
     const date = httpDate(now)
     while (at < bytes.length && !this.stopped) {
       if (this.resume === undefined) {
-        const request = readRequest(bytes, at, shared.httpLimits, cursor)
+        const heads = shared.heads
+        const request = readRequest(bytes, at, shared.httpLimits, heads)
         if (request !== undefined) {
           this.continued = false
           this.firstRequest = false
-          at = cursor.end
+          at = heads.end
           // The scan saw whether a field is named Upgrade: no walk over the headers for it.
-          if (cursor.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
+          if (heads.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
           this.dispatch(request, date)
           continue
         }
       }
       const view = at === 0 ? bytes : bytes.subarray(at)
-      const step = parseHttpRequest(view, shared.httpLimits, this.resume)
+      const step = parseHttpRequest(view, shared.httpLimits, this.resume, shared.heads)
       if (E.isLeft(step)) {
         queue.clear()
         this.resume = undefined

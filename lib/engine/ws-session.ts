@@ -23,7 +23,7 @@
  * connection waits for the frames sent before it.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { WsMiddleware } from '../core/middleware/ws-middleware.js'
+import type { WsMiddleware } from '../core/route/ws-middleware.js'
 import type { CompiledRoutes } from '../core/route/compiled-routes.js'
 import { dispatchEvent } from '../core/route/dispatch-event.js'
 import { dispatchRawNow, type RawOutcome } from '../core/route/dispatch-raw.js'

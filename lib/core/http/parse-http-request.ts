@@ -78,7 +78,7 @@ const parseFrom = (bytes: Uint8Array, limits: HttpLimits, from: HttpResume | und
   let start: HeadScan = from ?? HEAD_START
   // A fresh buffer (or a head not searched at all yet): the single pass reads the whole head when it can.
   if (start.searched === 0) {
-    const read = readHead(bytes, limits, scratch ?? createHeadScratch())
+    const read = readHead(bytes, limits, 0, scratch ?? createHeadScratch())
     if (read !== undefined) {
       if ('_tag' in read) return read._tag === 'Left' ? read : body(bytes, read.right, undefined, limits)
       start = read

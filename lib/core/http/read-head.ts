@@ -26,9 +26,9 @@ import { EXACT, SCAN, SCAN_START, scanPlainHead } from './scan-plain-head.js'
  * The server's `scratch` (`createHeadScratch`) holds the scan's record and memos.
  *
  * @example
- * readHead(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS, createHeadScratch()) // right({ method: 'GET', ... })
+ * readHead(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS, 0, createHeadScratch()) // right({ method: 'GET', ... })
  */
-export const readHead = (bytes: Uint8Array, limits: HttpLimits, scratch: HeadScratch, start = 0): Either<HttpError, Head> | HeadScan | undefined => {
+export const readHead = (bytes: Uint8Array, limits: HttpLimits, start: number, scratch: HeadScratch): Either<HttpError, Head> | HeadScan | undefined => {
   const end = scanPlainHead(bytes, limits, start, scratch)
   if (end === EXACT) return undefined
   if (end === SCAN_START) return HEAD_START

@@ -133,12 +133,16 @@ const found = (endpoint: Endpoint, values: string[]): RouteMatch => {
  * received (no trailing slash trimmed), or `undefined`: then `matchRoute` decides. When it
  * answers, `matchRoute` finds the same route with no params. For a dispatcher's hot path:
  * one Map lookup, and nothing made; the same lookup as the last call (same table, method and
- * path) is answered from the one-entry memo in `memo`.
+ * path) is answered from the one-entry memo in `memo` when one is given.
  *
  * @example
  * matchStatic(compiled, 'GET', '/hello', memo)?.route // the route of GET /hello
  */
-export const matchStatic = (compiled: CompiledRoutes, method: string, path: string, memo: RouteMemo): Endpoint | undefined => {
+export const matchStatic = (compiled: CompiledRoutes, method: string, path: string, memo?: RouteMemo): Endpoint | undefined => {
+  if (memo === undefined) {
+    const leaf = compiled.statics.get(path)
+    return leaf === undefined ? undefined : endpointFor(leaf, method)
+  }
   if (path === memo.path && method === memo.method && compiled === memo.compiled) return memo.endpoint
   const leaf = compiled.statics.get(path)
   const endpoint = leaf === undefined ? undefined : endpointFor(leaf, method)

@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as E from 'fp-ts/lib/Either.js'
-import { getHeader } from '../../../lib/core/http/request.js'
+import { getHeader } from '../../../lib/core/http/request-accessors.js'
 import { errorResponse, text } from '../../../lib/core/http/response.js'
 import { withHeader } from '../../../lib/core/http/response-updates.js'
 import type { HttpRequest, Response } from '../../../lib/core/http/types.js'

@@ -43,12 +43,12 @@ export interface HttpNeedMore extends NeedMore {
 export type HttpDecodeStep = HttpNeedMore | Parsed<HttpRequest>
 
 const EMPTY = new Uint8Array(0)
-const NO_TRAILERS: readonly Header[] = []
+const NO_TRAILERS: readonly Header[] = Object.freeze([])
 
 const needMore = (atLeast: number, resume: HttpResume): HttpNeedMore => ({ _tag: 'NeedMore', atLeast, resume })
 
 // Where a head not searched at all resumes: as a fresh buffer.
-const FRESH: HttpResume = { _tag: 'Head', ...HEAD_START }
+const FRESH: HttpResume = Object.freeze({ _tag: 'Head', ...HEAD_START })
 
 const done = (head: Head, body: Uint8Array, trailers: readonly Header[], bytes: Uint8Array, end: number): Either<HttpError, HttpDecodeStep> =>
   right({

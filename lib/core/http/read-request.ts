@@ -18,7 +18,7 @@ import { scanPlainHead } from './scan-plain-head.js'
 import type { Header, HttpRequest } from './types.js'
 
 const EMPTY = new Uint8Array(0)
-const NO_TRAILERS: readonly Header[] = []
+const NO_TRAILERS: readonly Header[] = Object.freeze([])
 
 /**
  * The request at `bytes[start..]`, or `undefined` when `parseHttpRequest` must decide, read

@@ -89,13 +89,22 @@ export interface Engine<S> {
 }
 
 /**
+ * Switches for specs and measurements, not for applications (not in `ServerOptions`): each
+ * is per engine, so two servers in one process never see each other's.
+ */
+export interface EngineInternals {
+  /** `false`: every WebSocket frame goes through the general decoder (default `true`). */
+  readonly smallFrames?: boolean
+}
+
+/**
  * Builds the engine. Throws an Error naming every bad option or route-table problem (the
  * adapter's `runServer` lets it reject its promise).
  *
  * @example
  * const engine = createEngine({ routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] }, platform)
  */
-export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): Engine<S> => {
+export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, internals: EngineInternals = {}): Engine<S> => {
   const { io, timers, frames } = platform
   const resolved = resolveOptions(options)
   if (E.isLeft(resolved)) throw new Error(`runServer: invalid options\n  ${resolved.left.join('\n  ')}`)
@@ -533,6 +542,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     frames,
     limits,
     frameLimits,
+    smallFrames: internals.smallFrames ?? true,
     messageLimits: { maxMessage: limits.maxMessage },
     compiled,
     wsMiddleware: options.wsMiddleware ?? [],

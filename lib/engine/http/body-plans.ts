@@ -8,7 +8,7 @@
  */
 import type { HttpLimits } from '../../core/http/http-limits.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
-import { matchRoute } from '../../core/route/match-route.js'
+import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
 import type { HttpRoute } from '../../core/route/route.js'
 
 /** How a route takes its body: streamed or not, within which limit (the route's own or the server's). */
@@ -43,10 +43,13 @@ export const bodyPlans = (compiled: CompiledRoutes, limits: HttpLimits): BodyPla
     const maxBody = route.maxBody ?? limits.maxBody
     plans.set(route, { stream: route.body === 'stream', maxBody, limits: { ...limits, maxBody } })
   }
+  // This server's own memo: the lookup is made once per request with a body, or per request
+  // when a route streams its body.
+  const memo = createRouteMemo()
   return {
     parseLimits: { ...limits, maxBody: largest },
     planOf: (method, path) => {
-      const match = matchRoute(compiled, method, path)
+      const match = matchRoute(compiled, method, path, memo)
       return (match._tag === 'RouteFound' && plans.get(match.route)) || fallback
     },
   }

@@ -584,10 +584,19 @@ export class HttpConnection<S> implements ExchangeOwner {
     this.shared.io.write(this.socket, CONTINUE)
   }
 
-  // Whether exchange `exchange` streams a body not read to its end: its connection cannot carry another request.
+  // Whether exchange `exchange` streams a body not read to its end: its connection cannot
+  // carry another request. The rest of the body is then read and dropped (not held: reading
+  // resumes), so the client can finish sending and read the answer, until the connection closes.
   private unreadBody(exchange: number | undefined): boolean {
-    if (exchange === undefined || this.intake?.exchange !== exchange) return false
+    const intake = this.intake
+    if (exchange === undefined || intake?.exchange !== exchange) return false
     this.stopped = true
+    this.intake = undefined
+    intake.cut(bodyIncomplete(intake.body.received))
+    if (this.paused) {
+      this.paused = false
+      this.shared.io.resume(this.socket)
+    }
     return true
   }
 

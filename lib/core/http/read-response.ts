@@ -7,6 +7,7 @@
  * Pure and portable: no node:* imports.
  */
 import { serializeResponse } from './serialize-response.js'
+import { StreamBody } from './stream-body.js'
 import { stringifyJson } from './stringify-json.js'
 import type { Response } from './types.js'
 
@@ -46,6 +47,8 @@ export const getBodyString = (res: Response): string => {
   if (body === undefined || body === null) return ''
   if (typeof body === 'string') return body
   if (body instanceof Uint8Array) return decoder.decode(body)
+  // A streamed body is not here to read: it is produced when the response is sent.
+  if (body instanceof StreamBody) return ''
   return stringifyJson(body) ?? ''
 }
 

@@ -15,6 +15,7 @@
  * Pure and portable: no node:* imports.
  */
 import type { Either } from 'fp-ts/lib/Either.js'
+import type { BodyStream, ExchangeOwner } from './body-stream.js'
 import type { InvalidJson } from './http-error.js'
 import { percentDecode } from './percent-decode.js'
 import { parseQuery, type Query } from './parse-query.js'
@@ -48,6 +49,20 @@ export interface Request<P extends Params = Params> {
   readonly rawBody: Uint8Array
   /** The parsed request this was built from. */
   readonly http: HttpRequest
+  /**
+   * Aborted when the client goes away, the exchange times out (`limits.streamIdleMs` for a
+   * streamed answer) or the server drains: pass it on to whatever the handler starts
+   * (a `fetch`, a database cursor) so nothing outlives the exchange.
+   */
+  readonly signal: AbortSignal
+}
+
+/**
+ * The request a route declared with `{ body: 'stream' }` receives: the body is a
+ * {@link BodyStream}, read as it arrives, after the middleware has accepted the head.
+ */
+export interface StreamRequest<P extends Params = Params> extends Omit<Request<P>, 'body' | 'rawBody'> {
+  readonly body: BodyStream
 }
 
 const indexHeaders = (headers: readonly Header[]): ReadonlyMap<string, string> => {
@@ -73,8 +88,13 @@ class LazyRequest<P extends Params> implements Request<P> {
   #headerMap: ReadonlyMap<string, string> | undefined
   #query: Query | undefined
   #body: Either<InvalidJson, RequestBodyValue> | undefined
+  #signal: AbortSignal | undefined
+  readonly #owner: ExchangeOwner | undefined
+  readonly #exchange: number
 
-  constructor(http: HttpRequest, params: P) {
+  constructor(http: HttpRequest, params: P, owner: ExchangeOwner | undefined, exchange: number) {
+    this.#owner = owner
+    this.#exchange = exchange
     this.method = http.method
     this.protocol = http.protocol
     this.headers = http.headers
@@ -96,15 +116,25 @@ class LazyRequest<P extends Params> implements Request<P> {
   }
 
   get body(): Either<InvalidJson, RequestBodyValue> {
+    const streamed = this.#owner?.bodyOf(this.#exchange)
+    // A route that streams its body is typed with `StreamRequest`, whose body is this stream.
+    if (streamed !== undefined) return streamed as unknown as Either<InvalidJson, RequestBodyValue>
     return (this.#body ??= parseRequestBody(this.rawBody.length === 0 ? undefined : this.headerMap.get('content-type'), this.rawBody))
+  }
+
+  get signal(): AbortSignal {
+    // Made on first read only: most handlers never look.
+    return (this.#signal ??= this.#owner?.signalOf(this.#exchange) ?? new AbortController().signal)
   }
 }
 
 /**
- * Builds the Request of `http` with the router's `params`.
+ * Builds the Request of `http` with the router's `params`; a server passes itself as the
+ * exchange's `owner` (its signal and streamed body) with the exchange's number.
  *
  * @example
  * const req = makeRequest(httpRequest, { id: '42' })
  * getParam(req, 'id') // '42'
  */
-export const makeRequest = <P extends Params>(http: HttpRequest, params: P): Request<P> => new LazyRequest(http, params)
+export const makeRequest = <P extends Params>(http: HttpRequest, params: P, owner?: ExchangeOwner, exchange = 0): Request<P> =>
+  new LazyRequest(http, params, owner, exchange)

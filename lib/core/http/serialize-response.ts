@@ -6,6 +6,7 @@
  *
  * Pure and portable: no node:* imports, no Buffer.
  */
+import { isFramingHeader } from './is-framing-header.js'
 import { statusText } from './status-text.js'
 import { stringifyJson } from './stringify-json.js'
 import type { Response } from './types.js'
@@ -90,23 +91,6 @@ const dateLine = (date: string): string => {
     lastDateLine = `Date: ${date}\r\n`
   }
   return lastDateLine
-}
-
-// Application headers that would contradict the derived framing are dropped (by length first,
-// so most names never get lower-cased).
-const isFramingHeader = (name: string): boolean => {
-  switch (name.length) {
-    case 10:
-      return name.toLowerCase() === 'connection'
-    case 12:
-      return name.toLowerCase() === 'content-type'
-    case 14:
-      return name.toLowerCase() === 'content-length'
-    case 17:
-      return name.toLowerCase() === 'transfer-encoding'
-    default:
-      return false
-  }
 }
 
 const UNSERIALIZABLE = '{"error":"unserializable_body"}'

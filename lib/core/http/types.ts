@@ -3,6 +3,7 @@
  * the shell. Plain readonly data; the functions that build and read them live in their
  * own modules. Pure and portable: no node:* imports, no Buffer.
  */
+import type { StreamBody } from './stream-body.js'
 
 /** One header line as received or to be sent: the name keeps its case, the value is trimmed. */
 export type Header = readonly [name: string, value: string]
@@ -33,10 +34,10 @@ export interface HttpRequest {
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json }
 
 /**
- * A response body as set by the application: text, bytes, or data that is sent as JSON
- * (any array or object; `null` means no body).
+ * A response body as set by the application: text, bytes, data that is sent as JSON
+ * (any array or object; `null` means no body), or a body produced over time (`stream(...)`).
  */
-export type ResponseBody = string | Uint8Array | Json | undefined
+export type ResponseBody = string | Uint8Array | Json | StreamBody | undefined
 
 /** An HTTP response as a value (seed §2.10). Build it with the factories of `response.ts`. */
 export interface Response {

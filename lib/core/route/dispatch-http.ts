@@ -7,6 +7,7 @@
  * Hot path: with no middleware nothing is composed, and a handler that answers synchronously
  * is answered synchronously (`dispatchHttpNow`): no promise and no closure per request.
  */
+import type { ExchangeOwner } from '../http/body-stream.js'
 import { makeRequest } from '../http/request.js'
 import { errorResponse, isResponse, json, noContent } from '../http/response.js'
 import { withHeader } from '../http/response-updates.js'
@@ -69,13 +70,20 @@ const settle = (result: unknown, options: HttpDispatchOptions, request: HttpRequ
 
 // The innermost step: the preflight or the route. Errors become a reported 500 here, inside
 // the middleware, so a middleware sees the 500 like any other answer.
-const answer = (compiled: CompiledRoutes, request: HttpRequest, ctx: HttpContext, options: HttpDispatchOptions): Response | Promise<Response> => {
+const answer = (
+  compiled: CompiledRoutes,
+  request: HttpRequest,
+  ctx: HttpContext,
+  options: HttpDispatchOptions,
+  owner: ExchangeOwner | undefined,
+  exchange: number,
+): Response | Promise<Response> => {
   try {
     const preflight = options.cors?.preflight(request)
     if (preflight !== undefined) return preflight
     // A static route, as the path came: found without a match record.
     const endpoint = matchStatic(compiled, request.method, request.path)
-    if (endpoint !== undefined) return settle(endpoint.route.handler(makeRequest(request, {}), ctx), options, request)
+    if (endpoint !== undefined) return settle(endpoint.route.handler(makeRequest(request, {}, owner, exchange), ctx), options, request)
     const match = matchRoute(compiled, request.method, request.path)
     switch (match._tag) {
       case 'RouteNotFound':
@@ -85,7 +93,7 @@ const answer = (compiled: CompiledRoutes, request: HttpRequest, ctx: HttpContext
       case 'MalformedParam':
         return errorResponse(400, 'Bad Request')
       case 'RouteFound':
-        return settle(match.route.handler(makeRequest(request, match.params), ctx), options, request)
+        return settle(match.route.handler(makeRequest(request, match.params, owner, exchange), ctx), options, request)
     }
   } catch (error) {
     report(options, error, request)
@@ -111,8 +119,10 @@ const throughMiddleware = (
   ctx: HttpContext,
   options: HttpDispatchOptions,
   middleware: readonly HttpMiddleware[],
+  owner: ExchangeOwner | undefined,
+  exchange: number,
 ): Promise<Response> =>
-  stackOf(middleware)(http, ctx, (request, context) => answer(compiled, request, context, options)).then(undefined, (error: unknown) => {
+  stackOf(middleware)(http, ctx, (request, context) => answer(compiled, request, context, options, owner, exchange)).then(undefined, (error: unknown) => {
     report(options, error, http)
     return internalError()
   })
@@ -138,17 +148,26 @@ const withCors = (options: HttpDispatchOptions, http: HttpRequest, res: Response
  * and a handler that returned a value), else as a promise that never rejects. A server
  * writes a synchronous answer in the same turn, with no promise or microtask per request.
  *
+ * A server passes itself as `owner` with the exchange's number: the handler's Request then
+ * reads the exchange's signal and streamed body from it.
+ *
  * @example
  * const res = dispatchHttpNow(compiled, request, { cors, context, onError })
  * const answered = res instanceof Promise ? await res : res
  */
-export const dispatchHttpNow = (compiled: CompiledRoutes, http: HttpRequest, options: HttpDispatchOptions = NO_OPTIONS): Response | Promise<Response> => {
+export const dispatchHttpNow = (
+  compiled: CompiledRoutes,
+  http: HttpRequest,
+  options: HttpDispatchOptions = NO_OPTIONS,
+  owner?: ExchangeOwner,
+  exchange = 0,
+): Response | Promise<Response> => {
   const ctx = options.context ?? inertHttpContext
   const middleware = options.middleware
   const res =
     middleware === undefined || middleware.length === 0
-      ? answer(compiled, http, ctx, options)
-      : throughMiddleware(compiled, http, ctx, options, middleware)
+      ? answer(compiled, http, ctx, options, owner, exchange)
+      : throughMiddleware(compiled, http, ctx, options, middleware, owner, exchange)
   if (res instanceof Promise) return res.then((r: Response) => withCors(options, http, r))
   return withCors(options, http, res)
 }

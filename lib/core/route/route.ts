@@ -4,7 +4,7 @@
  * and a route table (an array). Types only. Pure and portable: no node:* imports.
  */
 import type * as t from 'io-ts'
-import type { Params, Request } from '../http/request.js'
+import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
 import type { RouteParams } from './path-params.js'
 import type { RawMessage } from './raw-message.js'
@@ -31,6 +31,21 @@ export type RawHandler = (message: RawMessage, ctx: SocketContext) => RawReply |
  * `R` is the return type, kept for the typed HTTP client.
  */
 export type HttpHandler<P extends Params, R = unknown> = (req: Request<P>, ctx: HttpContext) => R
+
+/** The handler of a route declared with `{ body: 'stream' }`: `req.body` is read as it arrives. */
+export type StreamHttpHandler<P extends Params, R = unknown> = (req: StreamRequest<P>, ctx: HttpContext) => R
+
+/** How an HTTP route takes its request body. */
+export interface HttpRouteOptions {
+  /**
+   * `'buffer'` (the default): the body is read whole, then the middleware and the handler
+   * run. `'stream'`: the middleware and the handler run on the head, and `req.body` is a
+   * `BodyStream` read as it arrives (`Expect: 100-continue` is answered when it is first read).
+   */
+  readonly body?: 'buffer' | 'stream'
+  /** Most body bytes this route takes (413 past it); the server's `limits.maxBody` when absent. */
+  readonly maxBody?: number
+}
 
 /**
  * `socketOn(event, ...)`: handles the named event. The type parameters are for typed
@@ -77,6 +92,10 @@ export interface HttpRoute<Method extends string = string, Path extends string =
   /** The path pattern with `{name}` params, e.g. `/users/{id}`. */
   readonly path: Path
   readonly handler: HttpHandler<RouteParams, Result>
+  /** `'stream'` when the handler reads the body as it arrives (see {@link HttpRouteOptions}). */
+  readonly body?: 'buffer' | 'stream'
+  /** The route's own body limit, when it has one. */
+  readonly maxBody?: number
   /** Type-level only, never set at run time: the JSON body clients send (`declareBody`). */
   readonly '~body'?: Body
 }

@@ -164,7 +164,7 @@ const downloadOnce = async (port: number, chunks: number): Promise<Measured> => 
     d.error !== undefined ? `${d.error} (status ${d.status}, ${d.bodyBytes} body bytes)`
     : d.status !== 200 ? `status ${d.status}`
     : !d.complete ? 'body not complete'
-    : d.bodyBytes !== expected ? `body of ${d.bodyBytes} bytes, expected ${expected}`
+    : d.bodyBytes !== expected ? `body of ${d.bodyBytes} bytes (${d.contentType || 'no content type'}), expected ${expected}`
     : undefined
   return { ok: error === undefined, ms: d.ms, bytes: d.bodyBytes, ...(error === undefined ? {} : { error }) }
 }

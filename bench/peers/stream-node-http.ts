@@ -4,15 +4,26 @@
  * request) N times, waiting for `drain` whenever `write` returns false, as Node's docs say
  * to; chunked, as node:http frames a body of unknown length. HOST/PORT from the environment.
  */
-import { once } from 'node:events'
 import { createServer, type ServerResponse } from 'node:http'
 import { streamAsk } from './stream-query.js'
+
+// Resolves on 'drain' or 'close', whichever comes first, and leaves no listener behind.
+const drained = (out: ServerResponse): Promise<void> =>
+  new Promise((resolve) => {
+    const done = (): void => {
+      out.off('drain', done)
+      out.off('close', done)
+      resolve()
+    }
+    out.on('drain', done)
+    out.on('close', done)
+  })
 
 const send = async (res: ServerResponse, chunks: number, size: number): Promise<void> => {
   const chunk = Buffer.alloc(size, 0x61)
   res.writeHead(200, { 'content-type': 'application/octet-stream' })
   for (let i = 0; i < chunks && !res.destroyed; i++) {
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')])
+    if (!res.write(chunk)) await drained(res)
   }
   res.end()
 }

@@ -6,13 +6,24 @@
  * and the socket is ended. One request per connection; no other route, no validation.
  * HOST/PORT from the environment.
  */
-import { once } from 'node:events'
 import { createServer, type Socket } from 'node:net'
 import { streamAsk } from './stream-query.js'
 
 const HEAD = Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n')
 const LAST = Buffer.from('0\r\n\r\n')
 const NOT_FOUND = Buffer.from('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')
+
+// Resolves on 'drain' or 'close', whichever comes first, and leaves no listener behind.
+const drained = (out: Socket): Promise<void> =>
+  new Promise((resolve) => {
+    const done = (): void => {
+      out.off('drain', done)
+      out.off('close', done)
+      resolve()
+    }
+    out.on('drain', done)
+    out.on('close', done)
+  })
 
 const send = async (socket: Socket, chunks: number, size: number): Promise<void> => {
   const framed = Buffer.alloc(size.toString(16).length + 2 + size + 2, 0x61)
@@ -21,7 +32,7 @@ const send = async (socket: Socket, chunks: number, size: number): Promise<void>
   framed.write('\r\n', framed.length - 2, 'latin1')
   socket.write(HEAD)
   for (let i = 0; i < chunks && !socket.destroyed; i++) {
-    if (!socket.write(framed)) await Promise.race([once(socket, 'drain'), once(socket, 'close')])
+    if (!socket.write(framed)) await drained(socket)
   }
   socket.end(LAST)
 }

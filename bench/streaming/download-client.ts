@@ -14,6 +14,8 @@ import { parseResponseHead, type ResponseHead } from './response-head.js'
 export interface Download {
   /** 0 when no head came. */
   readonly status: number
+  /** The answer's Content-Type, to tell what came instead of the stream. */
+  readonly contentType: string
   readonly bodyBytes: number
   /** The body ended as its framing says (last chunk, length reached). */
   readonly complete: boolean
@@ -46,7 +48,7 @@ export const download = (port: number, target: string, timeoutMs: number): Promi
       socket.destroy()
       const ms = performance.now() - t0
       const complete = counter?.state === 'complete' && error === undefined
-      resolve({ status: head?.status ?? 0, bodyBytes: counter?.bodyBytes ?? 0, complete, ms, ...(error === undefined ? {} : { error }) })
+      resolve({ status: head?.status ?? 0, contentType: head?.headers.get('content-type') ?? '', bodyBytes: counter?.bodyBytes ?? 0, complete, ms, ...(error === undefined ? {} : { error }) })
     }
     const onBytes = (bytes: Buffer, from: number, to: number): void => {
       if (counter === undefined) return

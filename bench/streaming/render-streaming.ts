@@ -68,7 +68,13 @@ const rowsOf = (runs: readonly StreamRun[], workload: StreamWorkload, contenders
     }]
   })
 
-const judge = (pass: boolean | undefined): string => (pass === undefined ? 'not measured' : pass ? '**met**' : '**not met**')
+const judge = (pass: boolean | undefined, row: Row | undefined): string =>
+  row === undefined ? 'not measured' : row.ok === 0 ? '**not met** (no run succeeded)' : pass === undefined ? 'not measured (no reference)' : pass ? '**met**' : '**not met**'
+
+const times = (n: number): string => (Number.isFinite(n) ? `${fmt(n, 2)}×` : '–')
+
+const range = (s: { readonly min: number; readonly max: number }, digits: number): string =>
+  Number.isFinite(s.min) ? `${fmt(s.min, digits)}–${fmt(s.max, digits)}` : '–'
 
 const ratio = (a: number, b: number): number => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : Number.NaN)
 
@@ -95,12 +101,12 @@ export const renderStreaming = (runs: readonly StreamRun[], ctx: StreamContext):
     out.push('| contender | MiB/s (median) | min–max | vs raw node:net | vs node:http | server RSS growth MiB (median / worst) | server CPU ms per GiB | runs ok |')
     out.push('|---|--:|--:|--:|--:|--:|--:|--:|')
     for (const r of download) {
-      out.push(`| ${r.contender} | ${fmt(r.mibPerS.median, 0)} | ${fmt(r.mibPerS.min, 0)}–${fmt(r.mibPerS.max, 0)} | ${fmt(ratio(r.mibPerS.median, raw?.mibPerS.median ?? Number.NaN), 2)}× | ${fmt(ratio(r.mibPerS.median, http?.mibPerS.median ?? Number.NaN), 2)}× | ${fmt(r.rssMib.median)} / ${fmt(r.rssMib.max)} | ${fmt(r.cpuMsPerGib, 0)} | ${r.ok}/${r.runs} |`)
+      out.push(`| ${r.contender} | ${fmt(r.mibPerS.median, 0)} | ${range(r.mibPerS, 0)} | ${times(ratio(r.mibPerS.median, raw?.mibPerS.median ?? Number.NaN))} | ${times(ratio(r.mibPerS.median, http?.mibPerS.median ?? Number.NaN))} | ${fmt(r.rssMib.median)} / ${fmt(r.rssMib.max)} | ${fmt(r.cpuMsPerGib, 0)} | ${r.ok}/${r.runs} |`)
     }
     out.push('')
-    out.push(`- twinport ≥ 0.9× raw node:net: ${judge(ratioOrUndefined(ratio(tp?.mibPerS.median ?? Number.NaN, raw?.mibPerS.median ?? Number.NaN), 0.9))}`)
-    out.push(`- twinport ≥ 1.5× node:http + res.write: ${judge(ratioOrUndefined(ratio(tp?.mibPerS.median ?? Number.NaN, http?.mibPerS.median ?? Number.NaN), 1.5))}`)
-    out.push(`- twinport's server RSS growth ≤ 8 MiB in every run: ${judge(rssPass(tp, 8))}`)
+    out.push(`- twinport ≥ 0.9× raw node:net: ${judge(ratioOrUndefined(ratio(tp?.mibPerS.median ?? Number.NaN, raw?.mibPerS.median ?? Number.NaN), 0.9), tp)}`)
+    out.push(`- twinport ≥ 1.5× node:http + res.write: ${judge(ratioOrUndefined(ratio(tp?.mibPerS.median ?? Number.NaN, http?.mibPerS.median ?? Number.NaN), 1.5), tp)}`)
+    out.push(`- twinport's server RSS growth ≤ 8 MiB in every run: ${judge(rssPass(tp, 8), tp)}`)
   }
 
   for (const [workload, title, rssTarget, speedTarget] of [
@@ -115,11 +121,11 @@ export const renderStreaming = (runs: readonly StreamRun[], ctx: StreamContext):
     out.push('| contender | total s (median) | min–max | MiB/s of files | speed vs fastify | server RSS growth MiB (median / worst) | server CPU ms per GiB | runs ok |')
     out.push('|---|--:|--:|--:|--:|--:|--:|--:|')
     for (const r of rows) {
-      out.push(`| ${r.contender} | ${fmt(r.seconds.median, 2)} | ${fmt(r.seconds.min, 2)}–${fmt(r.seconds.max, 2)} | ${fmt(r.mibPerS.median, 0)} | ${fmt(ratio(fastify?.seconds.median ?? Number.NaN, r.seconds.median), 2)}× | ${fmt(r.rssMib.median)} / ${fmt(r.rssMib.max)} | ${fmt(r.cpuMsPerGib, 0)} | ${r.ok}/${r.runs} |`)
+      out.push(`| ${r.contender} | ${fmt(r.seconds.median, 2)} | ${range(r.seconds, 2)} | ${fmt(r.mibPerS.median, 0)} | ${times(ratio(fastify?.seconds.median ?? Number.NaN, r.seconds.median))} | ${fmt(r.rssMib.median)} / ${fmt(r.rssMib.max)} | ${fmt(r.cpuMsPerGib, 0)} | ${r.ok}/${r.runs} |`)
     }
     out.push('')
-    if (speedTarget) out.push(`- twinport ≥ 1.5× faster than fastify + @fastify/multipart: ${judge(ratioOrUndefined(ratio(fastify?.seconds.median ?? Number.NaN, tp?.seconds.median ?? Number.NaN), 1.5))}`)
-    out.push(`- twinport's server RSS growth ≤ ${rssTarget} MiB in every run: ${judge(rssPass(tp, rssTarget))}`)
+    if (speedTarget) out.push(`- twinport ≥ 1.5× faster than fastify + @fastify/multipart: ${judge(ratioOrUndefined(ratio(fastify?.seconds.median ?? Number.NaN, tp?.seconds.median ?? Number.NaN), 1.5), tp)}`)
+    out.push(`- twinport's server RSS growth ≤ ${rssTarget} MiB in every run: ${judge(rssPass(tp, rssTarget), tp)}`)
   }
 
   const failed = runs.filter((r) => !r.ok)

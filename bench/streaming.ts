@@ -257,7 +257,7 @@ const section = renderStreaming(runs, {
   sizes: `Sizes: download ${(SIZES.chunks * SIZES.chunk) / MIB} MiB in ${SIZES.chunk / KIB} KiB chunks; ${SIZES.clients} concurrent uploads of ${SIZES.clientFile / MIB} MiB; one upload of ${SIZES.big / MIB} MiB.`,
   rounds: ROUNDS,
   compiled: built,
-  notes: ['twinport\'s upload route reads the parts through a provisional adapter over the core\'s `decodeMultipart` (bench/peers/stream-multipart-provisional.ts) until the core\'s `readMultipart` lands.'],
+  notes: ['twinport\'s upload route reads the parts with the core\'s `readMultipart` and writes each file as it arrives (bench/peers/stream-sink.ts, shared with Fastify).'],
 })
 mkdirSync(dirname(opt.out ?? 'bench/.tmp/streaming-results.md'), { recursive: true })
 writeFileSync(opt.out ?? 'bench/.tmp/streaming-results.md', section)

@@ -7,13 +7,10 @@
  * - `POST /upload`: a route with `{ body: 'stream', maxBody: 2 GiB }`; the multipart body is
  *   split as it arrives and each file hashed and written to `UPLOAD_DIR`, then deleted
  *   (`stream-sink.ts`; kept and its path answered with `?keep=1`); answers
- *   `{"fields":{…},"files":[{"field","filename","size","sha256"}]}`.
- *   PROVISIONAL: the parts come from `stream-multipart-provisional.ts` until the core's
- *   `readMultipart` (lib/core/http/multipart/) lands; then it is used here instead.
- * An engine without streamed request bodies gets a 501 saying so from `/upload`.
+ *   `{"fields":{…},"files":[{"field","filename","size","sha256"}]}`; the parts come from the
+ *   core's `readMultipart`.
  */
-import { errorResponse, httpRoute, json, routes, stream } from '../../lib/core/index.js'
-import { boundaryOfProvisional, readMultipartProvisional } from './stream-multipart-provisional.js'
+import { httpRoute, json, readMultipart, routes, stream } from '../../lib/core/index.js'
 import { sinkFile, type SunkFile, uploadDir } from './stream-sink.js'
 
 const MAX_CHUNKS = 1 << 20
@@ -40,22 +37,13 @@ export const streamRoute = httpRoute('GET', '/stream', (req) =>
   )
 
 export const uploadRoute = httpRoute('POST', '/upload', { body: 'stream', maxBody: 2 ** 31 }, async (req) => {
-    const body: unknown = req.body
-    if (typeof body !== 'object' || body === null || !(Symbol.asyncIterator in body)) {
-      return errorResponse(501, 'this engine does not stream request bodies yet (issue 22)')
-    }
-    const boundary = boundaryOfProvisional(req.headerMap.get('content-type'))
-    if (boundary === undefined) return errorResponse(400, 'expected multipart/form-data with a boundary')
     const keep = req.query['keep'] === '1'
     const fields: Record<string, string> = {}
     const files: FileEntry[] = []
-    try {
-      for await (const part of readMultipartProvisional(req.body, boundary)) {
-        if (part.kind === 'field') fields[part.name] = part.value
-        else files.push({ field: part.name, filename: part.filename, ...(await sinkFile(uploadDir(), part.data, keep)) })
-      }
-    } catch (e) {
-      return errorResponse(400, e instanceof Error ? e.message : String(e))
+    // A body that is no valid form throws MultipartReadError: the server answers its status.
+    for await (const part of readMultipart(req)) {
+      if (part.kind === 'field') fields[part.name] = part.value
+      else files.push({ field: part.name, filename: part.filename, ...(await sinkFile(uploadDir(), part.data, keep)) })
     }
     return json({ fields, files: files.map((f) => ({ ...f })) })
   })

@@ -9,7 +9,7 @@ import { encodeFrameBytes } from '../../lib/core/ws/encode-frame.js'
 import { invalidCompressedData, messageTooBig } from '../../lib/core/ws/ws-error.js'
 import { compressFrame } from '../../lib/engine/compress-frame.js'
 import { portableFrames } from '../../lib/engine/outgoing.js'
-import { payloadOffset } from '../../lib/engine/payload-offset.js'
+import { payloadOffset } from '../../lib/core/ws/frame-header.js'
 import { type DeflateHost, type DeflateShared, WsDeflate } from '../../lib/engine/ws-deflate.js'
 import { hex, toHex, utf8 } from '../core/ws/hex.js'
 

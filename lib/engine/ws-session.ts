@@ -34,13 +34,13 @@ import { type AssemblyLimits, type AssemblyState, assembleMessage, type Compress
 import { continuePartialText, type PartialText, startPartialText } from '../core/ws/check-partial-text.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { decodeFrame } from '../core/ws/decode-frame.js'
-import { isAsciiRange, readSmallRun, runFrameSize, smallRunSize, unmaskSmallRun } from '../core/ws/unmask-small-run.js'
+import { isAsciiRange, isBinaryRunFrame, readSmallRun, runFrameSize, smallRunSize, unmaskSmallRun } from '../core/ws/unmask-small-run.js'
 import { decodeUtf8 } from '../core/ws/utf8.js'
 import { encodeFrameBytes } from '../core/ws/encode-frame.js'
 import { decodeEnvelope, decodeEnvelopes, encodeAck, encodeErrorEvent } from '../core/ws/envelope.js'
 import type { EventError, EventId, EventMessage } from '../core/ws/event.js'
 import { type FrameLimits, OPCODE } from '../core/ws/frame.js'
-import { frameOpcode, MASK_KEY_SIZE } from '../core/ws/frame-header.js'
+import { MASK_KEY_SIZE } from '../core/ws/frame-header.js'
 import { closeFrame, pingFrame, pongFrame } from '../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../core/ws/session-wire.js'
 import { ByteQueue } from './byte-queue.js'
@@ -516,7 +516,7 @@ export class WsSession<S> implements Outlet<S>, DeflateHost {
       }
       const size = runFrameSize(out, outAt)
       const payload = outAt + 2
-      if (frameOpcode(out, outAt) === OPCODE.BINARY) this.onData({ _tag: 'Binary', data: plainView(out, payload, outAt + size) })
+      if (isBinaryRunFrame(out, outAt)) this.onData({ _tag: 'Binary', data: plainView(out, payload, outAt + size) })
       else {
         const text =
           run !== undefined ? run.substring(payload, outAt + size)

@@ -9,7 +9,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DecodeStep, needMore, parsed } from '../decode-step.js'
 import { type Frame, type FrameLimits, isControlOpcode, MAX_CONTROL_PAYLOAD } from './frame.js'
-import { frameOpcode, isFinalFrame, isMaskedFrame, LENGTH_BITS, LENGTH_OUT_OF_RANGE, lengthEnd, MASK_KEY_SIZE, readPayloadLength } from './frame-header.js'
+import { FIN_BIT, LENGTH_BITS, LENGTH_OUT_OF_RANGE, lengthEnd, MASK_BIT, MASK_KEY_SIZE, OPCODE_BITS, readPayloadLength } from './frame-header.js'
 import { maskCopy } from './mask.js'
 import {
   controlFrameTooLong,
@@ -51,16 +51,16 @@ export const decodeFrame = (bytes: Uint8Array, limits: FrameLimits): E.Either<Ws
   const b1 = bytes[1]!
 
   // §5.2: FIN, RSV1–3, opcode in the first byte; MASK and the 7-bit length in the second.
-  const fin = isFinalFrame(bytes)
+  const fin = (b0 & FIN_BIT) !== 0
   const rsv = (b0 >>> 4) & 0x7
-  const opcode = frameOpcode(bytes)
+  const opcode = b0 & OPCODE_BITS
   if (rsv !== 0 && (rsv !== 0x4 || limits.allowRsv1 !== true)) return E.left(reservedBits(rsv))
   if (((DEFINED_OPCODES >>> opcode) & 1) === 0) return E.left(reservedOpcode(opcode))
   // RFC 7692 §6.1: "An endpoint MUST NOT set the "Per-Message Compressed" bit of control
   // frames and non-first fragments of a data message." RSV1 is only left here when allowed;
   // a defined opcode is a continuation (0) or a control frame (8 and up) outside 1 and 2.
   if (rsv !== 0 && (opcode === 0 || opcode > 2)) return E.left(misplacedRsv1(opcode))
-  const masked = isMaskedFrame(bytes)
+  const masked = (b1 & MASK_BIT) !== 0
   if (!masked && limits.requireMask) return E.left(unmaskedFrame())
   const lengthField = b1 & LENGTH_BITS
   if (isControlOpcode(opcode)) {

@@ -2,8 +2,8 @@
  * The WebSocket frame header (RFC 6455 §5.2), written and read in one place: its size for a
  * payload length, the header written into a caller's array, and its fields read back from
  * the bytes. Every encoder (the core's, the engine's portable writer, an adapter's native
- * one) and every reader of frame bytes outside the decoder (compression, delivery, the
- * small-frame path) goes through here, so the length rule is written once.
+ * one), the decoder, and every reader of frame bytes in the engine (compression, delivery,
+ * the small-frame path) go through here, so the length rule is written once.
  *
  * Small monomorphic functions over a `Uint8Array` and an offset, for V8 to inline: they sit
  * on the path of every frame sent, and allocate nothing.
@@ -129,22 +129,6 @@ export const writeFrameHeader = (target: Uint8Array, at: number, first: number, 
  * frameOpcode(Uint8Array.of(0x88, 0x00)) // 8 (OPCODE.CLOSE)
  */
 export const frameOpcode = (frame: Uint8Array, at = 0): number => frame[at]! & OPCODE_BITS
-
-/**
- * Whether the frame at `frame[at]` is the final fragment of its message (FIN set).
- *
- * @example
- * isFinalFrame(Uint8Array.of(0x01, 0x03)) // false: the first fragment of a text message
- */
-export const isFinalFrame = (frame: Uint8Array, at = 0): boolean => (frame[at]! & FIN_BIT) !== 0
-
-/**
- * Whether the frame at `frame[at]` is masked (MASK set in the second byte).
- *
- * @example
- * isMaskedFrame(Uint8Array.of(0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d)) // true
- */
-export const isMaskedFrame = (frame: Uint8Array, at = 0): boolean => (frame[at + 1]! & MASK_BIT) !== 0
 
 /**
  * Whether `bytes` begin with a close frame (a server writes one alone, never after data in

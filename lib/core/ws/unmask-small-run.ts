@@ -12,7 +12,7 @@
  *
  * Pure and portable: no node:* imports, no Buffer. Never throws; never writes to `bytes`.
  */
-import { FIN_BIT, LENGTH_BITS } from './frame-header.js'
+import { FIN_BINARY, FIN_BIT, LENGTH_BITS } from './frame-header.js'
 import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength } from './unmask-small-frame.js'
 
 /**
@@ -23,6 +23,15 @@ import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength } from './unmask-small-fra
  * runFrameSize(Uint8Array.of(0x81, 0x01, 0x61, 0x81, 0x02, 0x62, 0x63), 3) // 4
  */
 export const runFrameSize = (out: Uint8Array, at: number): number => 2 + out[at + 1]!
+
+/**
+ * Whether the frame at `out[at]` of a run is binary (a run holds final text and binary
+ * frames only). Apart from `frameOpcode` so that its reads see only the run's arrays.
+ *
+ * @example
+ * isBinaryRunFrame(Uint8Array.of(0x82, 0x01, 0x00), 0) // true
+ */
+export const isBinaryRunFrame = (out: Uint8Array, at: number): boolean => out[at] === FIN_BINARY
 
 /**
  * The bytes of the server frames for the run of small frames from `bytes[at]` (the buffer

@@ -8,8 +8,6 @@ import {
   frameHeaderSize,
   frameOpcode,
   isCloseFrame,
-  isFinalFrame,
-  isMaskedFrame,
   LENGTH_OUT_OF_RANGE,
   lengthEnd,
   payloadOffset,
@@ -60,15 +58,10 @@ test('writeFrameHeader :: at an offset, touching nothing else', () => {
   assert.is(toHex(target), 'ee ee ee 88 02 ee ee ee ee')
 })
 
-test('frameOpcode, isFinalFrame, isMaskedFrame :: the bits of the first two bytes', () => {
-  const fragment = hex('01 83 00 00 00 00')
-  assert.is(frameOpcode(fragment), OPCODE.TEXT)
-  assert.is(isFinalFrame(fragment), false)
-  assert.is(isMaskedFrame(fragment), true)
-  const pong = hex('00 8a 05')
-  assert.is(frameOpcode(pong, 1), OPCODE.PONG)
-  assert.is(isFinalFrame(pong, 1), true)
-  assert.is(isMaskedFrame(pong, 1), false)
+test('frameOpcode :: the low 4 bits of the first byte', () => {
+  assert.is(frameOpcode(hex('01 83 00 00 00 00')), OPCODE.TEXT)
+  assert.is(frameOpcode(hex('00 8a 05'), 1), OPCODE.PONG)
+  assert.is(frameOpcode(hex('c2 05')), OPCODE.BINARY)
 })
 
 test('isCloseFrame :: a final close frame at the front, nothing else', () => {

@@ -17,7 +17,7 @@ import { setImmediate as turn } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
-import { socketBytes } from '../lib/node/socket-bytes.js'
+import { receivedBytes } from '../lib/engine/received-bytes.js'
 import { countingEchoEngine, countingPlatform, type CountingSocket, upgradeRequest } from './load/counting-platform.js'
 import { cpuNs, minMedian } from './load/engine-rounds.js'
 
@@ -54,7 +54,7 @@ const sender = clients[0]!
 const engineStep = async (): Promise<void> => {
   const copy = Buffer.allocUnsafe(frame.length)
   copy.set(frame)
-  sender.receiver.receive(socketBytes(sender, copy))
+  sender.receiver.receive(receivedBytes(sender, copy))
   await turn()
 }
 // The ceiling's loop: the prebuilt frame to every socket, then the end of the turn.

@@ -5,7 +5,7 @@
  * layer that only counts the bytes written, corked as Node corks; each connection is fed
  * chunks of `--batch` masked 32-byte text frames (as bench/load/ws-client.ts sends them,
  * 10 in flight), each chunk a fresh Buffer (as Node reads into a fresh buffer), handed over
- * as the Node adapter hands it (`socketBytes`).
+ * as the Node adapter hands it (`receivedBytes`).
  *
  * It isolates the JavaScript the `ws-echo-10` workload spends per message in the engine
  * (decode, UTF-8, dispatch, frame out, write calls), which the end-to-end run mixes with the
@@ -18,7 +18,7 @@
 import { parseArgs } from 'node:util'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
-import { socketBytes } from '../lib/node/socket-bytes.js'
+import { receivedBytes } from '../lib/engine/received-bytes.js'
 import { countingEchoEngine, upgradeRequest } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
@@ -60,7 +60,7 @@ const feedAll = (): number => {
     const copy = Buffer.allocUnsafe(chunk.length)
     copy.set(chunk)
     const client = clients[c]!
-    client.receiver.receive(socketBytes(client, copy))
+    client.receiver.receive(receivedBytes(client, copy))
   }
   return conns * batch
 }

@@ -12,8 +12,8 @@
  *  - the client specs again in Node 22 on its global WebSocket (linux-x64: the binary from npm,
  *    installed into `spec/node22` on first use; skipped with the reason elsewhere);
  *  - against servers in Bun and in Deno, Node's clients (`ws`, `fetch`, raw sockets,
- *    Chromium): the integration specs (`spec/node/run-server-*`, whose apps are fixtures of
- *    spec/node/fixtures/, served by one child process of that runtime on its own adapter),
+ *    Chromium): the integration specs (`spec/integration/run-server-*`, whose apps are fixtures of
+ *    spec/integration/fixtures/, served by one child process of that runtime on its own adapter),
  *    the browser end-to-end spec of the chat demo, and the examples as processes. The Node
  *    run above serves the same fixtures in its own process (`TWINPORT_TARGET` picks: see
  *    spec/support/fixture-server.ts and runtimes.ts).
@@ -148,7 +148,7 @@ if (process.platform !== 'linux' || process.arch !== 'x64') {
 // Servers in Bun and in Deno, driven from Node: each line is a uvu run of the files under
 // `dir` whose name holds `filter`, with TWINPORT_TARGET naming the serving runtime.
 const AGAINST_RUNTIMES = [
-  { what: 'integration specs', dir: 'spec/node', filter: 'run-server' },
+  { what: 'integration specs', dir: 'spec/integration', filter: 'run-server' },
   { what: 'chat demo in Chromium', dir: 'spec/examples', filter: 'chat-browser.spec' },
   { what: 'examples (chat)', dir: 'spec/examples', filter: 'server.spec' },
   { what: 'examples (echo)', dir: 'spec/examples', filter: 'echo.spec' },

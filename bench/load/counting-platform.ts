@@ -7,7 +7,7 @@ import { echoOptions, echoRoutes } from '../../examples/echo-routes.js'
 import type { Client } from '../../lib/engine/client.js'
 import { createEngine, type Engine } from '../../lib/engine/create-engine.js'
 import type { Platform, SocketIo } from '../../lib/engine/platform.js'
-import { nodePlatform } from '../../lib/node/node-platform.js'
+import { nodePlatform } from '../../lib/runtime/node-platform.js'
 
 /** A socket as the counting layer keeps it: bytes written, write calls, cork depth, flushes. */
 export interface CountingSocket {

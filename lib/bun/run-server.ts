@@ -9,18 +9,21 @@
  *
  * With `tls`, Bun does the handshake (ALPN `http/1.1`); a connection reaches the engine once
  * its handshake is done, and one that fails or does not finish in time is closed.
+ *
+ * Imports the engine, the shared runtime layer (lib/runtime/) and this folder, never
+ * another adapter.
  */
 import { Buffer } from 'node:buffer'
 import { createEngine } from '../engine/create-engine.js'
 import type { Platform } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
-import { createLogger } from '../node/log/create-logger.js'
-import { nativeAcceptKey } from '../node/native-accept-key.js'
-import { createPerMessageDeflate } from '../node/permessage-deflate.js'
-import { nodeFrames } from '../node/node-frames.js'
-import { nodeTimers } from '../node/node-platform.js'
-import { checkTlsMaterial } from '../node/tls-material.js'
+import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
+import { createLogger } from '../runtime/log/create-logger.js'
+import { nativeAcceptKey } from '../runtime/native-accept-key.js'
+import { nodeFrames } from '../runtime/node-frames.js'
+import { nodeTimers } from '../runtime/node-timers.js'
+import { checkTlsMaterial } from '../runtime/tls/tls-material.js'
 import { bunApi, bunTls } from './bun-api.js'
 import { bunSocketIo, type Conn, connClosed, flushBacklog, newConn } from './bun-socket-io.js'
 

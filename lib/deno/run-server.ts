@@ -3,16 +3,16 @@
  * engine (`lib/engine/`). Same options, same handle, same behaviour as on Node; it holds no
  * protocol, room or time-out logic of its own.
  *
- * With `tls`, the server is the Node adapter on Deno's `node:net` and `node:tls`, not
- * `Deno.listenTls`: a `Deno.TlsConn` cannot be closed before its handshake is done (Deno
- * finishes the handshake first), so a client that connects and stalls would keep its socket
- * for as long as it likes; `node:tls` closes it at the handshake time-out, and can change
- * its certificate (`setSecureContext`). docs/decisions.md "TLS" has the details.
+ * With `tls`, the server is the shared server on Deno's `node:net` and `node:tls`, not
+ * `Deno.listenTls` (tls-server.ts says why).
  *
  * A Deno connection is read and written with promises: each connection has a read loop
  * (its buffer small until the peer sends more), and one write in flight at a time; what
  * is written meanwhile waits in a backlog and leaves joined in the next write, in order.
  * The backlog is what the engine's slow-consumer rule measures.
+ *
+ * Imports the core, the engine, the shared runtime layer (lib/runtime/) and this folder,
+ * never another adapter.
  */
 import type { Client } from '../engine/client.js'
 import { createEngine } from '../engine/create-engine.js'
@@ -21,9 +21,9 @@ import { portableFrames } from '../engine/outgoing.js'
 import type { Platform, SocketIo, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/server-options.js'
-import { createLogger } from '../node/log/create-logger.js'
-import { nativeAcceptKey } from '../node/native-accept-key.js'
-import { createPerMessageDeflate } from '../node/permessage-deflate.js'
+import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
+import { createLogger } from '../runtime/log/create-logger.js'
+import { nativeAcceptKey } from '../runtime/native-accept-key.js'
 import { type DenoConn, denoApi } from './deno-api.js'
 
 /** One connection as the adapter keeps it (the engine's socket). */
@@ -142,7 +142,7 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
 export const runServer = async (options: ServerOptions = {}): Promise<ServerHandle> => {
   const deno = denoApi()
   if (deno === undefined) throw new Error('twinport/deno: runServer needs the Deno runtime (use `twinport` on Node)')
-  if (options.tls !== undefined) return (await import('../node/run-server.js')).runServer(options)
+  if (options.tls !== undefined) return (await import('./tls-server.js')).serveTls(options)
   const unref = <T>(id: T): T => {
     deno.unrefTimer(id as number)
     return id

@@ -1,7 +1,7 @@
 /**
  * Server-to-client frames in one allocation each, portable: the frame is sized from the
  * text's UTF-8 length and the text encoded straight into it (`TextEncoder.encodeInto`).
- * An adapter may bring a faster writer (Node's native UTF-8 writer, `lib/node/node-frames.ts`).
+ * An adapter may bring a faster writer (Node's native UTF-8 writer, `lib/runtime/node-frames.ts`).
  * Must not import `node:*`, Buffer or process.
  */
 import type { RawMessage } from '../core/route/raw-message.js'

@@ -3,7 +3,7 @@
  * `https://` and `wss://`, one shape for every adapter (Node, Bun, Deno). This file checks
  * the shape only (io-ts, since the material usually comes from files named in the
  * configuration); whether the PEM text is a key, a certificate and a matching pair is the
- * adapter's check at start-up (`lib/node/tls-material.ts`).
+ * adapter's check at start-up (`lib/runtime/tls/tls-material.ts`).
  * Must not import `node:*`, Buffer or process.
  */
 import * as t from 'io-ts'

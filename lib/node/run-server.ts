@@ -1,34 +1,21 @@
 /**
- * `runServer` on Node: the adapter between `node:net` (and `node:tls` with the `tls`
- * option) and the portable engine (`lib/engine/`). It listens, hands each socket to the
- * engine (a TLS socket once its handshake is done), and passes the socket's bytes, end and
- * close along; it holds no protocol, room or time-out logic of its own.
+ * `runServer` on Node (`twinport`): the adapter between `node:net` (and `node:tls` with the
+ * `tls` option) and the portable engine (`lib/engine/`): the shared server on `node:net`
+ * (lib/runtime/serve-net.ts) with Node's platform (lib/runtime/node-platform.ts). It holds
+ * no protocol, room or time-out logic of its own.
+ *
+ * Imports the engine's types and the shared runtime layer (lib/runtime/) only, never
+ * another adapter.
  */
-import { createServer, type Server, type Socket } from 'node:net'
-import type { Client } from '../engine/client.js'
-import { createEngine } from '../engine/create-engine.js'
 import type { ServerHandle } from '../engine/server-handle.js'
-import { resolveTlsOptions, type ServerOptions, type TlsOptions } from '../engine/server-options.js'
-import { nodePlatform } from './node-platform.js'
-import { socketBytes } from './socket-bytes.js'
-import { createTlsAcceptor, type TlsAcceptor } from './tls-acceptor.js'
+import { nodePlatform } from '../runtime/node-platform.js'
+import { type NetServerOptions, serveNet } from '../runtime/serve-net.js'
 
 /**
- * Options of `runServer` on Node: the shared options, and two more ways to listen.
+ * Options of `runServer` on Node: the shared options, and two more ways to listen (`path`,
+ * `handle`).
  */
-export interface NodeServerOptions extends ServerOptions {
-  /** A Unix domain socket path to listen on instead of `host`/`port` (behind nginx, say). */
-  readonly path?: string
-  /**
-   * An already-open listening handle to serve instead of `host`/`port`: `{ fd: 3 }` for
-   * systemd socket activation, or a `net.Server` (one received from a parent process).
-   */
-  readonly handle?: { readonly fd: number } | Server
-}
-
-// The engine's record of a socket, kept on the socket so the listeners can be shared functions.
-const CLIENT = Symbol('twinport.client')
-type ClientSocket = Socket & { [CLIENT]?: Client<Socket> }
+export interface NodeServerOptions extends NetServerOptions {}
 
 /**
  * Starts a server. Rejects with an Error naming every bad option or route-table problem.
@@ -37,109 +24,4 @@ type ClientSocket = Socket & { [CLIENT]?: Client<Socket> }
  * const server = await runServer({ port: 0, routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] })
  * await server.close()
  */
-export const runServer = async (options: NodeServerOptions = {}): Promise<ServerHandle> => {
-  if (options.path !== undefined && options.handle !== undefined) throw new Error('runServer: invalid options\n  path and handle: give one place to listen, not both')
-  if (options.path !== undefined && (typeof options.path !== 'string' || options.path === '')) throw new Error('runServer: invalid options\n  path: expected a non-empty string')
-  const engine = createEngine(options, nodePlatform)
-  const { logger } = engine
-  const debug = engine.options.debug
-
-  // The socket listeners are shared by every connection; `this` is the socket.
-  function onSocketData(this: ClientSocket, chunk: Buffer): void {
-    const client = this[CLIENT]
-    if (client !== undefined) client.receiver.receive(socketBytes(client, chunk))
-  }
-  function onSocketEnd(this: ClientSocket): void {
-    this[CLIENT]?.receiver.peerEnded()
-  }
-  function onSocketError(this: ClientSocket, error: Error): void {
-    if (debug) logger.debug('socket error', { clientId: this[CLIENT]?.id, error: error.message })
-  }
-  function onSocketClose(this: ClientSocket): void {
-    const client = this[CLIENT]
-    if (client !== undefined) engine.closed(client)
-  }
-
-  const accept = (socket: ClientSocket): void => {
-    const client = engine.accept(socket)
-    if (client === undefined) {
-      socket.on('error', () => undefined)
-      socket.resume() // read (and drop) what the client sends, so its FIN is seen and the socket closes
-      return
-    }
-    socket.setNoDelay(true)
-    socket[CLIENT] = client
-    socket.on('data', onSocketData)
-    socket.on('end', onSocketEnd)
-    socket.on('error', onSocketError)
-    socket.on('close', onSocketClose)
-  }
-
-  // With `tls`, a connection reaches `accept` once its TLS handshake is done.
-  let tlsAcceptor: TlsAcceptor | undefined
-  const { tls, limits } = engine.options
-  if (tls !== undefined) {
-    try {
-      tlsAcceptor = createTlsAcceptor(tls, {
-        handshakeTimeoutMs: limits.tlsHandshakeTimeoutMs,
-        onSecure: accept,
-        onFailure: (message, context) => {
-          if (debug) logger.debug(message, context)
-        },
-      })
-    } catch (error) {
-      await engine.handle.close()
-      throw new Error(`runServer: invalid options\n  ${(error as Error).message}`)
-    }
-  }
-
-  const { host, port: askedPort } = engine.options
-  const server: Server = createServer({ noDelay: true, allowHalfOpen: true }, tlsAcceptor?.accept ?? accept)
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      const listening = (): void => {
-        server.off('error', reject)
-        resolve()
-      }
-      if (options.path !== undefined) server.listen(options.path, listening)
-      else if (options.handle !== undefined) server.listen(options.handle, listening)
-      else server.listen(askedPort, host, listening)
-    })
-  } catch (error) {
-    await engine.handle.close()
-    throw error
-  }
-  server.on('error', (error) => logger.exception(error, { phase: 'listen' }))
-
-  const bound = server.address()
-  const address = typeof bound === 'string'
-    ? { host, port: 0, path: bound }
-    : { host: options.handle === undefined ? host : (bound?.address ?? host), port: bound?.port ?? askedPort }
-  if (address.path === undefined) logger.info('twinport listening on {host}:{port}', { host: address.host, port: address.port })
-  else logger.info('twinport listening on {path}', { path: address.path })
-
-  const setSecureContext = async (next: TlsOptions): Promise<void> => {
-    if (tlsAcceptor === undefined) throw new Error('setSecureContext: the server was started without the tls option')
-    const checked = resolveTlsOptions(next)
-    if (checked._tag === 'Left') throw new Error(`setSecureContext: invalid options\n  ${checked.left.join('\n  ')}`)
-    try {
-      tlsAcceptor.setSecureContext(checked.right)
-    } catch (error) {
-      throw new Error(`setSecureContext: invalid options\n  ${(error as Error).message}`)
-    }
-    if (debug) logger.debug('tls: new connections get the new certificate')
-  }
-
-  const stopListening = new Promise<void>((resolve) => server.once('close', () => resolve()))
-  return {
-    ...engine.handle,
-    address,
-    setSecureContext,
-    close: async () => {
-      if (server.listening) server.close()
-      tlsAcceptor?.dropPending()
-      await Promise.all([engine.handle.close(), stopListening])
-    },
-  }
-}
+export const runServer = (options: NodeServerOptions = {}): Promise<ServerHandle> => serveNet(options, nodePlatform)

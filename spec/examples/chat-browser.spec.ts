@@ -9,7 +9,7 @@
  * during the outage delivered once, and a phone's 390 px screen shows the chat.
  * Without `/usr/bin/chromium` the tests are skipped (and say why), unless `CI` is set:
  * there they fail, since CI installs Chromium. The demo is served by the runtime
- * TWINPORT_TARGET names (a fixture, spec/node/fixtures/chat.ts; `npm start` in that runtime
+ * TWINPORT_TARGET names (a fixture, spec/integration/fixtures/chat.ts; `npm start` in that runtime
  * for the restart), and npm test runs this file against Node, Bun and Deno.
  */
 import { type ChildProcess, spawn } from 'node:child_process'

@@ -1,5 +1,5 @@
 /**
- * The fixture host: starts fixture apps (spec/node/fixtures/) with one runtime's
+ * The fixture host: starts fixture apps (spec/integration/fixtures/) with one runtime's
  * `runServer` on 127.0.0.1 and a free port, and answers what a spec asks of them, one line
  * of spec/support/fixture-wire.ts in, lines out: start, calls on a server's handle (a batch
  * runs in one turn, as a spec's synchronous calls did), reading a handle's property,

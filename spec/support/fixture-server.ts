@@ -1,6 +1,6 @@
 /**
  * `serve(module, app, options, params)`: how an integration spec starts its server. The app
- * is a named fixture (spec/node/fixtures/), served in the runtime `TWINPORT_TARGET` names:
+ * is a named fixture (spec/integration/fixtures/), served in the runtime `TWINPORT_TARGET` names:
  * Node (the default) in this process, under c8 like the rest; Bun or Deno in one child
  * process of that runtime (spec/support/serve-fixture.ts), started on the first `serve` and
  * shared by every spec of this process, each test still getting a server of its own. The
@@ -16,7 +16,7 @@ import type { Socket } from 'node:net'
 import type { ClusterHandle } from '../../lib/engine/cluster-handle.js'
 import type { NamespaceRegistry } from '../../lib/engine/namespace-registry.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import type { FIXTURES } from '../node/fixtures/index.js'
+import type { FIXTURES } from '../integration/fixtures/index.js'
 import type { FixtureApp, PlainOptions, Probes } from './fixture.js'
 import { fixtureHost } from './fixture-host.js'
 import { decodeLine, encodeLine, type FixtureMessage, type FixtureRequest, lineSplitter, type Started } from './fixture-wire.js'
@@ -128,7 +128,7 @@ const connection = (write: (line: string) => void, what: string) => {
 
 // Node: the host in this process, with Node's adapter; lines still go through the codec.
 const inProcess = async (): Promise<Transport> => {
-  const [{ FIXTURES: modules }, { runServer }] = await Promise.all([import('../node/fixtures/index.js'), import('../../lib/node/run-server.js')])
+  const [{ FIXTURES: modules }, { runServer }] = await Promise.all([import('../integration/fixtures/index.js'), import('../../lib/node/run-server.js')])
   let host: ReturnType<typeof fixtureHost> | undefined
   const conn = connection((line) => host?.receive(line), 'node fixture host')
   host = fixtureHost({ runServer, modules, send: (line) => conn.receive(line) })

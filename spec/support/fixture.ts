@@ -2,7 +2,7 @@
  * Named server fixtures for the integration specs. A spec's server options hold functions
  * (routes, handlers, middleware, loggers, cluster adapters), which cannot travel to a
  * server started in another runtime's process; so each spec file has a fixture module
- * (spec/node/fixtures/) whose apps build those options from plain JSON parameters, in
+ * (spec/integration/fixtures/) whose apps build those options from plain JSON parameters, in
  * whichever process serves them. An app may expose probes: small functions the spec calls
  * to read or drive what only the server's side sees (what a handler recorded, a handler
  * waiting to be released). Types and one identity helper; runtime-neutral.

@@ -1,7 +1,7 @@
 /**
  * Compressed messages through framing and assembly (RFC 7692 §6), the compression itself
  * left out: the payload bytes are opaque here (the core never inflates). The same property
- * with real DEFLATE from node:zlib is in spec/node/permessage-deflate.prop.spec.ts.
+ * with real DEFLATE from node:zlib is in spec/runtime/deflate/permessage-deflate.prop.spec.ts.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'

@@ -1,7 +1,7 @@
 /**
  * The interface between the portable engine and a runtime's DEFLATE (RFC 7692 §7.2): the
  * engine decides what to compress and frames it; an adapter (`node:zlib` in
- * `lib/node/permessage-deflate.ts`) does the compressing, injected as a `DeflateCodec`.
+ * `lib/runtime/deflate/permessage-deflate.ts`) does the compressing, injected as a `DeflateCodec`.
  *
  * Types only. Pure and portable: no node:* imports, no Buffer.
  */

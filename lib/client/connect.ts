@@ -5,10 +5,13 @@
  *
  * Portable like the core: no node:*, no Buffer, no process; the standard WebSocket (or one
  * given as an option), `setTimeout` through an injectable clock, and nothing imported at run
- * time from outside this folder. Every WebSocket callback is guarded: what goes wrong becomes
- * an `error` event, never an exception in the caller's stack.
+ * time from outside this folder but the core's dependency-free wire module
+ * (`lib/core/ws/envelope-wire.ts`: the envelope's text, batches, the session query and
+ * names, shared with the server). Every WebSocket callback is guarded: what goes wrong
+ * becomes an `error` event, never an exception in the caller's stack.
  */
 import type { RouteSource, RouteTable } from '../core/route/route.js'
+import { BATCH_SEPARATOR, CLOSE_RECONNECTING, encodeEnvelope as encode, HEARTBEAT_EVENT, SESSION_EVENT, sessionQuery } from '../core/ws/envelope-wire.js'
 import type { EventId } from '../core/ws/event.js'
 import type { EventMap } from './app-types.js'
 import { backoffDelay } from './backoff-delay.js'
@@ -23,7 +26,7 @@ import type { WebSocketLike } from './web-socket-like.js'
 
 
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
-export const CLOSE_RECONNECTING = 4000
+export { CLOSE_RECONNECTING } from '../core/ws/envelope-wire.js'
 
 const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'error'])
 const RESYNC_REASONS: ReadonlySet<unknown> = new Set<ResyncReason>(['unknown_session', 'gap', 'unavailable'])
@@ -45,9 +48,6 @@ interface Pending {
   signal: AbortSignal | undefined
   onAbort: (() => void) | undefined
 }
-
-// JSON leaves out a key whose value is `undefined`: an event without `id` has none.
-const encode = (event: string, data: unknown, id?: number): string => JSON.stringify({ event, data: data ?? null, id })
 
 // A ws:// or wss:// URL without fragment; http(s) maps to ws(s), relative URLs resolve
 // against the page in a browser.
@@ -133,7 +133,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const send = (text: string): unknown => {
     if (!batch) return (sock as WebSocketLike).send(text)
     if ((out.length + text.length) * 3 >= batch) flush()
-    return out ? (out += '\x1e' + text) : ((out = text), queueMicrotask(flush))
+    return out ? (out += BATCH_SEPARATOR + text) : ((out = text), queueMicrotask(flush))
   }
 
   const admit = (): RequestFailure | undefined =>
@@ -194,8 +194,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         const dead = sock as WebSocketLike
         detach(dead)
         try {
-          // CLOSE_RECONNECTING, written out: a reference would keep the export in every bundle.
-          dead.close(4000)
+          dead.close(CLOSE_RECONNECTING)
         } catch {
           // Nothing more to do for a socket that cannot even close.
         }
@@ -249,7 +248,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // A batch (once announced) is its envelopes; one over the limit in UTF-16 units already is
     // refused whole.
     const limit = o.maxMessageBytes
-    for (const text of batch && (raw as string).length <= limit ? (raw as string).split('\x1e') : [raw]) onEnvelope(readServerMessage(text, limit))
+    for (const text of batch && (raw as string).length <= limit ? (raw as string).split(BATCH_SEPARATOR) : [raw]) onEnvelope(readServerMessage(text, limit))
   }
   // One envelope, alone or of a batch.
   const onEnvelope = (m: ServerMessage | ClientProblem): void => {
@@ -260,8 +259,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       if (seq <= lastSeq) return
       lastSeq = seq
     } // The session messages of docs/protocol.md, never numbered:
-    else if (event === 'tp:session') return onSession(data)
-    else if (event === 'tp:heartbeat') return
+    else if (event === SESSION_EVENT) return onSession(data)
+    else if (event === HEARTBEAT_EVENT) return
     if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
     if (event === 'error') {
       const d = (data ?? {}) as Record<string, unknown>
@@ -339,8 +338,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   const open = (): void => {
-    const query = sid ? `&tp_sid=${encodeURIComponent(sid)}&tp_last=${lastSeq}` : ''
-    const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}tp_v=1&tp_b=${o.maxMessageBytes}${query}` : base
+    const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}${sessionQuery(o.maxMessageBytes, sid, lastSeq)}` : base
     let s: WebSocketLike
     try {
       // No protocols (undefined) is the constructor's own default, in every runtime.

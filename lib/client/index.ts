@@ -1,7 +1,8 @@
 /**
  * `twinport/client`: a typed client for twinport servers, for browsers, Node, Bun and Deno.
- * No runtime dependency: it imports only types from the core, so a browser bundle holds
- * this folder alone. See docs/client.md.
+ * No runtime dependency: of the core it imports types and, at run time, only the
+ * dependency-free wire module (`lib/core/ws/envelope-wire.ts`), so a browser bundle holds
+ * this folder and that one file. See docs/client.md.
  */
 export { connect, CLOSE_RECONNECTING } from './connect.js'
 export type { Client, ClientState, EmitArgs, EmitOptions, LifecycleEvents, LifecycleName, ListenName, Payload, RequestArgs, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'

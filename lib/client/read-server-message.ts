@@ -1,9 +1,11 @@
 /**
  * `readServerMessage`: one WebSocket message from the server, as the client reads it: an
  * event envelope (DESIGN §3, with the optional `seq` of docs/protocol.md "Sessions,
- * numbering and recovery"), or the problem that stops it from being one. A small decoder of
- * its own, so the client bundle carries no io-ts. Pure; never throws.
+ * numbering and recovery"), or the problem that stops it from being one. The envelope's
+ * shape is the core's dependency-free wire rule (`envelopeFault`, which the server checks
+ * with too), so the client bundle carries no io-ts. Pure; never throws.
  */
+import { envelopeFault } from '../core/ws/envelope-wire.js'
 import type { EventId } from '../core/ws/event.js'
 import type { ClientProblem } from './client-problem.js'
 
@@ -47,22 +49,8 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
   } catch {
     return { _tag: 'InvalidJson', message: 'message is not JSON' }
   }
-  // A primitive destructures to nothing; only null needs a stand-in. JSON.parse makes objects
-  // of this realm, so `instanceof Object` is false for null and the primitives alone.
-  const { event, data: payload = null, id, seq } = (value ?? 0) as Record<string, unknown>
-  const bad =
-    !(value instanceof Object) || Array.isArray(value)
-      ? 'not an object'
-      : typeof event !== 'string' || !event
-        ? 'bad "event"'
-        : id !== undefined && typeof id !== 'string' && typeof id !== 'number'
-          ? 'bad "id"'
-          : seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) > 0)
-            ? 'bad "seq"'
-            : ''
+  const bad = envelopeFault(value, true)
   if (bad) return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
-  const message: { -readonly [K in keyof ServerMessage]: ServerMessage[K] } = { _tag: 'ServerMessage', event: event as string, data: payload }
-  if (id !== undefined) message.id = id as EventId
-  if (seq) message.seq = seq as number
-  return message
+  const { event, data: payload = null, id, seq } = value as { event: string; data?: unknown; id?: EventId; seq?: number }
+  return { _tag: 'ServerMessage', event, data: payload, ...(id !== undefined && { id }), ...(seq && { seq }) }
 }

@@ -1,6 +1,6 @@
 /**
  * The public API of the pure HTTP/1.1 core: parsing, Request, Response, serialisation and
- * CORS. Pure and portable: no node:* imports.
+ * CORS, multipart/form-data. Pure and portable: no node:* imports.
  */
 export type { Header, HttpRequest, Json, JsonResponse, Response, ResponseBody } from './types.js'
 export * from './http-error.js'
@@ -38,3 +38,5 @@ export { type CorsConfig, type CorsConfigError, type CorsOptions, DEFAULT_CORS_C
 export { compileCors, type Cors } from './compile-cors.js'
 export { applyCors, isOriginAllowed, preflightResponse } from './cors.js'
 export { httpErrorResponse } from './http-error-response.js'
+export * from './static/index.js'
+export * from './multipart/index.js'

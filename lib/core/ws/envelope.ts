@@ -5,13 +5,19 @@
  * the text of an event, an error event or an acknowledgement.
  *
  * The shape is an io-ts codec (`EventEnvelope`, the stable `t.Type` API): `decode` validates
- * a parsed value, `encode` gives the object that goes on the wire.
+ * a parsed value, `encode` gives the object that goes on the wire. The wire rules themselves
+ * (the shape check of the common case, the text of an event and of an ack, the batch
+ * separator) are `envelope-wire.ts`'s, which the client shares; this module adds what only
+ * the server needs: the codec, `Either`s and the error events.
  *
  * Pure and portable: no node:* imports, no Buffer.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
+import { BATCH_SEPARATOR, encodeEnvelope, envelopeFault } from './envelope-wire.js'
 import type { EventError, EventId, EventMessage } from './event.js'
+
+export { BATCH_SEPARATOR, encodeAck } from './envelope-wire.js'
 
 /** An event name: a non-empty string. */
 const EventName = new t.Type<string, string, unknown>(
@@ -74,14 +80,12 @@ export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage>
   } catch {
     return E.left({ code: 'invalid_json', message: 'message is not valid JSON' })
   }
-  // The common case checked by hand: what io-ts would accept, with the same result, without
-  // its contexts and intermediate objects. Anything else goes through the codec below.
-  if (isRecord(value)) {
-    const { event, data = null, id } = value
-    if (typeof event === 'string' && event.length > 0) {
-      if (id === undefined) return E.right({ event, data })
-      if (typeof id === 'string' || typeof id === 'number') return E.right({ event, data, id })
-    }
+  // The common case checked by the shared wire rule: what io-ts would accept, with the same
+  // result, without its contexts and intermediate objects. Anything else goes through the
+  // codec below, for its error message.
+  if (!envelopeFault(value, false)) {
+    const { event, data = null, id } = value as { event: string; data?: unknown; id?: EventId }
+    return E.right(id === undefined ? { event, data } : { event, data, id })
   }
   const decoded = EventEnvelope.decode(value)
   if (E.isRight(decoded)) return decoded
@@ -94,14 +98,6 @@ export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage>
   const id = idOk ? (value['id'] as EventId | undefined) : undefined
   return E.left({ code: 'invalid_message', message: `${problems.join(', ')}; ${SHAPE}`, ...(id === undefined ? {} : { id }) })
 }
-
-/**
- * What separates the envelopes of a batch (docs/protocol.md, "Batches"): U+001E, RS, the
- * record separator of JSON text sequences (RFC 7464). JSON text never holds it unescaped
- * (RFC 8259 §7: control characters in strings are escaped; it is not whitespace), so a
- * message splits at every RS into whole envelopes, whatever their formatting.
- */
-export const BATCH_SEPARATOR = '\x1e'
 
 /**
  * Reads one text message as the events it holds. With `batches` (the client negotiated
@@ -125,7 +121,7 @@ export const decodeEnvelopes = (text: string, batches: boolean): readonly E.Eith
  * @example
  * encodeEvent({ event: 'chat', data: { text: 'hi' } }) // '{"event":"chat","data":{"text":"hi"}}'
  */
-export const encodeEvent = (msg: EventMessage): string => JSON.stringify(EventEnvelope.encode(msg))
+export const encodeEvent = (msg: EventMessage): string => encodeEnvelope(msg.event, msg.data, msg.id)
 
 /**
  * The text of an error event: `{"event":"error","data":{"error":code,"message":text,...details}}`,
@@ -139,16 +135,4 @@ export const encodeEvent = (msg: EventMessage): string => JSON.stringify(EventEn
 export const encodeErrorEvent = (err: EventError): string => {
   const extra = err.details === undefined ? {} : isRecord(err.details) ? err.details : { details: err.details }
   return encodeEvent({ event: 'error', data: { error: err.code, message: err.message, ...extra }, ...(err.id === undefined ? {} : { id: err.id }) })
-}
-
-/**
- * The text of an acknowledgement: `{"event":"ack","id":...,"data":...}`, `undefined` data as `null`.
- *
- * @example
- * encodeAck(7, { ok: true }) // '{"event":"ack","id":7,"data":{"ok":true}}'
- */
-export const encodeAck = (id: EventId, data: unknown): string => {
-  // Built by hand (no object per answer); a value JSON leaves out (a function) leaves out `data`.
-  const json = JSON.stringify(data ?? null) as string | undefined
-  return json === undefined ? `{"event":"ack","id":${JSON.stringify(id)}}` : `{"event":"ack","id":${JSON.stringify(id)},"data":${json}}`
 }

@@ -17,7 +17,7 @@ import { setImmediate as turn } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
-import { receivedBytes } from '../lib/engine/received-bytes.js'
+import { receivedBytes } from '../lib/engine/connection/received-bytes.js'
 import { countingEchoEngine, countingPlatform, type CountingSocket, upgradeRequest } from './load/counting-platform.js'
 import { cpuNs, minMedian } from './load/engine-rounds.js'
 

@@ -18,7 +18,7 @@
 import { parseArgs } from 'node:util'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
-import { receivedBytes } from '../lib/engine/received-bytes.js'
+import { receivedBytes } from '../lib/engine/connection/received-bytes.js'
 import { countingEchoEngine, upgradeRequest } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 

@@ -4,7 +4,7 @@
  * flushes at its last uncork, so a bench can tell writes per chunk and flushes per chunk.
  */
 import { echoOptions, echoRoutes } from '../../examples/echo-routes.js'
-import type { Client } from '../../lib/engine/client.js'
+import type { Client } from '../../lib/engine/connection/client.js'
 import { createEngine, type Engine } from '../../lib/engine/create-engine.js'
 import type { Platform, SocketIo } from '../../lib/engine/platform.js'
 import { nodePlatform } from '../../lib/runtime/node-platform.js'

@@ -5,7 +5,7 @@
  * and refusals, and when the last call settled; and it says when the journal has gone
  * quiet. Every other method is the wrapped store's own. No `node:*` imports.
  */
-import type { RecoveryStore } from '../../lib/engine/recovery-store.js'
+import type { RecoveryStore } from '../../lib/engine/recovery/recovery-store.js'
 
 /** What the journal wrote since the last reset. */
 export interface StoreCounts {

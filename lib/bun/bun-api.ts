@@ -2,7 +2,7 @@
  * The part of Bun's documented TCP API (`Bun.listen`, https://bun.sh/docs/api/tcp) the
  * adapter uses, typed here so the project needs no Bun type package.
  */
-import type { TlsOptions } from '../engine/tls-options.js'
+import type { TlsOptions } from '../engine/options/tls-options.js'
 
 export interface BunSocket<D> {
   data: D

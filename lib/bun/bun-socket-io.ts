@@ -11,7 +11,7 @@
  * `shutdown` and `terminate`, so it runs (and is specified) outside Bun too.
  */
 import { Buffer } from 'node:buffer'
-import type { Client } from '../engine/client.js'
+import type { Client } from '../engine/connection/client.js'
 import type { SocketIo } from '../engine/platform.js'
 import type { BunSocket } from './bun-api.js'
 

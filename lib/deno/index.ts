@@ -5,5 +5,5 @@
 export * from '../core/index.js'
 export { runServer } from './run-server.js'
 export type { ServerHandle } from '../engine/server-handle.js'
-export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions, type TlsOptions } from '../engine/server-options.js'
-export { DEFAULT_LIMITS, type Limits } from '../engine/limits.js'
+export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions, type TlsOptions } from '../engine/options/server-options.js'
+export { DEFAULT_LIMITS, type Limits } from '../engine/options/limits.js'

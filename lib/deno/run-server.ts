@@ -14,13 +14,13 @@
  * Imports the core, the engine, the shared runtime layer (lib/runtime/) and this folder,
  * never another adapter.
  */
-import type { Client } from '../engine/client.js'
+import type { Client } from '../engine/connection/client.js'
 import { createEngine } from '../engine/create-engine.js'
-import { joinBytes } from '../engine/join-bytes.js'
-import { portableFrames } from '../engine/outgoing.js'
+import { joinBytes } from '../engine/connection/join-bytes.js'
+import { portableFrames } from '../engine/delivery/outgoing.js'
 import type { Platform, SocketIo, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
-import type { ServerOptions } from '../engine/server-options.js'
+import type { ServerOptions } from '../engine/options/server-options.js'
 import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
 import { createLogger } from '../runtime/log/create-logger.js'
 import { nativeAcceptKey } from '../runtime/native-accept-key.js'

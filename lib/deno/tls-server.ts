@@ -12,7 +12,7 @@
  * (lib/runtime/) only, never another adapter.
  */
 import type { ServerHandle } from '../engine/server-handle.js'
-import type { ServerOptions } from '../engine/server-options.js'
+import type { ServerOptions } from '../engine/options/server-options.js'
 import { nodePlatform } from '../runtime/node-platform.js'
 import { serveNet } from '../runtime/serve-net.js'
 

@@ -5,10 +5,10 @@
 import type { Logger } from '../core/log/logger.js'
 import type { RawMessage } from '../core/route/raw-message.js'
 import type { BroadcastTarget } from '../core/route/socket-context.js'
-import type { ClientType } from './client.js'
-import type { ClusterHandle } from './cluster-handle.js'
-import type { NamespaceRegistry } from './namespace-registry.js'
-import type { TlsOptions } from './tls-options.js'
+import type { ClientType } from './connection/client.js'
+import type { ClusterHandle } from './cluster/cluster-handle.js'
+import type { NamespaceRegistry } from './registry/namespace-registry.js'
+import type { TlsOptions } from './options/tls-options.js'
 
 /** What `runServer` resolves to: the seed's Server operations (§4.1) on a running server. */
 export interface ServerHandle {

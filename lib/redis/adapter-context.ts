@@ -4,7 +4,7 @@
  * out to have, and the link's state. Each part owns its own mutable state; this holds none.
  * Types, one timing and two small helpers; imports the engine as types only, no `node:*`.
  */
-import type { ClusterHost } from '../engine/cluster-adapter.js'
+import type { ClusterHost } from '../engine/cluster/cluster-adapter.js'
 import type { Link } from './link.js'
 import type { RedisPort } from './redis-port.js'
 

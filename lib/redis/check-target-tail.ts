@@ -18,7 +18,7 @@
  *   not end where its counter does: `gap`.
  */
 import type { Sequence } from '../core/cluster/cluster-message.js'
-import type { ReadRoomSince, RoomFrame } from '../engine/recovery-store.js'
+import type { ReadRoomSince, RoomFrame } from '../engine/recovery/recovery-store.js'
 
 /** What the log holds of a target, read at one instant. */
 export interface TargetTailFacts {

@@ -11,7 +11,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { UNSEQUENCED } from '../core/cluster/cluster-message.js'
 import { encodeClusterMessage } from '../core/cluster/encode-cluster-message.js'
-import type { ClusterTarget } from '../engine/cluster-adapter.js'
+import type { ClusterTarget } from '../engine/cluster/cluster-adapter.js'
 import type { TimerId } from '../engine/platform.js'
 import { type AdapterContext, errorText, RETRY_MS } from './adapter-context.js'
 import { PUBLISH_SCRIPT } from './lua-scripts.js'

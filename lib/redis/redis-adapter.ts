@@ -15,7 +15,7 @@
  * channel (node-channel.ts) and liveness (liveness.ts). Imports the engine as types only,
  * no `node:*`; node-redis only through node-redis-port.ts.
  */
-import type { ClusterAdapter, ClusterHost, ClusterReplies } from '../engine/cluster-adapter.js'
+import type { ClusterAdapter, ClusterHost, ClusterReplies } from '../engine/cluster/cluster-adapter.js'
 import { type AdapterContext, errorText, type ServerFacts } from './adapter-context.js'
 import { type Link, linkStarted } from './link.js'
 import { Liveness } from './liveness.js'

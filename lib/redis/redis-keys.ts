@@ -5,7 +5,7 @@
  * every shard. Names inside a tag are percent-encoded, so a `}` in a room name cannot end
  * the tag early.
  */
-import type { ClusterTarget } from '../engine/cluster-adapter.js'
+import type { ClusterTarget } from '../engine/cluster/cluster-adapter.js'
 
 /** The Redis names of one target (everyone, a namespace, or a room). */
 export interface ScopeKeys {

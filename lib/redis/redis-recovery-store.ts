@@ -1,5 +1,5 @@
 /**
- * `redisRecoveryStore`: the recovery store (`RecoveryStore`, lib/engine/recovery-store.ts)
+ * `redisRecoveryStore`: the recovery store (`RecoveryStore`, lib/engine/recovery/recovery-store.ts)
  * in Redis, shared by every node, so a client whose node died reconnects to any node and
  * gets what it missed. A session is one JSON string (`SET … PXAT expiresAt`) and a stream of
  * its numbered frames (`XADD … 0-<seq>`, trimmed to `maxFrames`, expiring with the session),
@@ -13,8 +13,8 @@ import * as t from 'io-ts'
 import { decodeClusterMessage } from '../core/cluster/decode-cluster-message.js'
 import { sha1 } from '../core/ws/sha1.js'
 import type { Sequence } from '../core/cluster/cluster-message.js'
-import type { ClusterTarget } from '../engine/cluster-adapter.js'
-import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, SessionRecord } from '../engine/recovery-store.js'
+import type { ClusterTarget } from '../engine/cluster/cluster-adapter.js'
+import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, SessionRecord } from '../engine/recovery/recovery-store.js'
 import { checkTargetTail } from './check-target-tail.js'
 import { type NodeRedisClient, nodeRedisPort } from './node-redis-port.js'
 import { scopeKeys, sessionKeys } from './redis-keys.js'

@@ -3,7 +3,7 @@
  * were alive when it was asked, and settles when all of them have answered or its time
  * bound runs out, naming those that did not. Answers that come late are dropped.
  */
-import type { ClusterReplies, ClusterReply } from '../engine/cluster-adapter.js'
+import type { ClusterReplies, ClusterReply } from '../engine/cluster/cluster-adapter.js'
 import type { TimerId, Timers } from '../engine/platform.js'
 
 interface Waiting {

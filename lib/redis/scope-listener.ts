@@ -14,7 +14,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { ClusterBroadcast, Sequence } from '../core/cluster/cluster-message.js'
 import { decodeClusterMessage } from '../core/cluster/decode-cluster-message.js'
-import type { ClusterTarget } from '../engine/cluster-adapter.js'
+import type { ClusterTarget } from '../engine/cluster/cluster-adapter.js'
 import type { TimerId } from '../engine/platform.js'
 import { type AdapterContext, errorText, RETRY_MS, warnInvalid } from './adapter-context.js'
 import { linkStarted } from './link.js'

@@ -74,7 +74,7 @@ return { rows, counter, #here }
 
 /**
  * LOAD_SESSION_SCRIPT: a session's record and its frames after a number, read at one instant
- * (lib/engine/load-session.ts checks that they fit together; read apart, the old node's last
+ * (lib/engine/recovery/load-session.ts checks that they fit together; read apart, the old node's last
  * journal write could land between them: the record from before it, the frames from after,
  * and a resume that would have fit either way got `gap`). KEYS[1] the state, KEYS[2] the
  * frames; ARGV[1] the number after which frames are read, ARGV[2] '1' to return the record

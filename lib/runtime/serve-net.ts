@@ -10,12 +10,12 @@
  * and this layer, never an adapter.
  */
 import { createServer, type Server, type Socket } from 'node:net'
-import type { Client } from '../engine/client.js'
+import type { Client } from '../engine/connection/client.js'
 import { createEngine } from '../engine/create-engine.js'
 import type { Platform } from '../engine/platform.js'
-import { receivedBytes } from '../engine/received-bytes.js'
+import { receivedBytes } from '../engine/connection/received-bytes.js'
 import type { ServerHandle } from '../engine/server-handle.js'
-import { resolveTlsOptions, type ServerOptions, type TlsOptions } from '../engine/server-options.js'
+import { resolveTlsOptions, type ServerOptions, type TlsOptions } from '../engine/options/server-options.js'
 import { createTlsAcceptor, type TlsAcceptor } from './tls/tls-acceptor.js'
 
 /**

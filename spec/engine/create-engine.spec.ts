@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert'
 import { onConnect } from '../../lib/core/route/on-connect.js'
 import { onDisconnect } from '../../lib/core/route/on-disconnect.js'
 import type { SocketContext } from '../../lib/core/route/socket-context.js'
-import type { Client } from '../../lib/engine/client.js'
+import type { Client } from '../../lib/engine/connection/client.js'
 import { createEngine, type Engine } from '../../lib/engine/create-engine.js'
 import { memoryPlatform, type MemorySocket } from '../support/memory-platform.js'
 

@@ -6,7 +6,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { serve } from '../support/fixture-server.js'
 
-// The engine guards whatever logger it is given (lib/engine/guard-logger.ts).
+// The engine guards whatever logger it is given (lib/engine/options/guard-logger.ts).
 test('runServer :: a server whose logger throws keeps serving', async () => {
   const { server, url } = await serve('logger', 'broken')
   try {

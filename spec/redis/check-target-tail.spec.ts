@@ -6,7 +6,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { checkTargetTail, type TargetTailFacts } from '../../lib/redis/check-target-tail.js'
-import type { RoomFrame } from '../../lib/engine/recovery-store.js'
+import type { RoomFrame } from '../../lib/engine/recovery/recovery-store.js'
 
 const at = (epoch: number, n: number) => ({ epoch, n })
 const frame = (epoch: number, n: number): RoomFrame => ({ seq: at(epoch, n), frame: new Uint8Array([0x81, 0x01, n]), origin: 'b', envelope: true })

@@ -12,7 +12,7 @@ import { UNSEQUENCED, type ClusterMessage } from '../../lib/core/cluster/cluster
 import { encodeClusterMessage } from '../../lib/core/cluster/encode-cluster-message.js'
 import { withSequence } from '../../lib/core/cluster/with-sequence.js'
 import { makeLogger } from '../../lib/core/log/make-logger.js'
-import type { ClusterHost, ClusterTarget } from '../../lib/engine/cluster-adapter.js'
+import type { ClusterHost, ClusterTarget } from '../../lib/engine/cluster/cluster-adapter.js'
 import { onConnect, routes } from '../../lib/index.js'
 import { nodeRedisPort } from '../../lib/redis/node-redis-port.js'
 import { redisAdapter } from '../../lib/redis/index.js'

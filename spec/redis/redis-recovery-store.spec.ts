@@ -5,8 +5,8 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadSession } from '../../lib/engine/load-session.js'
-import type { RecoveryStore } from '../../lib/engine/recovery-store.js'
+import { loadSession } from '../../lib/engine/recovery/load-session.js'
+import type { RecoveryStore } from '../../lib/engine/recovery/recovery-store.js'
 import { onConnect, routes } from '../../lib/index.js'
 import { nodeTimers } from '../../lib/runtime/node-timers.js'
 import { redisRecoveryStore, type RedisRecoveryStore, type SessionRecord } from '../../lib/redis/index.js'

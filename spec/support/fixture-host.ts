@@ -10,7 +10,7 @@
  */
 import { makeLogger } from '../../lib/core/log/make-logger.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import type { ServerOptions } from '../../lib/engine/server-options.js'
+import type { ServerOptions } from '../../lib/engine/options/server-options.js'
 import type { FixtureApp, FixtureContext, FixtureModule, Probes } from './fixture.js'
 import { decodeLine, encodeLine, type FixtureMessage, type FixtureRequest } from './fixture-wire.js'
 

@@ -13,8 +13,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import type { Socket } from 'node:net'
-import type { ClusterHandle } from '../../lib/engine/cluster-handle.js'
-import type { NamespaceRegistry } from '../../lib/engine/namespace-registry.js'
+import type { ClusterHandle } from '../../lib/engine/cluster/cluster-handle.js'
+import type { NamespaceRegistry } from '../../lib/engine/registry/namespace-registry.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import type { FIXTURES } from '../integration/fixtures/index.js'
 import type { FixtureApp, PlainOptions, Probes } from './fixture.js'

@@ -8,7 +8,7 @@
  * waiting to be released). Types and one identity helper; runtime-neutral.
  */
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import type { ServerOptions } from '../../lib/engine/server-options.js'
+import type { ServerOptions } from '../../lib/engine/options/server-options.js'
 
 /** Probes of an app: called with JSON arguments, answering a JSON-able value. */
 // Parameters are the probes' own; `never[]` accepts any of them here.

@@ -5,7 +5,7 @@
  * silent (it stops answering, as a frozen process would). Test-only and portable; the
  * Redis adapter's specs run against a real redis-server instead.
  */
-import type { ClusterAdapter, ClusterHost, ClusterReply } from '../../lib/engine/cluster-adapter.js'
+import type { ClusterAdapter, ClusterHost, ClusterReply } from '../../lib/engine/cluster/cluster-adapter.js'
 
 export interface MemoryHub {
   /** A new node's adapter. */

@@ -3,8 +3,8 @@
  * that keeps every byte the engine writes, and the timers are the runtime's own.
  */
 import { makeLogger } from '../../lib/core/log/make-logger.js'
-import { portableFrames } from '../../lib/engine/outgoing.js'
-import type { Client } from '../../lib/engine/client.js'
+import { portableFrames } from '../../lib/engine/delivery/outgoing.js'
+import type { Client } from '../../lib/engine/connection/client.js'
 import type { Engine } from '../../lib/engine/create-engine.js'
 import type { Platform } from '../../lib/engine/platform.js'
 

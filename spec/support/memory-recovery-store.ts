@@ -1,13 +1,13 @@
 /**
- * A recovery store in memory (the `RecoveryStore` contract, lib/engine/recovery-store.ts),
+ * A recovery store in memory (the `RecoveryStore` contract, lib/engine/recovery/recovery-store.ts),
  * with target logs the spec fills by hand, a switch that makes every call fail or hang, and
  * a count of calls: the engine's side of recovery is specified against it without Redis.
  * Several servers in one process share one instance as nodes share a Redis.
  */
 import type { Sequence } from '../../lib/core/cluster/cluster-message.js'
-import type { ClusterTarget } from '../../lib/engine/cluster-adapter.js'
-import { cursorKey } from '../../lib/engine/cursor-key.js'
-import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from '../../lib/engine/recovery-store.js'
+import type { ClusterTarget } from '../../lib/engine/cluster/cluster-adapter.js'
+import { cursorKey } from '../../lib/engine/recovery/cursor-key.js'
+import type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from '../../lib/engine/recovery/recovery-store.js'
 
 export interface MemoryRecoveryStore extends RecoveryStore {
   readonly sessions: Map<string, SessionRecord>

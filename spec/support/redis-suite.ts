@@ -7,7 +7,7 @@
  */
 import type { Test } from 'uvu'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import type { ServerOptions } from '../../lib/engine/server-options.js'
+import type { ServerOptions } from '../../lib/engine/options/server-options.js'
 import { redisAdapter, type RedisAdapter, type RedisAdapterOptions } from '../../lib/redis/index.js'
 import { eventually, type LogRecord, startServer } from './server.js'
 

@@ -8,7 +8,7 @@
  */
 import process from 'node:process'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import type { ServerOptions } from '../../lib/engine/server-options.js'
+import type { ServerOptions } from '../../lib/engine/options/server-options.js'
 import { FIXTURES } from '../integration/fixtures/index.js'
 import { fixtureHost } from './fixture-host.js'
 import { encodeLine, lineSplitter } from './fixture-wire.js'

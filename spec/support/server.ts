@@ -14,7 +14,7 @@ import { runServer as runNode } from '../../lib/node/run-server.js'
 const runServer: typeof runNode =
   'Bun' in globalThis ? (await import('../../lib/bun/run-server.js')).runServer : 'Deno' in globalThis ? (await import('../../lib/deno/run-server.js')).runServer : runNode
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
-import type { ServerOptions } from '../../lib/engine/server-options.js'
+import type { ServerOptions } from '../../lib/engine/options/server-options.js'
 
 export interface LogRecord {
   readonly level: string

@@ -15,7 +15,7 @@
  */
 import { constants, createDeflateRaw, type DeflateRaw } from 'node:zlib'
 import { stripDeflateTail } from '../../core/ws/extensions/deflate-tail.js'
-import type { PoolStream } from '../../engine/stream-pool.js'
+import type { PoolStream } from '../../engine/deflate/stream-pool.js'
 
 /** The zlib settings of a compressor. */
 export interface DeflaterOptions {

@@ -18,7 +18,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { constants, createInflateRaw, type InflateRaw } from 'node:zlib'
 import { DEFLATE_TAIL } from '../../core/ws/extensions/deflate-tail.js'
 import { invalidCompressedData, messageTooBig, type WsError } from '../../core/ws/ws-error.js'
-import type { PoolStream } from '../../engine/stream-pool.js'
+import type { PoolStream } from '../../engine/deflate/stream-pool.js'
 
 type Outcome = E.Either<WsError, Uint8Array>
 

@@ -26,8 +26,8 @@ import type { DeflateCodec, MessageCompressor, MessageDecompressor } from '../..
 import type { WsError } from '../../core/ws/ws-error.js'
 import { Deflater, type DeflaterOptions } from './deflater.js'
 import { Inflater } from './inflater.js'
-import { createJobLimiter, type JobLimiter } from '../../engine/job-limiter.js'
-import { createStreamPool, type StreamPool } from '../../engine/stream-pool.js'
+import { createJobLimiter, type JobLimiter } from '../../engine/deflate/job-limiter.js'
+import { createStreamPool, type StreamPool } from '../../engine/deflate/stream-pool.js'
 
 // Streams in one shared pool: enough to keep every limiter slot busy, and a bound when the
 // limit is Infinity.

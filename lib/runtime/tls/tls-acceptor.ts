@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net'
 import { createSecureContext, type SecureContext, TLSSocket } from 'node:tls'
-import { pemList, type TlsOptions } from '../../engine/tls-options.js'
+import { pemList, type TlsOptions } from '../../engine/options/tls-options.js'
 import { asInput, checkTlsMaterial } from './tls-material.js'
 
 /** The protocol offered in ALPN: HTTP/1.1, which carries both HTTP and the WebSocket upgrade. */

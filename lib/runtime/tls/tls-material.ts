@@ -8,7 +8,7 @@
  * imports the engine and `node:*`, never an adapter.
  */
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto'
-import { type Pem, pemList, type TlsOptions } from '../../engine/tls-options.js'
+import { type Pem, pemList, type TlsOptions } from '../../engine/options/tls-options.js'
 
 /** PEM as node:crypto and node:tls take it: a string, or a Buffer viewing the bytes (no copy). */
 export const asInput = (pem: Pem): string | Buffer => (typeof pem === 'string' ? pem : Buffer.from(pem.buffer, pem.byteOffset, pem.byteLength))

@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { MissedFrame, RecoveryStore, SessionRecord } from '../../../lib/engine/recovery-store.js'
+import type { MissedFrame, RecoveryStore, SessionRecord } from '../../../lib/engine/recovery/recovery-store.js'
 import { countingStore } from '../../../bench/recovery/counting-store.js'
 
 const record = (sid: string): SessionRecord => ({ sid, namespace: '/', rooms: [], data: {}, lastSeq: 0, expiresAt: 1 })

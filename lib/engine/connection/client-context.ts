@@ -1,0 +1,111 @@
+/**
+ * One connection as the engine tracks it (the `Client` record an adapter keeps with its
+ * socket) and, once its upgrade is accepted, the `SocketContext` its WebSocket handlers
+ * receive (the seed's SocketController operations): one object per connection, not two.
+ * It holds five fields; the operations are getters on the prototype that hand out functions
+ * bound to the client, so handlers may destructure them (`(data, { emit, joinRoom }) => ...`)
+ * without every client carrying a dozen closures, and the server's operations (`ClientOps`)
+ * live on a prototype made once per server (`clientContexts`).
+ */
+import type { HttpRequest } from '../../core/http/types.js'
+import type { RawMessage } from '../../core/route/raw-message.js'
+import type { BroadcastTarget, SocketContext } from '../../core/route/socket-context.js'
+import type { Client, ClientType, Receiver } from './client.js'
+
+/** The server operations a context forwards to; one record per server. */
+export interface ClientOps {
+  send(clientId: number, event: string, data: unknown): boolean
+  broadcast(event: string, data: unknown, target: BroadcastTarget | undefined): number
+  sendRaw(clientId: number, message: RawMessage): boolean
+  broadcastRaw(message: RawMessage, target: BroadcastTarget | undefined): number
+  joinRoom(clientId: number, room: string, namespace?: string): void
+  leaveRoom(clientId: number, room: string, namespace?: string): void
+  disconnectClient(clientId: number): void
+  setClientData(clientId: number, key: string, value: unknown): void
+  getClientData(clientId: number, key?: string): unknown
+}
+
+export abstract class ClientContext<S> implements Client<S>, SocketContext {
+  /** Created on the first `setClientData`: most clients never store anything. */
+  data: Map<string, unknown> | undefined = undefined
+  /**
+   * The upgrade request, kept (`compactRequest`) from the moment the upgrade is accepted;
+   * `undefined` while the connection is HTTP, when no handler can see this context.
+   */
+  request: HttpRequest = undefined as unknown as HttpRequest
+
+  constructor(
+    /** Changes once at most: a client that recovers its session takes back its old id. */
+    public id: number,
+    readonly socket: S,
+    /** What the socket's bytes go to: the HTTP connection, then the WebSocket connection. */
+    public receiver: Receiver,
+  ) {}
+
+  /** The server's operations, from the prototype of the server's class. */
+  protected abstract get ops(): ClientOps
+
+  /** `ws` from the accepted upgrade on. */
+  get type(): ClientType {
+    return (this.request as HttpRequest | undefined) === undefined ? 'http' : 'ws'
+  }
+
+  get clientId(): number {
+    return this.id
+  }
+
+  // What `JSON.stringify(ctx)` shows: the socket and the receiver are the server's.
+  toJSON(): { readonly clientId: number; readonly request: HttpRequest } {
+    return { clientId: this.id, request: this.request }
+  }
+
+  get emit(): SocketContext['emit'] {
+    return (event, data) => void this.ops.send(this.id, event, data)
+  }
+  get send(): SocketContext['send'] {
+    return (clientId, event, data) => void this.ops.send(clientId, event, data)
+  }
+  get broadcast(): SocketContext['broadcast'] {
+    return (event, data, target) => void this.ops.broadcast(event, data, target)
+  }
+  get sendRaw(): SocketContext['sendRaw'] {
+    return (message, clientId = this.id) => void this.ops.sendRaw(clientId, message)
+  }
+  get broadcastRaw(): SocketContext['broadcastRaw'] {
+    return (message, target) => void this.ops.broadcastRaw(message, target)
+  }
+  get joinRoom(): SocketContext['joinRoom'] {
+    return (room, namespace) => this.ops.joinRoom(this.id, room, namespace)
+  }
+  get leaveRoom(): SocketContext['leaveRoom'] {
+    return (room, namespace) => this.ops.leaveRoom(this.id, room, namespace)
+  }
+  get disconnectClient(): SocketContext['disconnectClient'] {
+    return (clientId = this.id) => this.ops.disconnectClient(clientId)
+  }
+  get setClientData(): SocketContext['setClientData'] {
+    return (key, value) => this.ops.setClientData(this.id, key, value)
+  }
+  get getClientData(): SocketContext['getClientData'] {
+    return (key) => this.ops.getClientData(this.id, key)
+  }
+}
+
+/** How a server makes its clients: `new Clients(id, socket, receiver)`. */
+export type ClientContexts<S> = new (id: number, socket: S, receiver: Receiver) => ClientContext<S>
+
+/**
+ * The class of one server's clients: `ClientContext` with `ops` on its prototype, so that no
+ * client carries a field for what every client of the server shares.
+ *
+ * @example
+ * const Clients = clientContexts<Socket>(ops)
+ * const client = new Clients(1, socket, httpSession) // client.type === 'http'
+ * client.request = compactRequest(upgrade)           // client.type === 'ws'; handlers get `client`
+ */
+export const clientContexts = <S>(ops: ClientOps): ClientContexts<S> =>
+  class extends ClientContext<S> {
+    protected get ops(): ClientOps {
+      return ops
+    }
+  }

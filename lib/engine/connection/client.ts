@@ -1,0 +1,28 @@
+/**
+ * One connection as the engine tracks it (seed §2.1: `$clients`, `$clientTypes`,
+ * `$clientData`): its id, the runtime's socket, its type, what reads its bytes now (the
+ * HTTP connection, then the WebSocket connection after an upgrade), and the application's
+ * per-client data. An adapter keeps this record with its socket and hands it back with
+ * every chunk, end and close. The engine's clients are `ClientContext`s (client-context.ts):
+ * the same object is a WebSocket client's `SocketContext`.
+ */
+
+export type ClientType = 'http' | 'ws'
+
+/** What the socket's bytes and end go to. */
+export interface Receiver {
+  receive(chunk: Uint8Array): void
+  /** The peer ended its side of the connection. */
+  peerEnded(): void
+}
+
+export interface Client<S> {
+  /** Changes once at most: a client that recovers its session takes back its old id. */
+  id: number
+  readonly socket: S
+  /** `ws` once its upgrade was accepted. */
+  readonly type: ClientType
+  receiver: Receiver
+  /** Created on the first `setClientData`: most clients never store anything. */
+  data: Map<string, unknown> | undefined
+}

@@ -1,0 +1,403 @@
+/**
+ * An HTTP/1.1 connection: feeds the socket's bytes to the pure request parser, answers
+ * pipelined requests in order (RFC 9112 §9.3.2), sends `100 Continue` when asked, honours
+ * `Connection: close`, hands a valid WebSocket upgrade to the server, and enforces the
+ * head, request and keep-alive time-outs (checked by the server's periodic sweep).
+ *
+ * Longer than the engine's other files on purpose: it is one state machine (the slots of
+ * pipelined requests answered in order, a request half read, an upgrade waiting for its
+ * decision, the answers gathered for one write), which reads best whole.
+ * Must not import `node:*`, Buffer or process.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { httpErrorResponse } from '../../core/http/http-error-response.js'
+import { type HttpNeedMore, parseHttpRequest } from '../../core/http/parse-http-request.js'
+import { errorResponse } from '../../core/http/response.js'
+import { type ReadCursor, readRequest } from '../../core/http/read-request.js'
+import { serializeAnswer, serializeResponse } from '../../core/http/serialize-response.js'
+import type { Header, HttpRequest, Response } from '../../core/http/types.js'
+import { isWebSocketUpgrade } from '../../core/ws/validate-upgrade.js'
+import { ByteQueue } from './byte-queue.js'
+import { httpDate } from './http-date.js'
+import type { HttpShared } from './http-shared.js'
+import type { UpgradeDecision } from './upgrade-decision.js'
+
+// One response owed, in request order; `bytes` is set when it is ready. An upgrade
+// request waits for its decision: a refusal to send, or the hand-over.
+interface Slot {
+  bytes: Uint8Array | undefined
+  readonly close: boolean
+  readonly upgrade: HttpRequest | undefined
+  decision?: UpgradeDecision
+}
+
+// A settled promise to queue a microtask on (cheaper than queueMicrotask, which sets up an
+// async resource per call).
+const RESOLVED = Promise.resolve()
+
+// Responses written together are joined in a shared output pool (as the serializer's pool:
+// a region is handed out once and never written again), up to this many bytes per write;
+// a larger answer leaves on its own, uncopied.
+const POOL_SIZE = 64 * 1024
+const RUN_MAX = 16 * 1024
+let pool: Uint8Array | undefined
+let used = 0
+
+// Room for `size` bytes at `used` in the output pool (a new pool when the last is full).
+const reserve = (size: number, allocate: (size: number) => Uint8Array): Uint8Array => {
+  if (pool === undefined || used + size > POOL_SIZE) {
+    // From the adapter (on Node a Buffer, which the socket takes without a wrapper).
+    pool = allocate(POOL_SIZE)
+    used = 0
+  }
+  return pool
+}
+
+// An immutable answer given again and again (a constant response: its serializer keeps its
+// bytes) comes back as the same array. Several copies of it in one write are joined once,
+// and the join is kept for the next write of as many copies: one entry, the last made.
+let repeatedOf: Uint8Array | undefined
+let repeatedCount = 0
+let repeatedBytes: Uint8Array | undefined
+
+const repeated = (bytes: Uint8Array, count: number, allocate: (size: number) => Uint8Array): Uint8Array => {
+  if (bytes === repeatedOf && count === repeatedCount) return repeatedBytes as Uint8Array
+  const size = bytes.length * count
+  const into = reserve(size, allocate)
+  const at = used
+  for (let i = 0; i < count; i++) into.set(bytes, at + i * bytes.length)
+  used += size
+  const joined = into.subarray(at, at + size)
+  repeatedOf = bytes
+  repeatedCount = count
+  repeatedBytes = joined
+  return joined
+}
+
+// Whether any header is named `Upgrade` (any case): only then can the request be a WebSocket
+// handshake, so the full check is skipped for every other request.
+const mayUpgrade = (headers: readonly Header[]): boolean => {
+  for (let i = 0; i < headers.length; i++) {
+    const name = (headers[i] as Header)[0]
+    if (name.length === 7 && name.toLowerCase() === 'upgrade') return true
+  }
+  return false
+}
+
+// Whether every byte is CR or LF: what a client may leave after its last request.
+const onlyLineEnds = (bytes: Uint8Array): boolean => {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0x0d && bytes[i] !== 0x0a) return false
+  return true
+}
+
+const EMPTY = new Uint8Array(0)
+// Where the fast path's last request ended (read at once: parsing never re-enters).
+const cursor: ReadCursor = { end: 0, upgrade: false }
+const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
+
+/**
+ * A class, not a closure record, on purpose: a server holds one per connection, and a
+ * WebSocket client's HTTP connection is garbage after the upgrade. A dozen closures per connection
+ * would be a dozen objects for the old generation to collect; here the behaviour lives once
+ * on the prototype, and the per-connection state is the fields below.
+ */
+export class HttpConnection<S> {
+  private readonly queue = new ByteQueue()
+  private readonly slots: Slot[] = []
+  private resume: HttpNeedMore | undefined = undefined
+  private stopped = false // no more requests are read: close, error, upgrade, or shutdown
+  private continued = false // 100 Continue sent for the request in progress
+  private firstRequest = true
+  private finishing = false // end the connection once every owed response is written
+  private flushQueued = false
+  private requestStartedAt = 0
+  private idleSince: number
+  // Responses ready together leave in one write. The first is kept as it is (a lone answer
+  // is written uncopied), and so are the answers that are the same array again (`repeats`
+  // copies of `out`); from the first other one on they are copied, one after another, into a
+  // run of the output pool (`runPool[runStart, runStart + runSize)`).
+  private out: Uint8Array | undefined = undefined
+  private repeats = 0
+  private runPool: Uint8Array | undefined = undefined
+  private runStart = 0
+  private runSize = 0
+
+  constructor(
+    readonly socket: S,
+    private readonly shared: HttpShared<S>,
+    /** The id of the connection's client (the engine's record of it; it stays until an upgrade). */
+    readonly clientId: number,
+  ) {
+    this.idleSince = shared.timers.now()
+  }
+
+  /** Feeds bytes read from the socket. */
+  receive(chunk: Uint8Array): void {
+    if (this.stopped) {
+      // Bytes after an upgrade request belong to the WebSocket: keep them for it.
+      if (this.slots.some((s) => s.upgrade !== undefined)) this.queue.push(chunk)
+      return
+    }
+    // One clock read per chunk serves the time-outs, the Date header and the idle mark.
+    const now = this.shared.timers.now()
+    if (this.queue.length === 0) this.requestStartedAt = now
+    if (!this.queue.push(chunk)) return
+    this.parse(now)
+    // What was answered synchronously leaves now, in one write.
+    if (this.gathered() || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
+  }
+
+  /** The peer ended its side: answer what is owed, then close. */
+  peerEnded(): void {
+    this.finish()
+  }
+
+  /** Enforces the time-outs at time `now` (milliseconds). */
+  sweep(now: number): void {
+    const { socket, queue, shared } = this
+    if (shared.io.isClosed(socket) || shared.io.isEnded(socket)) return
+    // Empty lines left after the last request (RFC 9112 §2.2) are no request in progress.
+    if (!this.stopped && queue.length > 0 && !onlyLineEnds(queue.bytes())) {
+      const headMissing = this.resume === undefined || this.resume.resume._tag === 'Head'
+      const allowed = headMissing ? shared.limits.headerTimeoutMs : shared.limits.requestTimeoutMs
+      if (now - this.requestStartedAt > allowed) {
+        shared.debug('request time-out', { headMissing })
+        queue.clear()
+        this.answerNow(errorResponse(408, 'Request Timeout'), true)
+      }
+      return
+    }
+    if (this.slots.length === 0 && now - this.idleSince > shared.limits.keepAliveTimeoutMs) shared.io.end(socket)
+  }
+
+  /** Closes the connection once the responses owed are sent (graceful shutdown, or the peer ended its side). */
+  finish(): void {
+    this.stopped = true
+    this.finishing = true
+    if (this.slots.length === 0) this.shared.io.end(this.socket)
+  }
+
+  private gather(bytes: Uint8Array): void {
+    const run = this.runPool
+    if (run === undefined) {
+      const first = this.out
+      if (first === undefined) {
+        this.out = bytes
+        this.repeats = 1
+        return
+      }
+      const repeats = this.repeats
+      if (bytes === first && (repeats + 1) * first.length <= RUN_MAX) {
+        this.repeats = repeats + 1
+        return
+      }
+      const total = first.length * repeats + bytes.length
+      if (total > RUN_MAX) {
+        this.send()
+        this.out = bytes
+        this.repeats = 1
+        return
+      }
+      // The run starts: the first answer (as many times as it came) and this one.
+      const into = reserve(total, this.shared.allocate)
+      const at = used
+      for (let i = 0; i < repeats; i++) into.set(first, at + i * first.length)
+      into.set(bytes, at + repeats * first.length)
+      this.out = undefined
+      this.repeats = 0
+      this.runPool = into
+      this.runStart = at
+      this.runSize = total
+      used += total
+      return
+    }
+    // The run grows while it is the last thing in the pool and stays small; else it leaves
+    // now, and this answer starts the next write.
+    if (run !== pool || this.runStart + this.runSize !== used || used + bytes.length > POOL_SIZE || this.runSize + bytes.length > RUN_MAX) {
+      this.send()
+      this.out = bytes
+      this.repeats = 1
+      return
+    }
+    run.set(bytes, used)
+    this.runSize += bytes.length
+    used += bytes.length
+  }
+
+  // Whether answers are gathered and not yet written.
+  private gathered(): boolean {
+    return this.out !== undefined || this.runPool !== undefined
+  }
+
+  private send(): void {
+    const { socket, shared } = this
+    const first = this.out
+    if (first !== undefined) {
+      const repeats = this.repeats
+      this.out = undefined
+      this.repeats = 0
+      return shared.io.write(socket, repeats === 1 ? first : repeated(first, repeats, shared.allocate))
+    }
+    const run = this.runPool
+    if (run === undefined) return
+    this.runPool = undefined
+    shared.io.write(socket, run.subarray(this.runStart, this.runStart + this.runSize))
+  }
+
+  private flush(now = this.shared.timers.now()): void {
+    const { slots, socket } = this
+    const io = this.shared.io
+    while (slots.length > 0) {
+      const head = slots[0] as Slot
+      if (head.upgrade !== undefined) {
+        if (head.decision === undefined) return this.send()
+        this.send()
+        slots.shift()
+        const rest = this.queue.bytes()
+        this.queue.clear()
+        if (head.decision._tag === 'Accepted') return this.shared.takeOver(this, head.upgrade, head.decision, rest)
+        io.end(socket, serializeResponse(head.decision.response, { keepAlive: false, date: httpDate(now) }))
+        return
+      }
+      if (head.bytes === undefined) return this.send()
+      slots.shift()
+      this.gather(head.bytes)
+      if (head.close) {
+        this.send()
+        io.end(socket)
+        return
+      }
+    }
+    this.send()
+    this.idleSince = now
+    if (this.finishing && !io.isEnded(socket)) io.end(socket)
+  }
+
+  private answerNow(res: Response, close: boolean): void {
+    this.stopped = true
+    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate(this.shared.timers.now()) }), close, upgrade: undefined })
+    this.flush()
+  }
+
+  // An answer given synchronously is serialized at once and written when the chunk is parsed
+  // (straight into the outgoing bytes when no earlier answer is owed); an asynchronous one
+  // corks the socket, so answers settling in the same turn leave together.
+  private dispatch(request: HttpRequest, date: string): void {
+    const keepAlive = request.keepAlive && !this.shared.draining()
+    if (!keepAlive) this.stopped = true
+    const answer = this.shared.respond(request)
+    if (!(answer instanceof Promise)) {
+      const bytes = this.serialize(answer, request, keepAlive, date)
+      if (keepAlive && this.slots.length === 0) this.gather(bytes)
+      else this.slots.push({ bytes, close: !keepAlive, upgrade: undefined })
+      return
+    }
+    const slot: Slot = { bytes: undefined, close: !keepAlive, upgrade: undefined }
+    this.slots.push(slot)
+    this.shared.hold(this.socket)
+    void answer.then((res) => {
+      slot.bytes = this.serialize(res, request, keepAlive, httpDate(this.shared.timers.now()))
+      // Flushed once after every answer settled in this turn, so pipelined answers leave together.
+      if (this.slots[0] === slot && !this.flushQueued) {
+        this.flushQueued = true
+        void RESOLVED.then(() => {
+          this.flushQueued = false
+          this.flush()
+        })
+      }
+    })
+  }
+
+  // The bytes of an answer; a JSON body that cannot be encoded is serialized again with the
+  // hook that reports it (only then is a closure made).
+  private serialize(res: Response, request: HttpRequest, keepAlive: boolean, date: string): Uint8Array {
+    const head = request.method === 'HEAD'
+    return (
+      serializeAnswer(res, keepAlive, head, date, request.protocol) ??
+      serializeResponse(res, {
+        keepAlive,
+        head,
+        date,
+        protocol: request.protocol,
+        onUnserializable: (error) => this.shared.onUnserializable(request, error),
+      })
+    )
+  }
+
+  private upgrade(request: HttpRequest, rest: Uint8Array): void {
+    this.stopped = true
+    this.queue.keep(rest)
+    const slot: Slot = { bytes: undefined, close: false, upgrade: request }
+    this.slots.push(slot)
+    const decide = (decision: UpgradeDecision): void => {
+      slot.decision = decision
+      if (this.slots[0] === slot) this.flush()
+    }
+    const decided = this.shared.decideUpgrade(this, request)
+    if (decided instanceof Promise) void decided.then(decide)
+    else decide(decided)
+  }
+
+  private parse(now: number): void {
+    const { queue, shared } = this
+    let bytes = queue.bytes()
+    // Requests are read at an offset of `bytes`; a view of the rest is made only for the
+    // general parser and for what is kept.
+    let at = 0
+    const date = httpDate(now)
+    while (at < bytes.length && !this.stopped) {
+      if (this.resume === undefined) {
+        const request = readRequest(bytes, at, shared.httpLimits, cursor)
+        if (request !== undefined) {
+          this.continued = false
+          this.firstRequest = false
+          at = cursor.end
+          // The scan saw whether a field is named Upgrade: no walk over the headers for it.
+          if (cursor.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
+          this.dispatch(request, date)
+          continue
+        }
+      }
+      const view = at === 0 ? bytes : bytes.subarray(at)
+      const step = parseHttpRequest(view, shared.httpLimits, this.resume)
+      if (E.isLeft(step)) {
+        queue.clear()
+        this.resume = undefined
+        // Not HTTP at all (a TLS hello on the plain port, say): nothing useful to answer.
+        // A first byte that is visible ASCII is a malformed request and gets its 400.
+        const first = view[0] ?? 0
+        if (this.firstRequest && step.left._tag === 'InvalidMethod' && step.left.offset === 0 && (first < 0x21 || first > 0x7e)) {
+          shared.debug('connection closed: not HTTP', { firstByte: view[0] })
+          this.stopped = true
+          shared.io.destroy(this.socket)
+          return
+        }
+        shared.debug('bad request', { tag: step.left._tag, status: step.left.status })
+        return this.answerNow(httpErrorResponse(step.left), true)
+      }
+      const result = step.right
+      if (result._tag === 'NeedMore') {
+        if (this.resume === undefined) this.requestStartedAt = now
+        this.resume = result
+        if (!this.continued && result.resume._tag !== 'Head' && result.resume.head.expectContinue && this.slots.length === 0) {
+          this.continued = true
+          // After the answers to the requests before it (RFC 9112 §9.3.2: in order).
+          this.send()
+          shared.io.write(this.socket, CONTINUE)
+        }
+        queue.keep(view)
+        queue.waitFor(result.atLeast)
+        return
+      }
+      this.resume = undefined
+      this.continued = false
+      this.firstRequest = false
+      bytes = result.rest
+      at = 0
+      const request = result.value
+      if (mayUpgrade(request.headers) && isWebSocketUpgrade(request)) return this.upgrade(request, bytes)
+      this.dispatch(request, date)
+    }
+    queue.keep(this.stopped || at === bytes.length ? EMPTY : at === 0 ? bytes : bytes.subarray(at))
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * `HttpShared`: what every HTTP connection of one server shares, one object per server (a
+ * connection holds it as `shared`): the platform's I/O, timers and scratch, the limits, and
+ * the server's side of a request: answering it (middleware, routes, CORS: the core's
+ * `dispatchHttpNow`), deciding and taking over an upgrade (upgrades.ts). A class so that each
+ * of those is a method defined here. Must not import `node:*`, Buffer or process.
+ */
+import type { HttpLimits } from '../../core/http/http-limits.js'
+import type { HttpRequest, Response } from '../../core/http/types.js'
+import type { Logger } from '../../core/log/logger.js'
+import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
+import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
+import type { ClientTable } from '../registry/client-table.js'
+import type { FlushBatcher } from '../delivery/flush-batcher.js'
+import type { HttpConnection } from './http-connection.js'
+import type { Limits } from '../options/limits.js'
+import type { Platform, SocketIo, Timers } from '../platform.js'
+import type { UpgradeAccepted, UpgradeDecision } from './upgrade-decision.js'
+import type { Upgrades } from './upgrades.js'
+
+export class HttpShared<S> {
+  readonly io: SocketIo<S>
+  readonly timers: Timers
+  /** A scratch array to join small answers into. */
+  readonly allocate: (size: number) => Uint8Array
+  readonly httpLimits: HttpLimits
+
+  constructor(
+    platform: Platform<S>,
+    readonly limits: Limits,
+    private readonly compiled: CompiledRoutes,
+    private readonly dispatch: HttpDispatchOptions,
+    private readonly upgrades: Upgrades<S>,
+    private readonly table: ClientTable<S>,
+    private readonly batcher: FlushBatcher<S>,
+    private readonly logger: Logger,
+    private readonly debugOn: boolean,
+  ) {
+    this.io = platform.io
+    this.timers = platform.timers
+    this.allocate = platform.allocate
+    this.httpLimits = { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody }
+  }
+
+  /** Answers one request (middleware, routes, CORS): synchronously when it can; never rejects. */
+  respond(request: HttpRequest): Response | Promise<Response> {
+    return dispatchHttpNow(this.compiled, request, this.dispatch)
+  }
+
+  /** Decides a WebSocket upgrade request (a connection's id is its client's: `accept` registers both before the first byte is read). */
+  decideUpgrade(connection: HttpConnection<S>, request: HttpRequest): UpgradeDecision | Promise<UpgradeDecision> {
+    return this.upgrades.decide(connection.clientId, request)
+  }
+
+  /** Hands the socket to the WebSocket side, with `rest` as its first bytes. */
+  takeOver(connection: HttpConnection<S>, request: HttpRequest, decision: UpgradeAccepted, rest: Uint8Array): void {
+    const client = this.table.all.get(connection.clientId)
+    // Gone while a middleware decided (its socket closed): there is nothing to take over.
+    if (client === undefined) return this.io.destroy(connection.socket)
+    this.upgrades.takeOver(client, request, decision, rest)
+  }
+
+  /** Corks the socket until the current batch of work is flushed (asynchronous answers only). */
+  hold(socket: S): void {
+    this.batcher.hold(socket)
+  }
+
+  /** An answer whose JSON body could not be encoded went out as 500 `unserializable_body`: logged like a handler error, with the route. */
+  onUnserializable(request: HttpRequest, error: unknown): void {
+    this.logger.error('the answer to {method} {path} is not JSON: {reason}', { method: request.method, path: request.path, reason: error instanceof Error ? error.message : String(error) })
+  }
+
+  /** Whether the server is shutting down: no more keep-alive. */
+  draining(): boolean {
+    return this.table.draining
+  }
+
+  debug(message: string, context: Readonly<Record<string, unknown>>): void {
+    if (this.debugOn) this.logger.debug(message, context)
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * `Lifecycle`: a connection's life in the server and the server's own. `accept` admits a
+ * connection as an HTTP client (or refuses it with 503 past `maxConnections` or while
+ * shutting down); `closed` lets it go (a WebSocket client's session parked or ended, its
+ * disconnect handlers run); the sweeper enforces the HTTP time-outs and the heartbeat pings
+ * WebSocket clients; `close` drains: WebSockets closed with 1001, HTTP answers finished,
+ * what outlives the grace period cut, then compression, the recovery journal and the
+ * cluster, in that order. Must not import `node:*`, Buffer or process.
+ */
+import { errorResponse } from '../../core/http/response.js'
+import { serializeResponse } from '../../core/http/serialize-response.js'
+import type { Logger } from '../../core/log/logger.js'
+import { CLOSE_CODE } from '../../core/ws/close-code.js'
+import type { Client, Receiver } from './client.js'
+import type { ClientContext, ClientContexts } from './client-context.js'
+import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
+import { type ClientTable, wsOf } from '../registry/client-table.js'
+import type { ConnectHandlers } from './connect-handlers.js'
+import { httpDate } from './http-date.js'
+import { HttpConnection } from './http-connection.js'
+import type { HttpShared } from './http-shared.js'
+import type { Limits } from '../options/limits.js'
+import type { NamespaceRegistry } from '../registry/namespace-registry.js'
+import type { SocketIo, TimerId, Timers } from '../platform.js'
+import type { SessionRecovery } from '../recovery/session-recovery.js'
+import type { WsCompression } from '../deflate/ws-compression.js'
+import type { WsConnection } from './ws-connection.js'
+
+export interface LifecycleDeps<S> {
+  readonly table: ClientTable<S>
+  readonly io: SocketIo<S>
+  readonly timers: Timers
+  readonly limits: Limits
+  readonly logger: Logger
+  /** The class of this server's clients (`clientContexts(ops)`). */
+  readonly Clients: ClientContexts<S>
+  readonly httpShared: HttpShared<S>
+  readonly registry: NamespaceRegistry
+  readonly recovery: SessionRecovery<S>
+  readonly handlers: ConnectHandlers
+  readonly compression: WsCompression | undefined
+  readonly cluster: ClusterAdapter
+}
+
+// The receiver of a WebSocket client that is gone: its socket is closed, nothing reaches it.
+const GONE: Receiver = { receive: () => undefined, peerEnded: () => undefined }
+
+export class Lifecycle<S> {
+  private readonly sweeper: TimerId
+  private readonly heartbeat: TimerId
+  private closing: Promise<void> | undefined = undefined
+  // Set by `close`: resolves it once the last connection is gone.
+  private drained: (() => void) | undefined = undefined
+
+  constructor(private readonly deps: LifecycleDeps<S>) {
+    const { limits, timers, table } = deps
+    const sweepEvery = Math.max(10, Math.min(1000, limits.headerTimeoutMs / 4, limits.keepAliveTimeoutMs / 4, limits.requestTimeoutMs / 4))
+    this.sweeper = timers.setInterval(() => {
+      const now = timers.now()
+      for (const connection of table.http.values()) connection.sweep(now)
+    }, sweepEvery)
+    this.heartbeat = timers.setInterval(() => {
+      for (const client of table.all.values()) wsOf(client)?.heartbeat()
+    }, limits.heartbeatIntervalMs)
+  }
+
+  /** A new connection, as an HTTP client; `undefined` when it is refused (a 503 is queued and it is ended). */
+  accept(socket: S): ClientContext<S> | undefined {
+    const { table, io, timers, limits, logger } = this.deps
+    if (table.draining || table.all.size >= limits.maxConnections) {
+      logger.warning('connection refused: {reason}', { reason: table.draining ? 'shutting down' : 'too many connections' })
+      timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
+      io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }))
+      return undefined
+    }
+    const id = table.newId()
+    const http = new HttpConnection(socket, this.deps.httpShared, id)
+    const client = new this.deps.Clients(id, socket, http)
+    table.all.set(id, client)
+    table.http.set(id, http)
+    return client
+  }
+
+  /** The connection is gone (both sides closed, or destroyed). */
+  closed(gone: Client<S>): void {
+    const { table, recovery } = this.deps
+    const client = table.all.get(gone.id)
+    if (client !== gone || client === undefined) return
+    // A client gone while its session was restored from the store: it comes back later.
+    const restoring = client.type === 'http' ? recovery.parked.get(client.id) : undefined
+    if (restoring !== undefined) recovery.abandon(restoring)
+    table.http.delete(client.id)
+    const connection = wsOf(client)
+    if (connection !== undefined) this.disconnected(client, connection)
+    table.all.delete(client.id)
+    if (table.draining && table.all.size === 0) this.drained?.()
+  }
+
+  // A WebSocket client's connection is gone: its session parked, or the client gone for good.
+  private disconnected(client: ClientContext<S>, connection: WsConnection<S>): void {
+    const clientId = client.id
+    connection.closed()
+    // No longer a WebSocket client (its disconnect handlers may still read its data).
+    client.receiver = GONE
+    if (this.deps.recovery.park(client, connection)) return
+    this.deps.registry.leaveNamespace(clientId)
+    this.deps.handlers.disconnected(clientId, connection.ctx)
+  }
+
+  /**
+   * Stops the heartbeat and time-outs, closes WebSockets with 1001, finishes HTTP answers,
+   * cuts what outlives the grace period, and resolves once no connection is left.
+   */
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      const { table, io, timers, limits, logger, recovery, compression, cluster } = this.deps
+      table.draining = true
+      recovery.leaveAll()
+      timers.clearInterval(this.sweeper)
+      timers.clearInterval(this.heartbeat)
+      // Sockets that outlive the grace period are cut.
+      const force = timers.setTimeout(() => {
+        for (const client of table.all.values()) io.destroy(client.socket)
+      }, limits.closeTimeoutMs)
+      this.drained = () => {
+        timers.clearTimeout(force)
+        compression?.close()
+        // The cluster last: the rooms closed as their clients left; now leave the cluster.
+        void recovery
+          .close()
+          .then(() => cluster.close())
+          .then(resolve, (error: unknown) => {
+            logger.exception(error, { phase: 'cluster close' })
+            resolve()
+          })
+      }
+      if (table.all.size === 0) return this.drained()
+      for (const client of table.all.values()) wsOf(client)?.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
+      for (const connection of table.http.values()) connection.finish()
+    })
+    return this.closing
+  }
+}

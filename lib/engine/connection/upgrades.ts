@@ -1,0 +1,127 @@
+/**
+ * `Upgrades`: the WebSocket handshake of one server (RFC 6455 §4.2). `decide` answers an
+ * upgrade request with an `UpgradeDecision`: the core validates it, permessage-deflate is
+ * negotiated, the HTTP middleware sees it like any request (authentication, logging) and may
+ * refuse it or add headers to the 101, and a resume of a session this node does not hold
+ * waits for the recovery store (within its bound). The HTTP connection keeps the decision in
+ * the request's slot; at its turn `takeOver` sends the 101 and makes the socket a WebSocket
+ * connection: its session (recovery), its compression, its namespace, its connect handlers.
+ * Must not import `node:*`, Buffer or process.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { compactRequest } from '../../core/http/compact-request.js'
+import { errorResponse } from '../../core/http/response.js'
+import { withHeader } from '../../core/http/response-updates.js'
+import type { Header, HttpRequest, Response } from '../../core/http/types.js'
+import type { HttpMiddleware } from '../../core/middleware/http-middleware.js'
+import { composeHttp, type HttpStack } from '../../core/middleware/compose-http.js'
+import type { HttpContext } from '../../core/route/http-context.js'
+import { handshakeResponse } from '../../core/ws/handshake-response.js'
+import { type UpgradeOptions, validateUpgrade } from '../../core/ws/validate-upgrade.js'
+import type { ClientContext } from './client-context.js'
+import type { ClientTable } from '../registry/client-table.js'
+import type { ConnectHandlers } from './connect-handlers.js'
+import type { NamespaceRegistry } from '../registry/namespace-registry.js'
+import type { SocketIo } from '../platform.js'
+import { restoreSession } from '../recovery/restore-session.js'
+import type { SessionRecovery } from '../recovery/session-recovery.js'
+import { refused, type UpgradeAccepted, type UpgradeDecision } from './upgrade-decision.js'
+import type { WsCompression } from '../deflate/ws-compression.js'
+import { WsConnection } from './ws-connection.js'
+import type { WsShared } from './ws-shared.js'
+
+export interface UpgradesDeps<S> {
+  readonly table: ClientTable<S>
+  readonly io: SocketIo<S>
+  readonly options: UpgradeOptions
+  readonly middleware: readonly HttpMiddleware[]
+  readonly httpContext: HttpContext
+  readonly onHttpError: (error: unknown, request: HttpRequest) => void
+  /** permessage-deflate, when on and the runtime has a codec. */
+  readonly compression: WsCompression | undefined
+  readonly recovery: SessionRecovery<S>
+  readonly registry: NamespaceRegistry
+  readonly handlers: ConnectHandlers
+  readonly wsShared: WsShared<S>
+  readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
+}
+
+// What the middleware is given to accept an upgrade with (a status 101 without body).
+const UPGRADE_ACCEPTED = errorResponse(101, 'Switching Protocols')
+
+export class Upgrades<S> {
+  private readonly stack: HttpStack
+
+  constructor(private readonly deps: UpgradesDeps<S>) {
+    this.stack = composeHttp(deps.middleware)
+  }
+
+  /** The decision about client `clientId`'s upgrade request; a resume from the store waits for it. */
+  decide(clientId: number, request: HttpRequest): UpgradeDecision | Promise<UpgradeDecision> {
+    const decided = this.decideHere(clientId, request)
+    const recovery = this.deps.recovery
+    if (recovery.journal === undefined || (!(decided instanceof Promise) && decided._tag === 'Refused')) return decided
+    const resume = recovery.asked(request)?.resume
+    if (resume === undefined || recovery.sessions.has(resume.sid)) return decided
+    return Promise.resolve(decided).then((decision) => {
+      if (decision._tag === 'Refused') return decision
+      const client = this.deps.table.all.get(clientId)
+      // Gone while a middleware decided: takeOver destroys its socket.
+      if (client === undefined) return decision
+      return restoreSession(recovery, client, resume.sid, resume.lastSeq).then((resync) => (resync === undefined ? decision : { ...decision, resync }))
+    })
+  }
+
+  // Everything this node can decide by itself.
+  private decideHere(clientId: number, request: HttpRequest): UpgradeDecision | Promise<UpgradeDecision> {
+    const { table, compression, middleware } = this.deps
+    if (table.draining) return refused(errorResponse(503, 'server shutting down'))
+    const checked = validateUpgrade(request, this.deps.options)
+    if (E.isLeft(checked)) {
+      this.deps.debug('websocket handshake refused', { clientId, status: checked.left.status, reason: checked.left.reason })
+      return refused(checked.left.headers.reduce((res, [name, value]) => withHeader(res, name, value), errorResponse(checked.left.status, checked.left.reason)))
+    }
+    let agreement: UpgradeAccepted['agreement']
+    if (compression !== undefined) {
+      const negotiated = compression.negotiate(request, clientId)
+      if (E.isLeft(negotiated)) return refused(negotiated.left)
+      agreement = negotiated.right
+    }
+    const accepted: UpgradeAccepted = { _tag: 'Accepted', upgrade: checked.right, agreement, headers: undefined, resync: undefined }
+    if (middleware.length === 0) return accepted
+    return this.stack(request, this.deps.httpContext, async () => UPGRADE_ACCEPTED).then(
+      (res: Response): UpgradeDecision => {
+        if (res.status !== 101) return refused(res)
+        // Headers a middleware added to the acceptance (a cookie, say) go out with the 101.
+        return res.headers.length > 0 ? { ...accepted, headers: res.headers } : accepted
+      },
+      (error: unknown): UpgradeDecision => {
+        this.deps.onHttpError(error, request)
+        return refused(errorResponse(500, 'Internal Server Error'))
+      },
+    )
+  }
+
+  /** The upgrade of `client` is accepted and its turn came: the 101, then the WebSocket connection with `rest` as its first bytes. */
+  takeOver(client: ClientContext<S>, request: HttpRequest, decision: UpgradeAccepted, rest: Uint8Array): void {
+    const { io, table, recovery, registry, compression } = this.deps
+    if (io.isClosed(client.socket)) return io.destroy(client.socket)
+    table.http.delete(client.id)
+    // From here on the client is a WebSocket client, and its handlers' context.
+    client.request = compactRequest(request)
+    const { agreement, headers } = decision
+    const answer: Header[] | undefined = agreement === undefined ? undefined : [['Sec-WebSocket-Extensions', agreement.header]]
+    io.write(client.socket, handshakeResponse(decision.upgrade, answer === undefined ? headers : [...(headers ?? []), ...answer]))
+    // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
+    const asked = recovery.asked(request)
+    const resumed = asked?.resume === undefined ? undefined : recovery.resume(client, asked.resume.sid, asked.resume.lastSeq)
+    const connection = new WsConnection(client, this.deps.wsShared)
+    if (agreement !== undefined) connection.deflate = (compression as WsCompression).attach(connection, agreement.params)
+    client.receiver = connection
+    if (resumed === undefined) registry.joinNamespace(client.id)
+    if (asked !== undefined) recovery.open(connection, asked, resumed, decision)
+    // A recovered client is the same client: its connect handlers ran when it first came.
+    if (resumed === undefined) this.deps.handlers.connected(connection.ctx)
+    if (rest.length > 0) connection.receive(rest)
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * Delivery of frames to WebSocket clients: one client, or the receivers of a broadcast
+ * (everyone, a namespace, or a room), each frame encoded once by the caller and the same
+ * bytes written to every receiver.
+ *
+ * The slow-consumer rule (DESIGN §5, docs/decisions.md "Slow consumers"): a client is slow
+ * when the bytes waiting for it, not counting the largest frame queued since its backlog
+ * was last empty, are past `maxSendBuffer`. So a client that reads at a normal pace while
+ * a message near the message limit drains is never dropped because a ping, a pong or
+ * another event joined the queue behind it, and memory per client stays bounded by
+ * `maxSendBuffer` plus two of the largest frames. A slow client is told why (close 1008, queued behind its
+ * backlog), gets nothing more, and is dropped when it has not read up by the close time-out.
+ *
+ * A connection that negotiated permessage-deflate has its frames pass through its own
+ * ordered queue first (`Outlet.deflate`, lib/engine/deflate/ws-deflate.ts), which compresses and then
+ * admits them here; a broadcast tells the queue so, and its compression may be shared.
+ *
+ * A connection whose client reads batches (docs/protocol.md, "Batches") gets its numbered
+ * envelopes of one I/O turn in one message: they wait in its outbox, in the order numbered,
+ * and leave together at the end of the turn (`afterIo`), separated by RS, split where a batch
+ * would pass the byte limit the client announced.
+ */
+import type { BroadcastTarget } from '../../core/route/socket-context.js'
+import { BATCH_SEPARATOR } from '../../core/ws/envelope.js'
+import { isCloseFrame } from '../../core/ws/frame-header.js'
+import type { ClientSession, FrameSource } from '../recovery/client-session.js'
+import type { NamespaceRegistry } from '../registry/namespace-registry.js'
+import type { FrameWriter, SocketIo } from '../platform.js'
+
+/**
+ * Where a connection's frames go first when it compresses (permessage-deflate): a queue that
+ * compresses what it should and hands every frame back to `admit`, in the order sent.
+ */
+export interface FrameQueue {
+  /** `broadcast`: the same frame goes to many receivers now (a compression may be shared). */
+  send(frame: Uint8Array, broadcast: boolean): void
+}
+
+/** What delivery needs of a WebSocket connection. */
+export interface Outlet<S> {
+  readonly socket: S
+  /** The largest frame queued since the backlog was last empty (exempt from the limit). */
+  inFlight: number
+  /** Stops the connection after a slow-consumer verdict: close frame, end, destroy later. */
+  dropSlow(): void
+  /** Set when the connection negotiated compression; `undefined` for plain frames. */
+  readonly deflate: FrameQueue | undefined
+  /** The client's session, when it has one: what it is sent is numbered. */
+  readonly session?: ClientSession | undefined
+  /**
+   * Writes the frames the connection holds back to send in one go (echoes framed where they
+   * arrived, lib/engine/connection/ws-connection.ts), so that they leave before anything written after them.
+   */
+  release?(): void
+  /** A close frame was written (set by `admit`): nothing may follow it (RFC 6455 §5.5.1). */
+  shut?: boolean
+  /** The largest batch its client reads, in bytes; 0 or absent: every envelope in a message of its own. */
+  readonly batch?: number
+  /** A batching connection's numbered envelopes waiting for the end of the turn. */
+  outbox?: string[] | undefined
+}
+
+export interface DeliveryDeps<S> {
+  readonly io: SocketIo<S>
+  readonly maxSendBuffer: number
+  readonly registry: NamespaceRegistry
+  readonly frames: FrameWriter
+  /** The connected WebSocket clients by id (a `Map`, or the server's view of its registry). */
+  readonly connections: { get(id: number): Outlet<S> | undefined; keys(): Iterable<number> }
+  /** Sessions whose client is away (within the recovery window): what they miss is kept. */
+  readonly parked: ReadonlyMap<number, ClientSession>
+  /** Told before a slow consumer is dropped. */
+  readonly onSlowConsumer: (outlet: Outlet<S>, waitingBytes: number) => void
+  /**
+   * Holds a broadcast receiver's writes until the end of the I/O turn (the flush batcher),
+   * so the broadcasts of one turn reach each receiver in one write; absent: written at once.
+   */
+  readonly hold?: (socket: S) => void
+  /** Runs `run` once the current batch of I/O callbacks is handled (the batching connections' outboxes leave then). */
+  readonly afterIo?: (run: () => void) => void
+}
+
+export interface Delivery<S> {
+  /** Writes to one connection (through its compression, if any), unless it is gone or too slow. */
+  write(outlet: Outlet<S>, bytes: Uint8Array): void
+  /** Writes a finished frame to one connection, unless it is gone or too slow (the last step). */
+  admit(outlet: Outlet<S>, bytes: Uint8Array): void
+  /**
+   * Writes to one client; false when there is no such WebSocket client. `text` is the
+   * envelope the frame holds, for clients with a session (numbered); raw messages have none.
+   */
+  send(clientId: number, bytes: Uint8Array, text?: string): boolean
+  /**
+   * Sends an envelope to a client with a session, numbered, on whichever connection holds
+   * the session now (or kept for its replay while it is away): an answer may outlive the
+   * connection that asked.
+   */
+  sendToSession(clientId: number, text: string): boolean
+  /**
+   * Writes to every receiver of `target`; answers how many there were. `source` is the
+   * broadcast's origin for the sessions' cursors (a recovery store is on), else undefined.
+   */
+  broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string, source?: FrameSource): number
+  /** Writes a batching connection's outbox now (before a close frame, say). */
+  flushOut(outlet: Outlet<S>): void
+}
+
+// What a text counts towards a batch's byte limit: at most 3 bytes of UTF-8 per UTF-16 code
+// unit, and its separator. Never less than its bytes, so a batch never passes the limit.
+const batchBytes = (text: string): number => text.length * 3 + 1
+
+export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connections, parked, onSlowConsumer, hold, afterIo }: DeliveryDeps<S>): Delivery<S> => {
+  const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+    outlet.release?.()
+    const socket = outlet.socket
+    if (io.isClosed(socket) || io.isEnded(socket) || outlet.shut === true) return
+    const waiting = io.buffered(socket)
+    if (waiting === 0) outlet.inFlight = bytes.length
+    else if (waiting - outlet.inFlight > maxSendBuffer) {
+      onSlowConsumer(outlet, waiting)
+      outlet.dropSlow()
+      return
+    } else if (bytes.length > outlet.inFlight) outlet.inFlight = bytes.length
+    io.write(socket, bytes)
+    // RFC 6455 §5.5.1: "After sending a Close frame, the endpoint MUST NOT send any more data
+    // frames." A close frame is always written alone.
+    if (isCloseFrame(bytes)) outlet.shut = true
+  }
+
+  // A compressing connection's frames go through its queue, which admits them in order.
+  const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+    if (outlet.deflate === undefined) admit(outlet, bytes)
+    else outlet.deflate.send(bytes, false)
+  }
+
+  // --- batches: the outboxes filled in this turn, written at its end.
+  const outboxes = new Set<Outlet<S>>()
+  let scheduled = false
+  const writeBatch = (outlet: Outlet<S>, texts: readonly string[], from: number, to: number): void =>
+    write(outlet, frames.text(to - from === 1 ? (texts[from] as string) : texts.slice(from, to).join(BATCH_SEPARATOR)))
+  const flushOut = (outlet: Outlet<S>): void => {
+    const texts = outlet.outbox
+    if (texts === undefined) return
+    outlet.outbox = undefined
+    outboxes.delete(outlet)
+    const limit = outlet.batch ?? 0
+    let from = 0
+    let size = 0
+    for (let i = 0; i < texts.length; i++) {
+      const bytes = batchBytes(texts[i] as string)
+      if (i > from && size + bytes > limit) {
+        writeBatch(outlet, texts, from, i)
+        from = i
+        size = 0
+      }
+      size += bytes
+    }
+    writeBatch(outlet, texts, from, texts.length)
+  }
+  const flushAll = (): void => {
+    scheduled = false
+    for (const outlet of outboxes) flushOut(outlet)
+  }
+  const queueOut = (outlet: Outlet<S>, text: string): void => {
+    if (outlet.outbox !== undefined) return void outlet.outbox.push(text)
+    outlet.outbox = [text]
+    outboxes.add(outlet)
+    if (scheduled) return
+    scheduled = true
+    ;(afterIo as (run: () => void) => void)(flushAll)
+  }
+
+  const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
+    if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
+    if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
+    return parked.size === 0 ? connections.keys() : [...connections.keys(), ...parked.keys()]
+  }
+
+  // One receiver: the shared frame (through its compression, shared by a broadcast), or its
+  // own numbered frame when it has a session; a parked session keeps the text for its replay.
+  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined): boolean => {
+    const connection = connections.get(id)
+    if (connection !== undefined) {
+      if (broadcast) hold?.(connection.socket)
+      const session = connection.session
+      if (session !== undefined && text !== undefined) {
+        if (connection.batch && afterIo !== undefined) queueOut(connection, session.number(text, source))
+        else write(connection, frames.text(session.number(text, source)))
+      }
+      else if (bytes === undefined) return false
+      else if (connection.deflate === undefined) admit(connection, bytes)
+      else connection.deflate.send(bytes, broadcast)
+      return true
+    }
+    const away = parked.get(id)
+    if (away === undefined || text === undefined) return false
+    away.number(text, source)
+    return true
+  }
+
+  return {
+    write,
+    admit,
+    flushOut,
+    send: (clientId, bytes, text) => deliver(clientId, bytes, text, false, undefined),
+    sendToSession: (clientId, text) => deliver(clientId, undefined, text, false, undefined),
+    broadcast(bytes, target, text, source) {
+      let count = 0
+      for (const id of receivers(target)) {
+        if (id !== target?.except && deliver(id, bytes, text, true, source)) count += 1
+      }
+      return count
+    },
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * `loadSession`: what a node needs from the recovery store to resume a session it does not
+ * hold (its client was on another node, or on this one before a restart): the record and
+ * the numbered messages after the client's last, checked to fit together, within a time
+ * bound. Anything else is a resync with its reason, never a hang and never a throw.
+ * Must not import `node:*`, Buffer or process.
+ */
+import type { ResyncReason } from '../../core/ws/session-wire.js'
+import type { Timers } from '../platform.js'
+import type { ReadSince, RecoveryStore, SessionRecord } from './recovery-store.js'
+import { within } from './within.js'
+
+/** A session found and fit to resume, or why not. */
+export type LoadedSession =
+  | {
+      readonly _tag: 'Found'
+      readonly record: SessionRecord
+      /** The numbered texts after the client's last, in order. */
+      readonly kept: readonly string[]
+    }
+  | { readonly _tag: 'Resync'; readonly reason: ResyncReason; readonly error?: unknown }
+
+const utf8 = new TextDecoder()
+
+// The record and the messages after `lastSeq`, at one instant when the store can say so
+// (two reads apart could straddle the old node's last journal write: an old record with the
+// messages after it, which do not fit). A store without it is read twice (the in-memory
+// store answers both in the same turn, so nothing lands between them).
+const readBoth = async (store: RecoveryStore, sid: string, lastSeq: number): Promise<readonly [SessionRecord | undefined, ReadSince]> => {
+  if (store.loadSessionSince !== undefined) {
+    const both = await store.loadSessionSince(sid, lastSeq)
+    return [both.record, both.read]
+  }
+  return Promise.all([store.loadSession(sid), store.readSince(sid, lastSeq)])
+}
+
+// The store's answers, checked: the messages after `lastSeq` must run up to the record's
+// last number, and the client cannot have seen more than the record says was sent.
+const check = async (store: RecoveryStore, sid: string, lastSeq: number): Promise<LoadedSession> => {
+  const [record, read] = await readBoth(store, sid, lastSeq)
+  if (record === undefined) return { _tag: 'Resync', reason: 'unknown_session' }
+  if (read._tag === 'Resync') return { _tag: 'Resync', reason: read.reason }
+  const last = read.frames[read.frames.length - 1]?.seq ?? lastSeq
+  // Seen more than was recorded (its node died before writing it), or the record is older
+  // than its messages: what the client has cannot be placed.
+  if (lastSeq > record.lastSeq || last !== record.lastSeq) return { _tag: 'Resync', reason: 'gap' }
+  return { _tag: 'Found', record, kept: read.frames.map((f) => utf8.decode(f.frame)) }
+}
+
+/**
+ * The session `sid` from the store, for a client that saw every message up to `lastSeq`;
+ * `unavailable` when the store fails or has not answered within `timeoutMs`.
+ *
+ * @example
+ * await loadSession(store, timers, 'k3x…', 7, 2000) // { _tag: 'Found', record, kept: ['{"event":"chat","data":1,"seq":8}'] }
+ */
+export const loadSession = (store: RecoveryStore, timers: Timers, sid: string, lastSeq: number, timeoutMs: number): Promise<LoadedSession> =>
+  within<LoadedSession>(timers, timeoutMs, check(store, sid, lastSeq), () => ({ _tag: 'Resync', reason: 'unavailable', error: new Error(`no answer within ${timeoutMs} ms`) })).catch(
+    (error: unknown): LoadedSession => ({ _tag: 'Resync', reason: 'unavailable', error }),
+  )

@@ -1,0 +1,310 @@
+/**
+ * `SessionRecovery`: the client sessions of one server (docs/protocol.md, "Sessions,
+ * numbering and recovery"; opt-in with the `recovery` option): every session by id, the
+ * sessions whose client is away (parked, by client id, until their window ends), a session
+ * opened or resumed at an upgrade, parked or ended when its connection goes, and, with a
+ * shared store (`recovery.store`), the journal that writes them there, their cursors (the
+ * place of each target's last broadcast they were sent) and the origin of a broadcast
+ * (`FrameSource`) that delivery passes on to `ClientSession.number`. Restoring a session
+ * another node held is restore-session.ts. Without the option the maps stay empty and
+ * nothing here runs on a message's way. Must not import `node:*`, Buffer or process.
+ */
+import type { Sequence } from '../../core/cluster/cluster-message.js'
+import type { Logger } from '../../core/log/logger.js'
+import type { HttpRequest } from '../../core/http/types.js'
+import { CLOSE_CODE } from '../../core/ws/close-code.js'
+import { CLOSE_RECONNECTING, readSessionQuery, type SessionRequest, sessionMessage } from '../../core/ws/session-wire.js'
+import type { ClusterTarget } from '../cluster/cluster-adapter.js'
+import type { ClientContext } from '../connection/client-context.js'
+import { ClientSession, type FrameSource, newSessionId } from './client-session.js'
+import type { ClientTable } from '../registry/client-table.js'
+import type { ConnectHandlers } from '../connection/connect-handlers.js'
+import { cursorKey, cursorTarget } from './cursor-key.js'
+import type { Limits } from '../options/limits.js'
+import type { NamespaceRegistry } from '../registry/namespace-registry.js'
+import type { FrameWriter, SocketIo, Timers } from '../platform.js'
+import { createRecoveryJournal, type RecoveryJournal, type SessionState } from './recovery-journal.js'
+import type { RecoveryStore } from './recovery-store.js'
+import type { ResolvedRecovery } from '../options/server-options.js'
+import type { UpgradeAccepted } from '../connection/upgrade-decision.js'
+import type { WsConnection } from '../connection/ws-connection.js'
+
+export interface SessionRecoveryDeps<S> {
+  /** The `recovery` option resolved; `undefined`: sessions are off. */
+  readonly settings: ResolvedRecovery | undefined
+  /** The route table has a raw-message route: no envelopes, so no sessions. */
+  readonly raw: boolean
+  readonly table: ClientTable<S>
+  readonly registry: NamespaceRegistry
+  readonly handlers: ConnectHandlers
+  readonly io: SocketIo<S>
+  readonly timers: Timers
+  readonly frames: FrameWriter
+  readonly limits: Limits
+  readonly logger: Logger
+  readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
+  /** This node's id (the cluster adapter's). */
+  readonly nodeId: string
+}
+
+/** A session taken back by a new connection, and what its client missed. */
+export interface Resumed {
+  readonly session: ClientSession
+  readonly missed: readonly string[]
+}
+
+/** Whether sequence `a` comes before `b` in a target's log. */
+export const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
+
+export class SessionRecovery<S> {
+  /** Every session this node holds, by session id. */
+  readonly sessions = new Map<string, ClientSession>()
+  /** Sessions whose client is away (within the window), by client id: what they miss is kept. */
+  readonly parked = new Map<number, ClientSession>()
+  /** With a shared store: the journal that writes sessions there. */
+  readonly journal: RecoveryJournal | undefined
+  readonly store: RecoveryStore | undefined
+  readonly settings: ResolvedRecovery | undefined
+  // The context of a parked session's last connection, for its disconnect handlers.
+  private readonly awayCtx = new Map<ClientSession, WsConnection<S>['ctx']>()
+
+  constructor(readonly deps: SessionRecoveryDeps<S>) {
+    const { settings, timers, logger, nodeId } = deps
+    this.settings = settings
+    this.store = settings?.store
+    this.journal =
+      settings === undefined || this.store === undefined
+        ? undefined
+        : createRecoveryJournal({
+            store: this.store,
+            timers,
+            logger,
+            nodeId,
+            windowMs: settings.windowMs,
+            flushMs: settings.flushMs,
+            maxPendingBytes: settings.maxPendingBytes,
+            timeoutMs: settings.loadTimeoutMs,
+            state: (session) => this.stateOf(session),
+            moved: (session) => this.moved(session),
+          })
+  }
+
+  /** Whether any session is held here: only then is another node's envelope read as text. */
+  get numbering(): boolean {
+    return this.sessions.size > 0 || this.parked.size > 0
+  }
+
+  /** The session of client `clientId`, connected or away. */
+  sessionOf(clientId: number): ClientSession | undefined {
+    return this.deps.table.ws.get(clientId)?.session ?? this.parked.get(clientId)
+  }
+
+  /** What an upgrade asks for (`tp_v=1`…), when sessions are on and the table numbers envelopes. */
+  asked(request: HttpRequest): SessionRequest | undefined {
+    return this.settings === undefined || this.deps.raw ? undefined : readSessionQuery(request.rawQuery)
+  }
+
+  // ---- a broadcast's origin, for the cursors (with a store only) --------------------------
+
+  /** A broadcast this node starts: its place in the target's log is not known yet, so recovery knows it by its bytes. */
+  localSource(to: ClusterTarget, frame: Uint8Array): FrameSource | undefined {
+    return this.journal === undefined ? undefined : { key: cursorKey(to), origin: this.deps.nodeId, frame }
+  }
+
+  /** Another node's broadcast, with its place in the target's log when the adapter knows it. */
+  remoteSource(target: ClusterTarget, seq: Sequence | undefined): FrameSource | undefined {
+    if (this.journal === undefined) return undefined
+    return { key: cursorKey(target), origin: '', ...(seq === undefined || seq.n === 0 ? {} : { position: seq }) }
+  }
+
+  // ---- state changes, written at the next flush (with a store only) -----------------------
+
+  /**
+   * Client `clientId`'s state changed: written at the next flush; a target it now receives
+   * gets a cursor (the place of the target's last broadcast), one it left loses it.
+   */
+  changed(clientId: number, joined?: { namespace: string; room?: string }, left?: { namespace: string; room: string }): void {
+    const journal = this.journal
+    if (journal === undefined) return
+    const session = this.sessionOf(clientId)
+    if (session === undefined) return
+    if (left !== undefined) session.cursors?.delete(cursorKey(left))
+    if (joined !== undefined) this.placeCursor(session, cursorKey(joined))
+    journal.changed(session)
+  }
+
+  /** Asks the store where target `key`'s log is now, for a session that starts receiving it. */
+  placeCursor(session: ClientSession, key: string): void {
+    const cursors = (session.cursors ??= new Map())
+    const store = this.store
+    if (cursors.has(key) || store?.targetPosition === undefined) return
+    store.targetPosition(cursorTarget(key)).then(
+      (position) => {
+        const now = cursors.get(key)
+        if (now !== undefined && !before(now, position)) return
+        if (this.sessions.get(session.sid) !== session) return
+        cursors.set(key, position)
+        this.journal?.changed(session)
+      },
+      (error: unknown) => this.deps.debug('recovery: no place for {target} yet: {error}', { target: key, error: String(error) }),
+    )
+  }
+
+  // What the journal writes of a session: its namespace, rooms and data now.
+  private stateOf(session: ClientSession): SessionState | undefined {
+    const { registry, table } = this.deps
+    const namespace = registry.namespaceOf(session.clientId)
+    if (namespace === undefined || this.sessions.get(session.sid) !== session) return undefined
+    const all = registry.roomsOfClient(session.clientId)
+    const other = all.filter((r) => r.namespace !== namespace)
+    const data = this.parked.get(session.clientId) === session ? session.data : table.all.get(session.clientId)?.data
+    return {
+      namespace,
+      rooms: all.filter((r) => r.namespace === namespace).map((r) => r.room),
+      ...(other.length === 0 ? {} : { otherRooms: other }),
+      data: Object.fromEntries(data ?? []),
+    }
+  }
+
+  // Another node holds the session now (its client came back there): this one lets it go.
+  private moved(session: ClientSession): void {
+    if (this.sessions.get(session.sid) !== session) return
+    this.deps.debug('recovery: session {sid} moved to another node', { sid: session.sid })
+    if (this.parked.get(session.clientId) === session) return this.expire(session, false)
+    this.sessions.delete(session.sid)
+    this.deps.table.ws.get(session.clientId)?.close(CLOSE_CODE.NORMAL, 'session moved')
+  }
+
+  // ---- a connection arrives ---------------------------------------------------------------
+
+  /**
+   * A client asks to resume session `sid` having seen up to `lastSeq`: when the session is
+   * known and everything after `lastSeq` is still kept, the new connection takes the old
+   * client id (rooms and namespace are kept under it), its data, and what it missed.
+   */
+  resume(client: ClientContext<S>, sid: string, lastSeq: number): Resumed | undefined {
+    const { table, io, timers } = this.deps
+    const session = this.sessions.get(sid)
+    const missed = session?.since(lastSeq)
+    if (session === undefined || missed === undefined) return undefined
+    const live = table.ws.get(session.clientId)
+    if (live !== undefined) {
+      // The old link is dead but not yet noticed: this connection replaces it (rooms stay;
+      // the old socket's close finds its id taken and changes nothing).
+      const old = table.all.get(session.clientId)
+      table.all.delete(session.clientId)
+      live.closed()
+      if (old !== undefined) {
+        session.data = old.data
+        io.destroy(old.socket)
+      }
+    }
+    if (session.expiry !== undefined) timers.clearTimeout(session.expiry)
+    session.expiry = undefined
+    this.parked.delete(session.clientId)
+    this.awayCtx.delete(session)
+    this.journal?.back(session)
+    table.all.delete(client.id)
+    client.id = session.clientId
+    client.data = session.data
+    session.data = undefined
+    table.all.set(client.id, client)
+    return { session, missed }
+  }
+
+  /**
+   * Gives a new WebSocket connection the session it asked for (`asked`): the one it resumed,
+   * or a fresh one; then the session message (unnumbered) and what the client missed.
+   */
+  open(connection: WsConnection<S>, asked: SessionRequest, resumed: Resumed | undefined, decision: UpgradeAccepted): void {
+    const settings = this.settings
+    if (settings === undefined) return
+    const { io, frames, limits, registry } = this.deps
+    const client = connection.ctx
+    // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
+    const resync =
+      asked.resume === undefined || resumed !== undefined ? undefined : (decision.resync ?? (this.sessions.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
+    const session = resumed?.session ?? new ClientSession(newSessionId(), client.clientId, settings)
+    this.sessions.set(session.sid, session)
+    connection.session = session
+    // A client that reads batches (tp_b) gets its envelopes of a turn in one message, and may send batches.
+    if (asked.batch !== undefined) connection.batch = asked.batch
+    const journal = this.journal
+    if (journal !== undefined && resumed === undefined) {
+      session.recorder = journal
+      this.placeCursor(session, cursorKey({}))
+      this.placeCursor(session, cursorKey({ namespace: registry.namespaceOf(client.clientId) ?? '/' }))
+      journal.changed(session)
+    }
+    const message = sessionMessage(session.sid, resumed !== undefined, limits.heartbeatIntervalMs, resync, asked.batch === undefined ? undefined : limits.maxMessage)
+    io.write(client.socket, frames.text(message))
+    for (const text of resumed?.missed ?? []) io.write(client.socket, frames.text(text))
+  }
+
+  // ---- a connection goes --------------------------------------------------------------------
+
+  /**
+   * `connection` is gone: a link that broke (or a client saying it comes back) keeps its
+   * session for the window, parked (true: no disconnect handlers yet); a deliberate close,
+   * or the server's own, ends it (false).
+   */
+  park(client: ClientContext<S>, connection: WsConnection<S>): boolean {
+    const session = connection.session
+    const settings = this.settings
+    const draining = this.deps.table.draining
+    const code = connection.peerCloseCode
+    if (session !== undefined && settings !== undefined && !draining && !connection.serverClosed && (code === undefined || code === CLOSE_RECONNECTING || code === CLOSE_CODE.ABNORMAL)) {
+      // Away, not gone: no disconnect handlers unless the window ends first.
+      session.data = client.data
+      this.parked.set(client.id, session)
+      this.awayCtx.set(session, connection.ctx)
+      session.expiry = this.deps.timers.setTimeout(() => this.expire(session), settings.windowMs)
+      this.journal?.away(session)
+      return true
+    }
+    if (session !== undefined && this.sessions.get(session.sid) === session) {
+      // A server shutting down leaves its sessions in the store: their clients resume elsewhere.
+      if (draining && connection.peerCloseCode !== CLOSE_CODE.NORMAL) {
+        session.data = client.data
+        this.journal?.away(session)
+      } else this.journal?.forget(session)
+      this.sessions.delete(session.sid)
+    }
+    return false
+  }
+
+  /**
+   * A parked session ends for good: its rooms, its data, its number; then onDisconnect. The
+   * store forgets it too, unless it lives on there (this server shuts down, or it moved).
+   */
+  expire(session: ClientSession, forget = true): void {
+    if (forget) this.journal?.forget(session)
+    if (session.expiry !== undefined) this.deps.timers.clearTimeout(session.expiry)
+    this.parked.delete(session.clientId)
+    this.sessions.delete(session.sid)
+    this.deps.registry.leaveNamespace(session.clientId)
+    const ctx = this.awayCtx.get(session)
+    this.awayCtx.delete(session)
+    if (ctx !== undefined) this.deps.handlers.disconnected(session.clientId, ctx)
+  }
+
+  /** The client went away while its session was restored from the store: undone here (it will come back). */
+  abandon(session: ClientSession): void {
+    this.parked.delete(session.clientId)
+    if (this.sessions.get(session.sid) === session) this.sessions.delete(session.sid)
+    this.deps.registry.leaveNamespace(session.clientId)
+  }
+
+  /**
+   * The server shuts down: clients away within their window are not coming back to this
+   * process (the store keeps their sessions for another node, when there is one).
+   */
+  leaveAll(): void {
+    for (const session of [...this.parked.values()]) this.expire(session, false)
+  }
+
+  /** Writes what the journal holds, then stops it (the last step of a close). */
+  close(): Promise<void> {
+    return this.journal?.close() ?? Promise.resolve()
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * `ClientTable`: one server's connections. Every connection is a client from the moment it
+ * is accepted (`all`, by id); its receiver says what it is now: an HTTP connection (also in
+ * `http`, for the time-out sweep and a graceful close) or, after an upgrade, a WebSocket
+ * connection. The WebSocket clients are read through `all` (`ws`), without a second map
+ * entry per connection (an idle server holds 10,000 of them). Also whether the server is
+ * draining (shutting down), which every part that admits something new reads here.
+ * Must not import `node:*`, Buffer or process.
+ */
+import type { Client } from '../connection/client.js'
+import type { ClientContext } from '../connection/client-context.js'
+import type { HttpConnection } from '../connection/http-connection.js'
+import { WsConnection } from '../connection/ws-connection.js'
+
+export class ClientTable<S> {
+  /** Every connection, by client id. */
+  readonly all = new Map<number, ClientContext<S>>()
+  /** The connections still speaking HTTP, by client id. */
+  readonly http = new Map<number, HttpConnection<S>>()
+  /** The server is shutting down: nothing new is admitted. */
+  draining = false
+  private nextId = 1
+
+  /** The WebSocket clients by id: the view delivery writes through (`DeliveryDeps.connections`). */
+  readonly ws = {
+    get: (clientId: number): WsConnection<S> | undefined => wsOf(this.all.get(clientId)),
+    has: (clientId: number): boolean => wsOf(this.all.get(clientId)) !== undefined,
+    keys: (): Generator<number, void, undefined> => wsIds(this.all),
+  }
+
+  /** A fresh client id. */
+  newId(): number {
+    return this.nextId++
+  }
+
+  /** The application's data of a client: one key, or all of it as a record. */
+  data(clientId: number, key?: string): unknown {
+    const client = this.all.get(clientId)
+    if (client === undefined) return undefined
+    if (key === undefined) return Object.fromEntries(client.data ?? [])
+    return client.data?.get(key)
+  }
+
+  /** Sets one key of a client's data; false when there is no such client. */
+  setData(clientId: number, key: string, value: unknown): boolean {
+    const client = this.all.get(clientId)
+    if (client === undefined) return false
+    ;(client.data ??= new Map()).set(key, value)
+    return true
+  }
+}
+
+/** The WebSocket connection of `client`, when it is one. */
+export const wsOf = <S>(client: Client<S> | undefined): WsConnection<S> | undefined => (client?.receiver instanceof WsConnection ? client.receiver : undefined)
+
+function* wsIds<S>(all: ReadonlyMap<number, Client<S>>): Generator<number, void, undefined> {
+  for (const client of all.values()) if (client.receiver instanceof WsConnection) yield client.id
+}

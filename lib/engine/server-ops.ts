@@ -1,0 +1,88 @@
+/**
+ * `ServerOps`: what a handler can do to the server's clients (the seed's SocketController
+ * operations), one object per server: send and broadcast (events and raw messages), rooms,
+ * disconnect, per-client data. A WebSocket handler's context (client-context.ts), the HTTP
+ * context, the cluster's requests and the `ServerHandle` all end here; each method is the
+ * one definition of its operation. Must not import `node:*`, Buffer or process.
+ */
+import type { RawMessage } from '../core/route/raw-message.js'
+import type { BroadcastTarget } from '../core/route/socket-context.js'
+import { CLOSE_CODE } from '../core/ws/close-code.js'
+import { encodeEvent } from '../core/ws/envelope.js'
+import type { Broadcaster } from './delivery/broadcaster.js'
+import type { ClientOps } from './connection/client-context.js'
+import type { ClientTable } from './registry/client-table.js'
+import type { Delivery } from './delivery/delivery.js'
+import type { NamespaceRegistry } from './registry/namespace-registry.js'
+import { encodeRawFrame } from './delivery/outgoing.js'
+import type { FrameWriter, SocketIo } from './platform.js'
+import type { SessionRecovery } from './recovery/session-recovery.js'
+
+export class ServerOps<S> implements ClientOps {
+  constructor(
+    private readonly table: ClientTable<S>,
+    private readonly registry: NamespaceRegistry,
+    private readonly delivery: Delivery<S>,
+    private readonly broadcaster: Broadcaster<S>,
+    private readonly recovery: SessionRecovery<S>,
+    private readonly io: SocketIo<S>,
+    private readonly frames: FrameWriter,
+  ) {}
+
+  /** An event to one WebSocket client of this node; false when there is none. */
+  send(clientId: number, event: string, data: unknown): boolean {
+    const text = encodeEvent({ event, data })
+    return this.delivery.send(clientId, this.frames.text(text), text)
+  }
+
+  /** An event to every receiver of `target` on every node; answers this node's count. */
+  broadcast(event: string, data: unknown, target: BroadcastTarget | undefined): number {
+    const text = encodeEvent({ event, data })
+    return this.broadcaster.publish(this.frames.text(text), target, text)
+  }
+
+  /** A message without envelope to one WebSocket client of this node. */
+  sendRaw(clientId: number, message: RawMessage): boolean {
+    return this.delivery.send(clientId, encodeRawFrame(this.frames, message))
+  }
+
+  /** A message without envelope to every receiver of `target` on every node. */
+  broadcastRaw(message: RawMessage, target: BroadcastTarget | undefined): number {
+    return this.broadcaster.publish(encodeRawFrame(this.frames, message), target, undefined)
+  }
+
+  /** Only a connected WebSocket client can be in a room: a stale id would never be cleaned up. */
+  joinRoom(clientId: number, room: string, namespace?: string): void {
+    if (!this.table.ws.has(clientId)) return
+    this.registry.joinRoom(clientId, room, namespace)
+    this.recovery.changed(clientId, { namespace: namespace ?? '/', room })
+  }
+
+  leaveRoom(clientId: number, room: string, namespace?: string): void {
+    this.registry.leaveRoom(clientId, room, namespace)
+    this.recovery.changed(clientId, undefined, { namespace: namespace ?? '/', room })
+  }
+
+  /** Moves a WebSocket client to another namespace (its rooms there start empty). */
+  joinNamespace(clientId: number, namespace: string): void {
+    if (this.table.ws.has(clientId)) this.registry.joinNamespace(clientId, namespace)
+  }
+
+  /** A client away ends its session; a WebSocket client is closed (1000); an HTTP one is cut. */
+  disconnectClient(clientId: number): void {
+    const away = this.recovery.parked.get(clientId)
+    if (away !== undefined) return this.recovery.expire(away)
+    const connection = this.table.ws.get(clientId)
+    if (connection !== undefined) return connection.close(CLOSE_CODE.NORMAL, '')
+    const client = this.table.all.get(clientId)
+    if (client !== undefined) this.io.destroy(client.socket)
+  }
+
+  setClientData(clientId: number, key: string, value: unknown): void {
+    if (this.table.setData(clientId, key, value)) this.recovery.changed(clientId)
+  }
+
+  getClientData(clientId: number, key?: string): unknown {
+    return this.table.data(clientId, key)
+  }
+}

@@ -3,7 +3,7 @@
  * anything else (a frame from another node is an envelope this node must number for its
  * clients with a session). Must not import `node:*`, Buffer or process.
  */
-import { FIN_TEXT, payloadOffset } from '../core/ws/frame-header.js'
+import { FIN_TEXT, payloadOffset } from '../../core/ws/frame-header.js'
 
 const utf8 = new TextDecoder()
 

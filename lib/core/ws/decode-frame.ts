@@ -9,7 +9,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DecodeStep, needMore, parsed } from '../decode-step.js'
 import { type Frame, type FrameLimits, isControlOpcode, MAX_CONTROL_PAYLOAD } from './frame.js'
-import { FIN_BIT, LENGTH_BITS, LENGTH_OUT_OF_RANGE, lengthEnd, MASK_BIT, MASK_KEY_SIZE, OPCODE_BITS, readPayloadLength } from './frame-header.js'
+import * as header from './frame-header.js'
+import { lengthEnd, readPayloadLength } from './frame-header.js'
 import { maskCopy } from './mask.js'
 import {
   controlFrameTooLong,
@@ -25,6 +26,15 @@ import {
 
 // Opcodes RFC 6455 §5.2 defines: 0x0–0x2 and 0x8–0xA (bit i set = opcode i defined).
 const DEFINED_OPCODES = 0b0000_0111_0000_0111
+
+// frame-header.ts's bits as this module's own constants: V8 folds a module's own `const`s into
+// the code it optimizes, but loads an imported binding at every use, and these are read per frame.
+const FIN_BIT = header.FIN_BIT
+const OPCODE_BITS = header.OPCODE_BITS
+const MASK_BIT = header.MASK_BIT
+const LENGTH_BITS = header.LENGTH_BITS
+const MASK_KEY_SIZE = header.MASK_KEY_SIZE
+const LENGTH_OUT_OF_RANGE = header.LENGTH_OUT_OF_RANGE
 
 const NEED_TWO: E.Either<never, DecodeStep<never>> = E.right(needMore(2))
 

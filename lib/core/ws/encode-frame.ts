@@ -9,16 +9,8 @@
  * Pure and portable: no node:* imports, no Buffer. Never mutates the payload it is given.
  */
 import type { OutFrame } from './frame.js'
-import { FIN_BIT, frameHeaderSize, OPCODE_BITS, RSV1_BIT, RSV2_BIT, RSV3_BIT, writeFrameHeader } from './frame-header.js'
+import { firstByteOf, frameHeaderSize, writeFrameHeader } from './frame-header.js'
 import { maskCopy } from './mask.js'
-
-// RFC 6455 §5.2: FIN, RSV1-3 and the opcode in the first byte.
-const firstByte = (frame: OutFrame): number =>
-  (frame.fin === false ? 0 : FIN_BIT) |
-  (frame.rsv1 === true ? RSV1_BIT : 0) |
-  (frame.rsv2 === true ? RSV2_BIT : 0) |
-  (frame.rsv3 === true ? RSV3_BIT : 0) |
-  (frame.opcode & OPCODE_BITS)
 
 /**
  * The frame as two chunks, header and payload, so a large payload goes out without a copy.
@@ -32,7 +24,7 @@ const firstByte = (frame: OutFrame): number =>
 export const encodeFrame = (frame: OutFrame, maskKey?: Uint8Array): readonly [header: Uint8Array, payload: Uint8Array] => {
   const length = frame.payload.length
   const header = new Uint8Array(frameHeaderSize(length, maskKey !== undefined))
-  writeFrameHeader(header, 0, firstByte(frame), length, maskKey)
+  writeFrameHeader(header, 0, firstByteOf(frame), length, maskKey)
   const payload = maskKey === undefined ? frame.payload : maskCopy(frame.payload, 0, length, maskKey, 0)
   return [header, payload]
 }
@@ -56,6 +48,6 @@ export const encodeFrameBytes = (frame: OutFrame, maskKey?: Uint8Array): Uint8Ar
     // Masked straight into a fresh array with room left in front for the header: one copy.
     out = maskCopy(frame.payload, 0, length, maskKey, 0, headerLength)
   }
-  writeFrameHeader(out, 0, firstByte(frame), length, maskKey)
+  writeFrameHeader(out, 0, firstByteOf(frame), length, maskKey)
   return out
 }

@@ -11,7 +11,7 @@
  * Pure and portable: no node:* imports, no Buffer. Never mutates anything but the `target`
  * it is given to write to.
  */
-import { OPCODE } from './frame.js'
+import { OPCODE, type OutFrame } from './frame.js'
 
 // RFC 6455 §5.2, the first two bytes:
 //
@@ -60,6 +60,21 @@ const TWO_32 = 0x1_0000_0000
 
 /** `readPayloadLength`'s answer for a 64-bit length with its most significant bit set. */
 export const LENGTH_OUT_OF_RANGE = -1
+
+/**
+ * The first byte of `frame`'s header: FIN (unless `fin` is `false`), the RSV bits it sets, and
+ * its opcode (RFC 6455 §5.2).
+ *
+ * @example
+ * firstByteOf({ fin: false, opcode: OPCODE.TEXT, payload: new Uint8Array(0) }) // 0x01
+ * firstByteOf({ rsv1: true, opcode: OPCODE.BINARY, payload: new Uint8Array(0) }) // 0xc2
+ */
+export const firstByteOf = (frame: OutFrame): number =>
+  (frame.fin === false ? 0 : FIN_BIT) |
+  (frame.rsv1 === true ? RSV1_BIT : 0) |
+  (frame.rsv2 === true ? RSV2_BIT : 0) |
+  (frame.rsv3 === true ? RSV3_BIT : 0) |
+  (frame.opcode & OPCODE_BITS)
 
 /**
  * The header's size for a payload of `length` bytes: 2, 4 or 10 bytes, and 4 more for the
@@ -121,6 +136,15 @@ export const writeFrameHeader = (target: Uint8Array, at: number, first: number, 
   target[end + 3] = maskKey[3]!
   return end + MASK_KEY_SIZE
 }
+
+/**
+ * The size of a masked frame whose unmasked form is `unmaskedSize` bytes: the same header and
+ * payload, and the 4-byte masking key (RFC 6455 §5.3).
+ *
+ * @example
+ * maskedFrameSize(7) // 11: 81 05 + "Hello" from a client is 81 85, the key, and 5 bytes
+ */
+export const maskedFrameSize = (unmaskedSize: number): number => unmaskedSize + MASK_KEY_SIZE
 
 /**
  * The opcode of the frame at `frame[at]` (RFC 6455 §5.2: the low 4 bits of the first byte).

@@ -15,7 +15,14 @@
  * Pure and portable: no node:* imports, no Buffer. Never throws; never writes to `bytes`,
  * only to `out` (which the caller owns).
  */
-import { FIN_BINARY, FIN_TEXT, LENGTH_BITS, MASK_BIT } from './frame-header.js'
+import * as header from './frame-header.js'
+
+// frame-header.ts's bits as this module's own constants: V8 folds a module's own `const`s into
+// the code it optimizes, but loads an imported binding at every use, and these are read per frame.
+const FIN_TEXT = header.FIN_TEXT
+const FIN_BINARY = header.FIN_BINARY
+const MASK_BIT = header.MASK_BIT
+const LENGTH_BITS = header.LENGTH_BITS
 
 /** The answer for a frame the fast path does not take. */
 export const NOT_SMALL = -1

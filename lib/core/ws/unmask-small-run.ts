@@ -12,8 +12,14 @@
  *
  * Pure and portable: no node:* imports, no Buffer. Never throws; never writes to `bytes`.
  */
-import { FIN_BINARY, FIN_BIT, LENGTH_BITS } from './frame-header.js'
+import * as header from './frame-header.js'
 import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength } from './unmask-small-frame.js'
+
+// frame-header.ts's bits as this module's own constants: V8 folds a module's own `const`s into
+// the code it optimizes, but loads an imported binding at every use, and these are read per frame.
+const FIN_BIT = header.FIN_BIT
+const FIN_BINARY = header.FIN_BINARY
+const LENGTH_BITS = header.LENGTH_BITS
 
 /**
  * The size of the frame at `out[at]` of a run: `[first byte, length, payload...]`, a server

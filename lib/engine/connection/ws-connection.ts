@@ -42,7 +42,7 @@ import { encodeFrameBytes } from '../../core/ws/encode-frame.js'
 import { decodeEnvelope, decodeEnvelopes, encodeAck, encodeErrorEvent } from '../../core/ws/envelope.js'
 import type { EventError, EventId, EventMessage } from '../../core/ws/event.js'
 import { OPCODE } from '../../core/ws/frame.js'
-import { MASK_KEY_SIZE } from '../../core/ws/frame-header.js'
+import { maskedFrameSize } from '../../core/ws/frame-header.js'
 import { closeFrame, pingFrame, pongFrame } from '../../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../../core/ws/session-wire.js'
 import { ByteQueue } from './byte-queue.js'
@@ -497,7 +497,7 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
         if (raw) this.echo(message, out, outAt, size)
         else this.onData(message)
       }
-      at += size + MASK_KEY_SIZE // the client's frame had a masking key, the server's has none
+      at += maskedFrameSize(size) // the client's frame had a masking key, the server's has none
       outAt += size
       if (this.closing || io.isEnded(socket) || io.isClosed(socket)) return at
     }

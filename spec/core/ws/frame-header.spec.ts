@@ -5,11 +5,13 @@ import {
   FIN_BINARY,
   FIN_CLOSE,
   FIN_TEXT,
+  firstByteOf,
   frameHeaderSize,
   frameOpcode,
   isCloseFrame,
   LENGTH_OUT_OF_RANGE,
   lengthEnd,
+  maskedFrameSize,
   payloadOffset,
   readPayloadLength,
   writeFrameHeader,
@@ -56,6 +58,20 @@ test('writeFrameHeader :: at an offset, touching nothing else', () => {
   const target = new Uint8Array(9).fill(0xee)
   assert.is(writeFrameHeader(target, 3, FIN_CLOSE, 2), 5)
   assert.is(toHex(target), 'ee ee ee 88 02 ee ee ee ee')
+})
+
+test('firstByteOf :: FIN unless false, the RSV bits set, the opcode', () => {
+  const payload = new Uint8Array(0)
+  assert.is(firstByteOf({ opcode: OPCODE.TEXT, payload }), FIN_TEXT)
+  assert.is(firstByteOf({ fin: false, opcode: OPCODE.TEXT, payload }), 0x01)
+  assert.is(firstByteOf({ rsv1: true, opcode: OPCODE.BINARY, payload }), 0xc2)
+  assert.is(firstByteOf({ fin: true, rsv1: true, rsv2: true, rsv3: true, opcode: OPCODE.PONG, payload }), 0xfa)
+  assert.is(firstByteOf({ opcode: OPCODE.CLOSE, payload }), FIN_CLOSE)
+})
+
+test('maskedFrameSize :: the masking key added', () => {
+  assert.is(maskedFrameSize(hex('81 05 48 65 6c 6c 6f').length), hex('81 85 37 fa 21 3d 7f 9f 4d 51 58').length)
+  assert.is(maskedFrameSize(2), 6)
 })
 
 test('frameOpcode :: the low 4 bits of the first byte', () => {

@@ -26,7 +26,7 @@ export const MAGIC_0 = 0x74
 export const MAGIC_1 = 0x77
 export const CLUSTER_WIRE_VERSION = 1
 
-export const KIND = { Broadcast: 1, Direct: 2, Request: 3, Reply: 4 } as const
+export const KIND = Object.freeze({ Broadcast: 1, Direct: 2, Request: 3, Reply: 4 } as const)
 
 export const FLAG_NAMESPACE = 0x01
 export const FLAG_ROOM = 0x02

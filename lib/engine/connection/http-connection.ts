@@ -13,7 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { httpErrorResponse } from '../../core/http/http-error-response.js'
 import { type HttpNeedMore, parseHttpRequest } from '../../core/http/parse-http-request.js'
 import { errorResponse } from '../../core/http/response.js'
-import { type ReadCursor, readRequest } from '../../core/http/read-request.js'
+import { readRequest } from '../../core/http/read-request.js'
 import { serializeAnswer, serializeResponse } from '../../core/http/serialize-response.js'
 import type { Header, HttpRequest, Response } from '../../core/http/types.js'
 import { isWebSocketUpgrade } from '../../core/ws/validate-upgrade.js'
@@ -91,8 +91,6 @@ const onlyLineEnds = (bytes: Uint8Array): boolean => {
 }
 
 const EMPTY = new Uint8Array(0)
-// Where the fast path's last request ended (read at once: parsing never re-enters).
-const cursor: ReadCursor = { end: 0, upgrade: false }
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
@@ -256,7 +254,7 @@ export class HttpConnection<S> {
         const rest = this.queue.bytes()
         this.queue.clear()
         if (head.decision._tag === 'Accepted') return this.shared.takeOver(this, head.upgrade, head.decision, rest)
-        io.end(socket, serializeResponse(head.decision.response, { keepAlive: false, date: httpDate(now) }))
+        io.end(socket, serializeResponse(head.decision.response, { keepAlive: false, date: httpDate(now) }, this.shared.answers))
         return
       }
       if (head.bytes === undefined) return this.send()
@@ -275,7 +273,7 @@ export class HttpConnection<S> {
 
   private answerNow(res: Response, close: boolean): void {
     this.stopped = true
-    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate(this.shared.timers.now()) }), close, upgrade: undefined })
+    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate(this.shared.timers.now()) }, this.shared.answers), close, upgrade: undefined })
     this.flush()
   }
 
@@ -312,15 +310,16 @@ export class HttpConnection<S> {
   // hook that reports it (only then is a closure made).
   private serialize(res: Response, request: HttpRequest, keepAlive: boolean, date: string): Uint8Array {
     const head = request.method === 'HEAD'
+    const answers = this.shared.answers
     return (
-      serializeAnswer(res, keepAlive, head, date, request.protocol) ??
+      serializeAnswer(res, keepAlive, head, date, request.protocol, answers) ??
       serializeResponse(res, {
         keepAlive,
         head,
         date,
         protocol: request.protocol,
         onUnserializable: (error) => this.shared.onUnserializable(request, error),
-      })
+      }, answers)
     )
   }
 
@@ -347,19 +346,20 @@ export class HttpConnection<S> {
     const date = httpDate(now)
     while (at < bytes.length && !this.stopped) {
       if (this.resume === undefined) {
-        const request = readRequest(bytes, at, shared.httpLimits, cursor)
+        const heads = shared.heads
+        const request = readRequest(bytes, at, shared.httpLimits, heads)
         if (request !== undefined) {
           this.continued = false
           this.firstRequest = false
-          at = cursor.end
+          at = heads.end
           // The scan saw whether a field is named Upgrade: no walk over the headers for it.
-          if (cursor.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
+          if (heads.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
           this.dispatch(request, date)
           continue
         }
       }
       const view = at === 0 ? bytes : bytes.subarray(at)
-      const step = parseHttpRequest(view, shared.httpLimits, this.resume)
+      const step = parseHttpRequest(view, shared.httpLimits, this.resume, shared.heads)
       if (E.isLeft(step)) {
         queue.clear()
         this.resume = undefined

@@ -80,16 +80,6 @@ const OUT_SIZE = 4095
 // kept small; a longer run's messages are read one by one.
 const RUN_TEXT_MAX = 1024
 
-let smallFrames = true
-
-/**
- * Turns the small-frame path off (`false`) or on: every frame then goes through the general
- * decoder. For the specs that compare the two, and for measurements.
- */
-export const setSmallFrames = (on: boolean): void => {
-  smallFrames = on
-}
-
 // The echoes framed in place and not written yet: `out[heldFrom, heldTo)`, held by the one
 // connection whose chunk is being decoded (`holder`). Module state, not fields, so that an
 // idle connection carries nothing for it.
@@ -415,7 +405,7 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
     const end = bytes.length
     let at = 0
     while (at < end && !io.isClosed(this.socket)) {
-      if (smallFrames && this.deflate === undefined && !this.closing && this.assembly === initialAssembly) {
+      if (this.shared.smallFrames && this.deflate === undefined && !this.closing && this.assembly === initialAssembly) {
         at = this.decodeSmall(bytes, at, Math.min(frameLimits.maxPayload, messageLimits.maxMessage))
         if (io.isEnded(this.socket)) {
           this.queue = undefined

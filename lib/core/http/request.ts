@@ -17,6 +17,7 @@
  */
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { BodyStream, ExchangeOwner } from './body-stream.js'
+import { bodyStreamOf } from './in-process-exchange.js'
 import type { InvalidJson } from './http-error.js'
 import { percentDecode } from './percent-decode.js'
 import { parseQuery, type Query } from './parse-query.js'
@@ -91,10 +92,13 @@ class LazyRequest<P extends Params> implements Request<P> {
   #signal: AbortSignal | undefined
   readonly #owner: ExchangeOwner | undefined
   readonly #exchange: number
+  readonly #streamed: boolean
+  #stream: BodyStream | undefined
 
-  constructor(http: HttpRequest, params: P, owner: ExchangeOwner | undefined, exchange: number) {
+  constructor(http: HttpRequest, params: P, owner: ExchangeOwner | undefined, exchange: number, streamed: boolean) {
     this.#owner = owner
     this.#exchange = exchange
+    this.#streamed = streamed
     this.method = http.method
     this.protocol = http.protocol
     this.headers = http.headers
@@ -116,9 +120,12 @@ class LazyRequest<P extends Params> implements Request<P> {
   }
 
   get body(): Either<InvalidJson, RequestBodyValue> {
-    const streamed = this.#owner?.bodyOf(this.#exchange)
-    // A route that streams its body is typed with `StreamRequest`, whose body is this stream.
-    if (streamed !== undefined) return streamed as unknown as Either<InvalidJson, RequestBodyValue>
+    // A route that streams its body is typed with `StreamRequest`, whose body is a stream: the
+    // exchange's, or one piece when the whole body came with the head.
+    if (this.#streamed) {
+      const streamed = (this.#stream ??= this.#owner?.bodyOf(this.#exchange) ?? bodyStreamOf([this.rawBody], this.rawBody.length))
+      return streamed as unknown as Either<InvalidJson, RequestBodyValue>
+    }
     return (this.#body ??= parseRequestBody(this.rawBody.length === 0 ? undefined : this.headerMap.get('content-type'), this.rawBody))
   }
 
@@ -130,11 +137,12 @@ class LazyRequest<P extends Params> implements Request<P> {
 
 /**
  * Builds the Request of `http` with the router's `params`; a server passes itself as the
- * exchange's `owner` (its signal and streamed body) with the exchange's number.
+ * exchange's `owner` (its signal and streamed body) with the exchange's number, and says
+ * whether the route streams its body (`req.body` is then a `BodyStream`).
  *
  * @example
  * const req = makeRequest(httpRequest, { id: '42' })
  * getParam(req, 'id') // '42'
  */
-export const makeRequest = <P extends Params>(http: HttpRequest, params: P, owner?: ExchangeOwner, exchange = 0): Request<P> =>
-  new LazyRequest(http, params, owner, exchange)
+export const makeRequest = <P extends Params>(http: HttpRequest, params: P, owner?: ExchangeOwner, exchange = 0, streamed = false): Request<P> =>
+  new LazyRequest(http, params, owner, exchange, streamed)

@@ -451,15 +451,15 @@ export class HttpConnection<S> implements ExchangeOwner {
 
   // A request read whole: dispatched as it is, unless its route streams its body (then its
   // body, here already, is that stream's only piece) or holds it to a smaller limit.
+  // (A route that streams its body reads a whole one as a stream of one piece: the Request
+  // makes it.) Only a body past the smallest limit of any route is looked at here.
   private dispatchWhole(request: HttpRequest, date: string): void {
-    const plan = this.shared.bodyPlan(request.method, request.path)
-    if (plan === undefined) return this.dispatch(request, date)
-    if (request.body.length > plan.maxBody) return this.answerNow(httpErrorResponse(bodyTooLarge(plan.maxBody)), true)
-    if (!plan.stream) return this.dispatch(request, date)
-    const body = new RequestBody(request.body.length, this.bodyControl())
-    body.push(request.body)
-    body.end()
-    this.dispatch(request, date, body)
+    const size = request.body.length
+    if (size > this.shared.smallestMaxBody) {
+      const plan = this.shared.bodyPlan(request.method, request.path)
+      if (plan !== undefined && size > plan.maxBody) return this.answerNow(httpErrorResponse(bodyTooLarge(plan.maxBody)), true)
+    }
+    this.dispatch(request, date)
   }
 
   // The head of a request whose body is still arriving. Answers whether the connection took

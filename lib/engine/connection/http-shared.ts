@@ -30,6 +30,8 @@ export class HttpShared<S> {
   /** The limits requests are parsed with: the largest body any route takes (`maxBody` per route). */
   readonly httpLimits: HttpLimits
   private readonly plans: BodyPlans
+  /** The smallest body limit of any route: a whole body under it is dispatched without a look at its route. */
+  readonly smallestMaxBody: number
 
   constructor(
     platform: Platform<S>,
@@ -51,6 +53,7 @@ export class HttpShared<S> {
     this.allocate = platform.allocate
     this.plans = bodyPlans(compiled, { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody })
     this.httpLimits = this.plans.parseLimits
+    this.smallestMaxBody = this.plans.smallestMaxBody
   }
 
   /**

@@ -22,6 +22,8 @@ export interface BodyPlan {
 /** The plans, and the limits requests are parsed with (the largest body any route allows). */
 export interface BodyPlans {
   readonly parseLimits: HttpLimits
+  /** The smallest body limit of any route (or the server's): a whole body under it needs no plan. */
+  readonly smallestMaxBody: number
   readonly planOf: (method: string, path: string) => BodyPlan | undefined
 }
 
@@ -35,7 +37,7 @@ const NONE = (): undefined => undefined
 export const bodyPlans = (compiled: CompiledRoutes, limits: HttpLimits): BodyPlans => {
   const routes = compiled.table.filter((r): r is HttpRoute => r._tag === 'HttpRoute')
   const planned = routes.filter((r) => r.body === 'stream' || r.maxBody !== undefined)
-  if (planned.length === 0) return { parseLimits: limits, planOf: NONE }
+  if (planned.length === 0) return { parseLimits: limits, smallestMaxBody: limits.maxBody, planOf: NONE }
   const largest = Math.max(limits.maxBody, ...planned.map((r) => r.maxBody ?? 0))
   const fallback: BodyPlan = { stream: false, maxBody: limits.maxBody, limits }
   const plans = new Map<HttpRoute, BodyPlan>()
@@ -48,6 +50,7 @@ export const bodyPlans = (compiled: CompiledRoutes, limits: HttpLimits): BodyPla
   const memo = createRouteMemo()
   return {
     parseLimits: { ...limits, maxBody: largest },
+    smallestMaxBody: Math.min(limits.maxBody, ...planned.map((r) => r.maxBody ?? limits.maxBody)),
     planOf: (method, path) => {
       const match = matchRoute(compiled, method, path, memo)
       return (match._tag === 'RouteFound' && plans.get(match.route)) || fallback

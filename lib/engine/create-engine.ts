@@ -15,11 +15,15 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { compileCors, type Cors } from '../core/http/compile-cors.js'
 import { decodeCorsConfig } from '../core/http/cors-config.js'
+import { createHeadScratch } from '../core/http/head-scratch.js'
+import { createSerializeCache } from '../core/http/serialize-response.js'
 import type { HttpRequest } from '../core/http/types.js'
 import type { Logger } from '../core/log/logger.js'
 import { compileRoutes } from '../core/route/compile-routes.js'
 import { describeRouteTableError } from '../core/route/route-table-error.js'
+import { composeHttp } from '../core/route/compose-http.js'
 import type { HttpDispatchOptions } from '../core/route/dispatch-http.js'
+import { createRouteMemo } from '../core/route/match-route.js'
 import type { HttpContext } from '../core/route/http-context.js'
 import { routes } from '../core/route/routes.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
@@ -71,13 +75,22 @@ export interface Engine<S> {
 }
 
 /**
+ * Switches for specs and measurements, not for applications (not in `ServerOptions`): each
+ * is per engine, so two servers in one process never see each other's.
+ */
+export interface EngineInternals {
+  /** `false`: every WebSocket frame goes through the general decoder (default `true`). */
+  readonly smallFrames?: boolean
+}
+
+/**
  * Builds the engine. Throws an Error naming every bad option or route-table problem (the
  * adapter's `runServer` lets it reject its promise).
  *
  * @example
  * const engine = createEngine({ routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] }, platform)
  */
-export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): Engine<S> => {
+export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, internals: EngineInternals = {}): Engine<S> => {
   const { io, timers, frames } = platform
   const resolved = resolveOptions(options)
   if (E.isLeft(resolved)) throw new Error(`runServer: invalid options\n  ${resolved.left.join('\n  ')}`)
@@ -145,8 +158,13 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     getClientData: (clientId, key) => ops.getClientData(clientId, key),
     setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
   }
+  // The HTTP middleware, composed once: for the dispatch and for the upgrade's decision alike.
+  // Without middleware there is no stack: the dispatch answers synchronously when the handler does.
+  const httpMiddleware = options.httpMiddleware ?? []
+  const httpStack = httpMiddleware.length === 0 ? undefined : composeHttp(httpMiddleware)
   const dispatchOptions: HttpDispatchOptions = {
-    middleware: options.httpMiddleware ?? [],
+    ...(httpStack === undefined ? {} : { stack: httpStack }),
+    memo: createRouteMemo(),
     ...(cors === undefined ? {} : { cors }),
     context: httpContext,
     onError: onHttpError,
@@ -155,7 +173,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
   // permessage-deflate (RFC 7692), when on and the runtime has a codec.
   const frameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
   const compression = startCompression(resolved.right, platform, frameLimits, logger, logDebug)
-  const wsShared = new WsShared<S>(platform, limits, frameLimits, compiled, options.wsMiddleware ?? [], onWsError, delivery, ops, batcher, logger, debug)
+  const wsShared = new WsShared<S>(platform, limits, frameLimits, internals.smallFrames ?? true, compiled, options.wsMiddleware ?? [], onWsError, delivery, ops, batcher, logger, debug)
   const upgrades = new Upgrades<S>({
     table,
     io,
@@ -164,7 +182,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
       protocols: resolved.right.protocols,
       ...(platform.acceptKey === undefined ? {} : { acceptKey: platform.acceptKey }),
     },
-    middleware: options.httpMiddleware ?? [],
+    stack: httpStack,
     httpContext,
     onHttpError,
     compression,
@@ -174,7 +192,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>): 
     wsShared,
     debug: logDebug,
   })
-  const httpShared = new HttpShared<S>(platform, limits, compiled, dispatchOptions, upgrades, table, batcher, logger, debug)
+  // The parser's scratch and the serialiser's pool and caches: this server's alone.
+  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, table, batcher, logger, debug)
   const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops), httpShared, registry, recovery, handlers, compression, cluster })
 
   return {

@@ -17,7 +17,7 @@ export interface Sequence {
 }
 
 /** No place in any order: direct messages, requests and replies. */
-export const UNSEQUENCED: Sequence = { epoch: 0, n: 0 }
+export const UNSEQUENCED: Sequence = Object.freeze({ epoch: 0, n: 0 })
 
 /** A broadcast: the frame for every receiver of the target on the nodes that get it. */
 export interface ClusterBroadcast {

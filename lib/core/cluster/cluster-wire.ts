@@ -20,12 +20,13 @@
  */
 import type { Sequence } from './cluster-message.js'
 import { crc32 } from './crc32.js'
+import { FIN_BINARY, FIN_TEXT, frameHeaderSize, LENGTH_OUT_OF_RANGE, lengthEnd, MASK_BIT, readPayloadLength } from '../ws/frame-header.js'
 
 export const MAGIC_0 = 0x74
 export const MAGIC_1 = 0x77
 export const CLUSTER_WIRE_VERSION = 1
 
-export const KIND = { Broadcast: 1, Direct: 2, Request: 3, Reply: 4 } as const
+export const KIND = Object.freeze({ Broadcast: 1, Direct: 2, Request: 3, Reply: 4 } as const)
 
 export const FLAG_NAMESPACE = 0x01
 export const FLAG_ROOM = 0x02
@@ -65,31 +66,20 @@ export const writeSequence = (message: Uint8Array, seq: Sequence): void => {
  * Only the header is read: the payload is written to sockets as it is.
  */
 export const checkServerFrame = (frame: Uint8Array): string | undefined => {
-  // RFC 6455 §5.2: FIN (0x80), RSV1-3 clear, opcode 0x1 (text) or 0x2 (binary).
+  // RFC 6455 §5.2: FIN, RSV1-3 clear, opcode 0x1 (text) or 0x2 (binary).
   if (frame.length < 2) return 'shorter than a frame header'
   const first = frame[0] as number
-  if (first !== 0x81 && first !== 0x82) return 'not a final text or binary frame without RSV bits'
+  if (first !== FIN_TEXT && first !== FIN_BINARY) return 'not a final text or binary frame without RSV bits'
   const second = frame[1] as number
   // RFC 6455 §5.1: "A server MUST NOT mask any frames that it sends to the client."
-  if ((second & 0x80) !== 0) return 'masked'
-  const short = second & 0x7f
-  let header = 2
-  let length = short
+  if ((second & MASK_BIT) !== 0) return 'masked'
   // RFC 6455 §5.2: 126 + 16-bit length, 127 + 64-bit length (most significant bit 0);
   // "the minimal number of bytes MUST be used to encode the length".
-  if (short === 126) {
-    if (frame.length < 4) return 'shorter than its length field'
-    header = 4
-    length = ((frame[2] as number) << 8) | (frame[3] as number)
-    if (length < 126) return 'length not in its minimal form'
-  } else if (short === 127) {
-    if (frame.length < 10) return 'shorter than its length field'
-    header = 10
-    const high = new DataView(frame.buffer, frame.byteOffset + 2, 8).getUint32(0)
-    if (high > MAX_SAFE_HIGH) return 'length out of range'
-    length = high * TWO_32 + new DataView(frame.buffer, frame.byteOffset + 6, 4).getUint32(0)
-    if (length < 0x1_0000) return 'length not in its minimal form'
-  }
+  const header = lengthEnd(second)
+  if (frame.length < header) return 'shorter than its length field'
+  const length = readPayloadLength(frame, 0)
+  if (length === LENGTH_OUT_OF_RANGE || length > Number.MAX_SAFE_INTEGER) return 'length out of range'
+  if (frameHeaderSize(length, false) !== header) return 'length not in its minimal form'
   if (header + length !== frame.length) return `header says ${length} payload bytes, ${frame.length - header} are there`
   return undefined
 }

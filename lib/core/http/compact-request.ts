@@ -14,7 +14,7 @@ import type { Header, HttpRequest } from './types.js'
 // so it separates them without escaping.
 const SEPARATOR = '\n'
 
-const NO_HEADERS: readonly Header[] = []
+const NO_HEADERS: readonly Header[] = Object.freeze([])
 const NO_BODY = new Uint8Array(0)
 
 // The names and values most upgrade requests carry (browsers', `ws`', undici's, proxies'),
@@ -22,18 +22,18 @@ const NO_BODY = new Uint8Array(0)
 // parsed name is a token and a parsed value holds no control character but HTAB (RFC 9110
 // §5.1, §5.5), so a part that is one control character is a code. A request that has such a
 // part anyway (built by hand) keeps its pairs as they are.
-const NAMES: readonly string[] = [
+const NAMES: readonly string[] = Object.freeze([
   'Host', 'Connection', 'Upgrade', 'Origin', 'User-Agent', 'Pragma', 'Cache-Control', 'Accept-Encoding',
   'Accept-Language', 'Accept', 'Cookie', 'Authorization', 'Sec-WebSocket-Key', 'Sec-WebSocket-Version',
   'Sec-WebSocket-Extensions', 'Sec-WebSocket-Protocol', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Forwarded-Host',
   'X-Real-IP', 'Referer', 'host', 'connection', 'upgrade', 'sec-websocket-key', 'sec-websocket-version',
   'sec-websocket-extensions', 'user-agent', 'origin', 'authorization',
-]
-const VALUES: readonly string[] = [
+])
+const VALUES: readonly string[] = Object.freeze([
   'websocket', 'Upgrade', '13', 'no-cache', 'upgrade', 'permessage-deflate; client_max_window_bits', 'permessage-deflate',
   'gzip, deflate, br, zstd', 'gzip, deflate, br', 'gzip, deflate', 'keep-alive, Upgrade', 'https', 'http', '*/*',
   'en-US,en;q=0.9', 'en-US,en;q=0.5', 'no-cache, no-store', 'WebSocket',
-]
+])
 
 // The 30 codes: every control character but HTAB (a value may be one) and the separator.
 const CODES: readonly string[] = Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).filter((c) => c !== '\t' && c !== SEPARATOR)

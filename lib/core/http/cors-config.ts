@@ -24,13 +24,13 @@ export interface CorsConfig {
 }
 
 /** The seed's defaults (§2.7). */
-export const DEFAULT_CORS_CONFIG: CorsConfig = {
+export const DEFAULT_CORS_CONFIG: CorsConfig = Object.freeze({
   allowedOrigins: ['*'],
   allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'],
   allowedHeaders: ['Content-Type', 'X-Requested-With', 'Authorization'],
   allowCredentials: false,
   maxAge: 86400,
-}
+})
 
 /** A config that cannot be used: `field` names it (`'maxAge'`, `'allowedOrigins.2'`, `'(root)'`). */
 export interface CorsConfigError {

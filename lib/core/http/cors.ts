@@ -1,7 +1,8 @@
 /**
  * CORS as plain functions of a config: `isOriginAllowed`, `applyCors` and
- * `preflightResponse` (DESIGN §2). Each config is compiled once (cached per config object)
- * by `compileCors`, so calling these per request costs no more than the compiled form.
+ * `preflightResponse` (DESIGN §2). Each call compiles the config (`compileCors`): the core
+ * keeps no cache between calls. A server compiles its config once and calls the compiled
+ * form's functions per request.
  *
  * Pure and portable: no node:* imports.
  */
@@ -9,16 +10,7 @@ import { compileCors, type Cors } from './compile-cors.js'
 import type { CorsConfig } from './cors-config.js'
 import type { HttpRequest, Response } from './types.js'
 
-const compiled = new WeakMap<CorsConfig, Cors>()
-
-const policy = (config: CorsConfig): Cors => {
-  let cors = compiled.get(config)
-  if (cors === undefined) {
-    cors = compileCors(config)
-    compiled.set(config, cors)
-  }
-  return cors
-}
+const policy = (config: CorsConfig): Cors => compileCors(config)
 
 /**
  * Whether `origin` is granted by `config` (`'*'` grants all; otherwise exact, case-insensitive).

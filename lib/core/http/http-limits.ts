@@ -21,9 +21,9 @@ export interface HttpLimits {
  * octets"), a 16 KiB head (what Node's and most servers' limits sit near), 100 header fields
  * and a 1 MiB body.
  */
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   maxRequestLine: 8 * 1024,
   maxHeaderBytes: 16 * 1024,
   maxHeaders: 100,
   maxBody: 1024 * 1024,
-}
+})

@@ -53,16 +53,16 @@ export interface Head extends Omit<HttpRequest, 'body' | 'trailers'> {
 // Any byte but HTAB, CR, LF and visible ASCII/SP (a control, DEL, or a decoded non-ASCII char).
 const NOT_PLAIN = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\uffff]/
 
-const NO_BODY: Framing = { _tag: 'NoBody' }
-// No Content-Length or Transfer-Encoding line (shared, never written: a list is made on the first line).
-const NONE: string[] = []
-const CHUNKED: Framing = { _tag: 'Chunked' }
+const NO_BODY: Framing = Object.freeze({ _tag: 'NoBody' })
+// No Content-Length or Transfer-Encoding line (shared, frozen, never written: a list is made on the first line).
+const NONE = Object.freeze([] as string[]) as string[]
+const CHUNKED: Framing = Object.freeze({ _tag: 'Chunked' })
 // The usual answers of framingOf, made once (an Either is immutable).
 const RIGHT_NO_BODY: Either<HttpError, Framing> = right(NO_BODY)
 const RIGHT_CHUNKED: Either<HttpError, Framing> = right(CHUNKED)
 
 // The methods most requests use, as interned strings: no decoding on the hot path.
-const KNOWN_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']
+const KNOWN_METHODS = Object.freeze(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH'])
 
 const readMethod = (bytes: Uint8Array, end: number): string => {
   for (const m of KNOWN_METHODS) {

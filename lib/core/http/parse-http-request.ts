@@ -18,6 +18,7 @@ import { type Either, left, right } from 'fp-ts/lib/Either.js'
 import type { NeedMore, Parsed } from '../decode-step.js'
 import { type ChunkedState, chunkedStart, decodeChunked } from './decode-chunked.js'
 import { CR, LF } from './char-classes.js'
+import { createHeadScratch, type HeadScratch } from './head-scratch.js'
 import type { HttpError } from './http-error.js'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js'
 import { type Head, parseHead } from './parse-head.js'
@@ -42,12 +43,12 @@ export interface HttpNeedMore extends NeedMore {
 export type HttpDecodeStep = HttpNeedMore | Parsed<HttpRequest>
 
 const EMPTY = new Uint8Array(0)
-const NO_TRAILERS: readonly Header[] = []
+const NO_TRAILERS: readonly Header[] = Object.freeze([])
 
 const needMore = (atLeast: number, resume: HttpResume): HttpNeedMore => ({ _tag: 'NeedMore', atLeast, resume })
 
 // Where a head not searched at all resumes: as a fresh buffer.
-const FRESH: HttpResume = { _tag: 'Head', ...HEAD_START }
+const FRESH: HttpResume = Object.freeze({ _tag: 'Head', ...HEAD_START })
 
 const done = (head: Head, body: Uint8Array, trailers: readonly Header[], bytes: Uint8Array, end: number): Either<HttpError, HttpDecodeStep> =>
   right({
@@ -72,12 +73,12 @@ const body = (bytes: Uint8Array, head: Head, chunked: ChunkedState | undefined, 
 }
 
 // The request at the very start of `bytes` (no empty lines before it), from `from` if given.
-const parseFrom = (bytes: Uint8Array, limits: HttpLimits, from: HttpResume | undefined): Either<HttpError, HttpDecodeStep> => {
+const parseFrom = (bytes: Uint8Array, limits: HttpLimits, from: HttpResume | undefined, scratch: HeadScratch | undefined): Either<HttpError, HttpDecodeStep> => {
   if (from !== undefined && from._tag !== 'Head') return body(bytes, from.head, from._tag === 'Chunked' ? from.chunked : undefined, limits)
   let start: HeadScan = from ?? HEAD_START
   // A fresh buffer (or a head not searched at all yet): the single pass reads the whole head when it can.
   if (start.searched === 0) {
-    const read = readHead(bytes, limits)
+    const read = readHead(bytes, limits, 0, scratch ?? createHeadScratch())
     if (read !== undefined) {
       if ('_tag' in read) return read._tag === 'Left' ? read : body(bytes, read.right, undefined, limits)
       start = read
@@ -102,6 +103,8 @@ const shifted = (error: HttpError, skip: number): HttpError => ('offset' in erro
  * @param bytes  the connection's unconsumed bytes, starting at a request
  * @param limits bounds on line, head, field count and body (defaults: {@link DEFAULT_HTTP_LIMITS})
  * @param resume the `NeedMore` of the previous call on the same (grown) buffer, if any
+ * @param scratch a server's memos for reading heads (`createHeadScratch`); a fresh one when
+ *                absent (the same answer, without what earlier heads left to reuse)
  *
  * @example
  * const step = parseHttpRequest(new TextEncoder().encode('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS)
@@ -111,18 +114,19 @@ export const parseHttpRequest = (
   bytes: Uint8Array,
   limits: HttpLimits = DEFAULT_HTTP_LIMITS,
   resume?: HttpNeedMore,
+  scratch?: HeadScratch,
 ): Either<HttpError, HttpDecodeStep> => {
   // A resume point past the end of `bytes` belongs to another buffer: start afresh.
   const from = resume !== undefined && resume.atLeast - 1 <= bytes.length ? resume.resume : undefined
   const first = bytes[0]
-  if (first !== CR && first !== LF) return parseFrom(bytes, limits, from)
+  if (first !== CR && first !== LF) return parseFrom(bytes, limits, from, scratch)
   // Empty lines first. Resume points count from the request line, which is found again at the
   // same offset on every call (the buffer only grows), so they stay valid.
   const skipped = skipEmptyLines(bytes)
   if (skipped._tag === 'Left') return skipped
   const skip = skipped.right
   if (skip === bytes.length || bytes[skip] === CR) return right(needMore(bytes.length + 1, FRESH))
-  const step = parseFrom(bytes.subarray(skip), limits, from)
+  const step = parseFrom(bytes.subarray(skip), limits, from, scratch)
   if (step._tag === 'Left') return left(shifted(step.left, skip))
   const r = step.right
   return r._tag === 'NeedMore' ? right(needMore(r.atLeast + skip, r.resume)) : step

@@ -13,36 +13,30 @@
 import type { HttpLimits } from './http-limits.js'
 import { completeHead } from './parse-head.js'
 import { requestOfHead } from './request-of-head.js'
-import { plainHead, scanPlainHead } from './scan-plain-head.js'
+import type { HeadScratch } from './head-scratch.js'
+import { scanPlainHead } from './scan-plain-head.js'
 import type { Header, HttpRequest } from './types.js'
 
-/** What the caller learns beside the request read (set only when one is). */
-export interface ReadCursor {
-  /** The offset just after the request. */
-  end: number
-  /** Some field is named Upgrade: only then can the request be a WebSocket handshake. */
-  upgrade: boolean
-}
-
 const EMPTY = new Uint8Array(0)
-const NO_TRAILERS: readonly Header[] = []
+const NO_TRAILERS: readonly Header[] = Object.freeze([])
 
 /**
- * The request at `bytes[start..]`, or `undefined` when `parseHttpRequest` must decide.
- * When it answers, `cursor.end` is the offset just after it, `cursor.upgrade` whether a
- * field is named Upgrade, and
+ * The request at `bytes[start..]`, or `undefined` when `parseHttpRequest` must decide, read
+ * with the server's `scratch` (`createHeadScratch`). When it answers, `scratch.end` is the
+ * offset just after it, `scratch.upgrade` whether a field is named Upgrade, and
  * `parseHttpRequest(bytes.subarray(start), limits)` gives the same request with the rest
  * starting there.
  *
  * @example
- * const cursor = { end: 0, upgrade: false }
- * readRequest(bytes('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET'), 0, DEFAULT_HTTP_LIMITS, cursor)
- * // { method: 'GET', path: '/a', ... }; cursor.end === 28
+ * const scratch = createHeadScratch()
+ * readRequest(bytes('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET'), 0, DEFAULT_HTTP_LIMITS, scratch)
+ * // { method: 'GET', path: '/a', ... }; scratch.end === 28
  */
-export const readRequest = (bytes: Uint8Array, start: number, limits: HttpLimits, cursor: ReadCursor): HttpRequest | undefined => {
-  const headEnd = scanPlainHead(bytes, limits, start)
+export const readRequest = (bytes: Uint8Array, start: number, limits: HttpLimits, scratch: HeadScratch): HttpRequest | undefined => {
+  const headEnd = scanPlainHead(bytes, limits, start, scratch)
   if (headEnd < 0) return undefined
-  const h = plainHead
+  const h = scratch.head
+  const cursor = scratch
   const protocol = h.protocol
   // The usual head: what `completeHead` would make of it, without the Either and the head.
   // No field drives framing (no body; RFC 9112 §6.3) or the connection (1.1 persists, 1.0

@@ -1,7 +1,8 @@
 /**
  * `Request`: what a route handler reads (seed §2.9, §4.2), an immutable value built once by
  * `makeRequest` from the parsed `HttpRequest` and the path params the router matched. The
- * accessors of the seed are pure functions in `request-accessors.ts`, re-exported here.
+ * accessors of the seed are pure functions in `request-accessors.ts`, which imports this
+ * file's types (never the other way round: no import cycle).
  *
  * What costs something is computed on first read and kept (`path` decoded, `headerMap`,
  * `query`, `body`), so a handler pays only for what it reads. These are getters on the
@@ -24,7 +25,6 @@ import type { Header, HttpRequest } from './types.js'
 
 export type { Query, QueryValue } from './parse-query.js'
 export type { RequestBodyValue } from './parse-request-body.js'
-export * from './request-accessors.js'
 
 /** Path parameters: name → URL-decoded value. */
 export type Params = Readonly<Record<string, string>>

@@ -27,7 +27,7 @@ export interface HeadScan {
 }
 
 /** Where a fresh scan starts. */
-export const HEAD_START: HeadScan = { searched: 0, lineEnd: -1, methodChecked: 0 }
+export const HEAD_START: HeadScan = Object.freeze({ searched: 0, lineEnd: -1, methodChecked: 0 })
 
 /** The effective request-line limit: never more than fits in the head. */
 export const lineLimit = (limits: HttpLimits): number => Math.min(limits.maxRequestLine, limits.maxHeaderBytes - 4)

@@ -8,63 +8,33 @@
  * bytes as the last plain head's, and a field line that is the same bytes as the last plain
  * head's line at its position, are taken from the line memo (`line-memo.ts`) without being
  * checked or interned again, and long values are checked a
- * word at a time (`word-view.ts`). What it read goes into the one scratch
- * record `plainHead` (reading never calls out, so one record serves every call), for
- * `readHead` to complete into a head and `readRequest` to make a request of without one.
+ * word at a time (`word-view.ts`). What it read goes into the server's scratch record
+ * (`head-scratch.ts`: reading never calls out, so one record serves every call), for
+ * `readHead` to complete into a head and `readRequest` to make a request of without one;
+ * the memos are kept there too, so servers share nothing.
  *
  * It answers only what it is sure of: the length of the complete head, or `SCAN` when the
- * buffer ends inside a head that is valid so far (how far it searched is in `plainHead`),
+ * buffer ends inside a head that is valid so far (how far it searched is in `scratch.head`),
  * or `EXACT` for anything else (a byte outside the plain grammar, obs-text, a limit
  * reached), which the exact path decides.
  *
  * Pure and portable: no node:* imports.
  */
 import * as classes from './char-classes.js'
+import { type HeadScratch, MEMO } from './head-scratch.js'
 import type { HttpLimits } from './http-limits.js'
-import { internAscii } from './intern-ascii.js'
+import { internAscii, type InternTables } from './intern-ascii.js'
 import {
-  FRAMING_LINE, HOST_CHECKED_LINE, HOST_UNCHECKED_LINE, KEEP_ALIVE_LINE, LINE_SLOTS, lineMemo, OTHER_LINE, REQUEST_LINE, rememberLine, rememberRequestLine,
-  requestLine, sameLine, UPGRADE_LINE,
+  FRAMING_LINE, HOST_CHECKED_LINE, HOST_UNCHECKED_LINE, KEEP_ALIVE_LINE, LINE_SLOTS, OTHER_LINE, REQUEST_LINE, rememberLine, rememberRequestLine,
+  sameLine, UPGRADE_LINE,
 } from './line-memo.js'
 import { lineLimit } from './scan-head.js'
 import type { Header } from './types.js'
 import { outsideVisible, wordsFor } from './word-view.js'
 
-/** What the last `scanPlainHead` read (overwritten by the next call: read it at once). */
-export interface PlainHead {
-  method: string
-  /** The request-target as received. */
-  target: string
-  /** Index of the target's first `?`, -1 when none. */
-  query: number
-  /** Offset of the target from the start of the head (for errors). */
-  targetOffset: number
-  protocol: 'HTTP/1.0' | 'HTTP/1.1'
-  headers: Header[]
-  /** Host field lines seen; `hostChecked`: the value of the last one is a plain valid Host. */
-  hosts: number
-  hostChecked: boolean
-  /**
-   * No field is Content-Length, Transfer-Encoding, Connection or Expect, but for a 1.1
-   * request's `Connection: keep-alive` (what 1.1 does anyway: RFC 9112 §9.3).
-   */
-  plain: boolean
-  /** Some field is named Upgrade (only then can the request ask for a WebSocket). */
-  upgrade: boolean
-  /** After `SCAN`: bytes searched, and the offset of the request line's LF (both from `start`). */
-  searched: number
-  lineEnd: number
-}
-
-/** The scratch record every call fills. */
-export const plainHead: PlainHead = {
-  method: '', target: '', query: -1, targetOffset: 0, protocol: 'HTTP/1.1', headers: [],
-  hosts: 0, hostChecked: false, plain: true, upgrade: false, searched: 0, lineEnd: -1,
-}
-
 /** The answer when the exact path must decide. */
 export const EXACT = -1
-/** The answer when the buffer ends inside a head valid so far (see `plainHead.searched`). */
+/** The answer when the buffer ends inside a head valid so far (see `scratch.head.searched`). */
 export const SCAN = -2
 /** The answer when the buffer ends inside the request line: a fresh scan. */
 export const SCAN_START = -3
@@ -77,44 +47,39 @@ const { CR, LF, SP, HTAB, COLON, REG_NAME, TCHAR } = classes
 // the scan compares each byte with the memo's as it checks it (one pass), and when all
 // match and the lengths agree the memo's string is the answer, with no table lookup and no
 // second walk. Any difference costs an `internAscii`, which then becomes the memo. The
-// memos hold strings only, the same `internAscii` would give for the same bytes.
-const MEMO = 128
+// memos hold strings only, the same `internAscii` would give for the same bytes. They are
+// the scratch record's (`targetBytes`, `targetMemo`, `hostBytes`, `hostMemo`).
 const MEMO_MASK = MEMO - 1
-const targetBytes = new Uint8Array(MEMO)
-let targetMemo = ''
-const hostBytes = new Uint8Array(MEMO)
-let hostMemo = ''
 
 // The target of `bytes[start..end)` (interned), kept as the new memo when it fits (a memo
 // string and its bytes always change together).
-const rememberTarget = (bytes: Uint8Array, start: number, end: number): string => {
-  const made = internAscii(bytes, start, end)
+const rememberTarget = (scratch: HeadScratch, bytes: Uint8Array, start: number, end: number): string => {
+  const made = internAscii(scratch.intern, bytes, start, end)
   if (end - start <= MEMO) {
-    targetBytes.set(bytes.subarray(start, end))
-    targetMemo = made
+    scratch.targetBytes.set(bytes.subarray(start, end))
+    scratch.targetMemo = made
   }
   return made
 }
 
 // The same for a plain Host value.
-const rememberHost = (bytes: Uint8Array, start: number, end: number): string => {
-  const made = internAscii(bytes, start, end)
+const rememberHost = (scratch: HeadScratch, bytes: Uint8Array, start: number, end: number): string => {
+  const made = internAscii(scratch.intern, bytes, start, end)
   if (end - start <= MEMO) {
-    hostBytes.set(bytes.subarray(start, end))
-    hostMemo = made
+    scratch.hostBytes.set(bytes.subarray(start, end))
+    scratch.hostMemo = made
   }
   return made
 }
 
-// Field offsets of the head being read, `STRIDE` per field: `[nameStart, nameEnd,
-// valueStart, valueEnd, lineEnd (its CR), kind]`, or a `nameEnd` of -1 for a line that is
-// the line memo's for its position (`line-memo.ts`). Reading never calls out, so one scratch
-// array serves every call.
+// Field offsets of the head being read (the scratch record's `offsets`), `STRIDE` per field:
+// `[nameStart, nameEnd, valueStart, valueEnd, lineEnd (its CR), kind]`, or a `nameEnd` of -1
+// for a line that is the line memo's for its position (`line-memo.ts`). Reading never calls
+// out, so one scratch array serves every call.
 const STRIDE = 6
-const offsets: number[] = []
 
 // The method as an interned string when it is a common one (no decoding), else from the table.
-const methodOf = (bytes: Uint8Array, start: number, end: number): string => {
+const methodOf = (tables: InternTables, bytes: Uint8Array, start: number, end: number): string => {
   const n = end - start
   const a = bytes[start] as number
   const b = bytes[start + 1] as number
@@ -127,7 +92,7 @@ const methodOf = (bytes: Uint8Array, start: number, end: number): string => {
     if (a === 0x50 && b === 0x4f && c === 0x53 && d === 0x54) return 'POST'
     if (a === 0x48 && b === 0x45 && c === 0x41 && d === 0x44) return 'HEAD'
   }
-  return internAscii(bytes, start, end)
+  return internAscii(tables, bytes, start, end)
 }
 
 // Lower-case names as bytes, to compare with `b | 0x20`: for token bytes that equals a
@@ -186,14 +151,16 @@ const sized = (n: number): Header[] =>
   n === 1 ? [UNSET] : n === 2 ? [UNSET, UNSET] : n === 3 ? [UNSET, UNSET, UNSET] : n === 4 ? [UNSET, UNSET, UNSET, UNSET] : new Array<Header>(n)
 
 /**
- * Scans the head at `bytes[start..]`: its length from `start` (the head is in `plainHead`),
- * or `SCAN`, `SCAN_START` or `EXACT`.
+ * Scans the head at `bytes[start..]`: its length from `start` (the head is in
+ * `scratch.head`), or `SCAN`, `SCAN_START` or `EXACT`.
  *
  * @example
- * scanPlainHead(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS, 0) // 27; plainHead.target === '/'
+ * scanPlainHead(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'), DEFAULT_HTTP_LIMITS, 0, scratch) // 27; scratch.head.target === '/'
  */
-export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: number): number => {
+export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: number, scratch: HeadScratch): number => {
   const len = bytes.length
+  const lines = scratch.lines
+  const offsets = scratch.offsets
   // The limits, as absolute offsets in `bytes`.
   const maxLine = start + lineLimit(limits)
   const maxHead = start + limits.maxHeaderBytes
@@ -209,11 +176,12 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
   let protocol: 'HTTP/1.0' | 'HTTP/1.1'
   // The request line kept from the last plain head, again (a client repeats its method,
   // target and version): its parts are known, and its bytes were checked when it was kept.
-  const known = sameLine(bytes, start, REQUEST_LINE)
+  const known = sameLine(lines, bytes, start, REQUEST_LINE)
   if (known > 0) {
     lineEnd = start + known + 1
-    protocol = requestLine.protocol
+    protocol = lines.requestLine.protocol
   } else {
+    const targetBytes = scratch.targetBytes
     while (TCHAR[bytes[pos] as number] === 1) pos++
     // The buffer ends inside the request line: `scanHead` checks it (it is short).
     if (pos === len) return SCAN_START
@@ -270,40 +238,41 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       const headers = sized(field)
       for (let i = 0, k = 0; i < count; i += STRIDE, k++) {
         if (offsets[i + 1] === -1) {
-          headers[k] = lineMemo.headers[k] as Header
+          headers[k] = lines.headers[k] as Header
         } else {
           const at = offsets[i] as number
           let name: string
           let value: string
           if (i === hostField) {
             name = 'Host'
-            value = hostSame ? hostMemo : rememberHost(bytes, offsets[i + 2] as number, offsets[i + 3] as number)
+            value = hostSame ? scratch.hostMemo : rememberHost(scratch, bytes, offsets[i + 2] as number, offsets[i + 3] as number)
           } else {
-            name = internAscii(bytes, at, offsets[i + 1] as number)
-            value = internAscii(bytes, offsets[i + 2] as number, offsets[i + 3] as number)
+            name = internAscii(scratch.intern, bytes, at, offsets[i + 1] as number)
+            value = internAscii(scratch.intern, bytes, offsets[i + 2] as number, offsets[i + 3] as number)
           }
           // Kept for its position, for the next head, frozen: a later request may share it.
           if (k < LINE_SLOTS) {
             const header = Object.freeze([name, value] as const)
             headers[k] = header
-            rememberLine(bytes, at, offsets[i + 4] as number, k, header, offsets[i + 5] as number)
+            rememberLine(lines, bytes, at, offsets[i + 4] as number, k, header, offsets[i + 5] as number)
           } else headers[k] = Object.freeze([name, value] as const)
         }
       }
-      const out = plainHead
+      const out = scratch.head
       if (known > 0) {
-        const line = requestLine
+        const line = lines.requestLine
         out.method = line.method
         out.target = line.target
         out.query = line.query
         out.targetOffset = line.targetOffset
       } else {
-        const method = methodOf(bytes, start, methodEnd)
+        const method = methodOf(scratch.intern, bytes, start, methodEnd)
+        const targetMemo = scratch.targetMemo
         const target = targetDiff === 0 && targetEnd - targetStart === targetMemo.length
           ? targetMemo
-          : rememberTarget(bytes, targetStart, targetEnd)
+          : rememberTarget(scratch, bytes, targetStart, targetEnd)
         const q = query < 0 ? -1 : query - targetStart
-        rememberRequestLine(bytes, start, lineEnd - 1, method, target, q, protocol)
+        rememberRequestLine(lines, bytes, start, lineEnd - 1, method, target, q, protocol)
         out.method = method
         out.target = target
         out.query = q
@@ -320,11 +289,11 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
     // The line kept for this position, again: its strings and its kind are known, and its
     // bytes were checked when it was kept.
     if (field < LINE_SLOTS) {
-      const n = sameLine(bytes, pos, field)
+      const n = sameLine(lines, bytes, pos, field)
       if (n > 0) {
         pos += n
         if (pos + 2 > maxHead || count === maxFields) return EXACT
-        const kind = lineMemo.kinds[field] as number
+        const kind = lines.kinds[field] as number
         if (kind >= HOST_CHECKED_LINE) {
           hosts++
           hostChecked = kind === HOST_CHECKED_LINE
@@ -360,6 +329,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
     // Differences from the Host memo's bytes, as for the target.
     let hostDiff = 0
     if (isHost) {
+      const hostBytes = scratch.hostBytes
       while (REG_NAME[c] === 1) {
         hostDiff |= c ^ (hostBytes[(pos - valueStart) & MEMO_MASK] as number)
         c = bytes[++pos] as number
@@ -379,7 +349,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
     // of the buffer `c` is undefined, which fails every comparison.
     for (;;) {
       if (c >= 0x20 && c <= 0x7e) {
-        const words = wordsFor(bytes, len - pos)
+        const words = wordsFor(scratch.words, bytes, len - pos)
         if (words !== undefined) while (pos + 4 <= len && !outsideVisible(words.getInt32(pos, true))) pos += 4
         c = bytes[pos] as number
         while (c >= 0x20 && c <= 0x7e) c = bytes[++pos] as number
@@ -406,7 +376,7 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
       // in the memo): the last such field is made from them, any other by `internAscii`.
       if (plainHost && hostAsWritten) {
         hostField = count
-        hostSame = hostDiff === 0 && pos - valueStart === hostMemo.length
+        hostSame = hostDiff === 0 && pos - valueStart === scratch.hostMemo.length
       }
     }
     const kind = isHost ? (plainHost ? HOST_CHECKED_LINE : HOST_UNCHECKED_LINE) : kindOf(bytes, lineStart, nameEnd - lineStart, valueStart, valueEnd)
@@ -428,7 +398,8 @@ export const scanPlainHead = (bytes: Uint8Array, limits: HttpLimits, start: numb
   // The buffer ended inside a field line that is valid so far, and no byte before `pos` is an
   // LF that was not checked as `scanHead` checks it (CRLF, within the limits): it goes on from
   // there, with its own checks for the rest (the limits included).
-  plainHead.searched = Math.min(pos, len) - start
-  plainHead.lineEnd = lineEnd - start
+  const out = scratch.head
+  out.searched = Math.min(pos, len) - start
+  out.lineEnd = lineEnd - start
   return SCAN
 }

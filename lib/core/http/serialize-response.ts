@@ -4,6 +4,10 @@
  * from the application: exactly one `Content-Type`, a `Content-Length` in bytes, and the
  * `Connection` the shell negotiated. The core reads no clock, so `Date` comes in as an option.
  *
+ * A server serialises through its own `SerializeCache` (`createSerializeCache`): the output
+ * pool, the status-line and Date caches and the last-answer memo are fields of it, so
+ * servers share nothing; without one, a call makes a fresh cache (the same bytes).
+ *
  * Pure and portable: no node:* imports, no Buffer.
  */
 import { isFramingHeader } from './is-framing-header.js'
@@ -32,29 +36,84 @@ export interface SerializeOptions {
 const encoder = new TextEncoder()
 const EMPTY: Uint8Array = new Uint8Array(0)
 
-// Responses are written into slices of a shared pool (as Node's Buffer pool does): a short
+// Responses are written into slices of a server's pool (as Node's Buffer pool does): a short
 // response then costs one view, not one ArrayBuffer. A slice is handed out once and never
 // written again; a full pool is dropped (slices keep it alive while they are referenced).
 const POOL_SIZE = 32 * 1024
 // Larger outputs, and strings longer than this, go through the native encoder instead.
 const POOLED_MAX = 4 * 1024
-let pool = new Uint8Array(POOL_SIZE)
-let used = 0
+const TYPED_CACHE_MAX = 256
+
+/** A server's serialiser state: its output pool, its caches and its last-answer memo. */
+export interface SerializeCache {
+  // The pool and how much of it is handed out (a fresh cache has none: `used` full, so the
+  // first answer makes it).
+  pool: Uint8Array
+  used: number
+  // RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ] CRLF. Each
+  // status line, and each status line + Content-Type line, is built once (bounded: content
+  // types can come from requests). Looked up by content type, then status: no key string
+  // is built per response.
+  readonly statusLines: Map<number, string>
+  readonly typedLines: Map<string, Map<number, string>>
+  typedCount: number
+  // `${status line}${Content-Type line}Content-Length: ` as bytes (bounded like typedLines).
+  readonly prefixes: Map<string, Map<number, Uint8Array>>
+  prefixCount: number
+  // The Date line changes once a second: built once per value, as a string and as bytes.
+  lastDate: string
+  lastDateLine: string
+  lastDateText: string
+  lastDateBytes: Uint8Array
+  // Whether the response serializeFresh wrote last had a body that could not be encoded.
+  lastFailed: boolean
+  // A Response is an immutable value, so the bytes of the one serialised last are kept: an
+  // application that answers with the same response value again (a constant `json(...)`, a
+  // health check) gets the same bytes back while the options (and the Date) are the same.
+  // One entry in plain fields, so a fresh response per request costs a few comparisons.
+  lastResponse: Response | undefined
+  lastKeepAlive: boolean
+  lastHead: boolean | undefined
+  lastDateOption: string | undefined
+  lastProtocol: string | undefined
+  lastBytes: Uint8Array
+}
+
+/**
+ * A fresh cache: no pool yet, nothing cached, nothing remembered.
+ *
+ * @example
+ * const cache = createSerializeCache()
+ * serializeResponse(text('hi'), { keepAlive: true }, cache)
+ */
+export const createSerializeCache = (): SerializeCache => ({
+  pool: EMPTY,
+  used: POOL_SIZE,
+  statusLines: new Map(),
+  typedLines: new Map(),
+  typedCount: 0,
+  prefixes: new Map(),
+  prefixCount: 0,
+  lastDate: '',
+  lastDateLine: '',
+  lastDateText: '',
+  lastDateBytes: EMPTY,
+  lastFailed: false,
+  lastResponse: undefined,
+  lastKeepAlive: false,
+  lastHead: undefined,
+  lastDateOption: undefined,
+  lastProtocol: undefined,
+  lastBytes: EMPTY,
+})
 
 const isAscii = (text: string): boolean => {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false
   return true
 }
 
-// RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ] CRLF. Each
-// status line, and each status line + Content-Type line, is built once (bounded: content
-// types can come from requests).
-const statusLines = new Map<number, string>()
-const typedLines = new Map<string, Map<number, string>>()
-let typedCount = 0
-const TYPED_CACHE_MAX = 256
-
-const statusLine = (status: number): string => {
+const statusLine = (cache: SerializeCache, status: number): string => {
+  const statusLines = cache.statusLines
   let line = statusLines.get(status)
   if (line === undefined) {
     line = `HTTP/1.1 ${status} ${statusText(status)}\r\n`
@@ -63,34 +122,30 @@ const statusLine = (status: number): string => {
   return line
 }
 
-// Looked up by content type, then status: no key string is built per response.
-const typedLine = (status: number, contentType: string): string => {
-  if (contentType === '') return statusLine(status)
-  let byStatus = typedLines.get(contentType)
+const typedLine = (cache: SerializeCache, status: number, contentType: string): string => {
+  if (contentType === '') return statusLine(cache, status)
+  let byStatus = cache.typedLines.get(contentType)
   let line = byStatus?.get(status)
   if (line === undefined) {
-    line = `${statusLine(status)}Content-Type: ${contentType}\r\n`
-    if (typedCount < TYPED_CACHE_MAX) {
+    line = `${statusLine(cache, status)}Content-Type: ${contentType}\r\n`
+    if (cache.typedCount < TYPED_CACHE_MAX) {
       if (byStatus === undefined) {
         byStatus = new Map()
-        typedLines.set(contentType, byStatus)
+        cache.typedLines.set(contentType, byStatus)
       }
       byStatus.set(status, line)
-      typedCount++
+      cache.typedCount++
     }
   }
   return line
 }
 
-// The Date line changes once a second: built once per value.
-let lastDate = ''
-let lastDateLine = ''
-const dateLine = (date: string): string => {
-  if (date !== lastDate) {
-    lastDate = date
-    lastDateLine = `Date: ${date}\r\n`
+const dateLine = (cache: SerializeCache, date: string): string => {
+  if (date !== cache.lastDate) {
+    cache.lastDate = date
+    cache.lastDateLine = `Date: ${date}\r\n`
   }
-  return lastDateLine
+  return cache.lastDateLine
 }
 
 const UNSERIALIZABLE = '{"error":"unserializable_body"}'
@@ -109,21 +164,22 @@ const unserializableReason = (body: unknown): unknown => {
 
 // The head and body as one buffer; the body is `bodyText` (ASCII) when set, else `body`.
 // One native encodeInto straight into the pool: cheaper than a JS loop over a built-up string.
-const assemble = (head: string, bodyText: string | undefined, body: Uint8Array): Uint8Array => {
+const assemble = (cache: SerializeCache, head: string, bodyText: string | undefined, body: Uint8Array): Uint8Array => {
   const text = bodyText === undefined ? head : head + bodyText
   // At most 3 bytes per UTF-16 unit (a header value may be beyond ASCII: sent as UTF-8).
   const room = text.length * 3 + body.length
   if (room <= POOLED_MAX) {
-    if (used + room > POOL_SIZE) {
-      pool = new Uint8Array(POOL_SIZE)
-      used = 0
+    if (cache.used + room > POOL_SIZE) {
+      cache.pool = new Uint8Array(POOL_SIZE)
+      cache.used = 0
     }
-    const at = used
+    const pool = cache.pool
+    const at = cache.used
     const written = encoder.encodeInto(text, pool.subarray(at, at + room)).written
     const end = at + written + body.length
     if (body.length > 0) pool.set(body, at + written)
     // Consecutive responses are adjacent in the pool, so a shell can send them as one view.
-    used = end
+    cache.used = end
     return pool.subarray(at, end)
   }
   const out = new Uint8Array(room)
@@ -141,35 +197,31 @@ const assemble = (head: string, bodyText: string | undefined, body: Uint8Array):
 // the string path answers when it turns out not to be ASCII.
 // The same bytes as `assemble` over the head string (property spec); `undefined` when the
 // answer does not fit a pooled slice, and the string path takes it.
-const prefixes = new Map<string, Map<number, Uint8Array>>()
-let prefixCount = 0
 
 // `${status line}${Content-Type line}Content-Length: ` as bytes (bounded like typedLine).
-const prefixOf = (status: number, contentType: string): Uint8Array => {
-  let byStatus = prefixes.get(contentType)
+const prefixOf = (cache: SerializeCache, status: number, contentType: string): Uint8Array => {
+  let byStatus = cache.prefixes.get(contentType)
   let bytes = byStatus?.get(status)
   if (bytes === undefined) {
-    bytes = encoder.encode(`${typedLine(status, contentType)}Content-Length: `)
-    if (prefixCount < TYPED_CACHE_MAX) {
+    bytes = encoder.encode(`${typedLine(cache, status, contentType)}Content-Length: `)
+    if (cache.prefixCount < TYPED_CACHE_MAX) {
       if (byStatus === undefined) {
         byStatus = new Map()
-        prefixes.set(contentType, byStatus)
+        cache.prefixes.set(contentType, byStatus)
       }
       byStatus.set(status, bytes)
-      prefixCount++
+      cache.prefixCount++
     }
   }
   return bytes
 }
 
-let lastDateText = ''
-let lastDateBytes: Uint8Array = EMPTY
-const dateBytes = (date: string): Uint8Array => {
-  if (date !== lastDateText) {
-    lastDateText = date
-    lastDateBytes = encoder.encode(dateLine(date))
+const dateBytes = (cache: SerializeCache, date: string): Uint8Array => {
+  if (date !== cache.lastDateText) {
+    cache.lastDateText = date
+    cache.lastDateBytes = encoder.encode(dateLine(cache, date))
   }
-  return lastDateBytes
+  return cache.lastDateBytes
 }
 
 const SHORT_TEXT = 64
@@ -198,6 +250,7 @@ const writeDigits = (into: Uint8Array, at: number, n: number): number => {
 }
 
 const writeAnswer = (
+  cache: SerializeCache,
   status: number,
   contentType: string,
   text: string | undefined,
@@ -206,7 +259,7 @@ const writeAnswer = (
   date: string | undefined,
   connection: Uint8Array | undefined,
 ): Uint8Array | undefined => {
-  const prefix = prefixOf(status, contentType)
+  const prefix = prefixOf(cache, status, contentType)
   const bodyRoom = text === undefined ? body.length : text.length * 3
   // Digits of a pooled length (at most 5), CRLF, the final CRLF, and the lines below.
   let room = prefix.length + 5 + 4 + bodyRoom
@@ -214,15 +267,15 @@ const writeAnswer = (
     const h = headers[i] as readonly [string, string]
     room += (h[0].length + h[1].length) * 3 + 4
   }
-  const dated = date === undefined ? EMPTY : dateBytes(date)
+  const dated = date === undefined ? EMPTY : dateBytes(cache, date)
   room += dated.length + (connection === undefined ? 0 : connection.length)
   if (room > POOLED_MAX) return undefined
-  if (used + room > POOL_SIZE) {
-    pool = new Uint8Array(POOL_SIZE)
-    used = 0
+  if (cache.used + room > POOL_SIZE) {
+    cache.pool = new Uint8Array(POOL_SIZE)
+    cache.used = 0
   }
-  const into = pool
-  const at = used
+  const into = cache.pool
+  const at = cache.used
   // A long text is encoded first, at the far end of the room (its byte count is the length);
   // a short one is taken for ASCII (as many bytes as chars) and checked as it is written.
   let length = body.length
@@ -268,14 +321,12 @@ const writeAnswer = (
     into.copyWithin(p, bodyAt, bodyAt + length)
     p += length
   }
-  used = p
+  cache.used = p
   return into.subarray(at, p)
 }
 
-// Whether the response serializeFresh wrote last had a body that could not be encoded.
-let lastFailed = false
-
 const serializeFresh = (
+  cache: SerializeCache,
   res: Response,
   keepAlive: boolean,
   head: boolean | undefined,
@@ -283,7 +334,7 @@ const serializeFresh = (
   protocol: string | undefined,
   onUnserializable: ((error: unknown) => void) | undefined,
 ): Uint8Array => {
-  lastFailed = false
+  cache.lastFailed = false
   let status = Number.isInteger(res.status) && res.status >= 100 && res.status <= 599 ? res.status : 500
   let contentType = res.contentType
   const body = res.body
@@ -299,7 +350,7 @@ const serializeFresh = (
       status = 500
       contentType = 'application/json'
       text = UNSERIALIZABLE
-      lastFailed = true
+      cache.lastFailed = true
       onUnserializable?.(unserializableReason(body))
     }
   }
@@ -307,7 +358,7 @@ const serializeFresh = (
   const noContent = status < 200 || status === 204 || status === 304
   if (!noContent && head !== true) {
     const connection = !keepAlive ? CLOSE_LINE : protocol === 'HTTP/1.0' ? KEEP_ALIVE_LINE : undefined
-    const written = writeAnswer(status, contentType, text, bytes, res.headers, date, connection)
+    const written = writeAnswer(cache, status, contentType, text, bytes, res.headers, date, connection)
     if (written !== undefined) return written
   }
   // Text bodies stay strings until written: an ASCII one has as many bytes as chars.
@@ -317,36 +368,29 @@ const serializeFresh = (
     else bytes = encoder.encode(text)
   }
   const length = bodyText === undefined ? bytes.length : bodyText.length
-  let lines = noContent ? statusLine(status) : `${typedLine(status, contentType)}Content-Length: ${length}\r\n`
+  let lines = noContent ? statusLine(cache, status) : `${typedLine(cache, status, contentType)}Content-Length: ${length}\r\n`
   const headers = res.headers
   for (let i = 0; i < headers.length; i++) {
     const h = headers[i] as readonly [string, string]
     if (!isFramingHeader(h[0])) lines += `${h[0]}: ${h[1]}\r\n`
   }
-  if (date !== undefined) lines += dateLine(date)
+  if (date !== undefined) lines += dateLine(cache, date)
   if (!keepAlive) lines += 'Connection: close\r\n'
   else if (protocol === 'HTTP/1.0') lines += 'Connection: keep-alive\r\n'
   lines += '\r\n'
   const sendBody = !noContent && head !== true && length > 0
-  return sendBody ? assemble(lines, bodyText, bytes) : assemble(lines, undefined, EMPTY)
+  return sendBody ? assemble(cache, lines, bodyText, bytes) : assemble(cache, lines, undefined, EMPTY)
 }
 
-// A Response is an immutable value, so the bytes of the one serialised last are kept: an
-// application that answers with the same response value again (a constant `json(...)`,
-// a health check) gets the same bytes back while the options (and the Date) are the same.
-// One entry in plain variables, so a fresh response per request costs a few comparisons.
-let lastResponse: Response | undefined
-let lastKeepAlive = false
-let lastHead: boolean | undefined
-let lastDateOption: string | undefined
-let lastProtocol: string | undefined
-let lastBytes: Uint8Array = EMPTY
-
 // The one-entry memo: the bytes of `res` with these options when they are the last ones.
-const remembered = (res: Response, keepAlive: boolean, head: boolean | undefined, date: string | undefined, protocol: string | undefined): boolean =>
-  res === lastResponse && keepAlive === lastKeepAlive && head === lastHead && date === lastDateOption && protocol === lastProtocol
+const remembered = (
+  cache: SerializeCache, res: Response, keepAlive: boolean, head: boolean | undefined, date: string | undefined, protocol: string | undefined,
+): boolean =>
+  res === cache.lastResponse && keepAlive === cache.lastKeepAlive && head === cache.lastHead && date === cache.lastDateOption &&
+  protocol === cache.lastProtocol
 
 const serializeAndRemember = (
+  cache: SerializeCache,
   res: Response,
   keepAlive: boolean,
   head: boolean | undefined,
@@ -354,29 +398,31 @@ const serializeAndRemember = (
   protocol: string | undefined,
   onUnserializable: ((error: unknown) => void) | undefined,
 ): Uint8Array => {
-  lastBytes = serializeFresh(res, keepAlive, head, date, protocol, onUnserializable)
+  const bytes = serializeFresh(cache, res, keepAlive, head, date, protocol, onUnserializable)
+  cache.lastBytes = bytes
   // A body that failed to encode is not remembered: each time it is sent, it is reported.
-  lastResponse = lastFailed ? undefined : res
-  lastKeepAlive = keepAlive
-  lastHead = head
-  lastDateOption = date
-  lastProtocol = protocol
-  return lastBytes
+  cache.lastResponse = cache.lastFailed ? undefined : res
+  cache.lastKeepAlive = keepAlive
+  cache.lastHead = head
+  cache.lastDateOption = date
+  cache.lastProtocol = protocol
+  return bytes
 }
 
 /**
  * The bytes of `res` on the wire. No body for HEAD, 1xx, 204 and 304; no Content-Length
  * for 1xx and 204 (RFC 9110 §8.6); a status outside 100–599 is sent as 500; a JSON body
  * that cannot be encoded (a cycle, a BigInt) becomes 500 `{"error":"unserializable_body"}`.
- * Short responses are views into a shared pool: do not write into the result.
+ * Short responses are views into the cache's pool: do not write into the result. A server
+ * passes its own `cache` (`createSerializeCache`); without one, a fresh cache serves the call.
  *
  * @example
  * serializeResponse(text('hi'), { keepAlive: true })
  * // HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\n\r\nhi
  */
-export const serializeResponse = (res: Response, options: SerializeOptions): Uint8Array => {
-  if (remembered(res, options.keepAlive, options.head, options.date, options.protocol)) return lastBytes
-  return serializeAndRemember(res, options.keepAlive, options.head, options.date, options.protocol, options.onUnserializable)
+export const serializeResponse = (res: Response, options: SerializeOptions, cache: SerializeCache = createSerializeCache()): Uint8Array => {
+  if (remembered(cache, res, options.keepAlive, options.head, options.date, options.protocol)) return cache.lastBytes
+  return serializeAndRemember(cache, res, options.keepAlive, options.head, options.date, options.protocol, options.onUnserializable)
 }
 
 /**
@@ -386,7 +432,7 @@ export const serializeResponse = (res: Response, options: SerializeOptions): Uin
  * `onUnserializable` hook to send the 500 and report it.
  *
  * @example
- * serializeAnswer(text('hi'), true, false, undefined, 'HTTP/1.1') // the bytes serializeResponse gives
+ * serializeAnswer(text('hi'), true, false, undefined, 'HTTP/1.1', cache) // the bytes serializeResponse gives
  */
 export const serializeAnswer = (
   res: Response,
@@ -394,8 +440,9 @@ export const serializeAnswer = (
   head: boolean,
   date: string | undefined,
   protocol: 'HTTP/1.0' | 'HTTP/1.1' | undefined,
+  cache: SerializeCache,
 ): Uint8Array | undefined => {
-  if (remembered(res, keepAlive, head, date, protocol)) return lastBytes
-  const bytes = serializeAndRemember(res, keepAlive, head, date, protocol, undefined)
-  return lastFailed ? undefined : bytes
+  if (remembered(cache, res, keepAlive, head, date, protocol)) return cache.lastBytes
+  const bytes = serializeAndRemember(cache, res, keepAlive, head, date, protocol, undefined)
+  return cache.lastFailed ? undefined : bytes
 }

@@ -5,7 +5,7 @@
  * its class, never "Unknown". Pure and portable: no node:* imports.
  */
 
-const PHRASES: Readonly<Record<number, string>> = {
+const PHRASES: Readonly<Record<number, string>> = Object.freeze({
   100: 'Continue',
   101: 'Switching Protocols',
   102: 'Processing',
@@ -69,10 +69,10 @@ const PHRASES: Readonly<Record<number, string>> = {
   508: 'Loop Detected',
   510: 'Not Extended',
   511: 'Network Authentication Required',
-}
+})
 
 // RFC 9110 §15: the first digit defines the class.
-const CLASSES: readonly string[] = ['Status', 'Informational', 'Success', 'Redirection', 'Client Error', 'Server Error']
+const CLASSES: readonly string[] = Object.freeze(['Status', 'Informational', 'Success', 'Redirection', 'Client Error', 'Server Error'])
 
 /**
  * The reason phrase of `code` (RFC 9110 §15); unregistered codes get their class phrase.

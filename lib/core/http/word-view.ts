@@ -2,7 +2,8 @@
  * `wordView`: a `DataView` of a byte array, for reading four bytes at a time
  * (`getInt32(i, true)`) where a head's long runs (field values, interned strings) are
  * checked or compared a word at a time instead of a byte at a time. One view is kept, the
- * last made: a connection's parse loop reads every request of a chunk from the same array,
+ * last made, in a `WordViews` record the server owns (`createWordViews`): a connection's
+ * parse loop reads every request of a chunk from the same array,
  * so a view costs one allocation per chunk at most (and that costs: `bytes.buffer` is a call
  * and the view an object, ~70 ns together on the bench machine, so `wordsFor` makes one
  * only for a run long enough to pay for it).
@@ -10,21 +11,32 @@
  * Pure and portable: no node:* imports, no Buffer.
  */
 
-let lastBytes: Uint8Array | undefined
-let lastView: DataView = new DataView(new ArrayBuffer(0))
+/** The last view made and the array it is of: one per server, written by `wordView`. */
+export interface WordViews {
+  bytes: Uint8Array | undefined
+  view: DataView
+}
 
 /**
- * A view of exactly the bytes of `bytes` (index 0 is `bytes[0]`).
+ * A fresh record of no view yet.
  *
  * @example
- * wordView(new Uint8Array([0x48, 0x54, 0x54, 0x50])).getInt32(0, true) // 0x50545448
+ * const views = createWordViews()
  */
-export const wordView = (bytes: Uint8Array): DataView => {
-  if (bytes !== lastBytes) {
-    lastView = new DataView(bytes.buffer, bytes.byteOffset, bytes.length)
-    lastBytes = bytes
+export const createWordViews = (): WordViews => ({ bytes: undefined, view: new DataView(new ArrayBuffer(0)) })
+
+/**
+ * A view of exactly the bytes of `bytes` (index 0 is `bytes[0]`), kept in `views`.
+ *
+ * @example
+ * wordView(createWordViews(), new Uint8Array([0x48, 0x54, 0x54, 0x50])).getInt32(0, true) // 0x50545448
+ */
+export const wordView = (views: WordViews, bytes: Uint8Array): DataView => {
+  if (bytes !== views.bytes) {
+    views.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length)
+    views.bytes = bytes
   }
-  return lastView
+  return views.view
 }
 
 /** The shortest run worth a new view: making one costs about what comparing ~70 bytes one by one does. */
@@ -36,10 +48,10 @@ export const LONG_RUN = 64
  * heads (wrk's, or one request per chunk) makes no view at all.
  *
  * @example
- * wordsFor(new Uint8Array(8), 8) // undefined (unless a view of that array was made last)
+ * wordsFor(views, new Uint8Array(8), 8) // undefined (unless a view of that array was made last)
  */
-export const wordsFor = (bytes: Uint8Array, n: number): DataView | undefined =>
-  bytes === lastBytes ? lastView : n >= LONG_RUN ? wordView(bytes) : undefined
+export const wordsFor = (views: WordViews, bytes: Uint8Array, n: number): DataView | undefined =>
+  bytes === views.bytes ? views.view : n >= LONG_RUN ? wordView(views, bytes) : undefined
 
 /**
  * RFC 9110 §5.5: field-value bytes are VCHAR (0x21–0x7E) with SP between them (obs-text and

@@ -4,7 +4,7 @@
  */
 
 /** Level names, as PSR-3 spells them. */
-export const LogLevel = {
+export const LogLevel = Object.freeze({
   EMERGENCY: 'emergency',
   ALERT: 'alert',
   CRITICAL: 'critical',
@@ -13,7 +13,7 @@ export const LogLevel = {
   NOTICE: 'notice',
   INFO: 'info',
   DEBUG: 'debug',
-} as const
+} as const)
 
 /** One of the level names. */
 export type LogLevel = (typeof LogLevel)[keyof typeof LogLevel]
@@ -22,7 +22,7 @@ export type LogLevel = (typeof LogLevel)[keyof typeof LogLevel]
  * Numeric priorities, debug lowest (0) to emergency highest (7): the reverse of RFC 5424
  * §6.2.1 numbering, so that "at least as severe" reads `>=`. The seed leaves them open.
  */
-export const LEVEL_PRIORITY: { readonly [L in LogLevel]: number } = {
+export const LEVEL_PRIORITY: { readonly [L in LogLevel]: number } = Object.freeze({
   debug: 0,
   info: 1,
   notice: 2,
@@ -31,4 +31,4 @@ export const LEVEL_PRIORITY: { readonly [L in LogLevel]: number } = {
   critical: 5,
   alert: 6,
   emergency: 7,
-}
+})

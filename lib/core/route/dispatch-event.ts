@@ -5,8 +5,8 @@
  * Pure and portable: no node:* imports, no timers.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { composeWs } from '../middleware/compose-ws.js'
-import type { WsMiddleware } from '../middleware/ws-middleware.js'
+import { composeWs } from './compose-ws.js'
+import type { WsMiddleware } from './ws-middleware.js'
 import type { EventError, EventErrorCode, EventMessage } from '../ws/event.js'
 import type { CompiledRoutes } from './compiled-routes.js'
 import { ack, type EventOutcome, failed, noReply } from './event-outcome.js'

@@ -5,7 +5,9 @@
  * reported. Pure and portable: no node:* imports, no timers.
  *
  * Hot path: with no middleware nothing is composed, and a handler that answers synchronously
- * is answered synchronously (`dispatchHttpNow`): no promise and no closure per request.
+ * is answered synchronously (`dispatchHttpNow`): no promise and no closure per request. A
+ * server composes its middleware once (`composeHttp`) and passes the `stack` and its own
+ * route memo (`createRouteMemo`); nothing is kept here between calls.
  */
 import { BodyStreamError, type ExchangeOwner } from '../http/body-stream.js'
 import { MultipartReadError } from '../http/multipart/read-multipart.js'
@@ -13,12 +15,12 @@ import { makeRequest } from '../http/request.js'
 import { errorResponse, isResponse, json, noContent } from '../http/response.js'
 import { withHeader } from '../http/response-updates.js'
 import type { HttpRequest, Json, Response } from '../http/types.js'
-import { composeHttp, type HttpStack } from '../middleware/compose-http.js'
-import type { HttpMiddleware } from '../middleware/http-middleware.js'
+import { composeHttp, type HttpStack } from './compose-http.js'
+import type { HttpMiddleware } from './http-middleware.js'
 import type { CompiledRoutes } from './compiled-routes.js'
 import type { HttpContext } from './http-context.js'
 import { inertHttpContext } from './inert-http-context.js'
-import { matchRoute, matchStatic } from './match-route.js'
+import { createRouteMemo, matchRoute, matchStatic, type RouteMemo } from './match-route.js'
 
 /** The CORS step as two functions resolved once from the configuration (see `applyCors`). */
 export interface CorsHooks {
@@ -29,8 +31,15 @@ export interface CorsHooks {
 }
 
 export interface HttpDispatchOptions {
-  /** Runs around everything (routing, 404/405, preflights), first element outermost. */
+  /**
+   * Runs around everything (routing, 404/405, preflights), first element outermost; composed
+   * on each call: a server passes `stack` instead.
+   */
   readonly middleware?: readonly HttpMiddleware[]
+  /** The middleware composed once (`composeHttp`); used instead of `middleware` when given. */
+  readonly stack?: HttpStack
+  /** The server's route memo (`createRouteMemo`); a fresh one per call when absent. */
+  readonly memo?: RouteMemo
   readonly cors?: CorsHooks
   /** Server operations for handlers and middleware; an inert one when absent. */
   readonly context?: HttpContext
@@ -38,7 +47,7 @@ export interface HttpDispatchOptions {
   readonly onError?: (error: unknown, request: HttpRequest) => void
 }
 
-const NO_OPTIONS: HttpDispatchOptions = {}
+const NO_OPTIONS: HttpDispatchOptions = Object.freeze({})
 
 const internalError = (): Response => errorResponse(500, 'Internal Server Error')
 
@@ -86,6 +95,7 @@ const answer = (
   request: HttpRequest,
   ctx: HttpContext,
   options: HttpDispatchOptions,
+  memo: RouteMemo,
   owner: ExchangeOwner | undefined,
   exchange: number,
 ): Response | Promise<Response> => {
@@ -93,9 +103,9 @@ const answer = (
     const preflight = options.cors?.preflight(request)
     if (preflight !== undefined) return preflight
     // A static route, as the path came: found without a match record.
-    const endpoint = matchStatic(compiled, request.method, request.path)
+    const endpoint = matchStatic(compiled, request.method, request.path, memo)
     if (endpoint !== undefined) return settle(endpoint.route.handler(makeRequest(request, {}, owner, exchange), ctx), options, request)
-    const match = matchRoute(compiled, request.method, request.path)
+    const match = matchRoute(compiled, request.method, request.path, memo)
     switch (match._tag) {
       case 'RouteNotFound':
         return errorResponse(404, 'Not Found')
@@ -114,28 +124,17 @@ const answer = (
   }
 }
 
-const stacks = new WeakMap<readonly HttpMiddleware[], HttpStack>()
-
-// Composed once per middleware array (the server passes the same one every time).
-const stackOf = (middleware: readonly HttpMiddleware[]): HttpStack => {
-  let stack = stacks.get(middleware)
-  if (stack === undefined) {
-    stack = composeHttp(middleware)
-    stacks.set(middleware, stack)
-  }
-  return stack
-}
-
 const throughMiddleware = (
   compiled: CompiledRoutes,
   http: HttpRequest,
   ctx: HttpContext,
   options: HttpDispatchOptions,
-  middleware: readonly HttpMiddleware[],
+  memo: RouteMemo,
+  stack: HttpStack,
   owner: ExchangeOwner | undefined,
   exchange: number,
 ): Promise<Response> =>
-  stackOf(middleware)(http, ctx, (request, context) => answer(compiled, request, context, options, owner, exchange)).then(undefined, (error: unknown) => {
+  stack(http, ctx, (request, context) => answer(compiled, request, context, options, memo, owner, exchange)).then(undefined, (error: unknown) => {
     report(options, error, http)
     return internalError()
   })
@@ -176,11 +175,15 @@ export const dispatchHttpNow = (
   exchange = 0,
 ): Response | Promise<Response> => {
   const ctx = options.context ?? inertHttpContext
+  const memo = options.memo ?? createRouteMemo()
+  const stack = options.stack
   const middleware = options.middleware
   const res =
-    middleware === undefined || middleware.length === 0
-      ? answer(compiled, http, ctx, options, owner, exchange)
-      : throughMiddleware(compiled, http, ctx, options, middleware, owner, exchange)
+    stack !== undefined
+      ? throughMiddleware(compiled, http, ctx, options, memo, stack, owner, exchange)
+      : middleware === undefined || middleware.length === 0
+        ? answer(compiled, http, ctx, options, memo, owner, exchange)
+        : throughMiddleware(compiled, http, ctx, options, memo, composeHttp(middleware), owner, exchange)
   if (res instanceof Promise) return res.then((r: Response) => withCors(options, http, r))
   return withCors(options, http, res)
 }

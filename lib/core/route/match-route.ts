@@ -3,6 +3,8 @@
  * Static paths are one Map lookup; others walk a segment trie, literal children before
  * the param child, backtracking when a branch ends without a route for the method.
  * Segments are compared in place; only param values are cut out of the path.
+ * A server matches with its own `RouteMemo` (`createRouteMemo`): the tables it compiled,
+ * the param scratch array and the last static lookup; servers share nothing.
  * Pure and portable: no node:* imports.
  */
 import { buildRoutes, shapeKey } from './compile-routes.js'
@@ -16,21 +18,41 @@ const NOT_FOUND: RouteMatch = Object.freeze({ _tag: 'RouteNotFound', status: 404
 const endpointFor = (leaf: PathLeaf, method: string): Endpoint | undefined =>
   leaf.methods.get(method) ?? (method === 'HEAD' ? leaf.methods.get('GET') : undefined)
 
-const memo = new WeakMap<RouteTable, CompiledRoutes>()
-
-const compiledOf = (source: CompiledRoutes | RouteTable): CompiledRoutes => {
-  if (!Array.isArray(source)) return source as CompiledRoutes
-  const table = source as RouteTable
-  const cached = memo.get(table)
-  if (cached !== undefined) return cached
-  const built = buildRoutes(table).compiled
-  memo.set(table, built)
-  return built
+/** A server's matching state (see the file header). */
+export interface RouteMemo {
+  // Route tables compiled on first use, by identity.
+  readonly tables: WeakMap<RouteTable, CompiledRoutes>
+  // Param values of the walk in progress, by depth. Matching never calls out while it
+  // walks, so one scratch array serves every call; results copy out of it.
+  readonly values: string[]
+  // The last static lookup, one entry in plain fields. A server's parser hands out the same
+  // target string object request after request (its one-string memo), so a repeated lookup
+  // is three identity comparisons instead of two Map lookups. A compiled table never
+  // changes, so an entry never goes stale; a miss costs the comparisons and four stores.
+  compiled: CompiledRoutes | undefined
+  method: string
+  path: string
+  endpoint: Endpoint | undefined
 }
 
-// Param values of the walk in progress, by depth. Matching never calls out while it
-// walks, so one scratch array serves every call; results copy out of it.
-const values: string[] = []
+/**
+ * A fresh memo: nothing compiled, nothing looked up.
+ *
+ * @example
+ * const memo = createRouteMemo()
+ * matchRoute(table, 'GET', '/users/42', memo)
+ */
+export const createRouteMemo = (): RouteMemo => ({ tables: new WeakMap(), values: [], compiled: undefined, method: '', path: '', endpoint: undefined })
+
+const compiledOf = (source: CompiledRoutes | RouteTable, memo: RouteMemo): CompiledRoutes => {
+  if (!Array.isArray(source)) return source as CompiledRoutes
+  const table = source as RouteTable
+  const cached = memo.tables.get(table)
+  if (cached !== undefined) return cached
+  const built = buildRoutes(table).compiled
+  memo.tables.set(table, built)
+  return built
+}
 
 // The literal child whose text equals path[start, end), if any.
 const literalAt = (at: TrieNode, path: string, start: number, end: number): TrieNode | undefined => {
@@ -48,7 +70,7 @@ const literalAt = (at: TrieNode, path: string, start: number, end: number): Trie
 // Depth first from the segment at `start`; past the end of the path means consumed.
 // Only a literal edge beside a param edge needs a recursive call (to come back and try
 // the param); every other step is a loop iteration.
-const walk = (node: TrieNode, path: string, from: number, method: string, fromDepth: number): Endpoint | undefined => {
+const walk = (node: TrieNode, path: string, from: number, method: string, fromDepth: number, values: string[]): Endpoint | undefined => {
   let at = node
   let start = from
   let depth = fromDepth
@@ -64,7 +86,7 @@ const walk = (node: TrieNode, path: string, from: number, method: string, fromDe
         start = end + 1
         continue
       }
-      const found = walk(literal, path, end + 1, method, depth)
+      const found = walk(literal, path, end + 1, method, depth, values)
       if (found !== undefined) return found
     }
     if (param === undefined) return undefined
@@ -96,7 +118,7 @@ const decode = (segment: string): string | undefined => {
   }
 }
 
-const found = (endpoint: Endpoint): RouteMatch => {
+const found = (endpoint: Endpoint, values: string[]): RouteMatch => {
   for (let i = 0; i < endpoint.params.length; i++) {
     const raw = values[i] as string
     const value = decode(raw)
@@ -106,33 +128,28 @@ const found = (endpoint: Endpoint): RouteMatch => {
   return { _tag: 'RouteFound', route: endpoint.route, params: endpoint.build(values) }
 }
 
-// The last static lookup, one entry in plain variables. A server's parser hands out the same
-// target string object request after request (its one-string memo), so a repeated lookup is
-// three identity comparisons instead of two Map lookups. A compiled table never changes, so
-// an entry never goes stale; a miss costs the comparisons and four stores.
-let lastCompiled: CompiledRoutes | undefined
-let lastMethod = ''
-let lastPath = ''
-let lastEndpoint: Endpoint | undefined
-
 /**
  * The endpoint of a static route (a path without params) for `method` and `path`, exactly as
  * received (no trailing slash trimmed), or `undefined`: then `matchRoute` decides. When it
  * answers, `matchRoute` finds the same route with no params. For a dispatcher's hot path:
  * one Map lookup, and nothing made; the same lookup as the last call (same table, method and
- * path) is answered from a one-entry memo.
+ * path) is answered from the one-entry memo in `memo` when one is given.
  *
  * @example
- * matchStatic(compiled, 'GET', '/hello')?.route // the route of GET /hello
+ * matchStatic(compiled, 'GET', '/hello', memo)?.route // the route of GET /hello
  */
-export const matchStatic = (compiled: CompiledRoutes, method: string, path: string): Endpoint | undefined => {
-  if (path === lastPath && method === lastMethod && compiled === lastCompiled) return lastEndpoint
+export const matchStatic = (compiled: CompiledRoutes, method: string, path: string, memo?: RouteMemo): Endpoint | undefined => {
+  if (memo === undefined) {
+    const leaf = compiled.statics.get(path)
+    return leaf === undefined ? undefined : endpointFor(leaf, method)
+  }
+  if (path === memo.path && method === memo.method && compiled === memo.compiled) return memo.endpoint
   const leaf = compiled.statics.get(path)
   const endpoint = leaf === undefined ? undefined : endpointFor(leaf, method)
-  lastCompiled = compiled
-  lastMethod = method
-  lastPath = path
-  lastEndpoint = endpoint
+  memo.compiled = compiled
+  memo.method = method
+  memo.path = path
+  memo.endpoint = endpoint
   return endpoint
 }
 
@@ -142,15 +159,16 @@ export const matchStatic = (compiled: CompiledRoutes, method: string, path: stri
  * ignored. Literal segments win over params at the same position.
  *
  * Takes a `CompiledRoutes` or a route table; a table is compiled on first use and
- * remembered (by identity), keeping the first of any conflicting routes — call
- * `compileRoutes` to see the conflicts.
+ * remembered in `memo` (by identity), keeping the first of any conflicting routes — call
+ * `compileRoutes` to see the conflicts. Without a `memo`, a fresh one serves the call (a
+ * table is then compiled each time: compile it once, or pass a memo, to match it often).
  *
  * @example
  * matchRoute(table, 'GET', '/users/42') // { _tag: 'RouteFound', route, params: { id: '42' } }
  */
-export const matchRoute = (routes: CompiledRoutes | RouteTable, method: string, path: string): RouteMatch => {
+export const matchRoute = (routes: CompiledRoutes | RouteTable, method: string, path: string, memo: RouteMemo = createRouteMemo()): RouteMatch => {
   if (path.charCodeAt(0) !== 47) return NOT_FOUND
-  const compiled = compiledOf(routes)
+  const compiled = compiledOf(routes, memo)
   const key = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.slice(0, -1) : path
   const leaf = compiled.statics.get(key)
   if (leaf !== undefined) {
@@ -158,8 +176,9 @@ export const matchRoute = (routes: CompiledRoutes | RouteTable, method: string, 
     if (endpoint !== undefined) return { _tag: 'RouteFound', route: endpoint.route, params: {} }
   }
   const start = key === '/' ? 2 : 1
-  const endpoint = walk(compiled.trie, key, start, method, 0)
-  if (endpoint !== undefined) return found(endpoint)
+  const values = memo.values
+  const endpoint = walk(compiled.trie, key, start, method, 0, values)
+  if (endpoint !== undefined) return found(endpoint, values)
   const leaves: PathLeaf[] = []
   leavesOf(compiled.trie, key, start, leaves)
   if (leaves.length === 0) return NOT_FOUND

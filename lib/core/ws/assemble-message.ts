@@ -113,7 +113,7 @@ export interface CompressedInProgress {
 export type AssemblyState = Idle | TextInProgress | BinaryInProgress | CompressedInProgress
 
 /** The state of a new connection. */
-export const initialAssembly: AssemblyState = { _tag: 'Idle' }
+export const initialAssembly: AssemblyState = Object.freeze({ _tag: 'Idle' })
 
 /** What one step gives: the next state, and a message when this frame completed one. */
 export interface AssemblyStep {

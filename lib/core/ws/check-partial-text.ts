@@ -15,6 +15,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { AssemblyState } from './assemble-message.js'
 import { OPCODE } from './frame.js'
+import { frameOpcode, MASK_BIT, MASK_KEY_SIZE, payloadOffset, readPayloadLength, RSV1_BIT } from './frame-header.js'
 import { maskCopy } from './mask.js'
 import { decodeUtf8Fragment } from './utf8.js'
 import { invalidUtf8, type InvalidUtf8 } from './ws-error.js'
@@ -75,30 +76,26 @@ export const continuePartialText = (scan: PartialText, chunk: Uint8Array): E.Eit
  */
 export const startPartialText = (bytes: Uint8Array, state: AssemblyState): E.Either<InvalidUtf8, PartialText> | undefined => {
   if (bytes.length < 2) return undefined
-  const opcode = bytes[0]! & 0x0f
+  const opcode = frameOpcode(bytes)
   // A text frame with RSV1 starts a compressed message (RFC 7692 §6): its bytes are DEFLATE
   // data, checked as UTF-8 only once inflated. Its continuations are skipped too, as the
   // state is then `CompressedInProgress`, not `TextInProgress`.
   const text =
-    (opcode === OPCODE.TEXT && state._tag === 'Idle' && (bytes[0]! & 0x40) === 0) ||
+    (opcode === OPCODE.TEXT && state._tag === 'Idle' && (bytes[0]! & RSV1_BIT) === 0) ||
     (opcode === OPCODE.CONTINUATION && state._tag === 'TextInProgress')
   if (!text) return undefined
   // RFC 6455 §5.2: a 7-bit length, or 126 + 16 bits, or 127 + 64 bits, then the key if masked.
-  const masked = (bytes[1]! & 0x80) !== 0
-  const field = bytes[1]! & 0x7f
-  const lengthBytes = field === 126 ? 2 : field === 127 ? 8 : 0
-  const headerLength = 2 + lengthBytes + (masked ? 4 : 0)
+  const masked = (bytes[1]! & MASK_BIT) !== 0
+  const headerLength = payloadOffset(bytes)
   if (bytes.length < headerLength) return undefined
-  let length = field
-  if (field === 126) length = (bytes[2]! << 8) | bytes[3]!
-  // decodeFrame has ruled out lengths past 2^53, so the float arithmetic is exact.
-  else if (field === 127) for (let i = 2; i < 10; i++) length = (i === 2 ? 0 : length * 256) + bytes[i]!
+  // decodeFrame has ruled out lengths past 2^53, so the length is exact.
+  const length = readPayloadLength(bytes, 0)
   const here = Math.min(bytes.length - headerLength, length)
   const scan: PartialText = {
     _tag: 'PartialText',
     remaining: length,
     checked: 0,
-    key: masked ? bytes.slice(headerLength - 4, headerLength) : undefined,
+    key: masked ? bytes.slice(headerLength - MASK_KEY_SIZE, headerLength) : undefined,
     pending: state._tag === 'TextInProgress' ? state.pending : EMPTY,
   }
   return continuePartialText(scan, bytes.subarray(headerLength, headerLength + here))

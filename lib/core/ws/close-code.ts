@@ -5,7 +5,7 @@
  */
 
 /** The codes RFC 6455 §7.4.1 names, plus the registered 1012–1014. */
-export const CLOSE_CODE = {
+export const CLOSE_CODE = Object.freeze({
   NORMAL: 1000,
   GOING_AWAY: 1001,
   PROTOCOL_ERROR: 1002,
@@ -22,7 +22,7 @@ export const CLOSE_CODE = {
   SERVICE_RESTART: 1012,
   TRY_AGAIN_LATER: 1013,
   BAD_GATEWAY: 1014,
-} as const
+} as const)
 
 /**
  * Whether a code may appear in a close frame (RFC 6455 §7.4.1–§7.4.2): 1000–1003 and

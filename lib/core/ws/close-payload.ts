@@ -20,7 +20,7 @@ export interface CloseInfo {
 /** What a close payload can be wrong with. */
 export type ClosePayloadError = ClosePayloadTooShort | InvalidCloseCode | InvalidUtf8
 
-const NO_CODE: CloseInfo = { code: undefined, reason: '' }
+const NO_CODE: CloseInfo = Object.freeze({ code: undefined, reason: '' })
 
 /**
  * Reads a close frame's payload: empty (no code), or a valid code (1000–1003, 1007–1014,

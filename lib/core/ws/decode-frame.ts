@@ -9,6 +9,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DecodeStep, needMore, parsed } from '../decode-step.js'
 import { type Frame, type FrameLimits, isControlOpcode, MAX_CONTROL_PAYLOAD } from './frame.js'
+import * as header from './frame-header.js'
+import { lengthEnd, readPayloadLength } from './frame-header.js'
 import { maskCopy } from './mask.js'
 import {
   controlFrameTooLong,
@@ -24,6 +26,15 @@ import {
 
 // Opcodes RFC 6455 §5.2 defines: 0x0–0x2 and 0x8–0xA (bit i set = opcode i defined).
 const DEFINED_OPCODES = 0b0000_0111_0000_0111
+
+// frame-header.ts's bits as this module's own constants: V8 folds a module's own `const`s into
+// the code it optimizes, but loads an imported binding at every use, and these are read per frame.
+const FIN_BIT = header.FIN_BIT
+const OPCODE_BITS = header.OPCODE_BITS
+const MASK_BIT = header.MASK_BIT
+const LENGTH_BITS = header.LENGTH_BITS
+const MASK_KEY_SIZE = header.MASK_KEY_SIZE
+const LENGTH_OUT_OF_RANGE = header.LENGTH_OUT_OF_RANGE
 
 const NEED_TWO: E.Either<never, DecodeStep<never>> = E.right(needMore(2))
 
@@ -50,18 +61,18 @@ export const decodeFrame = (bytes: Uint8Array, limits: FrameLimits): E.Either<Ws
   const b1 = bytes[1]!
 
   // §5.2: FIN, RSV1–3, opcode in the first byte; MASK and the 7-bit length in the second.
-  const fin = (b0 & 0x80) !== 0
+  const fin = (b0 & FIN_BIT) !== 0
   const rsv = (b0 >>> 4) & 0x7
-  const opcode = b0 & 0x0f
+  const opcode = b0 & OPCODE_BITS
   if (rsv !== 0 && (rsv !== 0x4 || limits.allowRsv1 !== true)) return E.left(reservedBits(rsv))
   if (((DEFINED_OPCODES >>> opcode) & 1) === 0) return E.left(reservedOpcode(opcode))
   // RFC 7692 §6.1: "An endpoint MUST NOT set the "Per-Message Compressed" bit of control
   // frames and non-first fragments of a data message." RSV1 is only left here when allowed;
   // a defined opcode is a continuation (0) or a control frame (8 and up) outside 1 and 2.
   if (rsv !== 0 && (opcode === 0 || opcode > 2)) return E.left(misplacedRsv1(opcode))
-  const masked = (b1 & 0x80) !== 0
+  const masked = (b1 & MASK_BIT) !== 0
   if (!masked && limits.requireMask) return E.left(unmaskedFrame())
-  const lengthField = b1 & 0x7f
+  const lengthField = b1 & LENGTH_BITS
   if (isControlOpcode(opcode)) {
     // §5.5: control frames are never fragmented and carry at most 125 bytes.
     if (!fin) return E.left(fragmentedControlFrame(opcode))
@@ -69,19 +80,12 @@ export const decodeFrame = (bytes: Uint8Array, limits: FrameLimits): E.Either<Ws
   }
 
   // §5.2: 126 means a 16-bit length follows, 127 a 64-bit one (most significant bit 0).
-  const lengthBytes = lengthField === 126 ? 2 : lengthField === 127 ? 8 : 0
   // Wait for the length alone first: the limit is checked before the mask key is waited for.
-  if (available < 2 + lengthBytes) return E.right(needMore(2 + lengthBytes))
-  const headerLength = 2 + lengthBytes + (masked ? 4 : 0)
-  let length = lengthField
-  if (lengthField === 126) {
-    length = (bytes[2]! << 8) | bytes[3]!
-  } else if (lengthField === 127) {
-    const high = ((bytes[2]! << 24) | (bytes[3]! << 16) | (bytes[4]! << 8) | bytes[5]!) >>> 0
-    if (high > 0x7fffffff) return E.left(lengthOutOfRange())
-    const low = ((bytes[6]! << 24) | (bytes[7]! << 16) | (bytes[8]! << 8) | bytes[9]!) >>> 0
-    length = high * 0x1_0000_0000 + low
-  }
+  const lengthAt = lengthEnd(b1)
+  if (available < lengthAt) return E.right(needMore(lengthAt))
+  const headerLength = lengthAt + (masked ? MASK_KEY_SIZE : 0)
+  const length = readPayloadLength(bytes, 0)
+  if (length === LENGTH_OUT_OF_RANGE) return E.left(lengthOutOfRange())
   // Checked before the mask key and the payload are waited for. Past 2^53 a length is no
   // longer exact, so such a frame is too big for any limit.
   if (length > limits.maxPayload || length > Number.MAX_SAFE_INTEGER) return E.left(frameTooBig(length, limits.maxPayload))
@@ -89,7 +93,7 @@ export const decodeFrame = (bytes: Uint8Array, limits: FrameLimits): E.Either<Ws
   const end = headerLength + length
   if (available < end) return E.right(needMore(end))
   // §5.3: the masking key is the last 4 bytes of the header.
-  const payload = masked ? maskCopy(bytes, headerLength, end, bytes, headerLength - 4) : bytes.subarray(headerLength, end)
+  const payload = masked ? maskCopy(bytes, headerLength, end, bytes, headerLength - MASK_KEY_SIZE) : bytes.subarray(headerLength, end)
   const frame: Frame = {
     fin,
     rsv1: (rsv & 0x4) !== 0,

@@ -1,7 +1,7 @@
 /**
- * `encodeFrame` and `encodeFrameBytes`: a frame value to wire bytes (RFC 6455 §5.2). The
- * server sends unmasked frames; given a masking key (the caller's randomness, RFC 6455 §5.3)
- * the encoder masks, as a client must.
+ * `encodeFrame` and `encodeFrameBytes`: a frame value to wire bytes (RFC 6455 §5.2; the
+ * header is written by `frame-header.ts`). The server sends unmasked frames; given a masking
+ * key (the caller's randomness, RFC 6455 §5.3) the encoder masks, as a client must.
  *
  * The encoder trusts its input: the opcode and, for control frames, a payload of at most 125
  * bytes are the caller's to get right (the builders in `out-frame.ts` do).
@@ -9,51 +9,8 @@
  * Pure and portable: no node:* imports, no Buffer. Never mutates the payload it is given.
  */
 import type { OutFrame } from './frame.js'
+import { firstByteOf, frameHeaderSize, writeFrameHeader } from './frame-header.js'
 import { maskCopy } from './mask.js'
-
-/** The header's length for a payload of `length` bytes (RFC 6455 §5.2). */
-const headerLengthFor = (length: number, masked: boolean): number =>
-  (length < 126 ? 2 : length < 0x1_0000 ? 4 : 10) + (masked ? 4 : 0)
-
-// Writes the header at the front of `target` (which is at least `headerLengthFor` long).
-const writeHeader = (target: Uint8Array, frame: OutFrame, length: number, maskKey: Uint8Array | undefined): void => {
-  target[0] =
-    (frame.fin === false ? 0 : 0x80) |
-    (frame.rsv1 === true ? 0x40 : 0) |
-    (frame.rsv2 === true ? 0x20 : 0) |
-    (frame.rsv3 === true ? 0x10 : 0) |
-    (frame.opcode & 0x0f)
-  const maskBit = maskKey === undefined ? 0 : 0x80
-  let at: number
-  if (length < 126) {
-    target[1] = maskBit | length
-    at = 2
-  } else if (length < 0x1_0000) {
-    target[1] = maskBit | 126
-    target[2] = length >>> 8
-    target[3] = length & 0xff
-    at = 4
-  } else {
-    target[1] = maskBit | 127
-    const high = Math.floor(length / 0x1_0000_0000)
-    const low = length >>> 0
-    target[2] = high >>> 24
-    target[3] = (high >>> 16) & 0xff
-    target[4] = (high >>> 8) & 0xff
-    target[5] = high & 0xff
-    target[6] = low >>> 24
-    target[7] = (low >>> 16) & 0xff
-    target[8] = (low >>> 8) & 0xff
-    target[9] = low & 0xff
-    at = 10
-  }
-  if (maskKey !== undefined) {
-    target[at] = maskKey[0]!
-    target[at + 1] = maskKey[1]!
-    target[at + 2] = maskKey[2]!
-    target[at + 3] = maskKey[3]!
-  }
-}
 
 /**
  * The frame as two chunks, header and payload, so a large payload goes out without a copy.
@@ -66,8 +23,8 @@ const writeHeader = (target: Uint8Array, frame: OutFrame, length: number, maskKe
  */
 export const encodeFrame = (frame: OutFrame, maskKey?: Uint8Array): readonly [header: Uint8Array, payload: Uint8Array] => {
   const length = frame.payload.length
-  const header = new Uint8Array(headerLengthFor(length, maskKey !== undefined))
-  writeHeader(header, frame, length, maskKey)
+  const header = new Uint8Array(frameHeaderSize(length, maskKey !== undefined))
+  writeFrameHeader(header, 0, firstByteOf(frame), length, maskKey)
   const payload = maskKey === undefined ? frame.payload : maskCopy(frame.payload, 0, length, maskKey, 0)
   return [header, payload]
 }
@@ -82,7 +39,7 @@ export const encodeFrame = (frame: OutFrame, maskKey?: Uint8Array): readonly [he
  */
 export const encodeFrameBytes = (frame: OutFrame, maskKey?: Uint8Array): Uint8Array => {
   const length = frame.payload.length
-  const headerLength = headerLengthFor(length, maskKey !== undefined)
+  const headerLength = frameHeaderSize(length, maskKey !== undefined)
   let out: Uint8Array
   if (maskKey === undefined) {
     out = new Uint8Array(headerLength + length)
@@ -91,6 +48,6 @@ export const encodeFrameBytes = (frame: OutFrame, maskKey?: Uint8Array): Uint8Ar
     // Masked straight into a fresh array with room left in front for the header: one copy.
     out = maskCopy(frame.payload, 0, length, maskKey, 0, headerLength)
   }
-  writeHeader(out, frame, length, maskKey)
+  writeFrameHeader(out, 0, firstByteOf(frame), length, maskKey)
   return out
 }

@@ -11,14 +11,14 @@
  * @example
  * OPCODE.TEXT // 1
  */
-export const OPCODE = {
+export const OPCODE = Object.freeze({
   CONTINUATION: 0x0,
   TEXT: 0x1,
   BINARY: 0x2,
   CLOSE: 0x8,
   PING: 0x9,
   PONG: 0xa,
-} as const
+} as const)
 
 /** One of the defined opcodes. */
 export type Opcode = (typeof OPCODE)[keyof typeof OPCODE]

@@ -15,6 +15,14 @@
  * Pure and portable: no node:* imports, no Buffer. Never throws; never writes to `bytes`,
  * only to `out` (which the caller owns).
  */
+import * as header from './frame-header.js'
+
+// frame-header.ts's bits as this module's own constants: V8 folds a module's own `const`s into
+// the code it optimizes, but loads an imported binding at every use, and these are read per frame.
+const FIN_TEXT = header.FIN_TEXT
+const FIN_BINARY = header.FIN_BINARY
+const MASK_BIT = header.MASK_BIT
+const LENGTH_BITS = header.LENGTH_BITS
 
 /** The answer for a frame the fast path does not take. */
 export const NOT_SMALL = -1
@@ -24,12 +32,6 @@ export const SMALL_NOT_ASCII = 0x100
 
 /** The largest payload this path takes: what a 7-bit length holds (RFC 6455 §5.2). */
 export const SMALL_MAX = 125
-
-// RFC 6455 §5.2: FIN set, RSV1-3 clear, then the opcode: 0x81 a whole text message, 0x82 binary.
-const FIN_TEXT = 0x81
-const FIN_BINARY = 0x82
-// §5.2: "Mask: 1 bit", the high bit of the second byte; the 7-bit length below it.
-const MASK_BIT = 0x80
 
 /**
  * The payload length of the frame at `bytes[at]` (the buffer ends at `end`) when
@@ -44,7 +46,7 @@ export const smallFrameLength = (bytes: Uint8Array, at: number, end: number, max
   const b0 = bytes[at]!
   const b1 = bytes[at + 1]!
   if ((b0 !== FIN_TEXT && b0 !== FIN_BINARY) || (b1 & MASK_BIT) === 0) return NOT_SMALL
-  const length = b1 & 0x7f
+  const length = b1 & LENGTH_BITS
   return length > SMALL_MAX || length > maxLength || end - at < 6 + length ? NOT_SMALL : length
 }
 

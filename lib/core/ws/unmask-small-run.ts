@@ -12,7 +12,32 @@
  *
  * Pure and portable: no node:* imports, no Buffer. Never throws; never writes to `bytes`.
  */
+import * as header from './frame-header.js'
 import { NOT_SMALL, SMALL_NOT_ASCII, smallFrameLength } from './unmask-small-frame.js'
+
+// frame-header.ts's bits as this module's own constants: V8 folds a module's own `const`s into
+// the code it optimizes, but loads an imported binding at every use, and these are read per frame.
+const FIN_BIT = header.FIN_BIT
+const FIN_BINARY = header.FIN_BINARY
+const LENGTH_BITS = header.LENGTH_BITS
+
+/**
+ * The size of the frame at `out[at]` of a run: `[first byte, length, payload...]`, a server
+ * frame with a 7-bit length (RFC 6455 §5.2).
+ *
+ * @example
+ * runFrameSize(Uint8Array.of(0x81, 0x01, 0x61, 0x81, 0x02, 0x62, 0x63), 3) // 4
+ */
+export const runFrameSize = (out: Uint8Array, at: number): number => 2 + out[at + 1]!
+
+/**
+ * Whether the frame at `out[at]` of a run is binary (a run holds final text and binary
+ * frames only). Apart from `frameOpcode` so that its reads see only the run's arrays.
+ *
+ * @example
+ * isBinaryRunFrame(Uint8Array.of(0x82, 0x01, 0x00), 0) // true
+ */
+export const isBinaryRunFrame = (out: Uint8Array, at: number): boolean => out[at] === FIN_BINARY
 
 /**
  * The bytes of the server frames for the run of small frames from `bytes[at]` (the buffer
@@ -52,7 +77,7 @@ export const unmaskSmallRun = (bytes: Uint8Array, at: number, out: Uint8Array, s
   let from = at
   for (let outAt = 0; outAt < size; ) {
     // RFC 6455 §5.2: the first byte as it is (FIN, opcode), the length without the mask bit.
-    const length = bytes[from + 1]! & 0x7f
+    const length = bytes[from + 1]! & LENGTH_BITS
     out[outAt] = bytes[from]!
     out[outAt + 1] = length
     // §5.3: the key is the 4 bytes before the payload; payload byte i is XORed with key byte i mod 4.
@@ -98,9 +123,9 @@ export const unmaskSmallRun = (bytes: Uint8Array, at: number, out: Uint8Array, s
  */
 export const readSmallRun = (out: Uint8Array, size: number, decodeAscii: (bytes: Uint8Array, from: number, to: number) => string): string => {
   // RFC 6455 §5.2: the first byte's high bit is FIN, set in every frame of a run.
-  for (let at = 0; at < size; at += 2 + out[at + 1]!) out[at] = out[at]! & 0x7f
+  for (let at = 0; at < size; at += runFrameSize(out, at)) out[at] = out[at]! & ~FIN_BIT
   const text = decodeAscii(out, 0, size)
-  for (let at = 0; at < size; at += 2 + out[at + 1]!) out[at] = out[at]! | 0x80
+  for (let at = 0; at < size; at += runFrameSize(out, at)) out[at] = out[at]! | FIN_BIT
   return text
 }
 

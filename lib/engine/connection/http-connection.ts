@@ -17,7 +17,7 @@ import type { Head } from '../../core/http/parse-head.js'
 import { type HttpNeedMore, parseHttpRequest } from '../../core/http/parse-http-request.js'
 import { startBody } from '../../core/http/read-body-piece.js'
 import { errorResponse } from '../../core/http/response.js'
-import { type ReadCursor, readRequest } from '../../core/http/read-request.js'
+import { readRequest } from '../../core/http/read-request.js'
 import { requestOfHead } from '../../core/http/request-of-head.js'
 import { serializeAnswer, serializeResponse } from '../../core/http/serialize-response.js'
 import { serializeStreamHead } from '../../core/http/serialize-stream-head.js'
@@ -110,8 +110,6 @@ const onlyLineEnds = (bytes: Uint8Array): boolean => {
 const EMPTY = new Uint8Array(0)
 const EMPTY_BODY = new Uint8Array(0)
 const NO_TRAILERS: readonly Header[] = []
-// Where the fast path's last request ended (read at once: parsing never re-enters).
-const cursor: ReadCursor = { end: 0, upgrade: false }
 const CONTINUE = new TextEncoder().encode('HTTP/1.1 100 Continue\r\n\r\n')
 
 /**
@@ -347,7 +345,7 @@ export class HttpConnection<S> implements ExchangeOwner {
         const rest = this.queue.bytes()
         this.queue.clear()
         if (head.decision._tag === 'Accepted') return this.shared.takeOver(this, head.upgrade, head.decision, rest)
-        io.end(socket, serializeResponse(head.decision.response, { keepAlive: false, date: httpDate(now) }))
+        io.end(socket, serializeResponse(head.decision.response, { keepAlive: false, date: httpDate(now) }, this.shared.answers))
         return
       }
       if (head.bytes === undefined) {
@@ -375,7 +373,7 @@ export class HttpConnection<S> implements ExchangeOwner {
 
   private answerNow(res: Response, close: boolean): void {
     this.stopped = true
-    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate(this.shared.timers.now()) }), close, upgrade: undefined })
+    this.slots.push({ bytes: serializeResponse(res, { keepAlive: !close, date: httpDate(this.shared.timers.now()) }, this.shared.answers), close, upgrade: undefined })
     this.flush()
   }
 
@@ -424,15 +422,16 @@ export class HttpConnection<S> implements ExchangeOwner {
   // hook that reports it (only then is a closure made).
   private serialize(res: Response, request: HttpRequest, keepAlive: boolean, date: string): Uint8Array {
     const head = request.method === 'HEAD'
+    const answers = this.shared.answers
     return (
-      serializeAnswer(res, keepAlive, head, date, request.protocol) ??
+      serializeAnswer(res, keepAlive, head, date, request.protocol, answers) ??
       serializeResponse(res, {
         keepAlive,
         head,
         date,
         protocol: request.protocol,
         onUnserializable: (error) => this.shared.onUnserializable(request, error),
-      })
+      }, answers)
     )
   }
 
@@ -668,19 +667,20 @@ export class HttpConnection<S> implements ExchangeOwner {
     const date = httpDate(now)
     while (at < bytes.length && !this.stopped) {
       if (this.resume === undefined) {
-        const request = readRequest(bytes, at, shared.httpLimits, cursor)
+        const heads = shared.heads
+        const request = readRequest(bytes, at, shared.httpLimits, heads)
         if (request !== undefined) {
           this.continued = false
           this.firstRequest = false
-          at = cursor.end
+          at = heads.end
           // The scan saw whether a field is named Upgrade: no walk over the headers for it.
-          if (cursor.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
+          if (heads.upgrade && isWebSocketUpgrade(request)) return this.upgrade(request, bytes.subarray(at))
           this.dispatchWhole(request, date)
           continue
         }
       }
       const view = at === 0 ? bytes : bytes.subarray(at)
-      const step = parseHttpRequest(view, (this.resume !== undefined && this.bodyLimits) || shared.httpLimits, this.resume)
+      const step = parseHttpRequest(view, (this.resume !== undefined && this.bodyLimits) || shared.httpLimits, this.resume, shared.heads)
       if (E.isLeft(step)) {
         queue.clear()
         this.resume = undefined

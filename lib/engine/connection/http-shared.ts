@@ -6,7 +6,9 @@
  * of those is a method defined here. Must not import `node:*`, Buffer or process.
  */
 import type { ExchangeOwner } from '../../core/http/body-stream.js'
+import type { HeadScratch } from '../../core/http/head-scratch.js'
 import type { HttpLimits } from '../../core/http/http-limits.js'
+import type { SerializeCache } from '../../core/http/serialize-response.js'
 import type { HttpRequest, Response } from '../../core/http/types.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
@@ -32,6 +34,10 @@ export class HttpShared<S> {
   constructor(
     platform: Platform<S>,
     readonly limits: Limits,
+    /** The server's scratch for reading heads (the parser's record and memos). */
+    readonly heads: HeadScratch,
+    /** The server's serialiser pool, caches and last-answer memo. */
+    readonly answers: SerializeCache,
     private readonly compiled: CompiledRoutes,
     private readonly dispatch: HttpDispatchOptions,
     private readonly upgrades: Upgrades<S>,

@@ -75,7 +75,7 @@ export class Lifecycle<S> {
     if (table.draining || table.all.size >= limits.maxConnections) {
       logger.warning('connection refused: {reason}', { reason: table.draining ? 'shutting down' : 'too many connections' })
       timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
-      io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }))
+      io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }, this.deps.httpShared.answers))
       return undefined
     }
     const id = table.newId()

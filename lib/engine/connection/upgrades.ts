@@ -13,8 +13,7 @@ import { compactRequest } from '../../core/http/compact-request.js'
 import { errorResponse } from '../../core/http/response.js'
 import { withHeader } from '../../core/http/response-updates.js'
 import type { Header, HttpRequest, Response } from '../../core/http/types.js'
-import type { HttpMiddleware } from '../../core/middleware/http-middleware.js'
-import { composeHttp, type HttpStack } from '../../core/middleware/compose-http.js'
+import type { HttpStack } from '../../core/route/compose-http.js'
 import type { HttpContext } from '../../core/route/http-context.js'
 import { handshakeResponse } from '../../core/ws/handshake-response.js'
 import { type UpgradeOptions, validateUpgrade } from '../../core/ws/validate-upgrade.js'
@@ -34,7 +33,8 @@ export interface UpgradesDeps<S> {
   readonly table: ClientTable<S>
   readonly io: SocketIo<S>
   readonly options: UpgradeOptions
-  readonly middleware: readonly HttpMiddleware[]
+  /** The server's HTTP middleware, composed once (`undefined` without middleware). */
+  readonly stack: HttpStack | undefined
   readonly httpContext: HttpContext
   readonly onHttpError: (error: unknown, request: HttpRequest) => void
   /** permessage-deflate, when on and the runtime has a codec. */
@@ -50,11 +50,7 @@ export interface UpgradesDeps<S> {
 const UPGRADE_ACCEPTED = errorResponse(101, 'Switching Protocols')
 
 export class Upgrades<S> {
-  private readonly stack: HttpStack
-
-  constructor(private readonly deps: UpgradesDeps<S>) {
-    this.stack = composeHttp(deps.middleware)
-  }
+  constructor(private readonly deps: UpgradesDeps<S>) {}
 
   /** The decision about client `clientId`'s upgrade request; a resume from the store waits for it. */
   decide(clientId: number, request: HttpRequest): UpgradeDecision | Promise<UpgradeDecision> {
@@ -74,7 +70,7 @@ export class Upgrades<S> {
 
   // Everything this node can decide by itself.
   private decideHere(clientId: number, request: HttpRequest): UpgradeDecision | Promise<UpgradeDecision> {
-    const { table, compression, middleware } = this.deps
+    const { table, compression, stack } = this.deps
     if (table.draining) return refused(errorResponse(503, 'server shutting down'))
     const checked = validateUpgrade(request, this.deps.options)
     if (E.isLeft(checked)) {
@@ -88,8 +84,8 @@ export class Upgrades<S> {
       agreement = negotiated.right
     }
     const accepted: UpgradeAccepted = { _tag: 'Accepted', upgrade: checked.right, agreement, headers: undefined, resync: undefined }
-    if (middleware.length === 0) return accepted
-    return this.stack(request, this.deps.httpContext, async () => UPGRADE_ACCEPTED).then(
+    if (stack === undefined) return accepted
+    return stack(request, this.deps.httpContext, async () => UPGRADE_ACCEPTED).then(
       (res: Response): UpgradeDecision => {
         if (res.status !== 101) return refused(res)
         // Headers a middleware added to the acceptance (a cookie, say) go out with the 101.

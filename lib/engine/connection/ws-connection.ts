@@ -36,12 +36,13 @@ import { type AssemblyState, assembleMessage, type Compressed, type Incoming, in
 import { continuePartialText, type PartialText, startPartialText } from '../../core/ws/check-partial-text.js'
 import { CLOSE_CODE } from '../../core/ws/close-code.js'
 import { decodeFrame } from '../../core/ws/decode-frame.js'
-import { isAsciiRange, readSmallRun, smallRunSize, unmaskSmallRun } from '../../core/ws/unmask-small-run.js'
+import { isAsciiRange, isBinaryRunFrame, readSmallRun, runFrameSize, smallRunSize, unmaskSmallRun } from '../../core/ws/unmask-small-run.js'
 import { decodeUtf8 } from '../../core/ws/utf8.js'
 import { encodeFrameBytes } from '../../core/ws/encode-frame.js'
 import { decodeEnvelope, decodeEnvelopes, encodeAck, encodeErrorEvent } from '../../core/ws/envelope.js'
 import type { EventError, EventId, EventMessage } from '../../core/ws/event.js'
 import { OPCODE } from '../../core/ws/frame.js'
+import { maskedFrameSize } from '../../core/ws/frame-header.js'
 import { closeFrame, pingFrame, pongFrame } from '../../core/ws/out-frame.js'
 import { HEARTBEAT_MESSAGE } from '../../core/ws/session-wire.js'
 import { ByteQueue } from './byte-queue.js'
@@ -71,8 +72,6 @@ const plainFrom = (bytes: Uint8Array, at: number): Uint8Array =>
 const plainView = (bytes: Uint8Array, from: number, to: number): Uint8Array =>
   bytes.constructor === Uint8Array ? bytes.subarray(from, to) : new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from)
 
-// RFC 6455 §5.2: the first byte of a final binary frame without RSV bits.
-const FIN_BINARY = 0x82
 // The most bytes of frames out one scratch array takes: below 4 KiB, Node serves it from its
 // buffer pool; a chunk of more small frames than that takes a few.
 const OUT_SIZE = 4095
@@ -80,16 +79,6 @@ const OUT_SIZE = 4095
 // characters on), which a handler that keeps the message keeps alive, so a run's text is
 // kept small; a longer run's messages are read one by one.
 const RUN_TEXT_MAX = 1024
-
-let smallFrames = true
-
-/**
- * Turns the small-frame path off (`false`) or on: every frame then goes through the general
- * decoder. For the specs that compare the two, and for measurements.
- */
-export const setSmallFrames = (on: boolean): void => {
-  smallFrames = on
-}
 
 // The echoes framed in place and not written yet: `out[heldFrom, heldTo)`, held by the one
 // connection whose chunk is being decoded (`holder`). Module state, not fields, so that an
@@ -416,7 +405,7 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
     const end = bytes.length
     let at = 0
     while (at < end && !io.isClosed(this.socket)) {
-      if (smallFrames && this.deflate === undefined && !this.closing && this.assembly === initialAssembly) {
+      if (this.shared.smallFrames && this.deflate === undefined && !this.closing && this.assembly === initialAssembly) {
         at = this.decodeSmall(bytes, at, Math.min(frameLimits.maxPayload, messageLimits.maxMessage))
         if (io.isEnded(this.socket)) {
           this.queue = undefined
@@ -482,11 +471,11 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
         out = shared.allocate(size)
         outAt = 0
         ascii = unmaskSmallRun(bytes, at, out, size) === 0
-        run = ascii && size <= RUN_TEXT_MAX && 2 + out[1]! < size ? readSmallRun(out, size, shared.decodeAscii) : undefined
+        run = ascii && size <= RUN_TEXT_MAX && runFrameSize(out, 0) < size ? readSmallRun(out, size, shared.decodeAscii) : undefined
       }
-      const size = 2 + out[outAt + 1]!
+      const size = runFrameSize(out, outAt)
       const payload = outAt + 2
-      if (out[outAt] === FIN_BINARY) this.onData({ _tag: 'Binary', data: plainView(out, payload, outAt + size) })
+      if (isBinaryRunFrame(out, outAt)) this.onData({ _tag: 'Binary', data: plainView(out, payload, outAt + size) })
       else {
         const text =
           run !== undefined ? run.substring(payload, outAt + size)
@@ -498,7 +487,7 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
         if (raw) this.echo(message, out, outAt, size)
         else this.onData(message)
       }
-      at += size + 4
+      at += maskedFrameSize(size) // the client's frame had a masking key, the server's has none
       outAt += size
       if (this.closing || io.isEnded(socket) || io.isClosed(socket)) return at
     }

@@ -6,7 +6,7 @@
  * defined here, not a field of a record of functions. Must not import `node:*`, Buffer or process.
  */
 import type { Logger } from '../../core/log/logger.js'
-import type { WsMiddleware } from '../../core/middleware/ws-middleware.js'
+import type { WsMiddleware } from '../../core/route/ws-middleware.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
 import type { RawMessage } from '../../core/route/raw-message.js'
 import type { WsErrorReporter } from '../../core/route/ws-error-reporter.js'
@@ -36,6 +36,11 @@ export class WsShared<S> {
     platform: Platform<S>,
     readonly limits: Limits,
     readonly frameLimits: FrameLimits,
+    /**
+     * Whether the small-frame path is taken (`EngineInternals.smallFrames`, on by default);
+     * off, every frame goes through the general decoder.
+     */
+    readonly smallFrames: boolean,
     readonly compiled: CompiledRoutes,
     readonly wsMiddleware: readonly WsMiddleware[],
     /** Reports a handler's failure (given to the core's dispatch as it is). */

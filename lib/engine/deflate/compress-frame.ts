@@ -5,6 +5,7 @@
  */
 import { encodeFrameBytes } from '../../core/ws/encode-frame.js'
 import type { MessageCompressor } from '../../core/ws/extensions/message-codec.js'
+import { frameOpcode } from '../../core/ws/frame-header.js'
 
 /**
  * `frame` is a whole, unmasked text or binary frame whose payload starts at `payloadAt`.
@@ -17,5 +18,5 @@ import type { MessageCompressor } from '../../core/ws/extensions/message-codec.j
  */
 export const compressFrame = async (compressor: MessageCompressor, frame: Uint8Array, payloadAt: number): Promise<Uint8Array> => {
   const payload = await compressor.compress(frame.subarray(payloadAt))
-  return encodeFrameBytes({ opcode: frame[0]! & 0x0f, rsv1: true, payload })
+  return encodeFrameBytes({ opcode: frameOpcode(frame), rsv1: true, payload })
 }

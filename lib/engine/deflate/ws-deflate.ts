@@ -19,10 +19,10 @@ import type { DeflateParams } from '../../core/ws/extensions/deflate-params.js'
 import { inflatedMessage } from '../../core/ws/extensions/inflated-message.js'
 import type { MessageCompressor, MessageDecompressor } from '../../core/ws/extensions/message-codec.js'
 import { type FrameLimits, OPCODE } from '../../core/ws/frame.js'
+import { frameOpcode, payloadOffset } from '../../core/ws/frame-header.js'
 import type { WsError } from '../../core/ws/ws-error.js'
 import { compressFrame } from './compress-frame.js'
 import type { FrameQueue } from '../delivery/delivery.js'
-import { payloadOffset } from '../delivery/payload-offset.js'
 
 /** What a connection's compression needs of the WebSocket connection it serves. */
 export interface DeflateHost {
@@ -96,7 +96,7 @@ export class WsDeflate implements FrameQueue {
    */
   send(frame: Uint8Array, broadcast = false): void {
     if (this.shut) return
-    const opcode = frame[0]! & 0x0f
+    const opcode = frameOpcode(frame)
     if (opcode === OPCODE.CLOSE) this.shut = true
     const at = payloadOffset(frame)
     if ((opcode !== OPCODE.TEXT && opcode !== OPCODE.BINARY) || frame.length - at < this.shared.threshold) {

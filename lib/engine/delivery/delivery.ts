@@ -22,6 +22,7 @@
  */
 import type { BroadcastTarget } from '../../core/route/socket-context.js'
 import { BATCH_SEPARATOR } from '../../core/ws/envelope.js'
+import { isCloseFrame } from '../../core/ws/frame-header.js'
 import type { ClientSession, FrameSource } from '../recovery/client-session.js'
 import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { FrameWriter, SocketIo } from '../platform.js'
@@ -122,8 +123,8 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
     } else if (bytes.length > outlet.inFlight) outlet.inFlight = bytes.length
     io.write(socket, bytes)
     // RFC 6455 §5.5.1: "After sending a Close frame, the endpoint MUST NOT send any more data
-    // frames." A close frame (0x88: FIN, opcode 8) is always written alone.
-    if (bytes[0] === 0x88) outlet.shut = true
+    // frames." A close frame is always written alone.
+    if (isCloseFrame(bytes)) outlet.shut = true
   }
 
   // A compressing connection's frames go through its queue, which admits them in order.

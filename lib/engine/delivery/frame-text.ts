@@ -3,6 +3,7 @@
  * anything else (a frame from another node is an envelope this node must number for its
  * clients with a session). Must not import `node:*`, Buffer or process.
  */
+import { FIN_TEXT, payloadOffset } from '../../core/ws/frame-header.js'
 
 const utf8 = new TextDecoder()
 
@@ -13,9 +14,8 @@ const utf8 = new TextDecoder()
  * frameText(new Uint8Array([0x81, 0x02, 0x68, 0x69])) // 'hi'
  */
 export const frameText = (frame: Uint8Array): string | undefined => {
-  // RFC 6455 §5.2: FIN + opcode 0x1; a 7-bit length, or 126 + 16 bits, or 127 + 64 bits.
-  if (frame[0] !== 0x81 || frame.length < 2) return undefined
-  const short = (frame[1] as number) & 0x7f
-  const header = short < 126 ? 2 : short === 126 ? 4 : 10
-  return frame.length < header ? undefined : utf8.decode(frame.subarray(header))
+  // RFC 6455 §5.2: FIN + opcode 0x1, then the payload after a 2-, 4- or 10-byte header.
+  if (frame.length < 2 || frame[0] !== FIN_TEXT) return undefined
+  const at = payloadOffset(frame)
+  return frame.length < at ? undefined : utf8.decode(frame.subarray(at))
 }

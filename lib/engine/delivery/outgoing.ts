@@ -6,6 +6,7 @@
  */
 import type { RawMessage } from '../../core/route/raw-message.js'
 import { encodeEvent } from '../../core/ws/envelope.js'
+import { FIN_BINARY, FIN_TEXT, frameHeaderSize, writeFrameHeader } from '../../core/ws/frame-header.js'
 import type { FrameWriter } from '../platform.js'
 
 const encoder = new TextEncoder()
@@ -27,35 +28,18 @@ const utf8Length = (text: string): number => {
   return length
 }
 
-// RFC 6455 §5.2: FIN + opcode, then a 7-bit length, or 126 + 16-bit, or 127 + 64-bit.
-const frameOf = (opcode: number, length: number): { readonly frame: Uint8Array; readonly at: number } => {
-  const at = length < 126 ? 2 : length < 0x10000 ? 4 : 10
-  const frame = new Uint8Array(at + length)
-  frame[0] = 0x80 | opcode
-  if (at === 2) frame[1] = length
-  else if (at === 4) {
-    frame[1] = 126
-    frame[2] = length >>> 8
-    frame[3] = length & 0xff
-  } else {
-    frame[1] = 127
-    const view = new DataView(frame.buffer)
-    view.setUint32(2, Math.floor(length / 0x1_0000_0000))
-    view.setUint32(6, length >>> 0)
-  }
-  return { frame, at }
-}
-
-/** The portable frame writer. */
+/** The portable frame writer (the header by lib/core/ws/frame-header.ts, RFC 6455 §5.2). */
 export const portableFrames: FrameWriter = {
   text(text) {
-    const { frame, at } = frameOf(0x1, utf8Length(text))
-    encoder.encodeInto(text, frame.subarray(at))
+    const length = utf8Length(text)
+    const frame = new Uint8Array(frameHeaderSize(length, false) + length)
+    encoder.encodeInto(text, frame.subarray(writeFrameHeader(frame, 0, FIN_TEXT, length)))
     return frame
   },
   binary(data) {
-    const { frame, at } = frameOf(0x2, data.length)
-    frame.set(data, at)
+    const length = data.length
+    const frame = new Uint8Array(frameHeaderSize(length, false) + length)
+    frame.set(data, writeFrameHeader(frame, 0, FIN_BINARY, length))
     return frame
   },
 }
@@ -91,9 +75,6 @@ export const textDispatched = (): void => {
   arrivedText = ''
   arrivedBytes = undefined
 }
-
-// RFC 6455 §5.2: the first byte is FIN, RSV1-3 and the opcode; a text frame with FIN is 0x81.
-const FIN_TEXT = 0x81
 
 /** A message without envelope as its frame. */
 export const encodeRawFrame = (frames: FrameWriter, message: RawMessage): Uint8Array => {

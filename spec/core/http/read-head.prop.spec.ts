@@ -1,10 +1,14 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { createHeadScratch } from '../../../lib/core/http/head-scratch.js'
 import fc from 'fast-check'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../../lib/core/http/http-limits.js'
 import { parseHead } from '../../../lib/core/http/parse-head.js'
 import { readHead } from '../../../lib/core/http/read-head.js'
 import { HEAD_START, scanHead } from '../../../lib/core/http/scan-head.js'
+
+// One server's scratch, for every test here (as a server keeps it).
+const scratch = createHeadScratch()
 
 const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
 
@@ -17,7 +21,7 @@ const exact = (bytes: Uint8Array, limits: HttpLimits) => {
 
 // What the single-pass reader leads to: its own answer, or scanHead from where it stopped.
 const viaReader = (bytes: Uint8Array, limits: HttpLimits) => {
-  const read = readHead(bytes, limits)
+  const read = readHead(bytes, limits, 0, scratch)
   if (read === undefined) return exact(bytes, limits)
   if ('_tag' in read) return read
   const scanned = scanHead(bytes, read, limits)

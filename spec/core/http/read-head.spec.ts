@@ -1,11 +1,15 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { createHeadScratch } from '../../../lib/core/http/head-scratch.js'
 import { DEFAULT_HTTP_LIMITS } from '../../../lib/core/http/http-limits.js'
 import { readHead } from '../../../lib/core/http/read-head.js'
 import { HEAD_START } from '../../../lib/core/http/scan-head.js'
 
+// One server's scratch, for every test here (as a server keeps it).
+const scratch = createHeadScratch()
+
 const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
-const read = (s: string, limits = DEFAULT_HTTP_LIMITS) => readHead(enc(s), limits)
+const read = (s: string, limits = DEFAULT_HTTP_LIMITS) => readHead(enc(s), limits, 0, scratch)
 
 test('readHead :: a complete plain head in one pass, trailing bytes untouched', () => {
   const r = read('POST /a?b=1 HTTP/1.0\r\nHost: x\r\nContent-Length: 3\r\nConnection: keep-alive\r\nX-E:  v \t\r\n\r\nabcGET')
@@ -89,14 +93,14 @@ test('readHead :: leaves heads at the limits to the exact path', () => {
 
 test('readHead :: reads at an offset, counting its answer from there', () => {
   const bytes = enc('xxxxGET /a?b HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nrest')
-  const r = readHead(bytes, DEFAULT_HTTP_LIMITS, 4)
+  const r = readHead(bytes, DEFAULT_HTTP_LIMITS, 4, scratch)
   assert.ok(r !== undefined && '_tag' in r && r._tag === 'Right')
   assert.equal([r.right.method, r.right.path, r.right.rawQuery, r.right.keepAlive, r.right.end], ['GET', '/a', 'b', false, 49])
-  assert.equal(readHead(enc('xxGET / HTTP/1.1\r\nHo'), DEFAULT_HTTP_LIMITS, 2), { searched: 18, lineEnd: 15, methodChecked: Infinity })
-  assert.equal(readHead(enc('xxGET /x'), DEFAULT_HTTP_LIMITS, 2), HEAD_START)
+  assert.equal(readHead(enc('xxGET / HTTP/1.1\r\nHo'), DEFAULT_HTTP_LIMITS, 2, scratch), { searched: 18, lineEnd: 15, methodChecked: Infinity })
+  assert.equal(readHead(enc('xxGET /x'), DEFAULT_HTTP_LIMITS, 2, scratch), HEAD_START)
   const tight = { ...DEFAULT_HTTP_LIMITS, maxHeaderBytes: 30 }
-  assert.ok(readHead(enc(`${'x'.repeat(50)}GET / HTTP/1.1\r\nHost: a\r\n\r\n`), tight, 50) !== undefined)
-  assert.is(readHead(enc(`${'x'.repeat(50)}GET / HTTP/1.1\r\nHost: abcdefgh\r\n\r\n`), tight, 50), undefined)
+  assert.ok(readHead(enc(`${'x'.repeat(50)}GET / HTTP/1.1\r\nHost: a\r\n\r\n`), tight, 50, scratch) !== undefined)
+  assert.is(readHead(enc(`${'x'.repeat(50)}GET / HTTP/1.1\r\nHost: abcdefgh\r\n\r\n`), tight, 50, scratch), undefined)
 })
 
 test.run()

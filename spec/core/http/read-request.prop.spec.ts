@@ -1,16 +1,22 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
+import { createHeadScratch } from '../../../lib/core/http/head-scratch.js'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../../lib/core/http/http-limits.js'
 import { type HttpNeedMore, parseHttpRequest } from '../../../lib/core/http/parse-http-request.js'
 import { LINE_MAX } from '../../../lib/core/http/line-memo.js'
 import { readRequest as readAt } from '../../../lib/core/http/read-request.js'
 import type { HttpLimits as Limits } from '../../../lib/core/http/http-limits.js'
 
+// One server's scratch for every read here (its memos carry over, as on a server).
+const scratch = createHeadScratch()
+
 // The request and where it ends, as one value to compare with the general parser's. The
 // cursor's `upgrade` must say whether a field is named Upgrade (checked on every answer).
 const readRequest = (bytes: Uint8Array, start: number, lim: Limits) => {
-  const cursor = { end: -1, upgrade: !lastUpgrade }
+  const cursor = scratch
+  cursor.end = -1
+  cursor.upgrade = !lastUpgrade
   const request = readAt(bytes, start, lim, cursor)
   if (request === undefined) return undefined
   assert.is(cursor.upgrade, request.headers.some(([name]) => name.toLowerCase() === 'upgrade'), 'cursor.upgrade')

@@ -1,11 +1,15 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { createHeadScratch } from '../../../lib/core/http/head-scratch.js'
 import { DEFAULT_HTTP_LIMITS } from '../../../lib/core/http/http-limits.js'
 import { readHead } from '../../../lib/core/http/read-head.js'
 import { requestOfHead } from '../../../lib/core/http/request-of-head.js'
 
+// One server's scratch, for every test here (as a server keeps it).
+const scratch = createHeadScratch()
+
 const headOf = (text: string) => {
-  const read = readHead(new TextEncoder().encode(text), DEFAULT_HTTP_LIMITS)
+  const read = readHead(new TextEncoder().encode(text), DEFAULT_HTTP_LIMITS, 0, scratch)
   if (read === undefined || !('_tag' in read) || read._tag !== 'Right') throw new Error(`not a head: ${JSON.stringify(text)}`)
   return read.right
 }

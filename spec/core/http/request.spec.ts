@@ -1,9 +1,10 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { makeRequest } from '../../../lib/core/http/request.js'
 import {
   all, getBody, getData, getHeader, getHeaders, getMethod, getParam, getParams, getPath, getProtocol, getQuery, getQueryParam, getUrl,
-  hasHeader, hasInvalidBody, hasParam, hasQueryParam, input, isAjax, isJson, isMethod, makeRequest, readBody, readJsonBody,
-} from '../../../lib/core/http/request.js'
+  hasHeader, hasInvalidBody, hasParam, hasQueryParam, input, isAjax, isJson, isMethod, readBody, readJsonBody,
+} from '../../../lib/core/http/request-accessors.js'
 import type { Header, HttpRequest } from '../../../lib/core/http/types.js'
 import { parseQuery } from '../../../lib/core/http/parse-query.js'
 import { percentDecode } from '../../../lib/core/http/percent-decode.js'

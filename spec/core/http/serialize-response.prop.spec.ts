@@ -1,9 +1,17 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
-import { serializeAnswer, serializeResponse, type SerializeOptions } from '../../../lib/core/http/serialize-response.js'
+import {
+  createSerializeCache, serializeAnswer as answerWith, serializeResponse as serializeWith, type SerializeOptions,
+} from '../../../lib/core/http/serialize-response.js'
 import { statusText } from '../../../lib/core/http/status-text.js'
 import type { Header, Response, ResponseBody } from '../../../lib/core/http/types.js'
+
+// One server's cache for every call here, as a server serialises (its pool, caches and memo).
+const cache = createSerializeCache()
+const serializeResponse = (res: Response, options: SerializeOptions): Uint8Array => serializeWith(res, options, cache)
+const serializeAnswer = (res: Response, keepAlive: boolean, head: boolean, date: string | undefined, protocol: 'HTTP/1.0' | 'HTTP/1.1' | undefined) =>
+  answerWith(res, keepAlive, head, date, protocol, cache)
 
 // The serializer writes most answers with a body as bytes straight into its pool (cached
 // prefix bytes, the length's digits, the header lines, the Date line, the body encoded first

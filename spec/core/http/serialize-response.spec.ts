@@ -2,8 +2,16 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { json, response, text } from '../../../lib/core/http/response.js'
 import { withHeader } from '../../../lib/core/http/response-updates.js'
-import { serializeAnswer, serializeResponse } from '../../../lib/core/http/serialize-response.js'
+import {
+  createSerializeCache, serializeAnswer as answerWith, serializeResponse as serializeWith, type SerializeOptions,
+} from '../../../lib/core/http/serialize-response.js'
 import type { Response } from '../../../lib/core/http/types.js'
+
+// One server's cache for every call here, as a server serialises (its pool, caches and memo).
+const cache = createSerializeCache()
+const serializeResponse = (res: Response, options: SerializeOptions): Uint8Array => serializeWith(res, options, cache)
+const serializeAnswer = (res: Response, keepAlive: boolean, head: boolean, date: string | undefined, protocol: 'HTTP/1.0' | 'HTTP/1.1' | undefined) =>
+  answerWith(res, keepAlive, head, date, protocol, cache)
 
 const wire = (b: Uint8Array): string => new TextDecoder().decode(b)
 const KA = { keepAlive: true } as const

@@ -1,7 +1,9 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import fc from 'fast-check'
-import { LONG_RUN, outsideVisible, wordsFor, wordView } from '../../../lib/core/http/word-view.js'
+import { createWordViews, LONG_RUN, outsideVisible, wordsFor, wordView } from '../../../lib/core/http/word-view.js'
+
+const views = createWordViews()
 
 // The reference: some byte of the four outside SP..~ (0x20-0x7E).
 const outsideByBytes = (b: readonly number[]): boolean => b.some((x) => x < 0x20 || x > 0x7e)
@@ -27,24 +29,24 @@ test('outsideVisible :: agrees with the bytes for any word (random, edge bytes l
 test('wordView :: reads exactly the bytes of the array, at any offset of its buffer, the same view again for the same array', () => {
   const buffer = new Uint8Array([9, 9, 9, 0x48, 0x54, 0x54, 0x50, 9]).buffer
   const bytes = new Uint8Array(buffer, 3, 4)
-  const view = wordView(bytes)
+  const view = wordView(views, bytes)
   assert.is(view.getInt32(0, true), 0x50545448)
   assert.is(view.byteLength, 4)
-  assert.is(wordView(bytes), view)
+  assert.is(wordView(views, bytes), view)
   const other = new Uint8Array([1, 2, 3, 4])
-  assert.is(wordView(other).getInt32(0, true), 0x04030201)
-  assert.throws(() => wordView(bytes).getInt32(1, true))
+  assert.is(wordView(views, other).getInt32(0, true), 0x04030201)
+  assert.throws(() => wordView(views, bytes).getInt32(1, true))
 })
 
 test('wordsFor :: a view for a long run or for the array viewed last; none for a short run of another array', () => {
   const a = new Uint8Array(200)
   const b = new Uint8Array(200)
-  assert.is(wordsFor(a, LONG_RUN - 1), undefined)
-  const view = wordsFor(a, LONG_RUN)
+  assert.is(wordsFor(views, a, LONG_RUN - 1), undefined)
+  const view = wordsFor(views, a, LONG_RUN)
   assert.ok(view !== undefined && view.byteLength === 200)
-  assert.is(wordsFor(a, 1), view)
-  assert.is(wordsFor(b, 4), undefined)
-  assert.is(wordsFor(a, 4), view)
+  assert.is(wordsFor(views, a, 1), view)
+  assert.is(wordsFor(views, b, 4), undefined)
+  assert.is(wordsFor(views, a, 4), view)
 })
 
 test.run()

@@ -4,7 +4,12 @@ import fc from 'fast-check'
 import { buildRoutes } from '../../../lib/core/route/compile-routes.js'
 import type { CompiledRoutes, Endpoint } from '../../../lib/core/route/compiled-routes.js'
 import { httpRoute } from '../../../lib/core/route/http-route.js'
-import { matchRoute, matchStatic } from '../../../lib/core/route/match-route.js'
+import { createRouteMemo, matchRoute as matchRouteWith, matchStatic as matchStaticWith } from '../../../lib/core/route/match-route.js'
+
+// One server's memo for every lookup here, as a server matches.
+const memo = createRouteMemo()
+const matchStatic = (compiled: CompiledRoutes, method: string, path: string) => matchStaticWith(compiled, method, path, memo)
+const matchRoute = (routes: CompiledRoutes, method: string, path: string) => matchRouteWith(routes, method, path, memo)
 
 // matchStatic answers a repeated lookup (same table, method, path) from a one-entry memo.
 // These properties run long sequences of lookups over several generated tables, with

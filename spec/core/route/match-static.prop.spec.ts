@@ -4,7 +4,13 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { compileRoutes } from '../../../lib/core/route/compile-routes.js'
 import { httpRoute } from '../../../lib/core/route/http-route.js'
-import { matchRoute, matchStatic } from '../../../lib/core/route/match-route.js'
+import type { CompiledRoutes } from '../../../lib/core/route/compiled-routes.js'
+import { createRouteMemo, matchRoute as matchRouteWith, matchStatic as matchStaticWith } from '../../../lib/core/route/match-route.js'
+
+// One server's memo for every lookup here, as a server matches.
+const memo = createRouteMemo()
+const matchStatic = (compiled: CompiledRoutes, method: string, path: string) => matchStaticWith(compiled, method, path, memo)
+const matchRoute = (routes: CompiledRoutes, method: string, path: string) => matchRouteWith(routes, method, path, memo)
 
 const table = [
   httpRoute('GET', '/', () => 'root'),

@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SMALL_NOT_ASCII } from '../../../lib/core/ws/unmask-small-frame.js'
-import { isAsciiRange, readSmallRun, smallRunSize, unmaskSmallRun } from '../../../lib/core/ws/unmask-small-run.js'
+import { isAsciiRange, isBinaryRunFrame, readSmallRun, runFrameSize, smallRunSize, unmaskSmallRun } from '../../../lib/core/ws/unmask-small-run.js'
 import { hex, toHex } from './hex.js'
 
 // A reader held to what readSmallRun promises its decoder: ASCII only, or it throws.
@@ -71,6 +71,14 @@ test('isAsciiRange :: true without a byte past 0x7f in the range, false with one
   assert.ok(isAsciiRange(bytes, 2, 2))
   assert.not.ok(isAsciiRange(bytes, 1, 3))
   assert.not.ok(isAsciiRange(bytes, 0, 5))
+})
+
+test('runFrameSize, isBinaryRunFrame :: a run frame read where it lies', () => {
+  const out = hex('81 01 61 82 02 62 63')
+  assert.is(runFrameSize(out, 0), 3)
+  assert.is(runFrameSize(out, 3), 4)
+  assert.is(isBinaryRunFrame(out, 0), false)
+  assert.is(isBinaryRunFrame(out, 3), true)
 })
 
 test.run()

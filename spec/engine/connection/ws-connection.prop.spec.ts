@@ -1,6 +1,6 @@
 /**
  * The small-frame path of a WebSocket connection (lib/engine/connection/ws-connection.ts) against the general
- * decoder alone (`setSmallFrames(false)`): for generated client streams (small frames
+ * decoder alone (`createEngine`'s internal `smallFrames: false`): for generated client streams (small frames
  * mostly, with fragments, control frames, unmasked frames, RSV bits, reserved opcodes, bad
  * UTF-8 and bad close codes among them), cut into chunks at random, the engine writes the
  * same bytes to every connection, ends and closes the same connections, and hands the
@@ -20,7 +20,6 @@ import { socketOn } from '../../../lib/core/route/socket-on.js'
 import type { RouteTable } from '../../../lib/core/route/route.js'
 import { createEngine } from '../../../lib/engine/create-engine.js'
 import type { Platform } from '../../../lib/engine/platform.js'
-import { setSmallFrames } from '../../../lib/engine/connection/ws-connection.js'
 import { setSimdMasking } from '../../../lib/core/ws/mask-simd.js'
 import type { DeflateCodec } from '../../../lib/core/ws/extensions/message-codec.js'
 import { acceptMemorySocket, memoryPlatform, type MemorySocket } from '../../support/memory-platform.js'
@@ -123,41 +122,36 @@ const run = async (
   on: Platform<MemorySocket> = platform,
   allocate: (size: number) => Uint8Array = on.allocate,
 ): Promise<Run> => {
-  setSmallFrames(small)
-  try {
-    const seen: RawMessage[] = []
-    const engine = createEngine({ routes: table(seen), limits: { maxFramePayload: 100, maxMessage: 150 } }, { ...on, allocate })
-    const sockets = streams.map((): MemorySocket => ({ out: [], ended: false, closed: false }))
-    const clients = sockets.map((socket) => {
-      const client = engine.accept(socket)
-      if (client === undefined) throw new Error('refused')
-      client.receiver.receive(HANDSHAKE.slice())
-      return client
+  const seen: RawMessage[] = []
+  const engine = createEngine({ routes: table(seen), limits: { maxFramePayload: 100, maxMessage: 150 } }, { ...on, allocate }, { smallFrames: small })
+  const sockets = streams.map((): MemorySocket => ({ out: [], ended: false, closed: false }))
+  const clients = sockets.map((socket) => {
+    const client = engine.accept(socket)
+    if (client === undefined) throw new Error('refused')
+    client.receiver.receive(HANDSHAKE.slice())
+    return client
+  })
+  await Promise.resolve()
+  const turns = Math.max(...streams.map((s) => s.length))
+  for (let i = 0; i < turns; i++) {
+    streams.forEach((chunks, c) => {
+      const chunk = chunks[i]
+      if (chunk !== undefined) clients[c]!.receiver.receive(feed(chunk))
     })
-    await Promise.resolve()
-    const turns = Math.max(...streams.map((s) => s.length))
-    for (let i = 0; i < turns; i++) {
-      streams.forEach((chunks, c) => {
-        const chunk = chunks[i]
-        if (chunk !== undefined) clients[c]!.receiver.receive(feed(chunk))
-      })
-    }
-    for (let i = 0; i < 5; i++) await Promise.resolve()
-    return {
-      out: sockets.map((s) => s.out.map(hex).join('')),
-      ended: sockets.map((s) => s.ended),
-      closed: sockets.map((s) => s.closed),
-      // Read after the run: a message's bytes must not have moved under it.
-      seen: seen.map((m) => (m._tag === 'Text' ? `T${JSON.stringify({ ...m })}${m.text}` : `B${hex(m.data)}`)),
-      plain: seen.every((m) => m._tag === 'Text' || m.data.constructor === Uint8Array),
-      // A close frame is written alone (0x88: FIN, opcode 8): it is the last write, if any.
-      closeLast: sockets.every((s) => {
-        const close = s.out.findIndex((bytes) => bytes[0] === 0x88)
-        return close < 0 || close === s.out.length - 1
-      }),
-    }
-  } finally {
-    setSmallFrames(true)
+  }
+  for (let i = 0; i < 5; i++) await Promise.resolve()
+  return {
+    out: sockets.map((s) => s.out.map(hex).join('')),
+    ended: sockets.map((s) => s.ended),
+    closed: sockets.map((s) => s.closed),
+    // Read after the run: a message's bytes must not have moved under it.
+    seen: seen.map((m) => (m._tag === 'Text' ? `T${JSON.stringify({ ...m })}${m.text}` : `B${hex(m.data)}`)),
+    plain: seen.every((m) => m._tag === 'Text' || m.data.constructor === Uint8Array),
+    // A close frame is written alone (0x88: FIN, opcode 8): it is the last write, if any.
+    closeLast: sockets.every((s) => {
+      const close = s.out.findIndex((bytes) => bytes[0] === 0x88)
+      return close < 0 || close === s.out.length - 1
+    }),
   }
 }
 

@@ -12,7 +12,6 @@ import { onMessage } from '../../../lib/core/route/on-message.js'
 import type { DeflateCodec } from '../../../lib/core/ws/extensions/message-codec.js'
 import { createEngine } from '../../../lib/engine/create-engine.js'
 import type { Platform } from '../../../lib/engine/platform.js'
-import { setSmallFrames } from '../../../lib/engine/connection/ws-connection.js'
 import { memoryPlatform, type MemorySocket } from '../../support/memory-platform.js'
 import { encodeStream } from '../../support/ws-stream.js'
 
@@ -42,47 +41,43 @@ for (const [name, small, deflate] of [
   ['permessage-deflate', true, true],
 ] as const) {
   test(`WsConnection :: with ${name}, nothing follows the server's close frame (answer, echo, send, broadcast)`, async () => {
-    setSmallFrames(small)
-    try {
-      const platform: Platform<MemorySocket> = deflate ? { ...memoryPlatform<MemorySocket>(), deflate: () => identity } : memoryPlatform<MemorySocket>()
-      const engine = createEngine(
-        {
-          ...(deflate ? { perMessageDeflate: { threshold: 1000 } } : {}),
-          routes: [
-            onMessage((message, ctx) => {
-              if (message._tag !== 'Text') return undefined
-              if (message.text === 'bye') {
-                ctx.disconnectClient()
-                ctx.sendRaw(rawText('sent'))
-                ctx.broadcastRaw(rawText('all'))
-              }
-              return message
-            }),
-          ],
-        },
-        platform,
-      )
-      const socket: MemorySocket = { out: [], ended: false, closed: false }
-      const client = engine.accept(socket)
-      assert.ok(client !== undefined)
-      client.receiver.receive(utf8(`${UPGRADE}${deflate ? 'Sec-WebSocket-Extensions: permessage-deflate\r\n' : ''}\r\n`))
-      await tick()
-      socket.out = []
-      // "hi" echoed, then "bye": the close, and nothing after it (neither its echo nor what
-      // its handler sent); "after", in the same chunk, is not dispatched.
-      client.receiver.receive(new Uint8Array([...textFrame('hi'), ...textFrame('bye'), ...textFrame('after')]))
-      await tick()
-      engine.handle.broadcastRaw(rawText('later'))
-      engine.handle.sendRaw(client.id, rawText('later'))
-      await tick()
-      assert.is(socket.out.map(hex).join(''), '81026869' + CLOSE_1000)
-      assert.is(socket.ended, false) // the client's close frame is awaited (RFC 6455 §7.1.1)
-      const closing = engine.handle.close()
-      engine.closed(client)
-      await closing
-    } finally {
-      setSmallFrames(true)
-    }
+    const platform: Platform<MemorySocket> = deflate ? { ...memoryPlatform<MemorySocket>(), deflate: () => identity } : memoryPlatform<MemorySocket>()
+    const engine = createEngine(
+      {
+        ...(deflate ? { perMessageDeflate: { threshold: 1000 } } : {}),
+        routes: [
+          onMessage((message, ctx) => {
+            if (message._tag !== 'Text') return undefined
+            if (message.text === 'bye') {
+              ctx.disconnectClient()
+              ctx.sendRaw(rawText('sent'))
+              ctx.broadcastRaw(rawText('all'))
+            }
+            return message
+          }),
+        ],
+      },
+      platform,
+      { smallFrames: small },
+    )
+    const socket: MemorySocket = { out: [], ended: false, closed: false }
+    const client = engine.accept(socket)
+    assert.ok(client !== undefined)
+    client.receiver.receive(utf8(`${UPGRADE}${deflate ? 'Sec-WebSocket-Extensions: permessage-deflate\r\n' : ''}\r\n`))
+    await tick()
+    socket.out = []
+    // "hi" echoed, then "bye": the close, and nothing after it (neither its echo nor what
+    // its handler sent); "after", in the same chunk, is not dispatched.
+    client.receiver.receive(new Uint8Array([...textFrame('hi'), ...textFrame('bye'), ...textFrame('after')]))
+    await tick()
+    engine.handle.broadcastRaw(rawText('later'))
+    engine.handle.sendRaw(client.id, rawText('later'))
+    await tick()
+    assert.is(socket.out.map(hex).join(''), '81026869' + CLOSE_1000)
+    assert.is(socket.ended, false) // the client's close frame is awaited (RFC 6455 §7.1.1)
+    const closing = engine.handle.close()
+    engine.closed(client)
+    await closing
   })
 }
 

@@ -9,7 +9,7 @@ import { encodeFrameBytes } from '../../../lib/core/ws/encode-frame.js'
 import { invalidCompressedData, messageTooBig } from '../../../lib/core/ws/ws-error.js'
 import { compressFrame } from '../../../lib/engine/deflate/compress-frame.js'
 import { portableFrames } from '../../../lib/engine/delivery/outgoing.js'
-import { payloadOffset } from '../../../lib/engine/delivery/payload-offset.js'
+import { payloadOffset } from '../../../lib/core/ws/frame-header.js'
 import { type DeflateHost, type DeflateShared, WsDeflate } from '../../../lib/engine/deflate/ws-deflate.js'
 import { hex, toHex, utf8 } from '../../core/ws/hex.js'
 

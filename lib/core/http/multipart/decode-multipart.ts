@@ -83,8 +83,8 @@ export interface MultipartParsed extends Parsed<MultipartEvent> {
 export type MultipartStep = MultipartNeedMore | MultipartParsed
 
 const EMPTY = new Uint8Array(0)
-const PART_END: MultipartEvent = { _tag: 'PartEnd' }
-const END: MultipartEvent = { _tag: 'End' }
+const PART_END: MultipartEvent = Object.freeze({ _tag: 'PartEnd' })
+const END: MultipartEvent = Object.freeze({ _tag: 'End' })
 const CR = 0x0d
 const LF = 0x0a
 

@@ -23,11 +23,11 @@ export interface MultipartLimits {
 }
 
 /** 16 KiB of part headers, 1000 parts, 1000 fields, 100 files, 1 MiB per field, files bounded by the body limit only. */
-export const DEFAULT_MULTIPART_LIMITS: MultipartLimits = {
+export const DEFAULT_MULTIPART_LIMITS: MultipartLimits = Object.freeze({
   maxPartHeaderBytes: 16384,
   maxParts: 1000,
   maxFields: 1000,
   maxFiles: 100,
   maxFieldBytes: 1048576,
   maxFileBytes: Number.POSITIVE_INFINITY,
-}
+})

@@ -9,7 +9,7 @@
  *   asctime-date = day-name SP date3 SP time-of-day SP year         ; Sun Nov  6 08:49:37 1994
  */
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+const MONTHS = Object.freeze(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'])
 
 // The names are case-sensitive (%s"…" in RFC 9110's grammar); the day name is not checked
 // against the date, as RFC 9110 asks of none of the formats.

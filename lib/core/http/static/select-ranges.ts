@@ -29,9 +29,9 @@ export interface RangeOptions {
 }
 
 /** The defaults of `RangeOptions`. */
-export const DEFAULT_RANGE_OPTIONS: Required<RangeOptions> = { maxRanges: 16, coalesceGap: 80 }
+export const DEFAULT_RANGE_OPTIONS: Required<RangeOptions> = Object.freeze({ maxRanges: 16, coalesceGap: 80 })
 
-const WHOLE = { _tag: 'Whole', status: 200 } as const
+const WHOLE = Object.freeze({ _tag: 'Whole', status: 200 } as const)
 
 // RFC 9110 §14.1.1: an int-range is satisfiable when first-pos < size (last-pos is clipped);
 // a suffix-range when its length > 0 (the last `length` bytes, all of them if fewer).

@@ -49,7 +49,7 @@ export type DeflateOptions = Partial<DeflateConfig>
  *
  * @example DEFAULT_DEFLATE_CONFIG.threshold // 1024
  */
-export const DEFAULT_DEFLATE_CONFIG: DeflateConfig = {
+export const DEFAULT_DEFLATE_CONFIG: DeflateConfig = Object.freeze({
   enabled: false,
   serverNoContextTakeover: true,
   clientNoContextTakeover: false,
@@ -59,4 +59,4 @@ export const DEFAULT_DEFLATE_CONFIG: DeflateConfig = {
   level: 6,
   memLevel: 8,
   concurrency: 10,
-}
+})

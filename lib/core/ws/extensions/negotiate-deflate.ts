@@ -26,7 +26,7 @@ export interface DeflateNegotiation {
   readonly declined: readonly DeclinedOffer[]
 }
 
-const NONE: DeflateNegotiation = { agreement: undefined, declined: [] }
+const NONE: DeflateNegotiation = Object.freeze({ agreement: undefined, declined: [] })
 
 /**
  * `header` is the request's `Sec-WebSocket-Extensions`, repeated lines joined with `, `

@@ -21,7 +21,7 @@ const RANGES: ReadonlyArray<readonly [keyof DeflateConfig, (v: number) => boolea
   ['concurrency', (v) => v === Infinity || isIntIn(v, 1, Number.MAX_SAFE_INTEGER), 'an integer of 1 or more, or Infinity'],
 ]
 
-const FLAGS: ReadonlyArray<keyof DeflateConfig> = ['enabled', 'serverNoContextTakeover', 'clientNoContextTakeover']
+const FLAGS: ReadonlyArray<keyof DeflateConfig> = Object.freeze(['enabled', 'serverNoContextTakeover', 'clientNoContextTakeover'])
 
 /**
  * `undefined` or `false`: compression off. `true`: on, with the defaults. An object: on

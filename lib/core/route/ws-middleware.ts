@@ -2,10 +2,10 @@
  * The WebSocket middleware signature (the seed leaves it open, §4.1). Types only.
  * Pure and portable: no node:* imports.
  */
-import type { EventOutcome } from '../route/event-outcome.js'
-import type { SocketContext } from '../route/socket-context.js'
+import type { EventOutcome } from './event-outcome.js'
+import type { SocketContext } from './socket-context.js'
 import type { EventMessage } from '../ws/event.js'
-import type { Next } from './compose.js'
+import type { Next } from '../middleware/compose.js'
 
 /**
  * `(message, next, ctx) => outcome`. Runs around the dispatch of every event (unknown

@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { composeWs } from '../../../lib/core/middleware/compose-ws.js'
+import { composeWs } from '../../../lib/core/route/compose-ws.js'
 import { ack, noReply } from '../../../lib/core/route/event-outcome.js'
 import { recordingContext } from '../route/support.js'
 

@@ -3,8 +3,8 @@
  * Pure and portable: no node:* imports.
  */
 import type { HttpRequest, Response } from '../http/types.js'
-import type { HttpContext } from '../route/http-context.js'
-import type { Next } from './compose.js'
+import type { HttpContext } from './http-context.js'
+import type { Next } from '../middleware/compose.js'
 
 /**
  * `(request, next, ctx) => response`. Runs around every request: matched routes,

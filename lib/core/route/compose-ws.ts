@@ -1,8 +1,8 @@
 /** `composeWs`: a WebSocket middleware stack around an event target. Pure and portable. */
-import type { EventOutcome } from '../route/event-outcome.js'
-import type { SocketContext } from '../route/socket-context.js'
+import type { EventOutcome } from './event-outcome.js'
+import type { SocketContext } from './socket-context.js'
 import type { EventMessage } from '../ws/event.js'
-import { compose } from './compose.js'
+import { compose } from '../middleware/compose.js'
 import type { WsMiddleware } from './ws-middleware.js'
 
 /** The composed stack: the event, the client's context and the innermost target. */

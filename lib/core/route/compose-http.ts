@@ -1,7 +1,7 @@
 /** `composeHttp`: an HTTP middleware stack around a request target. Pure and portable. */
 import type { HttpRequest, Response } from '../http/types.js'
-import type { HttpContext } from '../route/http-context.js'
-import { compose } from './compose.js'
+import type { HttpContext } from './http-context.js'
+import { compose } from '../middleware/compose.js'
 import type { HttpMiddleware } from './http-middleware.js'
 
 /** The composed stack: the request, the server context and the innermost target. */

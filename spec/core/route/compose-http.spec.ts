@@ -2,7 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { text } from '../../../lib/core/http/response.js'
 import { withStatus } from '../../../lib/core/http/response-updates.js'
-import { composeHttp } from '../../../lib/core/middleware/compose-http.js'
+import { composeHttp } from '../../../lib/core/route/compose-http.js'
 import { inertHttpContext } from '../../../lib/core/route/inert-http-context.js'
 import { httpRequest } from '../route/support.js'
 

@@ -12,56 +12,26 @@
  */
 import type { RouteSource, RouteTable } from '../core/route/route.js'
 import { BATCH_SEPARATOR, CLOSE_RECONNECTING, encodeEnvelope as encode, HEARTBEAT_EVENT, SESSION_EVENT, sessionQuery } from '../core/ws/envelope-wire.js'
-import type { EventId } from '../core/ws/event.js'
 import type { EventMap } from './app-types.js'
 import { backoffDelay } from './backoff-delay.js'
-import type { Client, ClientState, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
+import type { Client, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
 import { readServerMessage, type ServerMessage } from './read-server-message.js'
-import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
+import type { LinkState } from './link-state.js'
+import { Outbox } from './outbox.js'
+import { type Closed, type Pending, PendingRequests } from './pending-requests.js'
+import { describeFailure, type RequestFailure } from './request-error.js'
+import { socketUrl } from './socket-url.js'
 import type { WebSocketLike } from './web-socket-like.js'
-
 
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export { CLOSE_RECONNECTING } from '../core/ws/envelope-wire.js'
 
 const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'error'])
 const RESYNC_REASONS: ReadonlySet<unknown> = new Set<ResyncReason>(['unknown_session', 'gap', 'unavailable'])
-
-// A request waiting for its answer, queued or sent. No closures of its own unless it has a
-// signal: thousands of these are made per second.
-interface Pending {
-  readonly id: number
-  readonly event: string
-  text: string
-  readonly resend: boolean
-  sent: boolean
-  /** When it times out (clock ms); `Infinity` for never. */
-  due: number
-  /** The time-out in ms, for the failure. */
-  ms: number
-  readonly resolve: (data: never) => void
-  readonly reject: (error: RequestError) => void
-  signal: AbortSignal | undefined
-  onAbort: (() => void) | undefined
-}
-
-// A ws:// or wss:// URL without fragment; http(s) maps to ws(s), relative URLs resolve
-// against the page in a browser.
-const socketUrl = (url: string): string => {
-  try {
-    const u = new URL(url, (globalThis as { location?: { href: string } }).location?.href)
-    u.protocol = u.protocol.replace(/^http/, 'ws')
-    u.hash = ''
-    if (/^wss?:$/.test(u.protocol)) return u.href
-  } catch {
-    // Not a URL at all: refused below, like one of another scheme.
-  }
-  throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
-}
 
 /**
  * Opens a client on `url` (`ws:`, `wss:`, or `http(s):`, or a path relative to the page in
@@ -84,13 +54,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const { clock } = o
   const base = socketUrl(url)
 
-  let state: ClientState = 'connecting'
-  let sock: WebSocketLike | undefined
-  let opened = false
-  let attempt = 0
-  let retryTimer: unknown
-  // How the last connection ended: what requests fail with once the client is closed.
-  let lastClose = { code: 1006, reason: '' }
+  let link: LinkState = { state: 'connecting' }
   // The session: its id, whether it recovered, the last numbered message, the heartbeat.
   let sid: string | undefined
   let recovered = false
@@ -98,9 +62,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   let heartbeat = 0
   let lastSeen = 0
   let liveTimer: unknown
-  let nextId = 1
-  const pending = new Map<number, Pending>()
-  const queue: (string | Pending)[] = []
   const streams = new Set<EventStream<unknown>>()
 
   const report: (problem: ClientProblem) => void = (problem) => listeners.emit('error', problem)
@@ -119,79 +80,31 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         threw(name, error)
       }
     }
-  // Batches (docs/protocol.md): once the server said it reads them (`batch`, its byte limit,
-  // 0 until then), what is sent in one tick leaves at its end in one message, the envelopes
-  // separated by RS; one that would take it past the limit (3 bytes counted per UTF-16 unit:
-  // never too few) sends what came before it first. RS ('\x1e'): JSON text never holds it
-  // unescaped (RFC 7464).
-  let batch = 0
-  let out = ''
-  const flush = guard('send', () => {
-    if (out) sock?.send(out)
-    out = ''
-  })
-  const send = (text: string): unknown => {
-    if (!batch) return (sock as WebSocketLike).send(text)
-    if ((out.length + text.length) * 3 >= batch) flush()
-    return out ? (out += BATCH_SEPARATOR + text) : ((out = text), queueMicrotask(flush))
-  }
+  const socket = (): WebSocketLike | undefined => (link as { socket?: WebSocketLike }).socket
+  const outbox = new Outbox(socket, guard)
+  const { queue } = outbox
+  const requests = new PendingRequests(clock, queue, report)
 
+  // Why a message cannot be queued: the client is closed, the queue is off or full.
   const admit = (): RequestFailure | undefined =>
-    state === 'closed'
-      ? { _tag: 'Closed', ...lastClose }
+    link.state === 'closed'
+      ? link.closed
       : !o.queueSize
         ? { _tag: 'Offline' }
         : queue.length >= o.queueSize
           ? { _tag: 'QueueFull', limit: o.queueSize }
           : undefined
 
-  // Takes a request out of every list; answers whether it was still pending.
-  const settle = (p: Pending): boolean => {
-    if (!pending.delete(p.id)) return false
-    // A listener of `undefined` (failed before it was added) is ignored.
-    p.signal?.removeEventListener('abort', p.onAbort as () => void)
-    const at = queue.indexOf(p)
-    if (at >= 0) queue.splice(at, 1)
-    return true
-  }
-  const fail = (p: Pending, failure: RequestFailure): void => {
-    if (settle(p)) p.reject(new RequestError(p.event, p.id, failure))
-  }
-
-  // --- time-outs: not a timer per request (armed and cleared thousands of times a second)
-  // but one, for the earliest deadline; its sweep fails what is due and arms the next. It is
-  // not stopped when requests are answered: it wakes once more, finds nothing due, arms
-  // nothing. A deadline later than the armed one costs nothing.
-  let sweepAt = Infinity
-  let sweepTimer: unknown
-  const armSweep = (due: number): void => {
-    if (due >= sweepAt) return
-    clock.clearTimeout(sweepTimer)
-    sweepAt = due
-    // Always in the future: a new deadline is now + a time-out, and one the sweep hands on is
-    // not yet due (a timer that fired a little early is armed again for the rest).
-    sweepTimer = clock.setTimeout(sweep, due - clock.now())
-  }
-  const sweep = (): void => {
-    const now = clock.now()
-    let next = (sweepAt = Infinity)
-    for (const p of pending.values()) {
-      if (p.due <= now) fail(p, { _tag: 'Timeout', ms: p.ms })
-      else if (p.due < next) next = p.due
-    }
-    armSweep(next)
-  }
-
   // --- liveness: a session announces the server's heartbeat interval; silence past it plus
   // the grace means the link is dead. One timer, re-armed when it fires, not per message.
   const watch = (): void => {
     clock.clearTimeout(liveTimer)
-    if (!heartbeat || state !== 'open') return
+    if (!heartbeat || link.state !== 'open') return
     const bound = heartbeat + o.heartbeatGrace
     liveTimer = clock.setTimeout(
       guard('heartbeat', () => {
         if (clock.now() - lastSeen < bound) return watch()
-        const dead = sock as WebSocketLike
+        const dead = socket() as WebSocketLike
         detach(dead)
         try {
           dead.close(CLOSE_RECONNECTING)
@@ -205,24 +118,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   // --- incoming
-  // An ack (no `failure`) or an error event answers its request; one that answers none is
-  // reported, unless it is late news about a request already settled.
-  const answer = (id: EventId | undefined, data: unknown, failure?: RequestFailure & { readonly _tag: 'ServerError' }): void => {
-    const p = pending.get(id as number)
-    if (p) {
-      if (failure) fail(p, failure)
-      else if (settle(p)) p.resolve(data as never)
-      // Every id below `nextId` was a request, so one not pending was settled: a late answer
-      // to it (after a time-out, an abort, or a replay) is dropped quietly, however old.
-    } else if (!(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) < nextId)) {
-      report(
-        !failure
-          ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
-          : { ...failure, ...(id !== undefined && { id }), message: `server error ${failure.code}: ${failure.message}` },
-      )
-    }
-  }
-
   const onSession = (data: unknown): void => {
     // Reading a field of a string, a number or an array gives `undefined` as it does of `{}`.
     const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown; batch?: unknown }
@@ -237,7 +132,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (!recovered) lastSeq = 0
     heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
     // A limit past 2^31 (or none) reads as no batching.
-    batch = (d.batch as number) | 0
+    outbox.batch = (d.batch as number) | 0
     watch()
     listeners.emit('session', resync ? { id: sid, recovered, resync } : { id: sid, recovered })
     if (resync) listeners.emit('resync', { reason: resync, previousId: previous as string })
@@ -248,7 +143,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // A batch (once announced) is its envelopes; one over the limit in UTF-16 units already is
     // refused whole.
     const limit = o.maxMessageBytes
-    for (const text of batch && (raw as string).length <= limit ? (raw as string).split(BATCH_SEPARATOR) : [raw]) onEnvelope(readServerMessage(text, limit))
+    for (const text of outbox.batch && (raw as string).length <= limit ? (raw as string).split(BATCH_SEPARATOR) : [raw]) onEnvelope(readServerMessage(text, limit))
   }
   // One envelope, alone or of a batch.
   const onEnvelope = (m: ServerMessage | ClientProblem): void => {
@@ -261,10 +156,10 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     } // The session messages of docs/protocol.md, never numbered:
     else if (event === SESSION_EVENT) return onSession(data)
     else if (event === HEARTBEAT_EVENT) return
-    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
+    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : requests.answer(id, data)
     if (event === 'error') {
       const d = (data ?? {}) as Record<string, unknown>
-      return answer(id, data, {
+      return requests.answer(id, data, {
         _tag: 'ServerError',
         code: String(d['error'] ?? 'unknown'),
         message: String(d['message'] ?? ''),
@@ -275,29 +170,12 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     listeners.emit(event, data)
   }
 
-  // --- connection
+  // --- the link (LinkState): one socket at a time, reconnection with backoff
   const detach = (s: WebSocketLike): void => {
     s.onopen = s.onmessage = s.onclose = null
     // Some implementations (ws) raise an error after a close during the handshake: keep a sink.
     s.onerror = () => undefined
-    if (sock === s) sock = undefined
-  }
-
-  // Fails the pending requests with `lastClose`: every one, or those sent that may not be sent
-  // again. (A Map may lose entries while it is walked.)
-  const failClosed = (all?: boolean): void => {
-    for (const p of pending.values()) if (all || (p.sent && !p.resend)) fail(p, { _tag: 'Closed', ...lastClose })
-  }
-
-  // Closed for good, as `lastClose` says.
-  const terminate = (): void => {
-    state = 'closed'
-    clock.clearTimeout(retryTimer)
-    clock.clearTimeout(liveTimer)
-    clock.clearTimeout(sweepTimer)
-    failClosed(true)
-    queue.length = 0
-    for (const stream of streams) stream.end()
+    if (socket() === s) link = { ...link, socket: undefined } as LinkState
   }
 
   // A connection ended: fail what may not be sent again, then retry or stop (`final`: close()
@@ -305,36 +183,41 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const ended = (code: number, reason: string, final?: boolean): void => {
     clock.clearTimeout(liveTimer)
     // Until the next connection's session message says otherwise: no heartbeat, no batches.
-    heartbeat = batch = 0
-    if (state === 'closed') return
-    lastClose = { code, reason }
-    failClosed()
+    heartbeat = outbox.batch = 0
+    if (link.state === 'closed') return
+    const closed: Closed = { _tag: 'Closed', code, reason }
+    requests.close(closed)
     // Reconnection off is `false`; `again` is true only with it on.
     const r = o.reconnect as Exclude<typeof o.reconnect, false>
+    const { attempt = 0, opened = link.state === 'open' } = link as { attempt?: number; opened?: boolean }
     let again = false
     if (r && !final && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
     listeners.emit('close', { code, reason, reconnect: again })
     // A listener may have closed the client meanwhile.
-    if ((state as ClientState) === 'closed') return
-    if (!again) return terminate()
-    attempt += 1
-    state = 'reconnecting'
+    if ((link as LinkState).state === 'closed') return
+    if (!again) {
+      // Closed for good.
+      clock.clearTimeout((link as { timer?: unknown }).timer)
+      link = { state: 'closed', closed }
+      requests.close(closed, true)
+      queue.length = 0
+      for (const stream of streams) stream.end()
+      return
+    }
     let delay = r.minDelay
-    guard('random', () => (delay = backoffDelay(attempt, delay, r.maxDelay, o.random)))()
-    listeners.emit('reconnecting', { attempt, delay })
-    if ((state as ClientState) === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
+    link = { state: 'reconnecting', attempt: attempt + 1, opened }
+    guard('random', () => (delay = backoffDelay(attempt + 1, delay, r.maxDelay, o.random)))()
+    listeners.emit('reconnecting', { attempt: attempt + 1, delay })
+    if (link.state === 'reconnecting') link = { ...link, timer: clock.setTimeout(open, delay) }
   }
 
   const opens = (): void => {
-    state = 'open'
+    const { attempt = 0, opened = false } = link as { attempt?: number; opened?: boolean }
+    link = { state: 'open', socket: socket() }
     lastSeen = clock.now()
-    const after = attempt
-    attempt = 0
-    // Requests sent before the drop go again with their ids, then the queue, in order.
-    for (const p of pending.values()) if (p.sent) send(p.text)
-    for (const item of queue.splice(0)) send(typeof item === 'string' ? item : ((item.sent = true), item.text))
-    if (opened) listeners.emit('reconnected', { attempt: after })
-    else (opened = true), listeners.emit('open')
+    outbox.drain(requests.values())
+    if (opened) listeners.emit('reconnected', { attempt })
+    else listeners.emit('open')
   }
 
   const open = (): void => {
@@ -347,7 +230,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       report({ _tag: 'SocketError', message: String(error) })
       return ended(1006, String(error))
     }
-    sock = s
+    link = { ...link, socket: s } as LinkState
     s.binaryType = 'arraybuffer'
     s.onopen = guard('open', opens)
     s.onmessage = guard('message', onMessage)
@@ -367,7 +250,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const client: Client = {
     get state() {
-      return state
+      return link.state
     },
     get session() {
       // A session id is never empty.
@@ -380,7 +263,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       let failure: RequestFailure | undefined
       try {
         const text = encode(event, data)
-        if (state === 'open') return send(text), true
+        if (link.state === 'open') return outbox.send(text), true
         if (opts?.volatile === true) return false
         failure = admit()
         if (!failure) return queue.push(text), true
@@ -393,15 +276,14 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     request: (event: string, data?: unknown, opts: RequestOptions = {}) =>
       new Promise((resolve, reject) => {
         const { signal } = opts
-        const ms = opts.timeout ?? o.timeout
         const p: Pending = {
-          id: nextId++,
+          id: requests.nextId++,
           event,
           text: '',
           resend: opts.resend !== false,
           sent: false,
           due: Infinity,
-          ms,
+          ms: opts.timeout ?? o.timeout,
           resolve,
           reject,
           signal,
@@ -410,20 +292,15 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         let failure: RequestFailure | undefined
         try {
           p.text = encode(event, data, p.id)
-          failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : state === 'open' ? undefined : admit()
+          failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : link.state === 'open' ? undefined : admit()
         } catch (error) {
           failure = { _tag: 'Unserializable', error }
         }
-        pending.set(p.id, p)
-        if (failure) return fail(p, failure)
-        if (ms > 0 && ms < 2 ** 31) armSweep((p.due = clock.now() + ms))
-        if (signal) {
-          p.onAbort = () => fail(p, { _tag: 'Aborted', reason: signal.reason })
-          signal.addEventListener('abort', p.onAbort)
-        }
-        if (state !== 'open') return void queue.push(p)
+        requests.add(p, failure)
+        if (failure) return
+        if (link.state !== 'open') return void queue.push(p)
         p.sent = true
-        send(p.text)
+        outbox.send(p.text)
       }),
     on: (event: string, fn: Listener) => listeners.on(event, fn),
     once: (event: string, fn: Listener) => listeners.on(event, fn, true),
@@ -440,21 +317,21 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         },
         name: event,
       })
-      if (state === 'closed') stream.end()
+      if (link.state === 'closed') stream.end()
       else streams.add(stream)
       return stream
     },
     clearQueue: () => {
       const items = queue.splice(0)
-      for (const item of items) if (typeof item !== 'string') fail(item, { _tag: 'Cleared' })
+      for (const item of items) if (typeof item !== 'string') requests.fail(item, { _tag: 'Cleared' })
       return items.length
     },
     close: (code = 1000, reason = '') => {
       if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`)
-      if (state === 'closed') return
+      if (link.state === 'closed') return
       // What this tick sent leaves before the close frame.
-      flush()
-      const s = sock
+      outbox.flush()
+      const s = socket()
       if (s) {
         detach(s)
         try {

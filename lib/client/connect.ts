@@ -21,8 +21,8 @@ import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
 import { readServerMessage, type ServerMessage } from './read-server-message.js'
 import type { LinkState } from './link-state.js'
-import { Outbox } from './outbox.js'
-import { type Closed, type Pending, PendingRequests } from './pending-requests.js'
+import { createOutbox } from './outbox.js'
+import { type Closed, createPendingRequests, type Pending, type Queued } from './pending-requests.js'
 import { describeFailure, type RequestFailure } from './request-error.js'
 import { socketUrl } from './socket-url.js'
 import type { WebSocketLike } from './web-socket-like.js'
@@ -54,7 +54,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const { clock } = o
   const base = socketUrl(url)
 
-  let link: LinkState = { state: 'connecting' }
+  let link: LinkState = { _tag: 'connecting' }
+  // The socket of the link, while it has one.
+  let sock: WebSocketLike | undefined
   // The session: its id, whether it recovered, the last numbered message, the heartbeat.
   let sid: string | undefined
   let recovered = false
@@ -80,14 +82,15 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         threw(name, error)
       }
     }
-  const socket = (): WebSocketLike | undefined => (link as { socket?: WebSocketLike }).socket
-  const outbox = new Outbox(socket, guard)
-  const { queue } = outbox
-  const requests = new PendingRequests(clock, queue, report)
+  // The server's batch limit on this connection (0: it reads and sends no batches).
+  let batch = 0
+  const queue: Queued[] = []
+  const [send, flush, drain] = createOutbox(() => sock, () => batch, queue, guard)
+  const [pending, nextId, add, fail, answer, failClosed] = createPendingRequests(clock, queue, report)
 
   // Why a message cannot be queued: the client is closed, the queue is off or full.
   const admit = (): RequestFailure | undefined =>
-    link.state === 'closed'
+    link._tag === 'closed'
       ? link.closed
       : !o.queueSize
         ? { _tag: 'Offline' }
@@ -99,12 +102,12 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // the grace means the link is dead. One timer, re-armed when it fires, not per message.
   const watch = (): void => {
     clock.clearTimeout(liveTimer)
-    if (!heartbeat || link.state !== 'open') return
+    if (!heartbeat || link._tag !== 'open') return
     const bound = heartbeat + o.heartbeatGrace
     liveTimer = clock.setTimeout(
       guard('heartbeat', () => {
         if (clock.now() - lastSeen < bound) return watch()
-        const dead = socket() as WebSocketLike
+        const dead = sock as WebSocketLike
         detach(dead)
         try {
           dead.close(CLOSE_RECONNECTING)
@@ -132,7 +135,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     if (!recovered) lastSeq = 0
     heartbeat = typeof d.heartbeat === 'number' && d.heartbeat > 0 ? d.heartbeat : 0
     // A limit past 2^31 (or none) reads as no batching.
-    outbox.batch = (d.batch as number) | 0
+    batch = (d.batch as number) | 0
     watch()
     listeners.emit('session', resync ? { id: sid, recovered, resync } : { id: sid, recovered })
     if (resync) listeners.emit('resync', { reason: resync, previousId: previous as string })
@@ -143,7 +146,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     // A batch (once announced) is its envelopes; one over the limit in UTF-16 units already is
     // refused whole.
     const limit = o.maxMessageBytes
-    for (const text of outbox.batch && (raw as string).length <= limit ? (raw as string).split(BATCH_SEPARATOR) : [raw]) onEnvelope(readServerMessage(text, limit))
+    for (const text of batch && (raw as string).length <= limit ? (raw as string).split(BATCH_SEPARATOR) : [raw]) onEnvelope(readServerMessage(text, limit))
   }
   // One envelope, alone or of a batch.
   const onEnvelope = (m: ServerMessage | ClientProblem): void => {
@@ -156,10 +159,10 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     } // The session messages of docs/protocol.md, never numbered:
     else if (event === SESSION_EVENT) return onSession(data)
     else if (event === HEARTBEAT_EVENT) return
-    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : requests.answer(id, data)
+    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
     if (event === 'error') {
       const d = (data ?? {}) as Record<string, unknown>
-      return requests.answer(id, data, {
+      return answer(id, data, {
         _tag: 'ServerError',
         code: String(d['error'] ?? 'unknown'),
         message: String(d['message'] ?? ''),
@@ -175,7 +178,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     s.onopen = s.onmessage = s.onclose = null
     // Some implementations (ws) raise an error after a close during the handshake: keep a sink.
     s.onerror = () => undefined
-    if (socket() === s) link = { ...link, socket: undefined } as LinkState
+    if (sock === s) sock = undefined
   }
 
   // A connection ended: fail what may not be sent again, then retry or stop (`final`: close()
@@ -183,39 +186,39 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const ended = (code: number, reason: string, final?: boolean): void => {
     clock.clearTimeout(liveTimer)
     // Until the next connection's session message says otherwise: no heartbeat, no batches.
-    heartbeat = outbox.batch = 0
-    if (link.state === 'closed') return
+    heartbeat = batch = 0
+    if (link._tag === 'closed') return
     const closed: Closed = { _tag: 'Closed', code, reason }
-    requests.close(closed)
+    failClosed(closed)
     // Reconnection off is `false`; `again` is true only with it on.
     const r = o.reconnect as Exclude<typeof o.reconnect, false>
-    const { attempt = 0, opened = link.state === 'open' } = link as { attempt?: number; opened?: boolean }
+    const { attempt = 0, opened = link._tag === 'open' } = link as { attempt?: number; opened?: boolean }
     let again = false
     if (r && !final && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
     listeners.emit('close', { code, reason, reconnect: again })
     // A listener may have closed the client meanwhile.
-    if ((link as LinkState).state === 'closed') return
+    if ((link as LinkState)._tag === 'closed') return
     if (!again) {
       // Closed for good.
       clock.clearTimeout((link as { timer?: unknown }).timer)
-      link = { state: 'closed', closed }
-      requests.close(closed, true)
+      link = { _tag: 'closed', closed }
+      failClosed(closed, true)
       queue.length = 0
       for (const stream of streams) stream.end()
       return
     }
     let delay = r.minDelay
-    link = { state: 'reconnecting', attempt: attempt + 1, opened }
+    link = { _tag: 'reconnecting', attempt: attempt + 1, opened }
     guard('random', () => (delay = backoffDelay(attempt + 1, delay, r.maxDelay, o.random)))()
     listeners.emit('reconnecting', { attempt: attempt + 1, delay })
-    if (link.state === 'reconnecting') link = { ...link, timer: clock.setTimeout(open, delay) }
+    if (link._tag === 'reconnecting') link = { ...link, timer: clock.setTimeout(open, delay) }
   }
 
   const opens = (): void => {
     const { attempt = 0, opened = false } = link as { attempt?: number; opened?: boolean }
-    link = { state: 'open', socket: socket() }
+    link = { _tag: 'open' }
     lastSeen = clock.now()
-    outbox.drain(requests.values())
+    drain(pending.values())
     if (opened) listeners.emit('reconnected', { attempt })
     else listeners.emit('open')
   }
@@ -230,7 +233,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       report({ _tag: 'SocketError', message: String(error) })
       return ended(1006, String(error))
     }
-    link = { ...link, socket: s } as LinkState
+    sock = s
     s.binaryType = 'arraybuffer'
     s.onopen = guard('open', opens)
     s.onmessage = guard('message', onMessage)
@@ -250,7 +253,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const client: Client = {
     get state() {
-      return link.state
+      return link._tag
     },
     get session() {
       // A session id is never empty.
@@ -263,7 +266,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       let failure: RequestFailure | undefined
       try {
         const text = encode(event, data)
-        if (link.state === 'open') return outbox.send(text), true
+        if (link._tag === 'open') return send(text), true
         if (opts?.volatile === true) return false
         failure = admit()
         if (!failure) return queue.push(text), true
@@ -277,7 +280,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       new Promise((resolve, reject) => {
         const { signal } = opts
         const p: Pending = {
-          id: requests.nextId++,
+          id: nextId(),
           event,
           text: '',
           resend: opts.resend !== false,
@@ -292,15 +295,15 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         let failure: RequestFailure | undefined
         try {
           p.text = encode(event, data, p.id)
-          failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : link.state === 'open' ? undefined : admit()
+          failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : link._tag === 'open' ? undefined : admit()
         } catch (error) {
           failure = { _tag: 'Unserializable', error }
         }
-        requests.add(p, failure)
+        add(p, failure)
         if (failure) return
-        if (link.state !== 'open') return void queue.push(p)
+        if (link._tag !== 'open') return void queue.push(p)
         p.sent = true
-        outbox.send(p.text)
+        send(p.text)
       }),
     on: (event: string, fn: Listener) => listeners.on(event, fn),
     once: (event: string, fn: Listener) => listeners.on(event, fn, true),
@@ -317,21 +320,21 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         },
         name: event,
       })
-      if (link.state === 'closed') stream.end()
+      if (link._tag === 'closed') stream.end()
       else streams.add(stream)
       return stream
     },
     clearQueue: () => {
       const items = queue.splice(0)
-      for (const item of items) if (typeof item !== 'string') requests.fail(item, { _tag: 'Cleared' })
+      for (const item of items) if (typeof item !== 'string') fail(item, { _tag: 'Cleared' })
       return items.length
     },
     close: (code = 1000, reason = '') => {
       if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`)
-      if (link.state === 'closed') return
+      if (link._tag === 'closed') return
       // What this tick sent leaves before the close frame.
-      outbox.flush()
-      const s = socket()
+      flush()
+      const s = sock
       if (s) {
         detach(s)
         try {

@@ -6,26 +6,19 @@
  * Imports nothing at run time.
  */
 import type { Closed } from './pending-requests.js'
-import type { WebSocketLike } from './web-socket-like.js'
 
 /**
- * - `connecting`: the first connection is being opened (`socket` is `undefined` until the
- *   constructor returns, and once the socket is dropped);
- * - `open`: connected (`socket` `undefined` once dropped, until the end is handled);
+ * (The socket itself, while there is one, is held beside it.)
+ * - `connecting`: the first connection is being opened;
+ * - `open`: connected;
  * - `reconnecting`: attempt `attempt` (1 and up), waiting for the backoff `timer`, then
- *   opening its `socket`; `opened` says whether any connection opened before (the next open
+ *   opening its socket; `opened` says whether any connection opened before (the next open
  *   is then `reconnected`, not `open`);
  * - `closed`: for good, with the close's code and reason as the failure of what is asked of it
  *   after.
  */
 export type LinkState =
-  | { readonly state: 'connecting'; readonly socket?: WebSocketLike | undefined }
-  | { readonly state: 'open'; readonly socket?: WebSocketLike | undefined }
-  | {
-      readonly state: 'reconnecting'
-      readonly attempt: number
-      readonly opened: boolean
-      readonly timer?: unknown
-      readonly socket?: WebSocketLike | undefined
-    }
-  | { readonly state: 'closed'; readonly closed: Closed }
+  | { readonly _tag: 'connecting' }
+  | { readonly _tag: 'open' }
+  | { readonly _tag: 'reconnecting'; readonly attempt: number; readonly opened: boolean; readonly timer?: unknown }
+  | { readonly _tag: 'closed'; readonly closed: Closed }

@@ -46,9 +46,9 @@ export type Queued = string | Pending
  * - `add(p, failure)`: counts `p` pending and arms its time-out and its signal, or fails it
  *   at once with `failure`;
  * - `fail(p, failure)`: rejects `p`, if still pending, and takes it out of the queue;
- * - `answer(id, data, failure?)`: an ack (no `failure`) or an error event answers its
- *   request; one that answers none is reported, unless it is late news about a request
- *   already settled;
+ * - `answer(id, data, error?)`: an ack, or an error event (`error`: the server's `data`
+ *   becomes a `ServerError` failure), answers its request; one that answers none is
+ *   reported, unless it is late news about a request already settled;
  * - `close(closed, all?)`: fails with `closed` every pending request (`all`, and the time-out
  *   timer stops), or those sent that may not be sent again.
  */
@@ -57,7 +57,7 @@ export type PendingRequests = readonly [
   nextId: () => number,
   add: (p: Pending, failure: RequestFailure | undefined) => void,
   fail: (p: Pending, failure: RequestFailure) => void,
-  answer: (id: EventId | undefined, data: unknown, failure?: RequestFailure & { readonly _tag: 'ServerError' }) => void,
+  answer: (id: EventId | undefined, data: unknown, error?: boolean) => void,
   close: (closed: Closed, all?: boolean) => void,
 ]
 
@@ -122,7 +122,16 @@ export const createPendingRequests = (clock: Clock, queue: Queued[], report: (pr
       }
     },
     fail,
-    (id, data, failure) => {
+    (id, data, error) => {
+      const d = (data ?? {}) as Record<string, unknown>
+      const failure: (RequestFailure & { readonly _tag: 'ServerError' }) | undefined = error
+        ? {
+            _tag: 'ServerError',
+            code: String(d['error'] ?? 'unknown'),
+            message: String(d['message'] ?? ''),
+            ...(d['details'] !== undefined && { details: d['details'] }),
+          }
+        : undefined
       const p = pending.get(id as number)
       if (p) {
         if (failure) fail(p, failure)

@@ -3,6 +3,13 @@
  * envelope of docs/protocol.md, reconnection with backoff, an offline queue, sessions with
  * numbered messages (replayed on reconnect) and a heartbeat to notice a dead link.
  *
+ * Its parts: the link's state machine (`LinkState`, link-state.ts) and the client's surface
+ * live here; what is sent (`createOutbox`, outbox.ts) and the requests awaiting answers
+ * (`createPendingRequests`, pending-requests.ts) are closures of their own that hand back
+ * tuples, and the URL is `socketUrl`'s. Tuples and closure variables, not records of
+ * functions or objects with fields: a browser bundle minifies them to single letters
+ * (bench/client-bundle.ts). Over 300 lines because the state machine reads best whole.
+ *
  * Portable like the core: no node:*, no Buffer, no process; the standard WebSocket (or one
  * given as an option), `setTimeout` through an injectable clock, and nothing imported at run
  * time from outside this folder but the core's dependency-free wire module
@@ -12,56 +19,26 @@
  */
 import type { RouteSource, RouteTable } from '../core/route/route.js'
 import { BATCH_SEPARATOR, CLOSE_RECONNECTING, encodeEnvelope as encode, HEARTBEAT_EVENT, SESSION_EVENT, sessionQuery } from '../core/ws/envelope-wire.js'
-import type { EventId } from '../core/ws/event.js'
 import type { EventMap } from './app-types.js'
 import { backoffDelay } from './backoff-delay.js'
-import type { Client, ClientState, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
+import type { Client, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
 import { readServerMessage, type ServerMessage } from './read-server-message.js'
-import { describeFailure, RequestError, type RequestFailure } from './request-error.js'
+import type { LinkState } from './link-state.js'
+import { createOutbox } from './outbox.js'
+import { type Closed, createPendingRequests, type Pending, type Queued } from './pending-requests.js'
+import { describeFailure, type RequestFailure } from './request-error.js'
+import { socketUrl } from './socket-url.js'
 import type { WebSocketLike } from './web-socket-like.js'
-
 
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export { CLOSE_RECONNECTING } from '../core/ws/envelope-wire.js'
 
 const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'error'])
 const RESYNC_REASONS: ReadonlySet<unknown> = new Set<ResyncReason>(['unknown_session', 'gap', 'unavailable'])
-
-// A request waiting for its answer, queued or sent. No closures of its own unless it has a
-// signal: thousands of these are made per second.
-interface Pending {
-  readonly id: number
-  readonly event: string
-  text: string
-  readonly resend: boolean
-  sent: boolean
-  /** When it times out (clock ms); `Infinity` for never. */
-  due: number
-  /** The time-out in ms, for the failure. */
-  ms: number
-  readonly resolve: (data: never) => void
-  readonly reject: (error: RequestError) => void
-  signal: AbortSignal | undefined
-  onAbort: (() => void) | undefined
-}
-
-// A ws:// or wss:// URL without fragment; http(s) maps to ws(s), relative URLs resolve
-// against the page in a browser.
-const socketUrl = (url: string): string => {
-  try {
-    const u = new URL(url, (globalThis as { location?: { href: string } }).location?.href)
-    u.protocol = u.protocol.replace(/^http/, 'ws')
-    u.hash = ''
-    if (/^wss?:$/.test(u.protocol)) return u.href
-  } catch {
-    // Not a URL at all: refused below, like one of another scheme.
-  }
-  throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
-}
 
 /**
  * Opens a client on `url` (`ws:`, `wss:`, or `http(s):`, or a path relative to the page in
@@ -84,13 +61,9 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   const { clock } = o
   const base = socketUrl(url)
 
-  let state: ClientState = 'connecting'
+  let link: LinkState = { _tag: 'connecting' }
+  // The socket of the link, while it has one.
   let sock: WebSocketLike | undefined
-  let opened = false
-  let attempt = 0
-  let retryTimer: unknown
-  // How the last connection ended: what requests fail with once the client is closed.
-  let lastClose = { code: 1006, reason: '' }
   // The session: its id, whether it recovered, the last numbered message, the heartbeat.
   let sid: string | undefined
   let recovered = false
@@ -98,9 +71,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   let heartbeat = 0
   let lastSeen = 0
   let liveTimer: unknown
-  let nextId = 1
-  const pending = new Map<number, Pending>()
-  const queue: (string | Pending)[] = []
   const streams = new Set<EventStream<unknown>>()
 
   const report: (problem: ClientProblem) => void = (problem) => listeners.emit('error', problem)
@@ -119,74 +89,27 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         threw(name, error)
       }
     }
-  // Batches (docs/protocol.md): once the server said it reads them (`batch`, its byte limit,
-  // 0 until then), what is sent in one tick leaves at its end in one message, the envelopes
-  // separated by RS; one that would take it past the limit (3 bytes counted per UTF-16 unit:
-  // never too few) sends what came before it first. RS ('\x1e'): JSON text never holds it
-  // unescaped (RFC 7464).
+  // The server's batch limit on this connection (0: it reads and sends no batches).
   let batch = 0
-  let out = ''
-  const flush = guard('send', () => {
-    if (out) sock?.send(out)
-    out = ''
-  })
-  const send = (text: string): unknown => {
-    if (!batch) return (sock as WebSocketLike).send(text)
-    if ((out.length + text.length) * 3 >= batch) flush()
-    return out ? (out += BATCH_SEPARATOR + text) : ((out = text), queueMicrotask(flush))
-  }
+  const queue: Queued[] = []
+  const [send, flush, drain] = createOutbox(() => sock, () => batch, queue, guard)
+  const [pending, nextId, add, fail, answer, failClosed] = createPendingRequests(clock, queue, report)
 
+  // Why a message cannot be queued: the client is closed, the queue is off or full.
   const admit = (): RequestFailure | undefined =>
-    state === 'closed'
-      ? { _tag: 'Closed', ...lastClose }
+    link._tag === 'closed'
+      ? link.closed
       : !o.queueSize
         ? { _tag: 'Offline' }
         : queue.length >= o.queueSize
           ? { _tag: 'QueueFull', limit: o.queueSize }
           : undefined
 
-  // Takes a request out of every list; answers whether it was still pending.
-  const settle = (p: Pending): boolean => {
-    if (!pending.delete(p.id)) return false
-    // A listener of `undefined` (failed before it was added) is ignored.
-    p.signal?.removeEventListener('abort', p.onAbort as () => void)
-    const at = queue.indexOf(p)
-    if (at >= 0) queue.splice(at, 1)
-    return true
-  }
-  const fail = (p: Pending, failure: RequestFailure): void => {
-    if (settle(p)) p.reject(new RequestError(p.event, p.id, failure))
-  }
-
-  // --- time-outs: not a timer per request (armed and cleared thousands of times a second)
-  // but one, for the earliest deadline; its sweep fails what is due and arms the next. It is
-  // not stopped when requests are answered: it wakes once more, finds nothing due, arms
-  // nothing. A deadline later than the armed one costs nothing.
-  let sweepAt = Infinity
-  let sweepTimer: unknown
-  const armSweep = (due: number): void => {
-    if (due >= sweepAt) return
-    clock.clearTimeout(sweepTimer)
-    sweepAt = due
-    // Always in the future: a new deadline is now + a time-out, and one the sweep hands on is
-    // not yet due (a timer that fired a little early is armed again for the rest).
-    sweepTimer = clock.setTimeout(sweep, due - clock.now())
-  }
-  const sweep = (): void => {
-    const now = clock.now()
-    let next = (sweepAt = Infinity)
-    for (const p of pending.values()) {
-      if (p.due <= now) fail(p, { _tag: 'Timeout', ms: p.ms })
-      else if (p.due < next) next = p.due
-    }
-    armSweep(next)
-  }
-
   // --- liveness: a session announces the server's heartbeat interval; silence past it plus
   // the grace means the link is dead. One timer, re-armed when it fires, not per message.
   const watch = (): void => {
     clock.clearTimeout(liveTimer)
-    if (!heartbeat || state !== 'open') return
+    if (!heartbeat || link._tag !== 'open') return
     const bound = heartbeat + o.heartbeatGrace
     liveTimer = clock.setTimeout(
       guard('heartbeat', () => {
@@ -205,24 +128,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   // --- incoming
-  // An ack (no `failure`) or an error event answers its request; one that answers none is
-  // reported, unless it is late news about a request already settled.
-  const answer = (id: EventId | undefined, data: unknown, failure?: RequestFailure & { readonly _tag: 'ServerError' }): void => {
-    const p = pending.get(id as number)
-    if (p) {
-      if (failure) fail(p, failure)
-      else if (settle(p)) p.resolve(data as never)
-      // Every id below `nextId` was a request, so one not pending was settled: a late answer
-      // to it (after a time-out, an abort, or a replay) is dropped quietly, however old.
-    } else if (!(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) < nextId)) {
-      report(
-        !failure
-          ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
-          : { ...failure, ...(id !== undefined && { id }), message: `server error ${failure.code}: ${failure.message}` },
-      )
-    }
-  }
-
   const onSession = (data: unknown): void => {
     // Reading a field of a string, a number or an array gives `undefined` as it does of `{}`.
     const d = (data ?? {}) as { sid?: unknown; recovered?: unknown; heartbeat?: unknown; resync?: unknown; batch?: unknown }
@@ -262,42 +167,17 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     else if (event === SESSION_EVENT) return onSession(data)
     else if (event === HEARTBEAT_EVENT) return
     if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
-    if (event === 'error') {
-      const d = (data ?? {}) as Record<string, unknown>
-      return answer(id, data, {
-        _tag: 'ServerError',
-        code: String(d['error'] ?? 'unknown'),
-        message: String(d['message'] ?? ''),
-        ...(d['details'] !== undefined && { details: d['details'] }),
-      })
-    }
+    if (event === 'error') return answer(id, data, true)
     if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: `server event "${event}" has a reserved name` })
     listeners.emit(event, data)
   }
 
-  // --- connection
+  // --- the link (LinkState): one socket at a time, reconnection with backoff
   const detach = (s: WebSocketLike): void => {
     s.onopen = s.onmessage = s.onclose = null
     // Some implementations (ws) raise an error after a close during the handshake: keep a sink.
     s.onerror = () => undefined
     if (sock === s) sock = undefined
-  }
-
-  // Fails the pending requests with `lastClose`: every one, or those sent that may not be sent
-  // again. (A Map may lose entries while it is walked.)
-  const failClosed = (all?: boolean): void => {
-    for (const p of pending.values()) if (all || (p.sent && !p.resend)) fail(p, { _tag: 'Closed', ...lastClose })
-  }
-
-  // Closed for good, as `lastClose` says.
-  const terminate = (): void => {
-    state = 'closed'
-    clock.clearTimeout(retryTimer)
-    clock.clearTimeout(liveTimer)
-    clock.clearTimeout(sweepTimer)
-    failClosed(true)
-    queue.length = 0
-    for (const stream of streams) stream.end()
   }
 
   // A connection ended: fail what may not be sent again, then retry or stop (`final`: close()
@@ -306,35 +186,40 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     clock.clearTimeout(liveTimer)
     // Until the next connection's session message says otherwise: no heartbeat, no batches.
     heartbeat = batch = 0
-    if (state === 'closed') return
-    lastClose = { code, reason }
-    failClosed()
+    if (link._tag === 'closed') return
+    const closed: Closed = { _tag: 'Closed', code, reason }
+    failClosed(closed)
     // Reconnection off is `false`; `again` is true only with it on.
     const r = o.reconnect as Exclude<typeof o.reconnect, false>
+    const { attempt = 0, opened = link._tag === 'open' } = link as { attempt?: number; opened?: boolean }
     let again = false
     if (r && !final && attempt < r.maxAttempts) guard('shouldReconnect', () => (again = r.shouldReconnect(code, reason)))()
     listeners.emit('close', { code, reason, reconnect: again })
     // A listener may have closed the client meanwhile.
-    if ((state as ClientState) === 'closed') return
-    if (!again) return terminate()
-    attempt += 1
-    state = 'reconnecting'
+    if ((link as LinkState)._tag === 'closed') return
+    if (!again) {
+      // Closed for good.
+      clock.clearTimeout((link as { timer?: unknown }).timer)
+      link = { _tag: 'closed', closed }
+      failClosed(closed, true)
+      queue.length = 0
+      for (const stream of streams) stream.end()
+      return
+    }
     let delay = r.minDelay
-    guard('random', () => (delay = backoffDelay(attempt, delay, r.maxDelay, o.random)))()
-    listeners.emit('reconnecting', { attempt, delay })
-    if ((state as ClientState) === 'reconnecting') retryTimer = clock.setTimeout(open, delay)
+    link = { _tag: 'reconnecting', attempt: attempt + 1, opened }
+    guard('random', () => (delay = backoffDelay(attempt + 1, delay, r.maxDelay, o.random)))()
+    listeners.emit('reconnecting', { attempt: attempt + 1, delay })
+    if (link._tag === 'reconnecting') link = { ...link, timer: clock.setTimeout(open, delay) }
   }
 
   const opens = (): void => {
-    state = 'open'
+    const { attempt = 0, opened = false } = link as { attempt?: number; opened?: boolean }
+    link = { _tag: 'open' }
     lastSeen = clock.now()
-    const after = attempt
-    attempt = 0
-    // Requests sent before the drop go again with their ids, then the queue, in order.
-    for (const p of pending.values()) if (p.sent) send(p.text)
-    for (const item of queue.splice(0)) send(typeof item === 'string' ? item : ((item.sent = true), item.text))
-    if (opened) listeners.emit('reconnected', { attempt: after })
-    else (opened = true), listeners.emit('open')
+    drain(pending.values())
+    if (opened) listeners.emit('reconnected', { attempt })
+    else listeners.emit('open')
   }
 
   const open = (): void => {
@@ -367,7 +252,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const client: Client = {
     get state() {
-      return state
+      return link._tag
     },
     get session() {
       // A session id is never empty.
@@ -380,7 +265,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       let failure: RequestFailure | undefined
       try {
         const text = encode(event, data)
-        if (state === 'open') return send(text), true
+        if (link._tag === 'open') return send(text), true
         if (opts?.volatile === true) return false
         failure = admit()
         if (!failure) return queue.push(text), true
@@ -393,15 +278,14 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     request: (event: string, data?: unknown, opts: RequestOptions = {}) =>
       new Promise((resolve, reject) => {
         const { signal } = opts
-        const ms = opts.timeout ?? o.timeout
         const p: Pending = {
-          id: nextId++,
+          id: nextId(),
           event,
           text: '',
           resend: opts.resend !== false,
           sent: false,
           due: Infinity,
-          ms,
+          ms: opts.timeout ?? o.timeout,
           resolve,
           reject,
           signal,
@@ -410,18 +294,13 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         let failure: RequestFailure | undefined
         try {
           p.text = encode(event, data, p.id)
-          failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : state === 'open' ? undefined : admit()
+          failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : link._tag === 'open' ? undefined : admit()
         } catch (error) {
           failure = { _tag: 'Unserializable', error }
         }
-        pending.set(p.id, p)
-        if (failure) return fail(p, failure)
-        if (ms > 0 && ms < 2 ** 31) armSweep((p.due = clock.now() + ms))
-        if (signal) {
-          p.onAbort = () => fail(p, { _tag: 'Aborted', reason: signal.reason })
-          signal.addEventListener('abort', p.onAbort)
-        }
-        if (state !== 'open') return void queue.push(p)
+        add(p, failure)
+        if (failure) return
+        if (link._tag !== 'open') return void queue.push(p)
         p.sent = true
         send(p.text)
       }),
@@ -440,7 +319,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         },
         name: event,
       })
-      if (state === 'closed') stream.end()
+      if (link._tag === 'closed') stream.end()
       else streams.add(stream)
       return stream
     },
@@ -451,7 +330,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     },
     close: (code = 1000, reason = '') => {
       if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`)
-      if (state === 'closed') return
+      if (link._tag === 'closed') return
       // What this tick sent leaves before the close frame.
       flush()
       const s = sock

@@ -54,7 +54,12 @@ export class Lifecycle<S> {
 
   constructor(private readonly deps: LifecycleDeps<S>) {
     const { limits, timers, table } = deps
-    const sweepEvery = Math.max(10, Math.min(1000, limits.headerTimeoutMs / 4, limits.keepAliveTimeoutMs / 4, limits.requestTimeoutMs / 4))
+    // The sweep also cancels a streamed answer the socket stopped taking (within a heartbeat)
+    // and a source silent for streamIdleMs: it runs often enough for those too.
+    const sweepEvery = Math.max(
+      10,
+      Math.min(1000, limits.headerTimeoutMs / 4, limits.keepAliveTimeoutMs / 4, limits.requestTimeoutMs / 4, limits.heartbeatIntervalMs / 4, limits.streamIdleMs / 4),
+    )
     this.sweeper = timers.setInterval(() => {
       const now = timers.now()
       for (const connection of table.http.values()) connection.sweep(now)

@@ -2,6 +2,10 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as E from 'fp-ts/lib/Either.js'
 import { getHeader } from '../../../lib/core/http/request-accessors.js'
+import { BodyStreamError } from '../../../lib/core/http/body-stream.js'
+import { bodyIncomplete, bodyTooLarge } from '../../../lib/core/http/http-error.js'
+import { fileTooLarge, missingBoundary } from '../../../lib/core/http/multipart/multipart-error.js'
+import { MultipartReadError } from '../../../lib/core/http/multipart/read-multipart.js'
 import { errorResponse, text } from '../../../lib/core/http/response.js'
 import { withHeader } from '../../../lib/core/http/response-updates.js'
 import type { HttpRequest, Response } from '../../../lib/core/http/types.js'
@@ -183,6 +187,47 @@ test('dispatchHttpNow :: an async handler or any middleware gives a promise that
   const through = dispatchHttpNow(app, httpRequest('GET', '/hello'), { middleware: [(_req, next) => next()] })
   assert.ok(through instanceof Promise)
   assert.is((await through).status, 200)
+})
+
+test('dispatchHttp :: a BodyStreamError or MultipartReadError out of a handler is answered with its status, not reported', async () => {
+  const errors: unknown[] = []
+  const faulty = compile([
+    httpRoute('POST', '/too-large', async () => {
+      throw new BodyStreamError(bodyTooLarge(10))
+    }),
+    httpRoute('POST', '/cut', () => {
+      throw new BodyStreamError(bodyIncomplete(3))
+    }),
+    httpRoute('POST', '/form', async () => {
+      throw new MultipartReadError(fileTooLarge('photo', 5))
+    }),
+    httpRoute('POST', '/form-now', () => {
+      throw new MultipartReadError(missingBoundary())
+    }),
+  ])
+  const options = { onError: (e: unknown) => void errors.push(e) }
+  const tooLarge = await dispatchHttp(faulty, httpRequest('POST', '/too-large'), options)
+  assert.equal([tooLarge.status, tooLarge.body], [413, { error: 'body_too_large' }])
+  const cut = await dispatchHttp(faulty, httpRequest('POST', '/cut'), options)
+  assert.equal([cut.status, cut.body], [400, { error: 'body_incomplete' }])
+  const form = await dispatchHttp(faulty, httpRequest('POST', '/form'), options)
+  assert.is(form.status, 413)
+  assert.equal((form.body as { error: string }).error, 'file_too_large')
+  assert.match((form.body as { message: string }).message, /photo/)
+  const now = await dispatchHttp(faulty, httpRequest('POST', '/form-now'), options)
+  assert.equal([now.status, (now.body as { error: string }).error], [400, 'missing_boundary'])
+  assert.equal(errors, [], "the client's fault: not reported as a handler error")
+})
+
+test("dispatchHttp :: the handler's request reads its signal and streamed body from the owner", async () => {
+  const controller = new AbortController()
+  const seen: unknown[] = []
+  const owner = { signalOf: (n: number) => (seen.push(n), controller.signal), bodyOf: (n: number) => (n === 9 ? ({ length: 4 } as never) : undefined) }
+  const table = compile([httpRoute('POST', '/s', { body: 'stream' }, (req) => ({ aborted: req.signal.aborted, length: req.body.length }))])
+  controller.abort()
+  const res = await dispatchHttpNow(table, httpRequest('POST', '/s'), {}, owner, 9)
+  assert.equal(res instanceof Promise ? (await res).body : res.body, { aborted: true, length: 4 })
+  assert.equal(seen, [9])
 })
 
 test.run()

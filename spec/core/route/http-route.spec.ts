@@ -44,4 +44,29 @@ test('httpRoute :: a path without params gives no params', () => {
   assert.equal([params, missing], [{ b: '1', d: '2' }, { b: '1' }])
 })
 
+test('httpRoute :: options between the path and the handler: body stream and maxBody kept on the route', async () => {
+  const streamed = httpRoute('PUT', '/files/{name}', { body: 'stream', maxBody: 2048 }, async (req) => {
+    const size: number | undefined = req.body.length
+    return { name: req.params.name, size }
+  })
+  assert.equal([streamed.body, streamed.maxBody, streamed.method], ['stream', 2048, 'PUT'])
+  const limited = httpRoute('POST', '/small', { maxBody: 10 }, (req) => req.rawBody.length)
+  assert.equal([limited.body, limited.maxBody], [undefined, 10])
+  const buffered = httpRoute('POST', '/b', { body: 'buffer' }, () => 1)
+  assert.not.ok('body' in buffered, 'buffer is the default: not written on the route')
+  assert.not.ok('maxBody' in buffered)
+  const plain = httpRoute('GET', '/p', () => 1)
+  assert.not.ok('body' in plain || 'maxBody' in plain)
+  // The handler of a streamed route is called with the request as it is.
+  const owner = { signalOf: () => new AbortController().signal, bodyOf: () => ({ length: 5 }) as never }
+  const req = makeRequest(httpRequest('PUT', '/files/a'), { name: 'a' }, owner, 1)
+  assert.equal(await streamed.handler(req, inertHttpContext), { name: 'a', size: 5 })
+})
+
+test('httpRoute :: a stream handler needs { body: "stream" }', () => {
+  // @ts-expect-error req.body is a BodyStream only on a streamed route
+  httpRoute('POST', '/x', { maxBody: 1 }, (req) => req.body.length)
+  httpRoute('POST', '/y', { body: 'stream' }, (req) => req.body.length)
+})
+
 test.run()

@@ -59,7 +59,7 @@ test('httpRoute :: options between the path and the handler: body stream and max
   assert.not.ok('body' in plain || 'maxBody' in plain)
   // The handler of a streamed route is called with the request as it is.
   const owner = { signalOf: () => new AbortController().signal, bodyOf: () => ({ length: 5 }) as never }
-  const req = makeRequest(httpRequest('PUT', '/files/a'), { name: 'a' }, owner, 1)
+  const req = makeRequest(httpRequest('PUT', '/files/a'), { name: 'a' }, owner, 1, true)
   assert.equal(await streamed.handler(req, inertHttpContext), { name: 'a', size: 5 })
 })
 

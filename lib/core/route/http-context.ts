@@ -3,6 +3,7 @@
  * WebSocket clients, so a REST endpoint can broadcast to a room (the demo's
  * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
  */
+import type { Handshake } from './handshake.js'
 import type { BroadcastTarget } from './socket-context.js'
 
 /** Server operations available to HTTP handlers. */
@@ -21,4 +22,9 @@ export interface HttpContext {
   getClientData(clientId: number, key?: string): unknown
   /** Stores data for a client. */
   setClientData(clientId: number, key: string, value: unknown): void
+  /**
+   * Present while the request is a WebSocket upgrade the server is deciding on: the client
+   * data the connection starts with (see {@link Handshake}); `undefined` on other requests.
+   */
+  readonly handshake?: Handshake
 }

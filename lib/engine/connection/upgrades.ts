@@ -2,7 +2,8 @@
  * `Upgrades`: the WebSocket handshake of one server (RFC 6455 §4.2). `decide` answers an
  * upgrade request with an `UpgradeDecision`: the core validates it, permessage-deflate is
  * negotiated, the HTTP middleware sees it like any request (authentication, logging) and may
- * refuse it or add headers to the 101, and a resume of a session this node does not hold
+ * refuse it, add headers to the 101 or give the connection its first client data
+ * (`ctx.handshake`), and a resume of a session this node does not hold
  * waits for the recovery store (within its bound). The HTTP connection keeps the decision in
  * the request's slot; at its turn `takeOver` sends the 101 and makes the socket a WebSocket
  * connection: its session (recovery), its compression, its namespace, its connect handlers.
@@ -14,6 +15,7 @@ import { errorResponse } from '../../core/http/response.js'
 import { withHeader } from '../../core/http/response-updates.js'
 import type { Header, HttpRequest, Response } from '../../core/http/types.js'
 import type { HttpStack } from '../../core/route/compose-http.js'
+import type { Handshake } from '../../core/route/handshake.js'
 import type { HttpContext } from '../../core/route/http-context.js'
 import { handshakeResponse } from '../../core/ws/handshake-response.js'
 import { type UpgradeOptions, validateUpgrade } from '../../core/ws/validate-upgrade.js'
@@ -85,7 +87,9 @@ export class Upgrades<S> {
     }
     const accepted: UpgradeAccepted = { _tag: 'Accepted', upgrade: checked.right, agreement, headers: undefined, resync: undefined }
     if (stack === undefined) return accepted
-    return stack(request, this.deps.httpContext, async () => UPGRADE_ACCEPTED).then(
+    // The middleware sees this connection's handshake: the client data it starts with.
+    const ctx: HttpContext = { ...this.deps.httpContext, handshake: this.handshakeOf(clientId) }
+    return stack(request, ctx, async () => UPGRADE_ACCEPTED).then(
       (res: Response): UpgradeDecision => {
         if (res.status !== 101) return refused(res)
         // Headers a middleware added to the acceptance (a cookie, say) go out with the 101.
@@ -96,6 +100,16 @@ export class Upgrades<S> {
         return refused(errorResponse(500, 'Internal Server Error'))
       },
     )
+  }
+
+  // What a middleware stores lands in the client's data now, while it is still an HTTP client:
+  // takeOver keeps the same client object, and a resumed session merges it over its own.
+  private handshakeOf(clientId: number): Handshake {
+    const { table } = this.deps
+    return {
+      setClientData: (key, value) => void table.setData(clientId, key, value),
+      getClientData: (key) => table.data(clientId, key),
+    }
   }
 
   /** The upgrade of `client` is accepted and its turn came: the 101, then the WebSocket connection with `rest` as its first bytes. */

@@ -23,7 +23,11 @@ import type { ClientContext } from './client-context.js'
 import type { ClientTable } from '../registry/client-table.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import type { NamespaceRegistry } from '../registry/namespace-registry.js'
-import type { SocketIo } from '../platform.js'
+import type { SocketIo, Timers } from '../platform.js'
+import type { Receiver } from './client.js'
+import { encodeFrameBytes } from '../../core/ws/encode-frame.js'
+import { closeFrame } from '../../core/ws/out-frame.js'
+import { type AppClose, refusalClose, wantsRefusalClose } from '../../core/ws/app-close.js'
 import { restoreSession } from '../recovery/restore-session.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
 import { refused, type UpgradeAccepted, type UpgradeDecision } from './upgrade-decision.js'
@@ -46,10 +50,22 @@ export interface UpgradesDeps<S> {
   readonly handlers: ConnectHandlers
   readonly wsShared: WsShared<S>
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
+  readonly timers: Timers
+  /** How long a refused connection is given to close before it is cut. */
+  readonly closeTimeoutMs: number
 }
 
 // What the middleware is given to accept an upgrade with (a status 101 without body).
 const UPGRADE_ACCEPTED = errorResponse(101, 'Switching Protocols')
+
+// What a connection refused with a close code reads: nothing (its close frame answer is not awaited).
+const IGNORED: Receiver = { receive: () => undefined, peerEnded: () => undefined }
+
+// The text of a refusal: its `{"error": text}`, else nothing.
+const reasonOf = (res: Response): string => {
+  const body = res.body as { readonly error?: unknown } | null | undefined
+  return typeof body === 'object' && body !== null && typeof body.error === 'string' ? body.error : ''
+}
 
 export class Upgrades<S> {
   constructor(private readonly deps: UpgradesDeps<S>) {}
@@ -91,7 +107,11 @@ export class Upgrades<S> {
     const ctx: HttpContext = { ...this.deps.httpContext, handshake: this.handshakeOf(clientId) }
     return stack(request, ctx, async () => UPGRADE_ACCEPTED).then(
       (res: Response): UpgradeDecision => {
-        if (res.status !== 101) return refused(res)
+        if (res.status !== 101) {
+          // A client that cannot read the status (a browser) reads it as a close code instead.
+          const refusal = wantsRefusalClose(request.rawQuery) ? refusalClose(res.status, reasonOf(res)) : undefined
+          return refusal === undefined ? refused(res) : { ...accepted, agreement: undefined, headers: undefined, refusal }
+        }
         // Headers a middleware added to the acceptance (a cookie, say) go out with the 101.
         return res.headers.length > 0 ? { ...accepted, headers: res.headers } : accepted
       },
@@ -112,11 +132,22 @@ export class Upgrades<S> {
     }
   }
 
+  // A refusal as a close code: the 101, the close frame, the end of our side; the client stays
+  // an HTTP client (no handlers, no session, no namespace) until its socket is gone.
+  private refuseWithClose(client: ClientContext<S>, upgrade: UpgradeAccepted['upgrade'], close: AppClose): void {
+    const { io, timers, closeTimeoutMs } = this.deps
+    client.receiver = IGNORED
+    io.write(client.socket, handshakeResponse(upgrade))
+    io.end(client.socket, encodeFrameBytes(closeFrame(close.code, close.reason)))
+    timers.setTimeout(() => io.destroy(client.socket), closeTimeoutMs)
+  }
+
   /** The upgrade of `client` is accepted and its turn came: the 101, then the WebSocket connection with `rest` as its first bytes. */
   takeOver(client: ClientContext<S>, request: HttpRequest, decision: UpgradeAccepted, rest: Uint8Array): void {
     const { io, table, recovery, registry, compression } = this.deps
     if (io.isClosed(client.socket)) return io.destroy(client.socket)
     table.http.delete(client.id)
+    if (decision.refusal !== undefined) return this.refuseWithClose(client, decision.upgrade, decision.refusal)
     // From here on the client is a WebSocket client, and its handlers' context.
     client.request = compactRequest(request)
     const { agreement, headers } = decision

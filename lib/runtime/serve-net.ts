@@ -16,6 +16,7 @@ import type { Platform } from '../engine/platform.js'
 import { receivedBytes } from '../engine/connection/received-bytes.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { resolveTlsOptions, type ServerOptions, type TlsOptions } from '../engine/options/server-options.js'
+import { checkListenHandle } from './check-listen-handle.js'
 import { createTlsAcceptor, type TlsAcceptor } from './tls/tls-acceptor.js'
 
 /**
@@ -26,7 +27,9 @@ export interface NetServerOptions extends ServerOptions {
   readonly path?: string
   /**
    * An already-open listening handle to serve instead of `host`/`port`: `{ fd: 3 }` for
-   * systemd socket activation, or a `net.Server` (one received from a parent process).
+   * systemd socket activation, or a listening `net.Server` with no listeners of its own (one
+   * received from a parent process). An HTTP server is refused at start: serve twinport
+   * beside it with `attach(server, options)`.
    */
   readonly handle?: { readonly fd: number } | Server
 }
@@ -46,6 +49,8 @@ type ClientSocket = Socket & { [CLIENT]?: Client<Socket> }
 export const serveNet = async (options: NetServerOptions, platform: Platform<Socket>): Promise<ServerHandle> => {
   if (options.path !== undefined && options.handle !== undefined) throw new Error('runServer: invalid options\n  path and handle: give one place to listen, not both')
   if (options.path !== undefined && (typeof options.path !== 'string' || options.path === '')) throw new Error('runServer: invalid options\n  path: expected a non-empty string')
+  const handleProblem = options.handle === undefined ? undefined : checkListenHandle(options.handle)
+  if (handleProblem !== undefined) throw new Error(`runServer: invalid options\n  ${handleProblem}`)
   const engine = createEngine(options, platform)
   const { logger } = engine
   const debug = engine.options.debug

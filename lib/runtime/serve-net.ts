@@ -10,12 +10,11 @@
  * and this layer, never an adapter.
  */
 import { createServer, type Server, type Socket } from 'node:net'
-import type { Client } from '../engine/connection/client.js'
 import { createEngine } from '../engine/create-engine.js'
 import type { Platform } from '../engine/platform.js'
-import { receivedBytes } from '../engine/connection/received-bytes.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { resolveTlsOptions, type ServerOptions, type TlsOptions } from '../engine/options/server-options.js'
+import { acceptSockets } from './accept-sockets.js'
 import { checkListenHandle } from './check-listen-handle.js'
 import { createTlsAcceptor, type TlsAcceptor } from './tls/tls-acceptor.js'
 
@@ -34,10 +33,6 @@ export interface NetServerOptions extends ServerOptions {
   readonly handle?: { readonly fd: number } | Server
 }
 
-// The engine's record of a socket, kept on the socket so the listeners can be shared functions.
-const CLIENT = Symbol('twinport.client')
-type ClientSocket = Socket & { [CLIENT]?: Client<Socket> }
-
 /**
  * Starts a server on `node:net` with `platform`. Rejects with an Error naming every bad
  * option or route-table problem.
@@ -54,41 +49,8 @@ export const serveNet = async (options: NetServerOptions, platform: Platform<Soc
   const engine = createEngine(options, platform)
   const { logger } = engine
   const debug = engine.options.debug
-
-  // The socket listeners are shared by every connection; `this` is the socket.
-  function onSocketData(this: ClientSocket, chunk: Buffer): void {
-    const client = this[CLIENT]
-    if (client !== undefined) client.receiver.receive(receivedBytes(client, chunk))
-  }
-  function onSocketDrain(this: ClientSocket): void {
-    this[CLIENT]?.receiver.writable?.()
-  }
-  function onSocketEnd(this: ClientSocket): void {
-    this[CLIENT]?.receiver.peerEnded()
-  }
-  function onSocketError(this: ClientSocket, error: Error): void {
-    if (debug) logger.debug('socket error', { clientId: this[CLIENT]?.id, error: error.message })
-  }
-  function onSocketClose(this: ClientSocket): void {
-    const client = this[CLIENT]
-    if (client !== undefined) engine.closed(client)
-  }
-
-  const accept = (socket: ClientSocket): void => {
-    const client = engine.accept(socket)
-    if (client === undefined) {
-      socket.on('error', () => undefined)
-      socket.resume() // read (and drop) what the client sends, so its FIN is seen and the socket closes
-      return
-    }
-    socket.setNoDelay(true)
-    socket[CLIENT] = client
-    socket.on('data', onSocketData)
-    socket.on('end', onSocketEnd)
-    socket.on('drain', onSocketDrain)
-    socket.on('error', onSocketError)
-    socket.on('close', onSocketClose)
-  }
+  const acceptSocket = acceptSockets(engine)
+  const accept = (socket: Socket): void => void acceptSocket(socket)
 
   // With `tls`, a connection reaches `accept` once its TLS handshake is done.
   let tlsAcceptor: TlsAcceptor | undefined

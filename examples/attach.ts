@@ -15,7 +15,10 @@ app.get('/legacy', (_req, res) => void res.type('text/plain').send('legacy'))
 
 const host = process.env.HOST ?? '0.0.0.0'
 const port = Number(process.env.PORT ?? 6001)
-const server = app.listen(port, host, () => console.log(`express with twinport attached on ${host}:${port}`))
+const server = app.listen(port, host, () => {
+  const bound = server.address()
+  console.log(`express with twinport attached, listening on ${host}:${typeof bound === 'object' && bound !== null ? bound.port : port}`)
+})
 // twinport answers its routes and every WebSocket upgrade; Express answers the rest.
 const twin = attach(server, { routes: echoRoutes, ...echoOptions, http: true })
 

@@ -6,6 +6,7 @@
 import type * as t from 'io-ts'
 import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
+import type { BodyType, HttpInputSchemas } from './http-input.js'
 import type { RouteParams } from './path-params.js'
 import type { RawMessage } from './raw-message.js'
 import type { SocketContext } from './socket-context.js'
@@ -96,6 +97,10 @@ export interface HttpRoute<Method extends string = string, Path extends string =
   readonly body?: 'buffer' | 'stream'
   /** The route's own body limit, when it has one. */
   readonly maxBody?: number
+  /** The schemas of the route's inputs, when it declared some (its handler checks them first). */
+  readonly input?: HttpInputSchemas
+  /** The body media types a route with a body schema takes. */
+  readonly bodyTypes?: readonly BodyType[]
   /** Type-level only, never set at run time: the JSON body clients send (`declareBody`). */
   readonly '~body'?: Body
 }

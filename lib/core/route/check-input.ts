@@ -3,7 +3,8 @@
  * before its handler runs (issue 27). The answer is the decoded inputs, or the response
  * the request gets instead: 415 for a body of a media type the route does not take, 400
  * for a body that does not parse, 422 with every failing place for inputs that do not fit.
- * Synchronous unless the body is multipart (read through `readMultipart`).
+ * Synchronous unless the body is multipart (read through `readMultipart`) or a Standard
+ * Schema answers with a promise.
  * Pure and portable: no node:* imports.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -15,7 +16,7 @@ import { isJsonMediaType, mediaType } from '../http/parse-request-body.js'
 import type { Request } from '../http/request.js'
 import { json } from '../http/response.js'
 import type { Response } from '../http/types.js'
-import { decodeSchema } from './decode-schema.js'
+import { decodeSchema, type SchemaResult } from './decode-schema.js'
 import type { BodyType, HttpInputSchemas } from './http-input.js'
 import { invalidInputResponse } from './invalid-input-response.js'
 import type { Schema } from './schema.js'
@@ -82,20 +83,35 @@ const bodyValue = (req: Request, accepted: readonly BodyType[]): E.Either<Respon
 const within = (where: string, issues: readonly PayloadIssue[]): readonly PayloadIssue[] =>
   issues.map((issue) => ({ path: issue.path === '' ? where : `${where}.${issue.path}`, expected: issue.expected }))
 
-const finish = (req: Request, schemas: HttpInputSchemas, body: unknown): InputCheck => {
+type Named = readonly [keyof HttpInputSchemas, SchemaResult<unknown>]
+
+const conclude = (results: readonly Named[]): InputCheck => {
   const input: { [name: string]: unknown } = {}
   const issues: PayloadIssue[] = []
+  for (const [name, decoded] of results) {
+    if (E.isLeft(decoded)) issues.push(...within(name, decoded.left))
+    else input[name] = decoded.right
+  }
+  return issues.length > 0 ? E.left(invalidInputResponse(issues)) : E.right(input)
+}
+
+// Every declared schema on its input; at once when every schema answers at once.
+const finish = (req: Request, schemas: HttpInputSchemas, body: unknown): InputCheck | Promise<InputCheck> => {
+  const pending: (Named | Promise<Named>)[] = []
+  let waiting = false
   const check = (name: keyof HttpInputSchemas, schema: Schema | undefined, value: () => unknown): void => {
     if (schema === undefined) return
     const decoded = decodeSchema(schema, value())
-    if (E.isLeft(decoded)) issues.push(...within(name, decoded.left))
-    else input[name] = decoded.right
+    if (decoded instanceof Promise) {
+      waiting = true
+      pending.push(decoded.then((result): Named => [name, result]))
+    } else pending.push([name, decoded])
   }
   check('params', schemas.params, () => req.params)
   check('query', schemas.query, () => req.query)
   check('headers', schemas.headers, () => Object.fromEntries(req.headerMap))
   check('body', schemas.body, () => body)
-  return issues.length > 0 ? E.left(invalidInputResponse(issues)) : E.right(input)
+  return waiting ? Promise.all(pending).then(conclude) : conclude(pending as readonly Named[])
 }
 
 /**

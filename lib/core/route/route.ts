@@ -3,12 +3,12 @@
  * `onDisconnect`, `onMessage` and `httpRoute`, a controller (a plain record of routes)
  * and a route table (an array). Types only. Pure and portable: no node:* imports.
  */
-import type * as t from 'io-ts'
 import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
 import type { BodyType, HttpInputSchemas } from './http-input.js'
 import type { RouteParams } from './path-params.js'
 import type { RawMessage } from './raw-message.js'
+import type { Schema } from './schema.js'
 import type { SocketContext } from './socket-context.js'
 
 /**
@@ -57,8 +57,8 @@ export interface HttpRouteOptions {
 export interface SocketOnRoute<Name extends string = string, Data = unknown, Result = unknown> {
   readonly _tag: 'SocketOn'
   readonly event: Name
-  /** Validates `data` before the handler sees it; absent when the data is passed as is. */
-  readonly codec: t.Decoder<unknown, Data> | undefined
+  /** Validates `data` before the handler sees it (io-ts or Standard Schema); absent when the data is passed as is. */
+  readonly codec: Schema<Data> | undefined
   /** Receives the data as decoded by `codec` (or untouched without one). */
   readonly handler: EventHandler<unknown, Result>
 }

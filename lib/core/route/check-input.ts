@@ -32,11 +32,11 @@ export interface UploadedFile {
   readonly bytes: Uint8Array
 }
 
-const MEDIA_TYPES: { readonly [K in BodyType]: string } = {
+const MEDIA_TYPES: { readonly [K in BodyType]: string } = Object.freeze({
   json: 'application/json',
   form: 'application/x-www-form-urlencoded',
   multipart: 'multipart/form-data',
-}
+})
 
 const bodyTypeOf = (type: string): BodyType | undefined =>
   isJsonMediaType(type) ? 'json' : type === MEDIA_TYPES.form ? 'form' : type === MEDIA_TYPES.multipart ? 'multipart' : undefined

@@ -6,7 +6,8 @@
  * Pure and portable: no node:* imports.
  */
 import type { Json } from '../http/types.js'
-import type { BodyType } from '../route/http-input.js'
+import { statusText } from '../http/status-text.js'
+import type { BodyType, DeclaredResponses } from '../route/http-input.js'
 import type { JsonSchema } from '../route/json-schema.js'
 import type { HttpRoute, RouteTable } from '../route/route.js'
 import type { Schema } from '../route/schema.js'
@@ -79,6 +80,14 @@ const parametersIn = (where: 'query' | 'header', schema: JsonSchema | undefined)
   return Object.entries(propertiesOf(schema)).map(([name, property]) => ({ name, in: where, required: required.includes(name), schema: property }))
 }
 
+const declaredResponses = (declared: DeclaredResponses, notes: string[]): { [status: string]: Json } =>
+  Object.fromEntries(
+    Object.entries(declared).map(([status, schema]) => [
+      status,
+      { description: statusText(Number(status)) || `Status ${status}`, content: { 'application/json': { schema: schemaOf(schema, notes) ?? {} } } },
+    ]),
+  )
+
 const operationId = (route: HttpRoute): string =>
   `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/_$/, '')}`
 
@@ -94,12 +103,13 @@ const operation = (route: HttpRoute): { readonly [key: string]: Json } => {
   ]
   const body = schemaOf(input.body, notes)
   const types = route.bodyTypes ?? ['json']
-  const responses: { [status: string]: Json } = { default: { description: "The handler's answer" } }
+  const responses: { [status: string]: Json } =
+    route.responses === undefined ? { default: { description: "The handler's answer" } } : declaredResponses(route.responses, notes)
   if (input.body !== undefined) {
-    if (types.includes('json')) responses['400'] = ref('#/components/responses/BadRequest')
-    responses['415'] = ref('#/components/responses/UnsupportedMediaType')
+    if (types.includes('json')) responses['400'] ??= ref('#/components/responses/BadRequest')
+    responses['415'] ??= ref('#/components/responses/UnsupportedMediaType')
   }
-  if (Object.keys(input).length > 0) responses['422'] = ref('#/components/responses/InvalidInput')
+  if (Object.keys(input).length > 0) responses['422'] ??= ref('#/components/responses/InvalidInput')
   return {
     operationId: operationId(route),
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -114,8 +124,8 @@ const operation = (route: HttpRoute): { readonly [key: string]: Json } => {
  * The OpenAPI 3.1 document of the table's HTTP routes, in table order. A route's params
  * come from its path, typed by its `params` schema (a string without one); its `query` and
  * `headers` schemas, when they are objects, give one parameter per property; its body
- * schema gives the request body for each of its `bodyTypes`. Answers: `default` (the
- * handler's), and, for routes with schemas, 422 (and 400, 415 for a body) as twinport sends
+ * schema gives the request body for each of its `bodyTypes`. Answers: the `responses` the
+ * route declares (else `default`, the handler's), and, for routes with schemas, 422 (and 400, 415 for a body) as twinport sends
  * them. What a schema cannot say is noted in the operation's `x-twinport-notes`. Methods
  * OpenAPI has no field for (anything but GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH,
  * TRACE) are left out.

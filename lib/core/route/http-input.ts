@@ -34,7 +34,11 @@ export interface HttpInputOptions {
   readonly body?: Schema | 'buffer' | 'stream'
   readonly bodyTypes?: readonly BodyType[]
   readonly maxBody?: number
+  readonly responses?: DeclaredResponses
 }
+
+/** The answers of a route by status (`200`, `404`, …): the schema of each one's JSON body. */
+export type DeclaredResponses = { readonly [status: number]: Schema }
 
 type InputKey = 'params' | 'query' | 'headers' | 'body'
 

@@ -123,5 +123,6 @@ export function httpRoute<Method extends string, Path extends string, R>(
     ...(options.maxBody !== undefined ? { maxBody: options.maxBody } : {}),
     ...(typed ? { input } : {}),
     ...(bodySchema !== undefined ? { bodyTypes } : {}),
+    ...(options.responses !== undefined ? { responses: options.responses } : {}),
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
-import type { BodyType, HttpInputSchemas } from './http-input.js'
+import type { BodyType, DeclaredResponses, HttpInputSchemas } from './http-input.js'
 import type { RouteParams } from './path-params.js'
 import type { RawMessage } from './raw-message.js'
 import type { Schema } from './schema.js'
@@ -46,6 +46,11 @@ export interface HttpRouteOptions {
   readonly body?: 'buffer' | 'stream'
   /** Most body bytes this route takes (413 past it); the server's `limits.maxBody` when absent. */
   readonly maxBody?: number
+  /**
+   * The answers the route gives, by status: the schema of each one's JSON body. Documented by
+   * `openApi`; checked only where the table goes through `checkResponses` (development).
+   */
+  readonly responses?: DeclaredResponses
 }
 
 /**
@@ -101,6 +106,8 @@ export interface HttpRoute<Method extends string = string, Path extends string =
   readonly input?: HttpInputSchemas
   /** The body media types a route with a body schema takes. */
   readonly bodyTypes?: readonly BodyType[]
+  /** The answers the route declared (status → schema of the JSON body). */
+  readonly responses?: DeclaredResponses
   /** Type-level only, never set at run time: the JSON body clients send (`declareBody`). */
   readonly '~body'?: Body
 }

@@ -65,6 +65,19 @@ test('openApi :: a method OpenAPI cannot hold is left out; notes say what a sche
   assert.equal(checkOpenApi(noted), [])
 })
 
+test('openApi :: declared responses replace default, beside the input answers', () => {
+  const declared = openApi(
+    [httpRoute('GET', '/u/{id}', { params: t.type({ id: intParam }), responses: { 200: t.type({ id: t.number }), 404: t.type({ error: t.string }) } }, () => ({ id: 1 }))],
+    { title: 'r', version: '1' },
+  )
+  assert.equal(checkOpenApi(declared), [])
+  assert.equal(resolvePointer(declared, '#/paths/~1u~1{id}/get/responses'), {
+    '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] } } } },
+    '404': { description: 'Not Found', content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } } } },
+    '422': { $ref: '#/components/responses/InvalidInput' },
+  })
+})
+
 test('checkOpenApi :: finds what is wrong in made-up documents', () => {
   assert.equal(checkOpenApi({ openapi: '3.0.0', info: {}, paths: {} }), ['info needs title and version', 'openapi must be 3.1.x'])
   const broken = {

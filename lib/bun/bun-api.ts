@@ -64,8 +64,8 @@ export const bunTls = (tls: TlsOptions): BunTlsOptions => ({ ...tls, ALPNProtoco
 export interface BunFile {
   /** The bytes `[start, end)` as another lazy reference; nothing is read yet. */
   slice(start: number, end: number): BunFile
-  /** The bytes as a stream, read as it is pulled. */
-  stream(): ReadableStream<Uint8Array>
+  /** The bytes, read now. */
+  arrayBuffer(): Promise<ArrayBuffer>
 }
 
 export interface BunApi {

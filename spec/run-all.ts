@@ -92,7 +92,7 @@ countUvu('node suite', node.out.replace(/ERROR: Coverage[^\n]*/g, ''), node.out.
 check('coverage of lib/ at or above 90% lines and branches', !/ERROR: Coverage/.test(node.out))
 
 // The portable layers: their specs run again in Bun and in Deno.
-const PORTABLE = ['spec/core', 'spec/engine', 'spec/client']
+const PORTABLE = ['spec/core', 'spec/engine', 'spec/fetch', 'spec/client']
 
 const bun = 'node_modules/bun/bin/bun.exe'
 console.log('[run-all] portable core, engine and client specs in Bun')

@@ -23,7 +23,8 @@ const ADAPTER_PACKAGES = ['fp-ts', 'node:']
  * The rules. The core imports only itself and fp-ts/io-ts; the engine the core and itself;
  * the shared runtime layer (lib/runtime/) the core, the engine, itself and the runtime's
  * built-ins; each adapter the core, the engine, the runtime layer and its own folder; the
- * client only the core and itself.
+ * fetch handler (lib/fetch) the core, the engine and itself, no built-ins; the client only
+ * the core and itself.
  */
 export const LAYER_RULES: Readonly<Record<Layer, LayerRule>> = {
   core: { layers: ['core'], packages: ['fp-ts', 'io-ts'] },

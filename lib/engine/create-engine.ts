@@ -160,7 +160,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     broadcast: (event, data, target) => void ops.broadcast(event, data, target),
     clients: () => [...table.ws.keys()],
     roomMembers: (room, namespace) => registry.clientsInRoom(room, namespace),
-    disconnectClient: (clientId) => ops.disconnectClient(clientId),
+    disconnectClient: (clientId, options) => ops.disconnectClient(clientId, options),
     getClientData: (clientId, key) => ops.getClientData(clientId, key),
     setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
   }
@@ -197,6 +197,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     handlers,
     wsShared,
     debug: logDebug,
+    timers,
+    closeTimeoutMs: limits.closeTimeoutMs,
   })
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, table, batcher, logger, debug)
@@ -228,7 +230,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       joinRoom: (clientId, room, namespace) => ops.joinRoom(clientId, room, namespace),
       leaveRoom: (clientId, room, namespace) => ops.leaveRoom(clientId, room, namespace),
       joinNamespace: (clientId, namespace) => ops.joinNamespace(clientId, namespace),
-      disconnectClient: (clientId) => ops.disconnectClient(clientId),
+      disconnectClient: (clientId, options) => ops.disconnectClient(clientId, options),
       setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
       getClientData: (clientId, key) => ops.getClientData(clientId, key),
       clients: () => [...table.all.values()].map((c) => ({ id: c.id, type: c.type })),

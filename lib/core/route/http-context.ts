@@ -3,7 +3,8 @@
  * WebSocket clients, so a REST endpoint can broadcast to a room (the demo's
  * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
  */
-import type { BroadcastTarget } from './socket-context.js'
+import type { Handshake } from './handshake.js'
+import type { BroadcastTarget, DisconnectOptions } from './socket-context.js'
 
 /** Server operations available to HTTP handlers. */
 export interface HttpContext {
@@ -15,10 +16,15 @@ export interface HttpContext {
   clients(): readonly number[]
   /** The ids of the clients in a room (namespace `'/'` by default). */
   roomMembers(room: string, namespace?: string): readonly number[]
-  /** Closes a WebSocket client's connection. */
-  disconnectClient(clientId: number): void
+  /** Closes a WebSocket client's connection; a code (4000–4999) and reason make it a kick. */
+  disconnectClient(clientId: number, options?: DisconnectOptions): void
   /** Reads data stored for a client (one key, or all as a record). */
   getClientData(clientId: number, key?: string): unknown
   /** Stores data for a client. */
   setClientData(clientId: number, key: string, value: unknown): void
+  /**
+   * Present while the request is a WebSocket upgrade the server is deciding on: the client
+   * data the connection starts with (see {@link Handshake}); `undefined` on other requests.
+   */
+  readonly handshake?: Handshake
 }

@@ -9,10 +9,12 @@
  *   loop, its length not announced (chunked on HTTP/1.1);
  * - `POST /upload` reads a `multipart/form-data` body as it arrives (up to 2 GiB), hashes each
  *   file (SHA-256) as its bytes come and keeps nothing, and answers the fields and the files'
- *   names, sizes and hashes.
+ *   names, sizes and hashes;
+ * - `GET /static/...`: the files of `examples/public/` through `serveStatic`.
  */
 import { createHash } from 'node:crypto'
-import { errorResponse, httpRoute, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
+import { fileURLToPath } from 'node:url'
+import { errorResponse, httpRoute, serveStatic, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })
@@ -75,7 +77,7 @@ export const echoRoutes = routes({
     if (chunks === undefined || size === undefined) return errorResponse(400, `expected chunks in 0..${MAX_CHUNKS} and size in 0..${MAX_CHUNK_SIZE}`)
     return stream(chunksOf(chunks, size), { contentType: 'application/octet-stream' })
   }),
-})
+}, serveStatic('/static', fileURLToPath(new URL('./public', import.meta.url))))
 
 /** The echo server's options besides host, port and routes. */
 export const echoOptions = {

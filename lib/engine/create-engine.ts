@@ -166,6 +166,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     disconnectClient: (clientId, options) => ops.disconnectClient(clientId, options),
     getClientData: (clientId, key) => ops.getClientData(clientId, key),
     setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
+    ...(platform.files === undefined ? {} : { files: platform.files }),
+    now: () => timers.now(),
   }
   // The HTTP middleware, composed once: for the dispatch and for the upgrade's decision alike.
   // Without middleware there is no stack: the dispatch answers synchronously when the handler does.

@@ -3,6 +3,7 @@
  * WebSocket clients, so a REST endpoint can broadcast to a room (the demo's
  * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
  */
+import type { StaticFiles } from '../http/static/static-files.js'
 import type { Handshake } from './handshake.js'
 import type { BroadcastTarget, DisconnectOptions } from './socket-context.js'
 
@@ -22,6 +23,10 @@ export interface HttpContext {
   getClientData(clientId: number, key?: string): unknown
   /** Stores data for a client. */
   setClientData(clientId: number, key: string, value: unknown): void
+  /** The runtime's file reading (`serveStatic` uses it); absent where the server has none. */
+  readonly files?: StaticFiles
+  /** The server's clock, milliseconds since the epoch; absent outside a server. */
+  readonly now?: () => number
   /**
    * Present while the request is a WebSocket upgrade the server is deciding on: the client
    * data the connection starts with (see {@link Handshake}); `undefined` on other requests.

@@ -1,7 +1,7 @@
 /**
  * `ClientAnswer`: what a server→client request (`ctx.requestClient`,
  * `server.requestClient`, `requestRoom`; docs/protocol.md "Server requests") settles to: the client's answer, or why
- * there is none, as a value: the promise never rejects. Types only; pure and portable.
+ * there is none, as a value: the promise never rejects. Types and one pure function; portable.
  */
 
 /**
@@ -17,8 +17,16 @@
  */
 export type ClientRequestError = 'timeout' | 'disconnected' | 'not_supported' | 'no_handler' | 'handler_error' | 'unserializable'
 
-/** The answers a client may report itself (its `error` event's `data.error`). */
-export const CLIENT_FAILURES: ReadonlySet<string> = new Set<ClientRequestError>(['no_handler', 'handler_error'])
+/**
+ * The reason a client's `error` answer gives (`data.error`): `no_handler`, or
+ * `handler_error` for that and anything else a client may say.
+ *
+ * @example
+ * clientFailure({ error: 'no_handler' }) // 'no_handler'
+ * clientFailure('nonsense') // 'handler_error'
+ */
+export const clientFailure = (data: unknown): ClientRequestError =>
+  (data as { readonly error?: unknown } | null | undefined)?.error === 'no_handler' ? 'no_handler' : 'handler_error'
 
 /** One client's answer, or why there is none; `clientId` names the client asked. */
 export type ClientAnswer<A = unknown> =

@@ -8,7 +8,7 @@
  * kept for the replay, and the answer may come on the next connection). Settles once: a
  * second answer for the same id is dropped. Must not import `node:*`, Buffer or process.
  */
-import { type ClientAnswer, CLIENT_FAILURES, type ClientRequestError } from '../../core/route/client-answer.js'
+import { type ClientAnswer, type ClientRequestError, clientFailure } from '../../core/route/client-answer.js'
 import { encodeEnvelope } from '../../core/ws/envelope-wire.js'
 import type { EventId } from '../../core/ws/event.js'
 import type { FrameWriter, TimerId, Timers } from '../platform.js'
@@ -79,13 +79,7 @@ export class ClientRequests<S> {
     const waiting = this.waiting.get(id)
     if (waiting === undefined) return id > 0 && id <= this.nextId
     if (waiting.clientId !== clientId) return false
-    const reason = (data as { readonly error?: unknown } | null)?.error
-    this.settle(
-      id,
-      failed
-        ? { _tag: 'Unanswered', clientId, error: typeof reason === 'string' && CLIENT_FAILURES.has(reason) ? (reason as ClientRequestError) : 'handler_error' }
-        : { _tag: 'Answered', clientId, data },
-    )
+    this.settle(id, failed ? { _tag: 'Unanswered', clientId, error: clientFailure(data) } : { _tag: 'Answered', clientId, data })
     return true
   }
 

@@ -1,0 +1,35 @@
+/**
+ * Writes the seed inputs of each harness into fuzz/corpus/<name>/ (named seed-<n>), taken
+ * from the spec fixtures' cases. Run once when a harness is added (`node --import tsx
+ * fuzz/seed.ts [name]`); `npm run fuzz -- --minimise` then folds them into a minimal corpus.
+ * Node only.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { FUZZ_DIR } from './harness-names.js'
+
+const b = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
+const hex = (h: string): Uint8Array => Uint8Array.from(h.replace(/\s+/g, '').match(/../g) ?? [], (x) => parseInt(x, 16))
+
+const SEEDS: Record<string, readonly Uint8Array[]> = {
+  'http-request': [
+    b('GET / HTTP/1.1\r\nHost: a\r\n\r\n'),
+    b('GET /a?b=1&c=%20 HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\nGET'),
+    b('POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello'),
+    b('POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n0\r\nT: v\r\n\r\n'),
+    b('\r\nGET / HTTP/1.0\r\n\r\n'),
+    b('GET / HTTP/1.1\r\nHost: [::1]:6001\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nExpect: 100-continue\r\n\r\n'),
+    b('GET http://h.example/p HTTP/1.1\r\nHost: h.example\r\nContent-Length: 1, 1\r\n\r\nx'),
+    b('OPTIONS * HTTP/1.1\r\nHost: a\r\nX: \t v \t\r\n folded\r\n\r\n'),
+  ],
+}
+
+const only = process.argv[2]
+for (const [name, inputs] of Object.entries(SEEDS)) {
+  if (only !== undefined && name !== only) continue
+  const dir = join(FUZZ_DIR, 'corpus', name)
+  mkdirSync(dir, { recursive: true })
+  inputs.forEach((input, i) => writeFileSync(join(dir, `seed-${i}`), input))
+  console.log(`${name}: ${inputs.length} seeds`)
+}
+void hex

@@ -22,6 +22,13 @@ const SEEDS: Record<string, readonly Uint8Array[]> = {
     b('GET http://h.example/p HTTP/1.1\r\nHost: h.example\r\nContent-Length: 1, 1\r\n\r\nx'),
     b('OPTIONS * HTTP/1.1\r\nHost: a\r\nX: \t v \t\r\n folded\r\n\r\n'),
   ],
+  chunked: [
+    b('3\r\nabc\r\n0\r\n\r\n'),
+    b('3;x=y\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nT: v\r\nU:w\r\n\r\nGET'),
+    b('A ; name="v"\r\n0123456789\r\n00\r\n\r\n'),
+    b('0\r\n\r\n'),
+    b('ffffffffffffffff\r\n'),
+  ],
 }
 
 const only = process.argv[2]

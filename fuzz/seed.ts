@@ -22,6 +22,15 @@ const SEEDS: Record<string, readonly Uint8Array[]> = {
     b('GET http://h.example/p HTTP/1.1\r\nHost: h.example\r\nContent-Length: 1, 1\r\n\r\nx'),
     b('OPTIONS * HTTP/1.1\r\nHost: a\r\nX: \t v \t\r\n folded\r\n\r\n'),
   ],
+  'http-text': [
+    b('example.com:8080'), b('[::1]:6001'), b('[v1.fe:x]'), b('192.168.0.1'), b('a%20b'), b('[::ffff:1.2.3.4]'),
+    b('tag=x&tag=y&q=a+b'), b('a=%E2%82%AC&b&&c=%zz&__proto__=1'), b('%f0%9f%98%80+%'), b('Accept:a\naccept: b\nX:y'),
+  ],
+  'ws-frame': [
+    hex('81 85 37 fa 21 3d 7f 9f 4d 51 58'), hex('01 03 48 65 6c 80 02 6c 6f'), hex('89 05 48 65 6c 6c 6f'),
+    hex('82 fe 00 80 00 00 00 00') , hex('88 82 12 34 56 78 11 dc'), hex('c1 80 00 00 00 00'), hex('82 ff 00 00 00 00 00 01 00 00'),
+    hex('81 83 00 00 00 00 ce bb 41'),
+  ],
   chunked: [
     b('3\r\nabc\r\n0\r\n\r\n'),
     b('3;x=y\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nT: v\r\nU:w\r\n\r\nGET'),
@@ -39,4 +48,3 @@ for (const [name, inputs] of Object.entries(SEEDS)) {
   inputs.forEach((input, i) => writeFileSync(join(dir, `seed-${i}`), input))
   console.log(`${name}: ${inputs.length} seeds`)
 }
-void hex

@@ -9,11 +9,12 @@
 import { chunkedStart, decodeChunked } from '../../lib/core/http/decode-chunked.js'
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../lib/core/http/http-limits.js'
 import { type BodyReader, readBodyPiece } from '../../lib/core/http/read-body-piece.js'
-import { expect, expectNeedMore, expectTagged, same, splitPoint } from '../support/contract.js'
+import { expect, expectNeedMore, expectTagged, same, splitPoint, plainBytes } from '../support/contract.js'
 
 
-// The streamed reader bounds a trailer section by its bytes alone (it keeps no trailers), so
-// the field count limit is left high here.
+// The streamed reader bounds a trailer section by its bytes alone (it keeps no trailers, so
+// it counts no fields): the field count limit is left out of the comparison.
+const DEFAULTS: HttpLimits = { ...DEFAULT_HTTP_LIMITS, maxHeaders: 1000 }
 const SMALL: HttpLimits = { maxRequestLine: 24, maxHeaderBytes: 32, maxHeaders: 1000, maxBody: 8 }
 
 type Answer = { readonly body: Uint8Array; readonly end: number } | 'wait' | { readonly status: number }
@@ -90,13 +91,18 @@ const refusal = (a: Answer): Answer => (typeof a === 'object' && 'status' in a ?
 
 /** The check the fuzzer and the corpus replay run on one input. */
 export const check = (data: Uint8Array): void => {
-  for (const limits of [DEFAULT_HTTP_LIMITS, SMALL]) {
+  for (const limits of [DEFAULTS, SMALL]) {
     const a = whole(data, limits)
     const r = resumed(data, limits)
     if (r !== undefined) same(r, a, 'decodeChunked resumed vs whole')
-    same(refusal(streamed(data, limits)), refusal(a), 'readBodyPiece vs decodeChunked')
+    const s = refusal(streamed(data, limits))
+    // Each may refuse a trailer section a byte sooner than the other: the streamed reader judges
+    // each line as it comes, the whole-body decoder waits for the blank line but refuses a line
+    // that can no longer fit. So a refusal may meet a wait; a body must meet the same body.
+    const early = (x: Answer, y: Answer): boolean => x === 'wait' && y !== 'wait' && 'status' in y
+    if (!early(a, s) && !early(s, a)) same(s, refusal(a), 'readBodyPiece vs decodeChunked')
   }
 }
 
 /** jazzer.js's entry point. */
-export const fuzz = (data: Uint8Array): void => check(data)
+export const fuzz = (data: Uint8Array): void => check(plainBytes(data))

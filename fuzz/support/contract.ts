@@ -64,3 +64,6 @@ export const latin1 = (data: Uint8Array): string => {
 
 /** UTF-8 text of bytes, with U+FFFD for what is not UTF-8. */
 export const utf8 = (data: Uint8Array): string => new TextDecoder().decode(data)
+
+/** The fuzzer's Buffer as a plain Uint8Array view (what a shell hands the core), so deep comparisons see one prototype. */
+export const plainBytes = (data: Uint8Array): Uint8Array => new Uint8Array(data.buffer, data.byteOffset, data.length)

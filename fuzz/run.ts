@@ -5,14 +5,16 @@
  * corpus in fuzz/corpus/<name> is read, not grown); a crash leaves its input in
  * .fuzz-work/<name>/ and makes the run exit 1.
  *
- *   npm run fuzz [-- --seconds N] [--only a,b] [--minimise]
+ *   npm run fuzz [-- --seconds N] [--only a,b] [--keep N]
  *
- * `--seconds N` per harness (default 180); `--only` names harnesses; `--minimise` then merges
- * the repo corpus and the new inputs into a minimal set (libFuzzer -merge) that replaces
- * fuzz/corpus/<name>. Node only.
+ * `--seconds N` per harness (default 180); `--only` names harnesses; `--keep N` then refreshes
+ * the repo corpus: its seeds (`seed-*`) and findings (`found-*`) stay, and up to N inputs of the
+ * run's corpus (which libFuzzer keeps reduced: -reduce_inputs) replace the rest, spread over
+ * their sizes. libFuzzer's -merge would give a coverage-minimal set, but its merge forks a
+ * child process that jazzer.js 4 does not start. Node only.
  */
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { prepareAddon } from './compat/prepare-addon.js'
@@ -28,8 +30,9 @@ const flag = (name: string): string | undefined => {
 }
 const seconds = Number(flag('--seconds') ?? 180)
 const only = flag('--only')?.split(',')
-const minimise = process.argv.includes('--minimise')
+const keep = Number(flag('--keep') ?? 0)
 if (!Number.isFinite(seconds) || seconds <= 0) throw new Error('--seconds takes a positive number')
+if (!Number.isInteger(keep) || keep < 0) throw new Error('--keep takes a count')
 const names = harnessNames().filter((n) => only === undefined || only.includes(n))
 
 const setup = prepareAddon(WORK)
@@ -66,6 +69,21 @@ const jazzer = (name: string, corpora: readonly string[], libFuzzerArgs: readonl
     child.on('close', (code) => done({ code: code ?? 1, out }))
   })
 
+// The repo corpus: seeds and findings, plus up to `count` inputs of the run spread over their sizes.
+const keepInputs = (fresh: string, repo: string, count: number): number => {
+  for (const f of readdirSync(repo)) if (!/^(seed|found)-/.test(f)) rmSync(join(repo, f))
+  const found = readdirSync(fresh)
+    .map((f) => ({ f, size: statSync(join(fresh, f)).size }))
+    .sort((a, b) => a.size - b.size || (a.f < b.f ? -1 : 1))
+  const step = Math.max(1, found.length / count)
+  let kept = 0
+  for (let i = 0; i < found.length && kept < count; i += step, kept++) {
+    const { f } = found[Math.floor(i)]!
+    copyFileSync(join(fresh, f), join(repo, f.slice(0, 16)))
+  }
+  return kept
+}
+
 const lastNumber = (out: string, re: RegExp): number => {
   const all = [...out.matchAll(re)]
   return Number(all.at(-1)?.[1] ?? 0)
@@ -96,16 +114,9 @@ for (const name of names) {
   results.push(outcome)
   console.log(`[fuzz] ${name}: ${outcome.runs} runs, cov ${outcome.cov}, ft ${outcome.ft}, corpus ${outcome.corpus}${outcome.found === '' ? '' : `, FOUND ${outcome.found}`}`)
   if (run.code !== 0) console.log(run.out.split('\n').filter((l) => !/^#\d+/.test(l)).slice(-40).join('\n'))
-  if (minimise && run.code === 0) {
-    const min = join(work, 'min')
-    rmSync(min, { recursive: true, force: true })
-    mkdirSync(min)
-    const merged = await jazzer(name, [min, repo, fresh], ['-merge=1', '-max_len=4096', '-timeout=10'])
-    if (merged.code === 0 && readdirSync(min).length > 0) {
-      rmSync(repo, { recursive: true, force: true })
-      renameSync(min, repo)
-      console.log(`[fuzz] ${name}: corpus minimised to ${readdirSync(repo).length} inputs`)
-    } else console.log(`[fuzz] ${name}: minimising failed (exit ${merged.code}); corpus left as it was`)
+  if (keep > 0 && run.code === 0) {
+    const kept = keepInputs(fresh, repo, keep)
+    console.log(`[fuzz] ${name}: ${kept} inputs of this run kept in fuzz/corpus/${name}`)
   }
 }
 

@@ -6,12 +6,25 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { type ClusterMessage, UNSEQUENCED } from '../lib/core/cluster/cluster-message.js'
+import { encodeClusterMessage } from '../lib/core/cluster/encode-cluster-message.js'
 import { FUZZ_DIR } from './harness-names.js'
 
 const b = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
 const hex = (h: string): Uint8Array => Uint8Array.from(h.replace(/\s+/g, '').match(/../g) ?? [], (x) => parseInt(x, 16))
 
+// The cluster codec's seeds are encoded messages of each kind (spec/core/cluster's cases).
+const CLUSTER: readonly ClusterMessage[] = [
+  { _tag: 'Broadcast', origin: 'n1', seq: UNSEQUENCED, room: 'lobby', frame: Uint8Array.of(0x81, 0x02, 0x68, 0x69) },
+  { _tag: 'Broadcast', origin: 'n2', seq: { epoch: 3, n: 9 }, namespace: '/chat', envelope: true, frame: Uint8Array.of(0x81, 0x00) },
+  { _tag: 'Direct', origin: 'n1', seq: UNSEQUENCED, node: 'n2', clientId: 42, frame: Uint8Array.of(0x82, 0x01, 0xff) },
+  { _tag: 'Request', origin: 'n1', seq: UNSEQUENCED, requestId: 7, node: 'n3', body: '{"q":1}' },
+  { _tag: 'Reply', origin: 'n3', seq: UNSEQUENCED, requestId: 7, node: 'n1', body: '"ok"' },
+] as unknown as readonly ClusterMessage[]
+
 const SEEDS: Record<string, readonly Uint8Array[]> = {
+  'cluster-message': CLUSTER.map((m) => E.getOrElse((): Uint8Array => new Uint8Array(0))(encodeClusterMessage(m))),
   'http-request': [
     b('GET / HTTP/1.1\r\nHost: a\r\n\r\n'),
     b('GET /a?b=1&c=%20 HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\nGET'),

@@ -10,3 +10,4 @@ export { type ReadSseEvent, readSseEvents, SSE_READER_START, type SseRead, type 
 export { type SseFraming, sseWire } from './sse-wire.js'
 export { EventStreamBody, type EventStreamOptions, eventStream, isEventStreamBody } from './event-stream.js'
 export { acceptsEventStream } from './accepts-event-stream.js'
+export { readSessionCursor, type SessionCursor, sessionCursorId } from './session-cursor.js'

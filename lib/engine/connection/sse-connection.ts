@@ -1,0 +1,138 @@
+/**
+ * `SseConnection`: a Server-Sent Events client after its answer's head (docs/decisions.md
+ * "Server-Sent Events"): a client of the registry like a WebSocket connection (its id, its
+ * namespace and rooms, `send` and `broadcast` reach it through delivery, which writes each
+ * broadcast's event-stream bytes, built once, to every such receiver, under the same
+ * slow-consumer rule), with the event stream as its only direction. The client says nothing
+ * after its request: bytes it sends are dropped; its FIN ends the stream.
+ *
+ * Liveness: every heartbeat writes a comment (`:` and an empty line), which keeps proxies
+ * from timing the stream out. A client gone without a FIN stops taking bytes: a backlog not
+ * taken between two heartbeats (no `writable` in between) ends the connection, and with it
+ * the request's signal. Must not import `node:*`, Buffer or process.
+ */
+import type { SocketContext } from '../../core/route/socket-context.js'
+import { LAST_CHUNK } from '../../core/http/chunk-framing.js'
+import type { SseFraming } from '../../core/sse/sse-wire.js'
+import type { ClientSession } from '../recovery/client-session.js'
+import type { TimerId } from '../platform.js'
+import type { SseShared } from './sse-shared.js'
+
+// The bits of `SseConnection.flags`.
+const SERVER_CLOSED = 1
+const SHUT = 2
+const STALLED = 4
+const CLOSING = 8
+
+export class SseConnection<S> {
+  inFlight = 0
+  /** The client's session, when recovery is on (numbered events, `Last-Event-ID`). */
+  session: ClientSession | undefined = undefined
+  private flags = 0
+  private closeTimer: TimerId | undefined = undefined
+
+  constructor(
+    readonly ctx: SocketContext & { readonly socket: S },
+    /** How the answer's body is delimited: chunks (HTTP/1.1), or the close (HTTP/1.0). */
+    readonly eventStream: SseFraming,
+    private readonly shared: SseShared<S>,
+    /** The request's signal, when its handler asked for it: aborted when the client is gone. */
+    private readonly signal: AbortController | undefined,
+  ) {}
+
+  /** The connection's socket (its client's). */
+  get socket(): S {
+    return this.ctx.socket
+  }
+
+  /** An event stream has no compression of its own (`Outlet`). */
+  get deflate(): undefined {
+    return undefined
+  }
+
+  /** An event stream has no close code: a link that just broke (for recovery). */
+  get peerCloseCode(): undefined {
+    return undefined
+  }
+
+  /** The server ended this connection on purpose (disconnectClient, shutdown, slow): no recovery. */
+  get serverClosed(): boolean {
+    return (this.flags & SERVER_CLOSED) !== 0
+  }
+
+  /** The stream's end is written: nothing may follow it (`Outlet`). */
+  get shut(): boolean {
+    return (this.flags & SHUT) !== 0
+  }
+  set shut(on: boolean) {
+    this.flags = on ? this.flags | SHUT : this.flags & ~SHUT
+  }
+
+  /** A client sends nothing on an event stream after its request: dropped. */
+  receive(_chunk: Uint8Array): void {}
+
+  /** The client closed its side (`EventSource.close()`, a tab gone): ours ends too. */
+  peerEnded(): void {
+    this.flags |= CLOSING
+    this.shared.io.end(this.socket)
+  }
+
+  /** The socket took its backlog: the client is reading. */
+  writable(): void {
+    this.flags &= ~STALLED
+  }
+
+  /** Writes a text of the event stream (an event, a comment), framed, under the slow-consumer rule. */
+  sendText(text: string): void {
+    this.shared.sendText(this, text)
+  }
+
+  /** A comment to keep the stream alive; a backlog untaken since the last heartbeat ends the connection. */
+  heartbeat(): void {
+    const { io } = this.shared
+    if ((this.flags & CLOSING) !== 0) return
+    const waiting = io.buffered(this.socket)
+    if ((this.flags & STALLED) !== 0 && waiting > 0) {
+      this.shared.debug('event-stream client stopped taking bytes', { clientId: this.ctx.clientId, waiting })
+      io.destroy(this.socket)
+      return
+    }
+    if (waiting > 0) this.flags |= STALLED
+    this.shared.admit(this, this.shared.heartbeatOf(this.eventStream))
+  }
+
+  /**
+   * Ends the stream (disconnectClient, shutdown; `code` and `reason` are the WebSocket's and
+   * have no place on an event stream): the last chunk, then the end. The browser reconnects
+   * by itself unless the route answers its next request otherwise.
+   */
+  close(_code: number, _reason = ''): void {
+    if ((this.flags & CLOSING) !== 0) return
+    this.flags |= CLOSING | SERVER_CLOSED
+    const { io } = this.shared
+    if (!io.isClosed(this.socket) && this.eventStream === 'chunked' && !this.shut) io.write(this.socket, LAST_CHUNK)
+    this.shut = true
+    io.end(this.socket)
+    this.destroyLater()
+  }
+
+  /** Slow consumer (delivery decided): nothing more is written; the stream is cut. */
+  dropSlow(): void {
+    if ((this.flags & CLOSING) !== 0) return
+    this.flags |= CLOSING | SERVER_CLOSED | SHUT
+    this.shared.io.end(this.socket)
+    this.destroyLater()
+  }
+
+  /** The socket is gone: the request's signal aborts, the close timer stops. */
+  closed(): void {
+    if (this.closeTimer !== undefined) this.shared.timers.clearTimeout(this.closeTimer)
+    this.signal?.abort(new Error('the client went away'))
+  }
+
+  private destroyLater(): void {
+    if (this.closeTimer !== undefined) return
+    const { socket, shared } = this
+    this.closeTimer = shared.timers.setTimeout(() => shared.io.destroy(socket), shared.closeTimeoutMs)
+  }
+}

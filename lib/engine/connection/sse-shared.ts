@@ -1,0 +1,95 @@
+/**
+ * `SseShared`: what every Server-Sent Events connection of one server shares, one object per
+ * server (a connection holds it as `shared`), and the hand-over that makes an HTTP
+ * connection's socket one (`open`, called when an `eventStream` answer's turn comes): the
+ * head, the client's namespace and rooms, its session when recovery is on, `retry:`, then its
+ * connect handlers, as an accepted upgrade does for a WebSocket. Must not import `node:*`,
+ * Buffer or process.
+ */
+import { compactRequest } from '../../core/http/compact-request.js'
+import type { HttpRequest } from '../../core/http/types.js'
+import type { Logger } from '../../core/log/logger.js'
+import { encodeSseComment, encodeSseRetry } from '../../core/sse/encode-sse-event.js'
+import type { EventStreamOptions } from '../../core/sse/event-stream.js'
+import { type SseFraming, sseWire } from '../../core/sse/sse-wire.js'
+import type { Delivery } from '../delivery/delivery.js'
+import type { Limits } from '../options/limits.js'
+import type { SocketIo, Timers } from '../platform.js'
+import type { ClientTable } from '../registry/client-table.js'
+import type { NamespaceRegistry } from '../registry/namespace-registry.js'
+import type { SessionRecovery } from '../recovery/session-recovery.js'
+import type { ClientContext } from './client-context.js'
+import type { ConnectHandlers } from './connect-handlers.js'
+import { SseConnection } from './sse-connection.js'
+
+export interface SseSharedDeps<S> {
+  readonly io: SocketIo<S>
+  readonly timers: Timers
+  readonly limits: Limits
+  readonly table: ClientTable<S>
+  readonly registry: NamespaceRegistry
+  readonly handlers: ConnectHandlers
+  readonly recovery: SessionRecovery<S>
+  readonly delivery: Delivery<S>
+  readonly logger: Logger
+  readonly debugOn: boolean
+}
+
+// The heartbeat comment, as each framing writes it (never written into: shared by every connection).
+const HEARTBEAT: Readonly<Record<SseFraming, Uint8Array>> = {
+  chunked: sseWire(encodeSseComment(''), 'chunked'),
+  close: sseWire(encodeSseComment(''), 'close'),
+}
+
+export class SseShared<S> {
+  readonly io: SocketIo<S>
+  readonly timers: Timers
+  readonly closeTimeoutMs: number
+
+  constructor(private readonly deps: SseSharedDeps<S>) {
+    this.io = deps.io
+    this.timers = deps.timers
+    this.closeTimeoutMs = deps.limits.closeTimeoutMs
+  }
+
+  /**
+   * The head of the `eventStream` answer to `request` (framed `framing`) is written on
+   * `client`'s connection: the socket becomes an event-stream client.
+   * `signal` is the request's, when its handler asked for one.
+   */
+  open(client: ClientContext<S>, request: HttpRequest, options: EventStreamOptions, framing: SseFraming, signal: AbortController | undefined): void {
+    const { io, table, registry, recovery, handlers } = this.deps
+    if (io.isClosed(client.socket)) return io.destroy(client.socket)
+    table.http.delete(client.id)
+    client.request = compactRequest(request)
+    const connection = new SseConnection<S>(client, framing, this, signal)
+    client.receiver = connection
+    if (options.retry !== undefined) connection.sendText(encodeSseRetry(options.retry))
+    const join = (): void => {
+      const namespace = options.namespace ?? '/'
+      registry.joinNamespace(client.id, namespace)
+      for (const room of options.rooms ?? []) registry.joinRoom(client.id, room, namespace)
+    }
+    // A client that resumed its session is the same client: its connect handlers ran when it first came.
+    if (!recovery.openEventStream(client, connection, request, join)) handlers.connected(connection.ctx)
+  }
+
+  /** The heartbeat comment in `framing`. */
+  heartbeatOf(framing: SseFraming): Uint8Array {
+    return HEARTBEAT[framing]
+  }
+
+  /** A text of the event stream to one connection, framed, under the slow-consumer rule. */
+  sendText(connection: SseConnection<S>, text: string): void {
+    this.deps.delivery.write(connection, sseWire(text, connection.eventStream))
+  }
+
+  /** Bytes already framed, under the slow-consumer rule. */
+  admit(connection: SseConnection<S>, bytes: Uint8Array): void {
+    this.deps.delivery.admit(connection, bytes)
+  }
+
+  debug(message: string, context: Readonly<Record<string, unknown>>): void {
+    if (this.deps.debugOn) this.deps.logger.debug(message, context)
+  }
+}

@@ -50,10 +50,7 @@ export const isEventStreamBody = (body: unknown): body is EventStreamBody => bod
 
 // WHATWG §9.2.8 ("Authoring notes"), and proxies that buffer: no caching, no buffering (nginx
 // reads `X-Accel-Buffering`).
-const STREAM_HEADERS: readonly Header[] = [
-  ['Cache-Control', 'no-cache'],
-  ['X-Accel-Buffering', 'no'],
-]
+const STREAM_HEADERS: readonly Header[] = Object.freeze([Object.freeze(['Cache-Control', 'no-cache'] as const), Object.freeze(['X-Accel-Buffering', 'no'] as const)])
 
 /**
  * An answer that makes the connection an event-stream client (200, `text/event-stream;

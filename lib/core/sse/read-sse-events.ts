@@ -31,7 +31,7 @@ export interface SseRead {
 }
 
 /** A reader at the start of a stream. */
-export const SSE_READER_START: SseReader = { lastEventId: '', retry: undefined }
+export const SSE_READER_START: SseReader = Object.freeze({ lastEventId: '', retry: undefined })
 
 /**
  * Reads the complete events of `text` (the previous `rest` and the new piece, joined).

@@ -1,8 +1,9 @@
 /**
  * `SseShared`: what every Server-Sent Events connection of one server shares, one object per
  * server (a connection holds it as `shared`), and the hand-over that makes an HTTP
- * connection's socket one (`open`, called when an `eventStream` answer's turn comes): the
- * head, the client's namespace and rooms, its session when recovery is on, `retry:`, then its
+ * connection's socket one (`open`, called once an `eventStream` answer's head is written):
+ * `retry:`, the client's namespace and rooms, its session when recovery is on (a resume of a
+ * session another node held waits for the shared store first, as an upgrade's does), then its
  * connect handlers, as an accepted upgrade does for a WebSocket. Must not import `node:*`,
  * Buffer or process.
  */
@@ -21,6 +22,10 @@ import type { SessionRecovery } from '../recovery/session-recovery.js'
 import type { ClientContext } from './client-context.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import { SseConnection } from './sse-connection.js'
+import { headerValue } from '../../core/http/header-value.js'
+import { readSessionCursor } from '../../core/sse/session-cursor.js'
+import type { ResyncReason } from '../../core/ws/session-wire.js'
+import { restoreSession } from '../recovery/restore-session.js'
 
 export interface SseSharedDeps<S> {
   readonly io: SocketIo<S>
@@ -58,20 +63,43 @@ export class SseShared<S> {
    * `signal` is the request's, when its handler asked for one.
    */
   open(client: ClientContext<S>, request: HttpRequest, options: EventStreamOptions, framing: SseFraming, signal: AbortController | undefined): void {
-    const { io, table, registry, recovery, handlers } = this.deps
+    const { io, table, recovery } = this.deps
     if (io.isClosed(client.socket)) return io.destroy(client.socket)
     table.http.delete(client.id)
+    // A resume of a session this node does not hold waits for the shared store (within its bound).
+    const cursor = recovery.journal === undefined || recovery.deps.raw ? undefined : readSessionCursor(headerValue(request.headers, 'last-event-id'))
+    if (cursor === undefined || recovery.sessions.has(cursor.sid)) return this.begin(client, request, options, framing, signal, undefined)
+    void restoreSession(recovery, client, cursor.sid, cursor.lastSeq).then(
+      (resync) => {
+        if (io.isClosed(client.socket) || table.all.get(client.id) !== client) {
+          signal?.abort(new Error('the client went away'))
+          return
+        }
+        this.begin(client, request, options, framing, signal, resync)
+      },
+      (error: unknown) => {
+        this.deps.logger.exception(error, { phase: 'event-stream resume' })
+        io.destroy(client.socket)
+      },
+    )
+  }
+
+  // The socket becomes the event-stream client (`resync`: why a resume from the store failed).
+  private begin(client: ClientContext<S>, request: HttpRequest, options: EventStreamOptions, framing: SseFraming, signal: AbortController | undefined, resync: ResyncReason | undefined): void {
+    const { registry, recovery, handlers } = this.deps
     client.request = compactRequest(request)
     const connection = new SseConnection<S>(client, framing, this, signal)
-    client.receiver = connection
-    if (options.retry !== undefined) connection.sendText(encodeSseRetry(options.retry))
+    const attach = (): void => {
+      client.receiver = connection
+      if (options.retry !== undefined) connection.sendText(encodeSseRetry(options.retry))
+    }
     const join = (): void => {
       const namespace = options.namespace ?? '/'
       registry.joinNamespace(client.id, namespace)
       for (const room of options.rooms ?? []) registry.joinRoom(client.id, room, namespace)
     }
     // A client that resumed its session is the same client: its connect handlers ran when it first came.
-    if (!recovery.openEventStream(client, connection, request, join)) handlers.connected(connection.ctx)
+    if (!recovery.openEventStream(client, connection, request, { attach, join }, resync)) handlers.connected(connection.ctx)
   }
 
   /** The heartbeat comment in `framing`. */

@@ -13,7 +13,7 @@ import type { Sequence } from '../../core/cluster/cluster-message.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { HttpRequest } from '../../core/http/types.js'
 import { CLOSE_CODE } from '../../core/ws/close-code.js'
-import { CLOSE_RECONNECTING, readSessionQuery, type SessionRequest, sessionMessage } from '../../core/ws/session-wire.js'
+import { CLOSE_RECONNECTING, readSessionQuery, type ResyncReason, type SessionRequest, sessionMessage } from '../../core/ws/session-wire.js'
 import type { ClusterTarget } from '../cluster/cluster-adapter.js'
 import type { ClientContext } from '../connection/client-context.js'
 import { ClientSession, type FrameSource, newSessionId } from './client-session.js'
@@ -251,20 +251,25 @@ export class SessionRecovery<S> {
    * a table that numbers envelopes, it gets a session, resumed when its `Last-Event-ID` is a
    * cursor this node can bring up to date (the old client id, rooms and data, and what it
    * missed, in order), or a fresh one with the resync reason. Every event it is sent carries
-   * `id: <sid>:<seq>`. `join` puts a client that did not resume in its namespace and rooms.
-   * Answers whether it resumed (its connect handlers ran when it first came).
+   * `id: <sid>:<seq>`. `attach` makes `connection` the client's receiver (after the resume:
+   * until then the client is no member, so the resume does not take it for the session's old
+   * link); `join` puts a client that did not resume in its namespace and rooms; `stored` is why
+   * a resume from the shared store failed (restore-session.ts), when it did. Answers whether it
+   * resumed (its connect handlers ran when it first came).
    */
-  openEventStream(client: ClientContext<S>, connection: SseConnection<S>, request: HttpRequest, join: () => void): boolean {
+  openEventStream(client: ClientContext<S>, connection: SseConnection<S>, request: HttpRequest, hooks: { attach(): void; join(): void }, stored?: ResyncReason): boolean {
     const settings = this.settings
     if (settings === undefined || this.deps.raw) {
-      join()
+      hooks.attach()
+      hooks.join()
       return false
     }
     const { limits, registry } = this.deps
     const cursor = readSessionCursor(headerValue(request.headers, 'last-event-id'))
     const resumed = cursor === undefined ? undefined : this.resume(client, cursor.sid, cursor.lastSeq)
-    if (resumed === undefined) join()
-    const resync = cursor === undefined || resumed !== undefined ? undefined : this.sessions.has(cursor.sid) ? 'gap' : 'unknown_session'
+    hooks.attach()
+    if (resumed === undefined) hooks.join()
+    const resync = cursor === undefined || resumed !== undefined ? undefined : (stored ?? (this.sessions.has(cursor.sid) ? 'gap' : 'unknown_session'))
     const session = resumed?.session ?? new ClientSession(newSessionId(), client.id, settings)
     this.sessions.set(session.sid, session)
     connection.session = session

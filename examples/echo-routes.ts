@@ -10,12 +10,14 @@
  * - `POST /upload` reads a `multipart/form-data` body as it arrives (up to 2 GiB), hashes each
  *   file (SHA-256) as its bytes come and keeps nothing, and answers the fields and the files'
  *   names, sizes and hashes;
+ * - `GET /static/...`: the files of `examples/public/` through `serveStatic`;
  * - `GET /events` is a Server-Sent Events client in the `/bcast` room: each message broadcast
  *   there reaches it as one event whose `data` is the message's text (binary messages have no
  *   event-stream form and skip it).
  */
 import { createHash } from 'node:crypto'
-import { errorResponse, httpRoute, sseRoute, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
+import { fileURLToPath } from 'node:url'
+import { errorResponse, httpRoute, serveStatic, sseRoute, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })
@@ -80,7 +82,7 @@ export const echoRoutes = routes({
     if (chunks === undefined || size === undefined) return errorResponse(400, `expected chunks in 0..${MAX_CHUNKS} and size in 0..${MAX_CHUNK_SIZE}`)
     return stream(chunksOf(chunks, size), { contentType: 'application/octet-stream' })
   }),
-})
+}, serveStatic('/static', fileURLToPath(new URL('./public', import.meta.url))))
 
 /** The echo server's options besides host, port and routes. */
 export const echoOptions = {

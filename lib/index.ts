@@ -4,6 +4,8 @@
  */
 export * from './core/index.js'
 export { type NodeServerOptions, runServer } from './node/run-server.js'
+export { toFetch, type FetchHandler, type FetchOptions } from './fetch/to-fetch.js'
+export { attach, type AttachableServer, type AttachedServer, type AttachOptions } from './node/attach.js'
 export type { ServerHandle } from './engine/server-handle.js'
 export { DEFAULT_RECOVERY, resolveOptions, resolveTlsOptions, type Pem, type ResolvedOptions, type ServerOptions, type TlsOptions } from './engine/options/server-options.js'
 export { DEFAULT_LIMITS, type Limits } from './engine/options/limits.js'

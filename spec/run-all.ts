@@ -6,8 +6,8 @@
  *    not compile are guarded with `@ts-expect-error`, so they count here too);
  *  - every spec under `spec/` in Node, under c8 with 90% lines and branches for `lib/`
  *    (uvu's own pass/fail counts, plus one check for the coverage gate);
- *  - the portable specs (`spec/core`, `spec/engine`) again in Bun and in Deno, proving the
- *    core and the engine run unchanged outside Node, and the client specs (`spec/client`)
+ *  - the portable specs (`spec/core`, `spec/engine`, `spec/fetch`) again in Bun and in Deno,
+ *    proving the core, the engine and the fetch handler run unchanged outside Node, and the client specs (`spec/client`)
  *    there on their global WebSocket, against real servers started in the same process;
  *  - the client specs again in Node 22 on its global WebSocket (linux-x64: the binary from npm,
  *    installed into `spec/node22` on first use; skipped with the reason elsewhere);
@@ -92,10 +92,10 @@ countUvu('node suite', node.out.replace(/ERROR: Coverage[^\n]*/g, ''), node.out.
 check('coverage of lib/ at or above 90% lines and branches', !/ERROR: Coverage/.test(node.out))
 
 // The portable layers: their specs run again in Bun and in Deno.
-const PORTABLE = ['spec/core', 'spec/engine', 'spec/client']
+const PORTABLE = ['spec/core', 'spec/engine', 'spec/fetch', 'spec/client']
 
 const bun = 'node_modules/bun/bin/bun.exe'
-console.log('[run-all] portable core, engine and client specs in Bun')
+console.log('[run-all] portable core, engine, fetch and client specs in Bun')
 if (existsSync(bun)) {
   for (const dir of PORTABLE) {
     const run = await exec(bun, ['spec/support/uvu-entry.ts', dir], { FORCE_COLOR: '0' })
@@ -110,7 +110,7 @@ if (existsSync(bun)) {
 // specifiers (what tsc's nodenext wants) to the `.ts` files, as tsx and Bun do.
 // The client specs start servers on 127.0.0.1, hence --allow-net for them only.
 const deno = 'node_modules/deno/bin.cjs'
-console.log('[run-all] portable core, engine and client specs in Deno')
+console.log('[run-all] portable core, engine, fetch and client specs in Deno')
 if (existsSync(deno)) {
   for (const dir of PORTABLE) {
     const run = await exec(process.execPath, [

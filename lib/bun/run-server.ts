@@ -25,6 +25,7 @@ import { nodeFrames } from '../runtime/node-frames.js'
 import { nodeTimers } from '../runtime/node-timers.js'
 import { checkTlsMaterial } from '../runtime/tls/tls-material.js'
 import { bunApi, bunTls } from './bun-api.js'
+import { bunFiles } from './bun-files.js'
 import { bunSocketIo, type Conn, connClosed, flushBacklog, newConn } from './bun-socket-io.js'
 
 const bunPlatform: Platform<Conn> = {
@@ -36,6 +37,7 @@ const bunPlatform: Platform<Conn> = {
   allocate: (size) => Buffer.allocUnsafe(size),
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
   deflate: createPerMessageDeflate,
+  files: bunFiles,
 }
 
 /**

@@ -40,6 +40,11 @@ export interface ClientOptions {
   readonly random?: () => number
   /** Time and timers (default the runtime's). */
   readonly clock?: Clock
+  /**
+   * Called before every attempt: query parameters added to the upgrade URL (a browser
+   * WebSocket cannot send headers), so a renewed token goes with the next attempt.
+   */
+  readonly auth?: () => Readonly<Record<string, string>>
 }
 
 /** The options with every default filled in. */
@@ -54,6 +59,7 @@ export interface ResolvedClientOptions {
   readonly heartbeatGrace: number
   readonly random: () => number
   readonly clock: Clock
+  readonly auth: (() => Readonly<Record<string, string>>) | undefined
 }
 
 /**
@@ -74,8 +80,10 @@ export const resolveClientOptions = ({
   heartbeatGrace = 10_000,
   random = Math.random,
   clock = systemClock,
+  auth,
 }: ClientOptions): ResolvedClientOptions => {
   if (typeof WebSocket !== 'function') throw new TypeError('connect: no WebSocket here: pass options.WebSocket')
+  if (auth !== undefined && typeof auth !== 'function') throw new TypeError('connect: options.auth must be a function')
   const { minDelay = 500, maxDelay = 10_000, maxAttempts = Infinity, shouldReconnect: retry = shouldReconnect } = reconnect || {}
   const numbers = { queueSize, timeout, maxMessageBytes, heartbeatGrace, 'reconnect.minDelay': minDelay, 'reconnect.maxDelay': maxDelay, 'reconnect.maxAttempts': maxAttempts }
   for (const [name, value] of Object.entries(numbers)) {
@@ -93,5 +101,6 @@ export const resolveClientOptions = ({
     heartbeatGrace,
     random,
     clock,
+    auth,
   }
 }

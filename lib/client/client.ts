@@ -51,6 +51,14 @@ export interface LifecycleEvents {
    * new connection, after `reconnected`).
    */
   readonly resync: { readonly reason: ResyncReason; readonly previousId: string }
+  /**
+   * The server refused the connection (a 4xx at the upgrade, read as close code `4000 +
+   * status`, or any 4000–4999 close before the server's first message): the client is closed
+   * and does not retry; `reconnect()` tries again (after the app renewed what `auth` gives).
+   */
+  readonly refused: { readonly code: number; readonly reason: string }
+  /** The server closed an open connection with a 4000–4999 "stay away" code: closed, no retry. */
+  readonly kicked: { readonly code: number; readonly reason: string }
   /** Something went wrong that rejects no promise; the client is still usable. */
   readonly error: ClientProblem
 }
@@ -120,6 +128,11 @@ export interface Client<App = RouteTable, Events extends object = EventMap> {
   off<K extends ListenName<Events>>(event: K, listener: (payload: Payload<Events, K>) => void): void
   /** The server's `event` messages as an async iteration; it ends when the client closes. */
   events<K extends keyof Events & string>(event: K, options?: StreamOptions): AsyncIterableIterator<Events[K]>
+  /**
+   * Starts again after the client closed for good (a refusal, a kick, no more attempts, or
+   * `close()`): a new first connection, `open` when it opens. Does nothing while not closed.
+   */
+  reconnect(): void
   /** Empties the offline queue: queued requests reject with `Cleared`. Answers how many went. */
   clearQueue(): number
   /** Closes for good with `code` (1000, or 3000–4999) and `reason`; pending requests reject with `Closed`. */

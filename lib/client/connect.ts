@@ -37,7 +37,7 @@ import type { WebSocketLike } from './web-socket-like.js'
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export { CLOSE_RECONNECTING } from '../core/ws/envelope-wire.js'
 
-const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'error'])
+const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'refused', 'kicked', 'error'])
 const RESYNC_REASONS: ReadonlySet<unknown> = new Set<ResyncReason>(['unknown_session', 'gap', 'unavailable'])
 
 /**
@@ -71,6 +71,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   let heartbeat = 0
   let lastSeen = 0
   let liveTimer: unknown
+  // Whether the server said anything on this connection: a 4xxx close before is a refusal.
+  let heard = false
   const streams = new Set<EventStream<unknown>>()
 
   const report: (problem: ClientProblem) => void = (problem) => listeners.emit('error', problem)
@@ -150,6 +152,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const onMessage = ({ data: raw }: { data: unknown }): void => {
     lastSeen = clock.now()
+    heard = true
     // A batch (once announced) is its envelopes; one over the limit in UTF-16 units already is
     // refused whole.
     const limit = o.maxMessageBytes
@@ -204,6 +207,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       failClosed(closed, true)
       queue.length = 0
       for (const stream of streams) stream.end()
+      // The server's "stay away" (docs/protocol.md, "Refused upgrades and kicks").
+      if (!final && code >= 4000 && code <= 4999) listeners.emit(heard ? 'kicked' : 'refused', { code, reason })
       return
     }
     let delay = r.minDelay
@@ -223,9 +228,12 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   }
 
   const open = (): void => {
-    const href = o.sessions ? `${base}${base.includes('?') ? '&' : '?'}${sessionQuery(o.maxMessageBytes, sid, lastSeq)}` : base
+    heard = false
     let s: WebSocketLike
     try {
+      // Refusals as close codes: asked by the session query, else by tp_c=1; then what auth gives.
+      let href = `${base}${base.includes('?') ? '&' : '?'}${o.sessions ? sessionQuery(o.maxMessageBytes, sid, lastSeq) : 'tp_c=1'}`
+      for (const [k, v] of Object.entries(o.auth?.() ?? {})) href += `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`
       // No protocols (undefined) is the constructor's own default, in every runtime.
       s = new o.WebSocket(href, o.protocols)
     } catch (error) {
@@ -322,6 +330,11 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       if (link._tag === 'closed') stream.end()
       else streams.add(stream)
       return stream
+    },
+    reconnect: () => {
+      if (link._tag !== 'closed') return
+      link = { _tag: 'connecting' }
+      open()
     },
     clearQueue: () => {
       const items = queue.splice(0)

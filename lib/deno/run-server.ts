@@ -23,6 +23,7 @@ import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
 import { createLogger } from '../runtime/log/create-logger.js'
+import { nodeFiles } from '../runtime/node-files.js'
 import { nativeAcceptKey } from '../runtime/native-accept-key.js'
 import { type DenoConn, denoApi } from './deno-api.js'
 
@@ -179,6 +180,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     allocate: (size) => new Uint8Array(size),
     defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
     deflate: createPerMessageDeflate,
+    files: nodeFiles,
   }
   const engine = createEngine(options, platform)
   closedHook = (socket) => {

@@ -33,6 +33,7 @@ import { clientContexts } from './connection/client-context.js'
 import { ClientTable, type Member } from './registry/client-table.js'
 import { ConnectHandlers } from './connection/connect-handlers.js'
 import { createDelivery } from './delivery/delivery.js'
+import { createEmbeddedHttp, type EmbeddedHttp } from './http/embedded-http.js'
 import { createFlushBatcher } from './delivery/flush-batcher.js'
 import { guardLogger } from './options/guard-logger.js'
 import { HttpShared } from './connection/http-shared.js'
@@ -72,6 +73,11 @@ export interface Engine<S> {
    * the TLS context.
    */
   readonly handle: Omit<ServerHandle, 'address' | 'setSecureContext'>
+  /**
+   * The HTTP side without a socket, for a host that owns the HTTP layer (`attach` to a Node
+   * server, `toFetch`): the same routes, middleware, CORS and error answers.
+   */
+  readonly embedded: EmbeddedHttp
 }
 
 /**
@@ -154,9 +160,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     broadcast: (event, data, target) => void ops.broadcast(event, data, target),
     clients: () => [...table.ws.keys()],
     roomMembers: (room, namespace) => registry.clientsInRoom(room, namespace),
-    disconnectClient: (clientId) => ops.disconnectClient(clientId),
+    disconnectClient: (clientId, options) => ops.disconnectClient(clientId, options),
     getClientData: (clientId, key) => ops.getClientData(clientId, key),
     setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
+    ...(platform.files === undefined ? {} : { files: platform.files }),
+    now: () => timers.now(),
   }
   // The HTTP middleware, composed once: for the dispatch and for the upgrade's decision alike.
   // Without middleware there is no stack: the dispatch answers synchronously when the handler does.
@@ -191,15 +199,27 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     handlers,
     wsShared,
     debug: logDebug,
+    timers,
+    closeTimeoutMs: limits.closeTimeoutMs,
   })
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
   const eventStreams = new SseShared<S>({ io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug })
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug)
   const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops), httpShared, registry, recovery, handlers, compression, cluster })
 
+  const embedded = createEmbeddedHttp({
+    compiled,
+    dispatch: dispatchOptions,
+    planOf: (method, path) => httpShared.bodyPlan(method, path),
+    maxBody: limits.maxBody,
+    logger,
+    draining: () => table.draining,
+  })
+
   return {
     options: resolved.right,
     logger,
+    embedded,
     accept: (socket) => lifecycle.accept(socket),
     closed: (client) => lifecycle.closed(client),
     handle: {
@@ -213,7 +233,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       joinRoom: (clientId, room, namespace) => ops.joinRoom(clientId, room, namespace),
       leaveRoom: (clientId, room, namespace) => ops.leaveRoom(clientId, room, namespace),
       joinNamespace: (clientId, namespace) => ops.joinNamespace(clientId, namespace),
-      disconnectClient: (clientId) => ops.disconnectClient(clientId),
+      disconnectClient: (clientId, options) => ops.disconnectClient(clientId, options),
       setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
       getClientData: (clientId, key) => ops.getClientData(clientId, key),
       clients: () => [...table.all.values()].map((c) => ({ id: c.id, type: c.type })),

@@ -4,6 +4,7 @@
  * Deno) implements this record once; the engine holds no runtime API of its own.
  * Must not import `node:*`, Buffer or process.
  */
+import type { StaticFiles } from '../core/http/static/static-files.js'
 import type { Logger } from '../core/log/logger.js'
 import type { DeflateConfig } from '../core/ws/extensions/deflate-config.js'
 import type { DeflateCodec } from '../core/ws/extensions/message-codec.js'
@@ -82,4 +83,9 @@ export interface Platform<S> {
    * server declines the extension and says so at start-up.
    */
   readonly deflate?: (config: DeflateConfig) => DeflateCodec
+  /**
+   * The runtime's file reading (stat with links resolved, a byte range as it is pulled),
+   * handed to HTTP handlers as `ctx.files` for `serveStatic`. Absent: `serveStatic` answers 500.
+   */
+  readonly files?: StaticFiles
 }

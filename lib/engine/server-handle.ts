@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../core/log/logger.js'
 import type { RawMessage } from '../core/route/raw-message.js'
-import type { BroadcastTarget } from '../core/route/socket-context.js'
+import type { BroadcastTarget, DisconnectOptions } from '../core/route/socket-context.js'
 import type { ClientType } from './connection/client.js'
 import type { ClusterHandle } from './cluster/cluster-handle.js'
 import type { NamespaceRegistry } from './registry/namespace-registry.js'
@@ -40,8 +40,13 @@ export interface ServerHandle {
   leaveRoom(clientId: number, room: string, namespace?: string): void
   /** Moves a WebSocket client to another namespace (every client starts in `/`). */
   joinNamespace(clientId: number, namespace: string): void
-  /** Closes a client: a WebSocket with close code 1000, an HTTP connection at once. */
-  disconnectClient(clientId: number): void
+  /**
+   * Closes a client: a WebSocket with close code 1000, or with `code` (4000–4999, the "stay
+   * away" codes the twinport client does not retry) and `reason` (at most 123 bytes of UTF-8;
+   * a bad code or reason throws a `RangeError`); an HTTP connection at once. A client away
+   * (its session parked) ends for good. For a client of another node: `cluster.disconnectClient`.
+   */
+  disconnectClient(clientId: number, options?: DisconnectOptions): void
   setClientData(clientId: number, key: string, value: unknown): void
   getClientData(clientId: number, key?: string): unknown
   /** Every open connection with its type (seed `$clientTypes`). */

@@ -6,7 +6,9 @@
  * one definition of its operation. Must not import `node:*`, Buffer or process.
  */
 import type { RawMessage } from '../core/route/raw-message.js'
-import type { BroadcastTarget } from '../core/route/socket-context.js'
+import type { BroadcastTarget, DisconnectOptions } from '../core/route/socket-context.js'
+import type { AppClose } from '../core/ws/app-close.js'
+import { checkedClose } from './checked-close.js'
 import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { encodeEvent } from '../core/ws/envelope.js'
 import type { Broadcaster } from './delivery/broadcaster.js'
@@ -68,14 +70,24 @@ export class ServerOps<S> implements ClientOps {
     if (this.table.ws.has(clientId)) this.registry.joinNamespace(clientId, namespace)
   }
 
-  /** A client away ends its session; a WebSocket client is closed (1000); an HTTP one is cut. */
-  disconnectClient(clientId: number): void {
+  /**
+   * A client away ends its session; a WebSocket client is closed (1000, or the kick's code and
+   * reason); an HTTP one is cut. Throws a `RangeError` for a bad code or reason.
+   */
+  disconnectClient(clientId: number, options?: DisconnectOptions): void {
+    this.closeClient(clientId, checkedClose(options))
+  }
+
+  /** `disconnectClient` with the close already checked: false when this node has no such client. */
+  closeClient(clientId: number, close: AppClose | undefined): boolean {
     const away = this.recovery.parked.get(clientId)
-    if (away !== undefined) return this.recovery.expire(away)
+    if (away !== undefined) return this.recovery.expire(away), true
     const connection = this.table.ws.get(clientId)
-    if (connection !== undefined) return connection.close(CLOSE_CODE.NORMAL, '')
+    if (connection !== undefined) return connection.close(close?.code ?? CLOSE_CODE.NORMAL, close?.reason ?? ''), true
     const client = this.table.all.get(clientId)
-    if (client !== undefined) this.io.destroy(client.socket)
+    if (client === undefined) return false
+    this.io.destroy(client.socket)
+    return true
   }
 
   setClientData(clientId: number, key: string, value: unknown): void {

@@ -12,6 +12,7 @@ import type { Platform } from '../engine/platform.js'
 import { createPerMessageDeflate } from './deflate/permessage-deflate.js'
 import { createLogger } from './log/create-logger.js'
 import { nativeAcceptKey } from './native-accept-key.js'
+import { nodeFiles } from './node-files.js'
 import { nodeFrames } from './node-frames.js'
 import { nodeSocketIo } from './node-socket-io.js'
 import { nodeTimers } from './node-timers.js'
@@ -29,4 +30,5 @@ export const nodePlatform: Platform<Socket> = {
   decodeAscii: (bytes, from, to) => latin1Slice.call(bytes, from, to),
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
   deflate: createPerMessageDeflate,
+  files: nodeFiles,
 }

@@ -10,12 +10,12 @@
  * and this layer, never an adapter.
  */
 import { createServer, type Server, type Socket } from 'node:net'
-import type { Client } from '../engine/connection/client.js'
 import { createEngine } from '../engine/create-engine.js'
 import type { Platform } from '../engine/platform.js'
-import { receivedBytes } from '../engine/connection/received-bytes.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { resolveTlsOptions, type ServerOptions, type TlsOptions } from '../engine/options/server-options.js'
+import { acceptSockets } from './accept-sockets.js'
+import { checkListenHandle } from './check-listen-handle.js'
 import { createTlsAcceptor, type TlsAcceptor } from './tls/tls-acceptor.js'
 
 /**
@@ -26,14 +26,12 @@ export interface NetServerOptions extends ServerOptions {
   readonly path?: string
   /**
    * An already-open listening handle to serve instead of `host`/`port`: `{ fd: 3 }` for
-   * systemd socket activation, or a `net.Server` (one received from a parent process).
+   * systemd socket activation, or a listening `net.Server` with no listeners of its own (one
+   * received from a parent process). An HTTP server is refused at start: serve twinport
+   * beside it with `attach(server, options)`.
    */
   readonly handle?: { readonly fd: number } | Server
 }
-
-// The engine's record of a socket, kept on the socket so the listeners can be shared functions.
-const CLIENT = Symbol('twinport.client')
-type ClientSocket = Socket & { [CLIENT]?: Client<Socket> }
 
 /**
  * Starts a server on `node:net` with `platform`. Rejects with an Error naming every bad
@@ -46,44 +44,13 @@ type ClientSocket = Socket & { [CLIENT]?: Client<Socket> }
 export const serveNet = async (options: NetServerOptions, platform: Platform<Socket>): Promise<ServerHandle> => {
   if (options.path !== undefined && options.handle !== undefined) throw new Error('runServer: invalid options\n  path and handle: give one place to listen, not both')
   if (options.path !== undefined && (typeof options.path !== 'string' || options.path === '')) throw new Error('runServer: invalid options\n  path: expected a non-empty string')
+  const handleProblem = options.handle === undefined ? undefined : checkListenHandle(options.handle)
+  if (handleProblem !== undefined) throw new Error(`runServer: invalid options\n  ${handleProblem}`)
   const engine = createEngine(options, platform)
   const { logger } = engine
   const debug = engine.options.debug
-
-  // The socket listeners are shared by every connection; `this` is the socket.
-  function onSocketData(this: ClientSocket, chunk: Buffer): void {
-    const client = this[CLIENT]
-    if (client !== undefined) client.receiver.receive(receivedBytes(client, chunk))
-  }
-  function onSocketDrain(this: ClientSocket): void {
-    this[CLIENT]?.receiver.writable?.()
-  }
-  function onSocketEnd(this: ClientSocket): void {
-    this[CLIENT]?.receiver.peerEnded()
-  }
-  function onSocketError(this: ClientSocket, error: Error): void {
-    if (debug) logger.debug('socket error', { clientId: this[CLIENT]?.id, error: error.message })
-  }
-  function onSocketClose(this: ClientSocket): void {
-    const client = this[CLIENT]
-    if (client !== undefined) engine.closed(client)
-  }
-
-  const accept = (socket: ClientSocket): void => {
-    const client = engine.accept(socket)
-    if (client === undefined) {
-      socket.on('error', () => undefined)
-      socket.resume() // read (and drop) what the client sends, so its FIN is seen and the socket closes
-      return
-    }
-    socket.setNoDelay(true)
-    socket[CLIENT] = client
-    socket.on('data', onSocketData)
-    socket.on('end', onSocketEnd)
-    socket.on('drain', onSocketDrain)
-    socket.on('error', onSocketError)
-    socket.on('close', onSocketClose)
-  }
+  const acceptSocket = acceptSockets(engine)
+  const accept = (socket: Socket): void => void acceptSocket(socket)
 
   // With `tls`, a connection reaches `accept` once its TLS handshake is done.
   let tlsAcceptor: TlsAcceptor | undefined

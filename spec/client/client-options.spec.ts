@@ -20,6 +20,7 @@ test('resolveClientOptions :: fills in every default', () => {
     heartbeatGrace: 10_000,
     random: Math.random,
     clock: systemClock,
+    auth: undefined,
   })
 })
 

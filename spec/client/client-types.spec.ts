@@ -8,10 +8,10 @@ import * as t from 'io-ts'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { AckData, EventData, EventName } from '../../lib/client/app-types.js'
-import type { ApiPath, HttpResult } from '../../lib/client/api-types.js'
+import type { ApiBody, ApiPath, HttpResult } from '../../lib/client/api-types.js'
 import { connect } from '../../lib/client/connect.js'
 import { createApi } from '../../lib/client/create-api.js'
-import { httpRoute, json, mount, type Response, routes, socketOn, type TypedHttpContext, type TypedSocketContext } from '../../lib/index.js'
+import { httpRoute, intParam, json, mount, type Response, routes, socketOn, type TypedHttpContext, type TypedSocketContext } from '../../lib/index.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import { nextOf, WebSocketImpl } from '../support/client.js'
 import { type AppEvents, type ClientApp, clientApp } from '../support/client-app.js'
@@ -211,6 +211,18 @@ test('types :: AckData and HttpResult map handler results to what the wire carri
   check<Equal<HttpResult<ReturnType<typeof answers>>, { n: number }>>()
   check<Equal<HttpResult<Promise<{ x: string }>>, { x: string }>>()
   check<Equal<HttpResult<undefined>, void>>()
+})
+
+test('client types :: a route body schema types the body a client posts (its encoded form)', () => {
+  const table = routes([
+    httpRoute('POST', '/n/{id}', { params: t.type({ id: intParam }), body: t.type({ text: t.string, at: intParam }) }, (req) => json({ id: req.input.params.id })),
+  ])
+  check<Equal<ApiBody<typeof table, 'POST', '/n/{id}'>, { text: string; at: string }>>()
+  check<Equal<HttpResult<ReturnType<(typeof table)[number]['handler']>>, { id: number }>>()
+  const api = createApi<typeof table>('http://x', { fetch: async () => ({ ok: true, status: 200, headers: { get: () => null }, text: async () => '' }) })
+  // @ts-expect-error the body must fit the schema's input
+  void api.post('/n/{id}', { params: { id: '1' }, body: { text: 1, at: '2' } })
+  void api.post('/n/{id}', { params: { id: '1' }, body: { text: 'a', at: '2' } })
 })
 
 test.run()

@@ -51,12 +51,12 @@ test('connect :: keeps the application query and path, adding the session parame
   }
 })
 
-test('connect :: sessions: false sends the URL as given', async () => {
+test('connect :: sessions: false sends the URL as given, with tp_c=1 (refusals as close codes) only', async () => {
   const server = await rawServer()
   const c = connect(`${server.url}x?y=1`, { ...FAST, sessions: false })
   try {
     await nextOf(c, 'open')
-    assert.is((server.peers[0] as RawPeer).url, '/x?y=1')
+    assert.is((server.peers[0] as RawPeer).url, '/x?y=1&tp_c=1')
   } finally {
     c.close()
     await server.close()

@@ -168,6 +168,18 @@ echo('without DEFLATE :: an offer of permessage-deflate is not answered', async 
   assert.is(await answerOf(ctx.port), undefined)
 })
 
+echo('GET /static/... :: the files of examples/public/ with validators; a reload is 304', async (ctx) => {
+  const base = `http://127.0.0.1:${ctx.port}/static`
+  const page = await fetch(`${base}/`, { signal: AbortSignal.timeout(WAIT_MS) })
+  assert.is(page.status, 200)
+  assert.is(page.headers.get('content-type'), 'text/html; charset=utf-8')
+  assert.match(await page.text(), '<h1>twinport echo</h1>')
+  const css = await fetch(`${base}/site.css`, { signal: AbortSignal.timeout(WAIT_MS) })
+  assert.ok((await css.text()).length > 2048)
+  const again = await fetch(`${base}/site.css`, { headers: { 'If-None-Match': css.headers.get('etag') as string }, signal: AbortSignal.timeout(WAIT_MS) })
+  assert.is(again.status, 304)
+})
+
 echo.run()
 
 // `DEFLATE=1 npm run example:echo`: the same app with permessage-deflate offered (RFC 7692).

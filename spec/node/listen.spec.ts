@@ -4,7 +4,9 @@
  * specs in Bun and Deno, not this one: these options are the Node adapter's).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { request } from 'node:http'
+import { createServer as createHttpServer, request } from 'node:http'
+import { createServer as createHttp2Server } from 'node:http2'
+import { createServer as createHttpsServer } from 'node:https'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -83,6 +85,43 @@ Listen('path and handle together, or an empty path: a clear start-up error', asy
       assert.unreachable('should reject')
     } catch (error) {
       assert.match(String(error), /runServer: invalid options\n {2}path/)
+    }
+  }
+})
+
+Listen('an HTTP server as handle: refused at start, pointing to attach; the app keeps its port', async () => {
+  const app = createHttpServer((_req, res) => res.end('app'))
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+  const port = (app.address() as { port: number }).port
+  try {
+    for (const handle of [app, createHttpServer(), createHttpsServer(), createHttp2Server()]) {
+      try {
+        await runServer({ handle, routes, logger: memoryLogger().logger })
+        assert.unreachable('should reject')
+      } catch (error) {
+        assert.match(String(error), /runServer: invalid options\n {2}handle: an HTTP server cannot be handed over/)
+        assert.match(String(error), /attach\(server, options\)/)
+      }
+    }
+    assert.is(await (await fetch(`http://127.0.0.1:${port}/`)).text(), 'app', 'the app still answers')
+  } finally {
+    app.close()
+  }
+})
+
+Listen('a handle it cannot own (a net.Server serving its own connections, not listening, a bad fd, not a handle): a clear start-up error', async () => {
+  const cases: readonly [unknown, RegExp][] = [
+    [createServer(() => undefined), /already serves its own connections/],
+    [createServer(), /is not listening/],
+    [{ fd: -1 }, /fd must be a non-negative integer/],
+    ['3000', /expected \{ fd \} or a listening net.Server.*attach/],
+  ]
+  for (const [handle, message] of cases) {
+    try {
+      await runServer({ handle: handle as { fd: number }, routes, logger: memoryLogger().logger })
+      assert.unreachable('should reject')
+    } catch (error) {
+      assert.match(String(error), message)
     }
   }
 })

@@ -16,10 +16,11 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 interface MutableNode {
   readonly statics: Map<string, MutableNode>
   param: MutableNode | undefined
+  rest: MutableNode | undefined
   leaf: { readonly methods: Map<string, Endpoint>; allow: string[] } | undefined
 }
 
-const node = (): MutableNode => ({ statics: new Map(), param: undefined, leaf: undefined })
+const node = (): MutableNode => ({ statics: new Map(), param: undefined, rest: undefined, leaf: undefined })
 
 // Above this many literal children a node also indexes them by shape.
 const INDEX_FROM = 5
@@ -37,7 +38,8 @@ const freeze = (at: MutableNode): TrieNode => {
       byShape.set(key, [...(byShape.get(key) ?? []), edge])
     }
   }
-  return { literals, byShape, param: at.param === undefined ? undefined : freeze(at.param), leaf: at.leaf }
+  const param = at.param === undefined ? undefined : freeze(at.param)
+  return { literals, byShape, param, rest: at.rest === undefined ? undefined : freeze(at.rest), leaf: at.leaf }
 }
 
 const allowOf = (methods: ReadonlyMap<string, Endpoint>): string[] => {
@@ -66,6 +68,7 @@ export const buildRoutes = (table: RouteTable): { readonly compiled: CompiledRou
     let at = root
     for (const segment of compiled.right.segments) {
       if (segment._tag === 'Param') at = at.param ??= node()
+      else if (segment._tag === 'Rest') at = at.rest ??= node()
       else {
         const next = at.statics.get(segment.text) ?? node()
         at.statics.set(segment.text, next)

@@ -32,7 +32,7 @@ export interface LiteralEdge {
 
 /**
  * A trie node: literal children (an array: matching compares the segment in place,
- * without cutting it out of the path), one param child, maybe a leaf.
+ * without cutting it out of the path), one param child, one rest child, maybe a leaf.
  */
 export interface TrieNode {
   readonly literals: readonly LiteralEdge[]
@@ -42,6 +42,8 @@ export interface TrieNode {
    */
   readonly byShape: ReadonlyMap<number, readonly LiteralEdge[]> | undefined
   readonly param: TrieNode | undefined
+  /** The child of a `{*rest}` param: it matches whatever is left of the path. */
+  readonly rest: TrieNode | undefined
   readonly leaf: PathLeaf | undefined
 }
 

@@ -11,7 +11,7 @@ import type { EventError, EventErrorCode, EventMessage } from '../ws/event.js'
 import type { CompiledRoutes } from './compiled-routes.js'
 import { ack, type EventOutcome, failed, noReply } from './event-outcome.js'
 import type { SocketContext } from './socket-context.js'
-import { validationDetails } from './validation-details.js'
+import { decodeSchema } from './decode-schema.js'
 import { guardReporter, ignoreErrors, type WsErrorReporter } from './ws-error-reporter.js'
 
 export interface EventDispatchOptions {
@@ -36,9 +36,10 @@ const runTarget = async (compiled: CompiledRoutes, onError: WsErrorReporter | un
   try {
     let data = current.data
     if (route.codec !== undefined) {
-      const decoded = route.codec.decode(current.data)
+      const checked = decodeSchema(route.codec, current.data)
+      const decoded = checked instanceof Promise ? await checked : checked
       if (E.isLeft(decoded)) {
-        const details = validationDetails(decoded.left)
+        const details = decoded.left
         const where = details.map((d) => `${d.path === '' ? '(root)' : d.path}: expected ${d.expected}`).join('; ')
         return failed(errorOf(current, 'invalid_payload', `invalid data for "${current.event}": ${where}`, details))
       }

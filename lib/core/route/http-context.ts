@@ -3,7 +3,9 @@
  * WebSocket clients, so a REST endpoint can broadcast to a room (the demo's
  * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
  */
-import type { BroadcastTarget } from './socket-context.js'
+import type { StaticFiles } from '../http/static/static-files.js'
+import type { Handshake } from './handshake.js'
+import type { BroadcastTarget, DisconnectOptions } from './socket-context.js'
 
 /** Server operations available to HTTP handlers. */
 export interface HttpContext {
@@ -15,10 +17,19 @@ export interface HttpContext {
   clients(): readonly number[]
   /** The ids of the clients in a room (namespace `'/'` by default). */
   roomMembers(room: string, namespace?: string): readonly number[]
-  /** Closes a WebSocket client's connection. */
-  disconnectClient(clientId: number): void
+  /** Closes a WebSocket client's connection; a code (4000–4999) and reason make it a kick. */
+  disconnectClient(clientId: number, options?: DisconnectOptions): void
   /** Reads data stored for a client (one key, or all as a record). */
   getClientData(clientId: number, key?: string): unknown
   /** Stores data for a client. */
   setClientData(clientId: number, key: string, value: unknown): void
+  /** The runtime's file reading (`serveStatic` uses it); absent where the server has none. */
+  readonly files?: StaticFiles
+  /** The server's clock, milliseconds since the epoch; absent outside a server. */
+  readonly now?: () => number
+  /**
+   * Present while the request is a WebSocket upgrade the server is deciding on: the client
+   * data the connection starts with (see {@link Handshake}); `undefined` on other requests.
+   */
+  readonly handshake?: Handshake
 }

@@ -3,13 +3,18 @@
  * Pure and portable: no node:* imports.
  */
 import type { Route, RouteTable } from './route.js'
+import type { Schema } from './schema.js'
+import { isStandardSchema } from './standard-schema.js'
+
+// io-ts codecs have a name; a Standard Schema is named by its library.
+const schemaName = (schema: Schema): string => (isStandardSchema(schema) ? `${schema['~standard'].vendor} schema` : schema.name)
 
 const describe = (route: Route): string => {
   switch (route._tag) {
     case 'HttpRoute':
       return `${route.method} ${route.path}`
     case 'SocketOn':
-      return route.codec === undefined ? `event ${route.event}` : `event ${route.event} (${route.codec.name})`
+      return route.codec === undefined ? `event ${route.event}` : `event ${route.event} (${schemaName(route.codec)})`
     case 'OnConnect':
       return 'connect'
     case 'OnDisconnect':
@@ -20,7 +25,8 @@ const describe = (route: Route): string => {
 }
 
 /**
- * One line per route in table order: `GET /users/{id}`, `event join (room)`, `connect`,
+ * One line per route in table order: `GET /users/{id}`, `event join (room)` (`(zod schema)`
+ * for a Standard Schema), `connect`,
  * `disconnect`, `message`.
  *
  * @example

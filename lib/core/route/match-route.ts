@@ -67,21 +67,33 @@ const literalAt = (at: TrieNode, path: string, start: number, end: number): Trie
   return undefined
 }
 
+// A rest param's child: its endpoint for `method`, the rest of the path stored as its value.
+const restAt = (rest: TrieNode, value: string, method: string, depth: number, values: string[]): Endpoint | undefined => {
+  const endpoint = rest.leaf === undefined ? undefined : endpointFor(rest.leaf, method)
+  if (endpoint !== undefined) values[depth] = value
+  return endpoint
+}
+
 // Depth first from the segment at `start`; past the end of the path means consumed.
-// Only a literal edge beside a param edge needs a recursive call (to come back and try
-// the param); every other step is a loop iteration.
+// Only a literal or param edge beside another way on needs a recursive call (to come back
+// and try the param, then the rest param); every other step is a loop iteration. A rest
+// param is tried last at each node: literals and single-segment params win over it.
 const walk = (node: TrieNode, path: string, from: number, method: string, fromDepth: number, values: string[]): Endpoint | undefined => {
   let at = node
   let start = from
   let depth = fromDepth
   for (;;) {
-    if (start > path.length) return at.leaf === undefined ? undefined : endpointFor(at.leaf, method)
+    const rest = at.rest
+    if (start > path.length) {
+      const endpoint = at.leaf === undefined ? undefined : endpointFor(at.leaf, method)
+      return endpoint !== undefined || rest === undefined ? endpoint : restAt(rest, '', method, depth, values)
+    }
     let end = path.indexOf('/', start)
     if (end === -1) end = path.length
     const literal = literalAt(at, path, start, end)
     const param = end > start ? at.param : undefined
     if (literal !== undefined) {
-      if (param === undefined) {
+      if (param === undefined && rest === undefined) {
         at = literal
         start = end + 1
         continue
@@ -89,15 +101,24 @@ const walk = (node: TrieNode, path: string, from: number, method: string, fromDe
       const found = walk(literal, path, end + 1, method, depth, values)
       if (found !== undefined) return found
     }
-    if (param === undefined) return undefined
-    values[depth++] = path.slice(start, end)
-    at = param
-    start = end + 1
+    if (param !== undefined) {
+      values[depth] = path.slice(start, end)
+      if (rest === undefined) {
+        depth++
+        at = param
+        start = end + 1
+        continue
+      }
+      const found = walk(param, path, end + 1, method, depth + 1, values)
+      if (found !== undefined) return found
+    }
+    return rest === undefined ? undefined : restAt(rest, path.slice(start), method, depth, values)
   }
 }
 
 // The slow path after a miss: every leaf the path reaches, whatever the method.
 const leavesOf = (at: TrieNode, path: string, start: number, into: PathLeaf[]): void => {
+  if (at.rest?.leaf !== undefined) into.push(at.rest.leaf)
   if (start > path.length) {
     if (at.leaf !== undefined) into.push(at.leaf)
     return
@@ -156,7 +177,8 @@ export const matchStatic = (compiled: CompiledRoutes, method: string, path: stri
 /**
  * Matches `method` and `path` (percent-encoded, without the query). Methods are
  * case-sensitive (RFC 9110 §9.1); HEAD falls back to GET. A single trailing slash is
- * ignored. Literal segments win over params at the same position.
+ * ignored. Literal segments win over params at the same position, and both over a rest
+ * param (`{*name}`, whose value is the rest of the path, percent-decoded as a whole).
  *
  * Takes a `CompiledRoutes` or a route table; a table is compiled on first use and
  * remembered in `memo` (by identity), keeping the first of any conflicting routes — call

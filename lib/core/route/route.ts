@@ -3,11 +3,12 @@
  * `onDisconnect`, `onMessage` and `httpRoute`, a controller (a plain record of routes)
  * and a route table (an array). Types only. Pure and portable: no node:* imports.
  */
-import type * as t from 'io-ts'
 import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
+import type { BodyType, DeclaredResponses, HttpInputSchemas } from './http-input.js'
 import type { RouteParams } from './path-params.js'
 import type { RawMessage } from './raw-message.js'
+import type { Schema } from './schema.js'
 import type { SocketContext } from './socket-context.js'
 
 /**
@@ -45,6 +46,11 @@ export interface HttpRouteOptions {
   readonly body?: 'buffer' | 'stream'
   /** Most body bytes this route takes (413 past it); the server's `limits.maxBody` when absent. */
   readonly maxBody?: number
+  /**
+   * The answers the route gives, by status: the schema of each one's JSON body. Documented by
+   * `openApi`; checked only where the table goes through `checkResponses` (development).
+   */
+  readonly responses?: DeclaredResponses
 }
 
 /**
@@ -56,8 +62,8 @@ export interface HttpRouteOptions {
 export interface SocketOnRoute<Name extends string = string, Data = unknown, Result = unknown> {
   readonly _tag: 'SocketOn'
   readonly event: Name
-  /** Validates `data` before the handler sees it; absent when the data is passed as is. */
-  readonly codec: t.Decoder<unknown, Data> | undefined
+  /** Validates `data` before the handler sees it (io-ts or Standard Schema); absent when the data is passed as is. */
+  readonly codec: Schema<Data> | undefined
   /** Receives the data as decoded by `codec` (or untouched without one). */
   readonly handler: EventHandler<unknown, Result>
 }
@@ -96,6 +102,12 @@ export interface HttpRoute<Method extends string = string, Path extends string =
   readonly body?: 'buffer' | 'stream'
   /** The route's own body limit, when it has one. */
   readonly maxBody?: number
+  /** The schemas of the route's inputs, when it declared some (its handler checks them first). */
+  readonly input?: HttpInputSchemas
+  /** The body media types a route with a body schema takes. */
+  readonly bodyTypes?: readonly BodyType[]
+  /** The answers the route declared (status → schema of the JSON body). */
+  readonly responses?: DeclaredResponses
   /** Type-level only, never set at run time: the JSON body clients send (`declareBody`). */
   readonly '~body'?: Body
 }

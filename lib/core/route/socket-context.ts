@@ -16,6 +16,16 @@ export interface BroadcastTarget {
   readonly except?: number
 }
 
+/**
+ * How a server closes a client on purpose (a kick): a code 4000–4999, which the twinport
+ * client does not retry, and a reason of at most 123 bytes of UTF-8. Without a code the close
+ * is 1000 (normal). A bad code or reason is a `RangeError` thrown by the operation.
+ */
+export interface DisconnectOptions {
+  readonly code?: number
+  readonly reason?: string
+}
+
 /** The per-client operations a WebSocket handler may call (seed §2.11 SocketController). */
 export interface SocketContext {
   /** The id of the client whose message or connection is being handled. */
@@ -36,8 +46,11 @@ export interface SocketContext {
   joinRoom(room: string, namespace?: string): void
   /** Takes this client out of a room (namespace `'/'` by default). */
   leaveRoom(room: string, namespace?: string): void
-  /** Closes this client's connection, or another client's when an id is given. */
-  disconnectClient(clientId?: number): void
+  /**
+   * Closes this client's connection, or another client's when an id is given; with a code
+   * (4000–4999) and a reason, a kick the client does not retry (see {@link DisconnectOptions}).
+   */
+  disconnectClient(clientId?: number, options?: DisconnectOptions): void
   /** Stores a value for this client. */
   setClientData(key: string, value: unknown): void
   /** Reads one stored value of this client, or all of them (a record) without a key. */

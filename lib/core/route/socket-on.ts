@@ -1,12 +1,13 @@
 /**
- * `socketOn`: the route of a named WebSocket event, with or without an io-ts codec
- * (seed §2.6 `SocketOn`). Pure and portable: no node:* imports.
+ * `socketOn`: the route of a named WebSocket event, with or without a schema: an io-ts codec
+ * or any Standard Schema (seed §2.6 `SocketOn`). Pure and portable: no node:* imports.
  */
-import type * as t from 'io-ts'
 import type { EventHandler, SocketOnRoute } from './route.js'
+import type { Schema, SchemaOutput } from './schema.js'
 
 /**
- * Handles the event `event`. With a codec, `data` is validated first and the handler gets
+ * Handles the event `event`. With a codec (io-ts, or a Standard Schema of Zod, Valibot,
+ * ArkType, …), `data` is validated first and the handler gets
  * the decoded value; a mismatch answers `invalid_payload` with the failing paths. The route's
  * type keeps the event name, the codec's type and the handler's return type, for
  * `twinport/client`.
@@ -14,16 +15,17 @@ import type { EventHandler, SocketOnRoute } from './route.js'
  * @example
  * const hello = socketOn('hello', (data, ctx) => ctx.emit('hi', data))
  * const join = socketOn('join', t.type({ room: t.string }), ({ room }, ctx) => ctx.joinRoom(room))
+ * const move = socketOn('move', z.object({ x: z.number() }), ({ x }) => x * 2)
  */
 export function socketOn<Name extends string, R>(event: Name, handler: EventHandler<unknown, R>): SocketOnRoute<Name, unknown, R>
-export function socketOn<Name extends string, A, R>(
+export function socketOn<Name extends string, S extends Schema, R>(
   event: Name,
-  codec: t.Decoder<unknown, A>,
-  handler: EventHandler<A, R>,
-): SocketOnRoute<Name, A, R>
+  codec: S,
+  handler: EventHandler<SchemaOutput<S>, R>,
+): SocketOnRoute<Name, SchemaOutput<S>, R>
 export function socketOn<A>(
   event: string,
-  codecOrHandler: t.Decoder<unknown, A> | EventHandler<unknown>,
+  codecOrHandler: Schema<A> | EventHandler<unknown>,
   maybeHandler?: EventHandler<A>,
 ): SocketOnRoute {
   if (typeof codecOrHandler === 'function') return { _tag: 'SocketOn', event, codec: undefined, handler: codecOrHandler }

@@ -9,6 +9,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import type { Logger } from '../../core/log/logger.js'
 import type { RawMessage } from '../../core/route/raw-message.js'
+import type { DisconnectOptions } from '../../core/route/socket-context.js'
+import { type AppClose, appClose } from '../../core/ws/app-close.js'
+import { checkedClose } from '../checked-close.js'
 import type { ClusterAdapter, ClusterReplies, ClusterTarget } from './cluster-adapter.js'
 import { type ClusterClientId, clusterClientId, parseClusterClientId } from './cluster-client-id.js'
 import { ClientsAnswer, ClusterRequest, CountAnswer, EventAnswer, FoundAnswer } from './cluster-request.js'
@@ -50,8 +53,11 @@ export interface ClusterHandle {
   clientsInRoom(room: string, namespace?: string, options?: ClusterQueryOptions): Promise<ClusterResult<{ readonly clients: readonly ClusterClientId[] }>>
   /** How many WebSocket clients a target has on every node. */
   count(target?: ClusterTarget, options?: ClusterQueryOptions): Promise<ClusterResult<{ readonly count: number }>>
-  /** Closes a client of any node (1000); `found` says whether its node had it. */
-  disconnectClient(id: ClusterClientId, options?: ClusterQueryOptions): Promise<ClusterResult<{ readonly found: boolean }>>
+  /**
+   * Closes a client of any node (1000, or a kick: `code` 4000–4999 and `reason`, checked at
+   * once: a bad one is a `RangeError` thrown here); `found` says whether its node had it.
+   */
+  disconnectClient(id: ClusterClientId, options?: ClusterQueryOptions & DisconnectOptions): Promise<ClusterResult<{ readonly found: boolean }>>
   /** Puts a client of any node in a room. */
   joinRoom(id: ClusterClientId, room: string, namespace?: string, options?: ClusterQueryOptions): Promise<ClusterResult<{ readonly found: boolean }>>
   /** Takes a client of any node out of a room. */
@@ -72,8 +78,8 @@ export interface ClusterHandleDeps {
   readonly sendFrame: (clientId: number, frame: Uint8Array, text: string | undefined) => boolean
   readonly eventFrame: (event: string, data: unknown) => { readonly frame: Uint8Array; readonly text: string }
   readonly rawFrame: (message: RawMessage) => Uint8Array
-  /** Closes a local WebSocket client; false when there is none. */
-  readonly disconnect: (clientId: number) => boolean
+  /** Closes a local WebSocket client (1000, or the kick's close); false when there is none. */
+  readonly disconnect: (clientId: number, close: AppClose | undefined) => boolean
   /** Puts a local WebSocket client in a room; false when there is none. */
   readonly join: (clientId: number, room: string, namespace: string | undefined) => boolean
   readonly leave: (clientId: number, room: string, namespace: string | undefined) => boolean
@@ -172,7 +178,10 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
       const { values, missing } = collect(await adapter.request({ q: 'count', ...targetOf(target) }, options), CountAnswer, logger)
       return { count: values.reduce((sum, v) => sum + v.value, countOf(target)), missingNodes: missing }
     },
-    disconnectClient: (id, options) => onClient(id, deps.disconnect, (clientId) => ({ q: 'disconnect', clientId }), options),
+    disconnectClient: (id, options) => {
+      const close = checkedClose(options)
+      return onClient(id, (clientId) => deps.disconnect(clientId, close), (clientId) => ({ q: 'disconnect', clientId, ...close }), options)
+    },
     joinRoom: (id, room, namespace, options) =>
       onClient(id, (clientId) => deps.join(clientId, room, namespace), (clientId) => ({ q: 'join', clientId, room, namespace }), options),
     leaveRoom: (id, room, namespace, options) =>
@@ -214,8 +223,12 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
         return [...localOf(request)].map((id) => clusterClientId(self, id))
       case 'count':
         return countOf(request)
-      case 'disconnect':
-        return deps.disconnect(request.clientId)
+      case 'disconnect': {
+        // A close that does not check is no close asked for: the node answers it had nothing to do.
+        const close = request.code === undefined ? undefined : appClose(request.code, request.reason)
+        if (close !== undefined && E.isLeft(close)) return false
+        return deps.disconnect(request.clientId, close?.right)
+      }
       case 'join':
         return deps.join(request.clientId, request.room, request.namespace)
       case 'leave':

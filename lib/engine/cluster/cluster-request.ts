@@ -16,8 +16,8 @@ export const ClusterRequest = t.union([
   t.intersection([t.type({ q: t.literal('clients') }), t.partial(target)]),
   /** How many local clients a target has. */
   t.intersection([t.type({ q: t.literal('count') }), t.partial(target)]),
-  /** Close a local client (1000). */
-  t.type({ q: t.literal('disconnect'), clientId }),
+  /** Close a local client (1000, or with the kick's `code` and `reason`, checked on arrival). */
+  t.intersection([t.type({ q: t.literal('disconnect'), clientId }), t.partial({ code: t.number, reason: t.string })]),
   /** Put a local client in a room. */
   t.intersection([t.type({ q: t.literal('join'), clientId, room: t.string }), t.partial({ namespace: optional(t.string) })]),
   /** Take a local client out of a room. */

@@ -48,7 +48,7 @@ export const wireCluster = <S>({ cluster, registry, table, delivery, broadcaster
       return { frame: frames.text(text), text }
     },
     rawFrame: (message) => encodeRawFrame(frames, message),
-    disconnect: (clientId) => ifWsClient(clientId, () => ops.disconnectClient(clientId)),
+    disconnect: (clientId, close) => ifWsClient(clientId, () => void ops.closeClient(clientId, close)),
     join: (clientId, room, namespace) => ifWsClient(clientId, () => ops.joinRoom(clientId, room, namespace)),
     leave: (clientId, room, namespace) => ifWsClient(clientId, () => ops.leaveRoom(clientId, room, namespace)),
     logger,

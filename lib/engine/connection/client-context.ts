@@ -9,7 +9,7 @@
  */
 import type { HttpRequest } from '../../core/http/types.js'
 import type { RawMessage } from '../../core/route/raw-message.js'
-import type { BroadcastTarget, SocketContext } from '../../core/route/socket-context.js'
+import type { BroadcastTarget, DisconnectOptions, SocketContext } from '../../core/route/socket-context.js'
 import type { Client, ClientType, Receiver } from './client.js'
 
 /** The server operations a context forwards to; one record per server. */
@@ -20,7 +20,7 @@ export interface ClientOps {
   broadcastRaw(message: RawMessage, target: BroadcastTarget | undefined): number
   joinRoom(clientId: number, room: string, namespace?: string): void
   leaveRoom(clientId: number, room: string, namespace?: string): void
-  disconnectClient(clientId: number): void
+  disconnectClient(clientId: number, options?: DisconnectOptions): void
   setClientData(clientId: number, key: string, value: unknown): void
   getClientData(clientId: number, key?: string): unknown
 }
@@ -82,7 +82,7 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
     return (room, namespace) => this.ops.leaveRoom(this.id, room, namespace)
   }
   get disconnectClient(): SocketContext['disconnectClient'] {
-    return (clientId = this.id) => this.ops.disconnectClient(clientId)
+    return (clientId = this.id, options) => this.ops.disconnectClient(clientId, options)
   }
   get setClientData(): SocketContext['setClientData'] {
     return (key, value) => this.ops.setClientData(this.id, key, value)

@@ -45,14 +45,19 @@ export interface LifecycleDeps<S> {
 const GONE: Receiver = { receive: () => undefined, peerEnded: () => undefined }
 
 export class Lifecycle<S> {
-  private readonly sweeper: TimerId
-  private readonly heartbeat: TimerId
+  // Started by the first connection, not at creation: a host whose requests come without
+  // sockets (`toFetch` on Workers) may start no timer outside a request, and needs none.
+  private sweeper: TimerId | undefined = undefined
+  private heartbeat: TimerId | undefined = undefined
   private closing: Promise<void> | undefined = undefined
   // Set by `close`: resolves it once the last connection is gone.
   private drained: (() => void) | undefined = undefined
 
-  constructor(private readonly deps: LifecycleDeps<S>) {
-    const { limits, timers, table } = deps
+  constructor(private readonly deps: LifecycleDeps<S>) {}
+
+  // The sweeper and the heartbeat, once.
+  private startTimers(): void {
+    const { limits, timers, table } = this.deps
     // The sweep also cancels a streamed answer the socket stopped taking (within a heartbeat)
     // and a source silent for streamIdleMs: it runs often enough for those too.
     const sweepEvery = Math.max(
@@ -77,6 +82,7 @@ export class Lifecycle<S> {
       io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }, this.deps.httpShared.answers))
       return undefined
     }
+    if (this.sweeper === undefined) this.startTimers()
     const id = table.newId()
     const http = new HttpConnection(socket, this.deps.httpShared, id)
     const client = new this.deps.Clients(id, socket, http)
@@ -122,8 +128,8 @@ export class Lifecycle<S> {
       const { table, io, timers, limits, logger, recovery, compression, cluster } = this.deps
       table.draining = true
       recovery.leaveAll()
-      timers.clearInterval(this.sweeper)
-      timers.clearInterval(this.heartbeat)
+      if (this.sweeper !== undefined) timers.clearInterval(this.sweeper)
+      if (this.heartbeat !== undefined) timers.clearInterval(this.heartbeat)
       // Sockets that outlive the grace period are cut.
       const force = timers.setTimeout(() => {
         for (const client of table.all.values()) io.destroy(client.socket)

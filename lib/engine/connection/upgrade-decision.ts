@@ -7,6 +7,7 @@
  * store failed. Nothing is looked up again by request. Types only; imports nothing at run time.
  */
 import type { Header, Response } from '../../core/http/types.js'
+import type { AppClose } from '../../core/ws/app-close.js'
 import type { DeflateAgreement } from '../../core/ws/extensions/accept-deflate-offer.js'
 import type { ResyncReason } from '../../core/ws/session-wire.js'
 import type { Upgrade } from '../../core/ws/validate-upgrade.js'
@@ -28,6 +29,12 @@ export interface UpgradeAccepted {
   readonly headers: readonly Header[] | undefined
   /** Why the recovery store could not serve the resume asked for (a fresh session follows). */
   readonly resync: ResyncReason | undefined
+  /**
+   * Set when the middleware refused (4xx) a client that reads refusals as close codes
+   * (`tp_c=1` or `tp_v=1`): the 101 is followed at once by a close frame with this code and
+   * reason, and the connection becomes no WebSocket client (docs/protocol.md, "Refused upgrades and kicks").
+   */
+  readonly refusal?: AppClose
 }
 
 export type UpgradeDecision = UpgradeRefused | UpgradeAccepted

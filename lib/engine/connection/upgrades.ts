@@ -2,7 +2,8 @@
  * `Upgrades`: the WebSocket handshake of one server (RFC 6455 §4.2). `decide` answers an
  * upgrade request with an `UpgradeDecision`: the core validates it, permessage-deflate is
  * negotiated, the HTTP middleware sees it like any request (authentication, logging) and may
- * refuse it or add headers to the 101, and a resume of a session this node does not hold
+ * refuse it, add headers to the 101 or give the connection its first client data
+ * (`ctx.handshake`), and a resume of a session this node does not hold
  * waits for the recovery store (within its bound). The HTTP connection keeps the decision in
  * the request's slot; at its turn `takeOver` sends the 101 and makes the socket a WebSocket
  * connection: its session (recovery), its compression, its namespace, its connect handlers.
@@ -14,6 +15,7 @@ import { errorResponse } from '../../core/http/response.js'
 import { withHeader } from '../../core/http/response-updates.js'
 import type { Header, HttpRequest, Response } from '../../core/http/types.js'
 import type { HttpStack } from '../../core/route/compose-http.js'
+import type { Handshake } from '../../core/route/handshake.js'
 import type { HttpContext } from '../../core/route/http-context.js'
 import { handshakeResponse } from '../../core/ws/handshake-response.js'
 import { type UpgradeOptions, validateUpgrade } from '../../core/ws/validate-upgrade.js'
@@ -21,7 +23,11 @@ import type { ClientContext } from './client-context.js'
 import type { ClientTable } from '../registry/client-table.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import type { NamespaceRegistry } from '../registry/namespace-registry.js'
-import type { SocketIo } from '../platform.js'
+import type { SocketIo, Timers } from '../platform.js'
+import type { Receiver } from './client.js'
+import { encodeFrameBytes } from '../../core/ws/encode-frame.js'
+import { closeFrame } from '../../core/ws/out-frame.js'
+import { type AppClose, refusalClose, wantsRefusalClose } from '../../core/ws/app-close.js'
 import { restoreSession } from '../recovery/restore-session.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
 import { refused, type UpgradeAccepted, type UpgradeDecision } from './upgrade-decision.js'
@@ -44,10 +50,22 @@ export interface UpgradesDeps<S> {
   readonly handlers: ConnectHandlers
   readonly wsShared: WsShared<S>
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
+  readonly timers: Timers
+  /** How long a refused connection is given to close before it is cut. */
+  readonly closeTimeoutMs: number
 }
 
 // What the middleware is given to accept an upgrade with (a status 101 without body).
 const UPGRADE_ACCEPTED = errorResponse(101, 'Switching Protocols')
+
+// What a connection refused with a close code reads: nothing (its close frame answer is not awaited).
+const IGNORED: Receiver = { receive: () => undefined, peerEnded: () => undefined }
+
+// The text of a refusal: its `{"error": text}`, else nothing.
+const reasonOf = (res: Response): string => {
+  const body = res.body as { readonly error?: unknown } | null | undefined
+  return typeof body === 'object' && body !== null && typeof body.error === 'string' ? body.error : ''
+}
 
 export class Upgrades<S> {
   constructor(private readonly deps: UpgradesDeps<S>) {}
@@ -85,9 +103,15 @@ export class Upgrades<S> {
     }
     const accepted: UpgradeAccepted = { _tag: 'Accepted', upgrade: checked.right, agreement, headers: undefined, resync: undefined }
     if (stack === undefined) return accepted
-    return stack(request, this.deps.httpContext, async () => UPGRADE_ACCEPTED).then(
+    // The middleware sees this connection's handshake: the client data it starts with.
+    const ctx: HttpContext = { ...this.deps.httpContext, handshake: this.handshakeOf(clientId) }
+    return stack(request, ctx, async () => UPGRADE_ACCEPTED).then(
       (res: Response): UpgradeDecision => {
-        if (res.status !== 101) return refused(res)
+        if (res.status !== 101) {
+          // A client that cannot read the status (a browser) reads it as a close code instead.
+          const refusal = wantsRefusalClose(request.rawQuery) ? refusalClose(res.status, reasonOf(res)) : undefined
+          return refusal === undefined ? refused(res) : { ...accepted, agreement: undefined, headers: undefined, refusal }
+        }
         // Headers a middleware added to the acceptance (a cookie, say) go out with the 101.
         return res.headers.length > 0 ? { ...accepted, headers: res.headers } : accepted
       },
@@ -98,11 +122,32 @@ export class Upgrades<S> {
     )
   }
 
+  // What a middleware stores lands in the client's data now, while it is still an HTTP client:
+  // takeOver keeps the same client object, and a resumed session merges it over its own.
+  private handshakeOf(clientId: number): Handshake {
+    const { table } = this.deps
+    return {
+      setClientData: (key, value) => void table.setData(clientId, key, value),
+      getClientData: (key) => table.data(clientId, key),
+    }
+  }
+
+  // A refusal as a close code: the 101, the close frame, the end of our side; the client stays
+  // an HTTP client (no handlers, no session, no namespace) until its socket is gone.
+  private refuseWithClose(client: ClientContext<S>, upgrade: UpgradeAccepted['upgrade'], close: AppClose): void {
+    const { io, timers, closeTimeoutMs } = this.deps
+    client.receiver = IGNORED
+    io.write(client.socket, handshakeResponse(upgrade))
+    io.end(client.socket, encodeFrameBytes(closeFrame(close.code, close.reason)))
+    timers.setTimeout(() => io.destroy(client.socket), closeTimeoutMs)
+  }
+
   /** The upgrade of `client` is accepted and its turn came: the 101, then the WebSocket connection with `rest` as its first bytes. */
   takeOver(client: ClientContext<S>, request: HttpRequest, decision: UpgradeAccepted, rest: Uint8Array): void {
     const { io, table, recovery, registry, compression } = this.deps
     if (io.isClosed(client.socket)) return io.destroy(client.socket)
     table.http.delete(client.id)
+    if (decision.refusal !== undefined) return this.refuseWithClose(client, decision.upgrade, decision.refusal)
     // From here on the client is a WebSocket client, and its handlers' context.
     client.request = compactRequest(request)
     const { agreement, headers } = decision

@@ -11,6 +11,7 @@
 import { CHUNK_TAIL, chunkSizeLine, LAST_CHUNK } from '../../core/http/chunk-framing.js'
 import type { StreamFraming } from '../../core/http/serialize-stream-head.js'
 import type { BodySource } from '../../core/http/stream-body.js'
+import { type Pull, pullOf } from './pull-source.js'
 
 /** The send backlog in bytes under which the next piece is pulled. */
 export const HIGH_WATER = 64 * 1024
@@ -30,33 +31,6 @@ export type PumpOutcome =
   | { readonly _tag: 'Sent' }
   | { readonly _tag: 'Cancelled'; readonly reason: string }
   | { readonly _tag: 'Failed'; readonly error: unknown }
-
-// One way to pull from either kind of source.
-interface Pull {
-  next(): Promise<{ readonly done?: boolean; readonly value?: unknown }>
-  cancel(reason: unknown): void
-}
-
-const pullOf = (source: BodySource): Pull => {
-  if (typeof (source as ReadableStream<Uint8Array>).getReader === 'function') {
-    const reader = (source as ReadableStream<Uint8Array>).getReader()
-    return {
-      next: () => reader.read(),
-      cancel: (reason) => void reader.cancel(reason).catch(() => undefined),
-    }
-  }
-  const iterator = (source as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]()
-  return {
-    next: () => iterator.next(),
-    cancel: () => {
-      try {
-        void Promise.resolve(iterator.return?.()).catch(() => undefined)
-      } catch {
-        // A source whose return() throws is cancelled all the same: nothing more is pulled.
-      }
-    },
-  }
-}
 
 const encoder = new TextEncoder()
 

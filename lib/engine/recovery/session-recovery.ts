@@ -211,7 +211,8 @@ export class SessionRecovery<S> {
     this.journal?.back(session)
     table.all.delete(client.id)
     client.id = session.clientId
-    client.data = session.data
+    // The session's data, and over it what this upgrade's middleware gave (a renewed token's identity).
+    client.data = client.data === undefined ? session.data : new Map([...(session.data ?? []), ...client.data])
     session.data = undefined
     table.all.set(client.id, client)
     return { session, missed }

@@ -57,8 +57,8 @@ test('clientContexts :: destructured operations act for the client; the others n
   assert.is(getClientData('k'), 'v')
   assert.equal(calls, [
     ['send', 5, 'e', 1], ['send', 9, 'e', 2], ['broadcast', 'b', 3, { room: 'r' }], ['sendRaw', 5, rawText('x')], ['sendRaw', 9, rawText('y')],
-    ['broadcastRaw', rawText('z'), undefined], ['joinRoom', 5, 'r', undefined], ['leaveRoom', 5, 'r', '/ns'], ['disconnectClient', 5],
-    ['disconnectClient', 9], ['setClientData', 5, 'k', 4], ['getClientData', 5, 'k'],
+    ['broadcastRaw', rawText('z'), undefined], ['joinRoom', 5, 'r', undefined], ['leaveRoom', 5, 'r', '/ns'], ['disconnectClient', 5, undefined],
+    ['disconnectClient', 9, undefined], ['setClientData', 5, 'k', 4], ['getClientData', 5, 'k'],
   ])
 })
 

@@ -19,3 +19,5 @@ export { type BytesPart, type MultipartByteranges, multipartByteranges } from '.
 export { resolveStaticPath, type StaticPath, type StaticPathOptions } from './resolve-static-path.js'
 export * from './static-path-error.js'
 export { type EncodingChoice, pickEncoding } from './pick-encoding.js'
+export { isFingerprinted } from './is-fingerprinted.js'
+export type { FileInfo, StaticFiles } from './static-files.js'

@@ -1,0 +1,75 @@
+/**
+ * `EmbeddedHttp`: a server's HTTP side for a host that owns the HTTP layer itself (DESIGN §8:
+ * `attach` to a Node server, `toFetch`): which requests the route table takes, how a route
+ * takes its body, and the answer, through the same compiled routes, middleware, CORS and
+ * error answers as the standalone server's connections (`dispatchHttp`). Nothing here is a
+ * second router: it is the engine's own dispatch, reached without a socket.
+ *
+ * Portable: no node:* imports, no Buffer.
+ */
+import type { ExchangeOwner } from '../../core/http/body-stream.js'
+import type { HttpRequest, Response } from '../../core/http/types.js'
+import type { Logger } from '../../core/log/logger.js'
+import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
+import { dispatchHttp, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
+import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
+
+/** How a route takes its body: streamed or read whole, within which limit. */
+export interface EmbeddedBodyPlan {
+  readonly stream: boolean
+  readonly maxBody: number
+}
+
+/** A server's HTTP side without a socket. */
+export interface EmbeddedHttp {
+  /**
+   * Whether the route table answers `method` on `path` (still percent-encoded): a route for
+   * it (HEAD by a GET route), or an `OPTIONS` request to a path the table has (the CORS
+   * preflight, or 405 with `Allow`). Every other request is the host's.
+   */
+  claims(method: string, path: string): boolean
+  /** How the route of `method` and `path` takes its body. */
+  planOf(method: string, path: string): EmbeddedBodyPlan
+  /** The answer: middleware, CORS, route; never rejects (a thrown error is a logged 500). */
+  respond(request: HttpRequest, owner: ExchangeOwner): Promise<Response>
+  /** An answer's JSON body could not be encoded (500 `unserializable_body` went out): logged with the route. */
+  onUnserializable(request: HttpRequest, error: unknown): void
+  /** A streamed answer failed mid-body (its source threw): logged with the route. */
+  onStreamFailed(request: HttpRequest, error: unknown): void
+  /** Whether the server is shutting down (answers then ask the host to close the connection). */
+  draining(): boolean
+}
+
+export interface EmbeddedHttpDeps {
+  readonly compiled: CompiledRoutes
+  readonly dispatch: HttpDispatchOptions
+  /** The server's body plans (`undefined`: no route has body options). */
+  readonly planOf: (method: string, path: string) => EmbeddedBodyPlan | undefined
+  readonly maxBody: number
+  readonly logger: Logger
+  readonly draining: () => boolean
+}
+
+/**
+ * @example
+ * const http = createEmbeddedHttp({ compiled, dispatch, planOf, maxBody, logger, draining })
+ * if (http.claims('GET', '/hello')) await http.respond(request, owner)
+ */
+export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
+  const { compiled, dispatch, logger } = deps
+  // Its own memo: the host's requests are matched here, then dispatched with the server's.
+  const memo = createRouteMemo()
+  const whole: EmbeddedBodyPlan = { stream: false, maxBody: deps.maxBody }
+  return {
+    claims: (method, path) => {
+      const match = matchRoute(compiled, method, path, memo)
+      return match._tag === 'RouteFound' || match._tag === 'MalformedParam' || (match._tag === 'MethodNotAllowed' && method === 'OPTIONS')
+    },
+    planOf: (method, path) => deps.planOf(method, path) ?? whole,
+    respond: (request, owner) => dispatchHttp(compiled, request, dispatch, owner, 0),
+    onUnserializable: (request, error) =>
+      logger.error('the answer to {method} {path} is not JSON: {reason}', { method: request.method, path: request.path, reason: error instanceof Error ? error.message : String(error) }),
+    onStreamFailed: (request, error) => logger.exception(error, { method: request.method, path: request.path, phase: 'streamed answer' }),
+    draining: deps.draining,
+  }
+}

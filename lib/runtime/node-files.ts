@@ -1,0 +1,58 @@
+/**
+ * `nodeFiles`: the Platform's `files` over `node:fs` (realpath, stat, a FileHandle read at
+ * positions), for Node, for Deno (its `node:fs`), and for Bun's stat. A range is read in
+ * pieces of at most 64 KiB, each into its own buffer (the engine may still hold the last
+ * piece while the next is read), and the file is opened only at the first pull. Part of the
+ * shared runtime layer (lib/runtime/): imports the core and `node:*`, never an adapter.
+ */
+import { Buffer } from 'node:buffer'
+import { open, realpath, stat } from 'node:fs/promises'
+import type { FileInfo, StaticFiles } from '../core/http/static/static-files.js'
+
+/** The largest piece read at once: the pump's usual write, and no big allocations. */
+export const FILE_PIECE = 64 * 1024
+
+/**
+ * The facts of `path` with its links resolved, or `undefined` when absent or unreadable.
+ *
+ * @example
+ * const info = await statFile('/srv/www/index.html') // { kind: 'file', realPath: '/srv/www/index.html', size: 512, … }
+ */
+export const statFile = async (path: string): Promise<FileInfo | undefined> => {
+  try {
+    const real = await realpath(path)
+    const s = await stat(real)
+    const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other'
+    return { kind, realPath: real, size: s.size, mtimeMs: s.mtimeMs, links: s.nlink }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Bytes `first` to `last` of `path`, read as pulled.
+ *
+ * @example
+ * for await (const piece of readRange('/srv/www/app.js', 0, 99)) socket.write(piece)
+ */
+export async function* readRange(path: string, first: number, last: number): AsyncGenerator<Uint8Array> {
+  const handle = await open(path, 'r')
+  try {
+    let position = first
+    while (position <= last) {
+      const want = Math.min(FILE_PIECE, last - position + 1)
+      const piece = Buffer.allocUnsafe(want)
+      const { bytesRead } = await handle.read(piece, 0, want, position)
+      // The file got shorter since its stat: end here (the client sees a short body and the
+      // connection closed by the engine's length check), never pad.
+      if (bytesRead === 0) return
+      position += bytesRead
+      yield bytesRead === want ? piece : piece.subarray(0, bytesRead)
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The Platform's `files` over `node:fs`. */
+export const nodeFiles: StaticFiles = { stat: statFile, read: readRange }

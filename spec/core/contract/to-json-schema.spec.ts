@@ -1,0 +1,68 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import * as t from 'io-ts'
+import { toJsonSchema } from '../../../lib/core/contract/to-json-schema.js'
+import { describeCodec } from '../../../lib/core/route/json-schema.js'
+import { intParam, uuidParam } from '../../../lib/core/route/param-codecs.js'
+import * as mini from '../../support/mini-schema.js'
+
+const schemaOf = (codec: Parameters<typeof toJsonSchema>[0]): unknown => toJsonSchema(codec).schema
+
+test('toJsonSchema :: io-ts primitives, literals, keyof', () => {
+  assert.equal(
+    [t.string, t.number, t.boolean, t.null, t.unknown, t.literal('a'), t.literal(3), t.keyof({ x: null, y: null }), t.Int].map(schemaOf),
+    [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, {}, { const: 'a' }, { const: 3 }, { enum: ['x', 'y'] }, { type: 'integer' }],
+  )
+})
+
+test('toJsonSchema :: objects: required unless the codec takes undefined; partial, exact, readonly, record', () => {
+  const User = t.type({ id: intParam, name: t.string, nick: t.union([t.string, t.undefined]) })
+  assert.equal(schemaOf(User), {
+    type: 'object',
+    properties: { id: { type: 'integer' }, name: { type: 'string' }, nick: { type: 'string' } },
+    required: ['id', 'name'],
+  })
+  assert.equal(schemaOf(t.partial({ page: intParam })), { type: 'object', properties: { page: { type: 'integer' } } })
+  assert.equal(schemaOf(t.exact(t.type({ a: t.string }))), { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] })
+  assert.equal(schemaOf(t.readonly(t.type({ a: t.string }))), schemaOf(t.type({ a: t.string })))
+  assert.equal(schemaOf(t.record(t.string, t.number)), { type: 'object', additionalProperties: { type: 'number' } })
+})
+
+test('toJsonSchema :: arrays, tuples, unions, intersections', () => {
+  assert.equal(schemaOf(t.array(uuidParam)), { type: 'array', items: { type: 'string', format: 'uuid' } })
+  assert.equal(schemaOf(t.readonlyArray(t.string)), { type: 'array', items: { type: 'string' } })
+  assert.equal(schemaOf(t.tuple([t.string, t.number])), { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], minItems: 2, maxItems: 2 })
+  assert.equal(schemaOf(t.union([t.string, t.number])), { anyOf: [{ type: 'string' }, { type: 'number' }] })
+  assert.equal(schemaOf(t.union([t.undefined, t.string])), { type: 'string' })
+  assert.equal(schemaOf(t.intersection([t.type({ a: t.string }), t.partial({ b: t.number })])), {
+    allOf: [
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+      { type: 'object', properties: { b: { type: 'number' } } },
+    ],
+  })
+})
+
+test('toJsonSchema :: what cannot be said is {} with a description and a note, never a wrong schema', () => {
+  const Custom = new t.Type<string, string, unknown>('Custom', t.string.is, t.string.validate, t.identity)
+  const result = toJsonSchema(t.type({ c: Custom }))
+  assert.equal(result.schema, { type: 'object', properties: { c: { description: 'not described: the io-ts codec Custom' } }, required: ['c'] })
+  assert.equal(result.notes, ['the io-ts codec Custom'])
+  const Positive = t.refinement(t.number, (n) => n > 0, 'Positive')
+  assert.equal(schemaOf(Positive), { type: 'number', description: 'refined: Positive' })
+  assert.equal(schemaOf(describeCodec(Custom, { type: 'string', minLength: 1 })), { type: 'string', minLength: 1 })
+})
+
+test('toJsonSchema :: a Standard Schema gives its library\'s JSON Schema (its $schema dropped), or {} with a note', () => {
+  assert.equal(toJsonSchema(mini.object({ a: mini.string() })), {
+    schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+    notes: [],
+  })
+  assert.equal(toJsonSchema(mini.string(false)), {
+    schema: { description: 'not described: a mini schema without ~standard.jsonSchema' },
+    notes: ['a mini schema without ~standard.jsonSchema'],
+  })
+  const throwing = { '~standard': { version: 1 as const, vendor: 'v', validate: () => ({ value: 1 }), jsonSchema: { input: () => { throw new Error('no') } } } }
+  assert.equal(toJsonSchema(throwing).notes, ['a v schema that its library could not convert'])
+})
+
+test.run()

@@ -250,6 +250,41 @@ Sse('past the window, or across a gap: a fresh session with the resync reason', 
   }
 })
 
+Sse('POST beside the stream: envelopes dispatched as WebSocket messages, acks on the stream, a retried id answered once; 400 and 404', async () => {
+  const { server, port } = await serve('sse', 'main', options)
+  try {
+    const c = await openSse(port, '/events')
+    await c.until(1)
+    const sid = (envelope(c.events[0]?.data ?? '').data as { sid: string }).sid
+    const post = (body: string, headers: Record<string, string> = { 'x-twinport-session': sid }): Promise<Response> =>
+      fetch(`http://127.0.0.1:${port}/events`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body })
+    assert.is((await post('{"event":"double","data":21,"id":1}')).status, 202)
+    await c.until(2)
+    assert.equal(envelope(c.events[1]?.data ?? ''), { event: 'ack', id: 1, data: 42, seq: 1 })
+    // The same id again (a retry after a lost answer): the answer kept, not a second run.
+    assert.is((await post('{"event":"double","data":99,"id":1}')).status, 202)
+    await c.until(3)
+    assert.equal(envelope(c.events[2]?.data ?? '').data, 42)
+    // A batch (RS-separated), a bad envelope, and the handler sees the client's own context.
+    assert.is((await post('{"event":"double","data":"x","id":2}\x1enot json')).status, 202)
+    await c.until(5)
+    // The bad one is answered at once, the handler's answer when it settles (as on a WebSocket).
+    assert.equal(c.events.slice(3).map((e) => envelope(e.data).event), ['error', 'ack'])
+    assert.is(envelope(c.events[4]?.data ?? '').data, '/events')
+    // A post to the room reaches the WebSocket clients too.
+    const ws = await openClient(port, '/ws')
+    await eventually(async () => (await server.namespaces.clientsInRoom('r')).length === 2, 2000, 'the ws client in the room')
+    assert.is((await post('{"event":"say","data":"from sse"}')).status, 202)
+    assert.equal(JSON.parse(await ws.next()), { event: 'said', data: 'from sse' })
+    assert.is((await post('{"event":"say","data":1}', {})).status, 400)
+    assert.is((await post('{"event":"say","data":1}', { 'x-twinport-session': 'NoSuchSession' })).status, 404)
+    ws.ws.close()
+    c.close()
+  } finally {
+    await server.close()
+  }
+})
+
 Sse('the echo app: GET /events is in the /bcast room; a message sent there is one event whose data is its text', async () => {
   const { server, port } = await serve('sse', 'echo')
   try {

@@ -8,6 +8,7 @@ import { errorResponse } from '../http/response.js'
 import type { Request } from '../http/request.js'
 import { acceptsEventStream } from '../sse/accepts-event-stream.js'
 import { eventStream, type EventStreamOptions } from '../sse/event-stream.js'
+import { eventPost } from '../sse/event-post.js'
 import { httpRoute } from './http-route.js'
 import type { PathParams } from './path-params.js'
 import type { HttpRoute } from './route.js'
@@ -28,3 +29,14 @@ export const sseRoute = <Path extends string>(
     if (!acceptsEventStream(req.headers)) return errorResponse(406, 'this route answers text/event-stream only')
     return eventStream(typeof options === 'function' ? options(req) : options)
   })
+
+/**
+ * The `POST` beside an event stream: what its clients send the server (envelopes, acks
+ * expected), for the session named by `X-Twinport-Session`, dispatched as WebSocket messages
+ * are, the answers coming back on the stream. `routes(sseRoute(p), ssePostRoute(p))` gives a
+ * client both directions without WebSocket (the fallback of `twinport/client`).
+ *
+ * @example
+ * const table = routes(sseRoute('/events'), ssePostRoute('/events'), socketOn('ping', () => 'pong'))
+ */
+export const ssePostRoute = <Path extends string>(path: Path): HttpRoute<'POST', Path> => httpRoute('POST', path, (req) => eventPost(req.http))

@@ -23,6 +23,7 @@ import type { Upgrades } from './upgrades.js'
 import type { EventStreamOptions } from '../../core/sse/event-stream.js'
 import type { SseFraming } from '../../core/sse/sse-wire.js'
 import type { SseShared } from './sse-shared.js'
+import { isEventPost } from '../../core/sse/event-post.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
 
 export class HttpShared<S> {
@@ -65,7 +66,10 @@ export class HttpShared<S> {
    * The connection passes itself as the owner of exchange `exchange` (its signal, its body).
    */
   respond(request: HttpRequest, owner: ExchangeOwner, exchange: number): Response | Promise<Response> {
-    return dispatchHttpNow(this.compiled, request, this.dispatch, owner, exchange)
+    const answer = dispatchHttpNow(this.compiled, request, this.dispatch, owner, exchange)
+    // A post to an event stream's session (`eventPost`) is delivered now and answered for it.
+    if (answer instanceof Promise) return answer.then((res) => (isEventPost(res.body) ? this.eventStreams.post(res.body) : res))
+    return isEventPost(answer.body) ? this.eventStreams.post(answer.body) : answer
   }
 
   /**

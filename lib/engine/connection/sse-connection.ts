@@ -4,17 +4,22 @@
  * namespace and rooms, `send` and `broadcast` reach it through delivery, which writes each
  * broadcast's event-stream bytes, built once, to every such receiver, under the same
  * slow-consumer rule), with the event stream as its only direction. The client says nothing
- * after its request: bytes it sends are dropped; its FIN ends the stream.
+ * after its request: bytes it sends are dropped; its FIN ends the stream. What it sends the
+ * server comes in `POST`s (`ssePostRoute`, `receiveText`), dispatched as WebSocket messages are.
  *
  * Liveness: every heartbeat writes a comment (`:` and an empty line), which keeps proxies
  * from timing the stream out. A client gone without a FIN stops taking bytes: a backlog not
  * taken between two heartbeats (no `writable` in between) ends the connection, and with it
  * the request's signal. Must not import `node:*`, Buffer or process.
  */
+import * as E from 'fp-ts/lib/Either.js'
+import { dispatchEvent } from '../../core/route/dispatch-event.js'
 import type { SocketContext } from '../../core/route/socket-context.js'
+import { decodeEnvelopes, encodeAck, encodeErrorEvent } from '../../core/ws/envelope.js'
+import type { EventError, EventId, EventMessage } from '../../core/ws/event.js'
 import { LAST_CHUNK } from '../../core/http/chunk-framing.js'
 import type { SseFraming } from '../../core/sse/sse-wire.js'
-import type { ClientSession } from '../recovery/client-session.js'
+import { type ClientSession, PENDING } from '../recovery/client-session.js'
 import type { TimerId } from '../platform.js'
 import type { SseShared } from './sse-shared.js'
 
@@ -85,6 +90,48 @@ export class SseConnection<S> {
   /** Writes a text of the event stream (an event, a comment), framed, under the slow-consumer rule. */
   sendText(text: string): void {
     this.shared.sendText(this, text)
+  }
+
+  /**
+   * What the client posted (`eventPost`): its envelopes (one, or a batch separated by RS), each
+   * dispatched as a WebSocket connection dispatches one: error events for bad ones, a retried
+   * id answered once from the session, the acks numbered onto the stream.
+   */
+  receiveText(text: string): void {
+    if ((this.flags & CLOSING) !== 0) return
+    for (const envelope of decodeEnvelopes(text, true)) this.onEnvelope(envelope)
+  }
+
+  private onEnvelope(envelope: E.Either<EventError, EventMessage>): void {
+    const { shared } = this
+    const clientId = this.ctx.clientId
+    if (E.isLeft(envelope)) return shared.sendToSession(clientId, encodeErrorEvent(envelope.left))
+    const { event, id } = envelope.right
+    const session = id === undefined ? undefined : this.session
+    if (session !== undefined) {
+      const answer = session.answerOf(id as EventId)
+      if (answer === PENDING) return
+      if (answer !== undefined) return shared.sendToSession(clientId, answer)
+      session.remember(id as EventId, PENDING)
+    }
+    void dispatchEvent(shared.compiled, envelope.right, this.ctx, { middleware: shared.wsMiddleware, onError: shared.onError }).then((outcome) => {
+      const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
+      if (session !== undefined) {
+        if (text === undefined) session.forget(id as EventId)
+        else session.remember(id as EventId, text)
+      }
+      if (text !== undefined) shared.sendToSession(this.ctx.clientId, text)
+    })
+  }
+
+  // A return value JSON cannot hold is the handler's failure, not a crash.
+  private ackText(id: EventId, value: unknown, event: string): string {
+    try {
+      return encodeAck(id, value)
+    } catch (error) {
+      this.shared.onError(error, { phase: 'event', clientId: this.ctx.clientId, event })
+      return encodeErrorEvent({ code: 'handler_error', message: `the answer of "${event}" is not JSON`, id })
+    }
   }
 
   /** A comment to keep the stream alive; a backlog untaken since the last heartbeat ends the connection. */

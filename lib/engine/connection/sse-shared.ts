@@ -22,6 +22,13 @@ import type { SessionRecovery } from '../recovery/session-recovery.js'
 import type { ClientContext } from './client-context.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import { SseConnection } from './sse-connection.js'
+import { errorResponse } from '../../core/http/response.js'
+import type { Response } from '../../core/http/types.js'
+import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
+import type { WsErrorReporter } from '../../core/route/ws-error-reporter.js'
+import type { WsMiddleware } from '../../core/route/ws-middleware.js'
+import type { EventPostBody } from '../../core/sse/event-post.js'
+import { isAllowedOrigin } from '../../core/ws/validate-upgrade.js'
 import { headerValue } from '../../core/http/header-value.js'
 import { readSessionCursor } from '../../core/sse/session-cursor.js'
 import type { ResyncReason } from '../../core/ws/session-wire.js'
@@ -38,7 +45,16 @@ export interface SseSharedDeps<S> {
   readonly delivery: Delivery<S>
   readonly logger: Logger
   readonly debugOn: boolean
+  /** The route table, its WebSocket middleware and the handlers' error reporter: what a post is dispatched with. */
+  readonly compiled: CompiledRoutes
+  readonly wsMiddleware: readonly WsMiddleware[]
+  readonly onError: WsErrorReporter
+  /** The origins a WebSocket upgrade may come from: a post is held to the same. */
+  readonly allowedOrigins: readonly string[]
 }
+
+// What a post is answered when its text went to its session (no body).
+const ACCEPTED: Response = Object.freeze({ _tag: 'Response', status: 202, headers: Object.freeze([]), contentType: '', body: undefined })
 
 // The heartbeat comment, as each framing writes it (never written into: shared by every connection).
 const HEARTBEAT: Readonly<Record<SseFraming, Uint8Array>> = {
@@ -100,6 +116,41 @@ export class SseShared<S> {
     }
     // A client that resumed its session is the same client: its connect handlers ran when it first came.
     if (!recovery.openEventStream(client, connection, request, { attach, join }, resync)) handlers.connected(connection.ctx)
+  }
+
+  /**
+   * A post to session `sid` (`eventPost`): dispatched by the event-stream connection that holds
+   * it, as a WebSocket connection dispatches a message; the answer to the post itself is 202,
+   * or 403 for an origin the upgrade would refuse, or 404 when no event stream of this node
+   * holds the session (a WebSocket session is not reachable this way).
+   */
+  post(body: EventPostBody): Response {
+    if (body.origin !== undefined && !isAllowedOrigin(body.origin, this.deps.allowedOrigins)) return errorResponse(403, 'origin not allowed')
+    const session = this.deps.recovery.sessions.get(body.sid)
+    const connection = session === undefined ? undefined : this.deps.table.ws.get(session.clientId)
+    if (!(connection instanceof SseConnection) || connection.session !== session) return errorResponse(404, 'no such event-stream session')
+    connection.receiveText(body.text)
+    return ACCEPTED
+  }
+
+  /** The route table a posted text is dispatched with. */
+  get compiled(): CompiledRoutes {
+    return this.deps.compiled
+  }
+
+  /** The WebSocket middleware a posted envelope goes through. */
+  get wsMiddleware(): readonly WsMiddleware[] {
+    return this.deps.wsMiddleware
+  }
+
+  /** Reports a handler's failure. */
+  get onError(): WsErrorReporter {
+    return this.deps.onError
+  }
+
+  /** An envelope to the connection that holds client `clientId`'s session now (numbered). */
+  sendToSession(clientId: number, text: string): void {
+    this.deps.delivery.sendToSession(clientId, text)
   }
 
   /** The heartbeat comment in `framing`. */

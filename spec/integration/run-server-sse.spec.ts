@@ -15,6 +15,9 @@ import type { PlainOptions } from '../support/fixture.js'
 import { serve } from '../support/fixture-server.js'
 import { delay, eventually, openClient, rawConnect } from '../support/server.js'
 import { openSse } from '../support/sse-client.js'
+import { startProxy } from '../support/tcp-proxy.js'
+import { connect } from '../../lib/client/connect.js'
+import { eventStreamSocket } from '../../lib/client/fallback.js'
 
 const Sse = suite('runServer :: Server-Sent Events')
 
@@ -116,7 +119,7 @@ Sse('namespaces: a broadcast to another namespace does not reach it; one to its 
   }
 })
 
-Sse('the wire, byte for byte: chunked events with id and data, comment heartbeats', async () => {
+Sse('the wire, byte for byte: chunked events with id and data, heartbeats', async () => {
   const { server, port } = await serve('sse', 'main', options)
   try {
     const conn = await rawConnect(port)
@@ -130,8 +133,8 @@ Sse('the wire, byte for byte: chunked events with id and data, comment heartbeat
     const event = `id: ${sid}:1\ndata: {"event":"e","data":"line","seq":1}\n\n`
     const chunk = (s: string): string => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`
     assert.is(body(text), chunk('retry: 1500\n\n') + chunk(session) + chunk(event))
-    // A heartbeat later: a comment.
-    await conn.until((d) => d.toString('latin1').endsWith(chunk(':\n\n')), 3 * HEARTBEAT)
+    // A heartbeat later: for a session client, the tp:heartbeat event (a comment for others).
+    await conn.until((d) => d.toString('latin1').endsWith(chunk('data: {"event":"tp:heartbeat"}\n\n')), 3 * HEARTBEAT)
     conn.socket.destroy()
   } finally {
     await server.close()
@@ -281,6 +284,42 @@ Sse('POST beside the stream: envelopes dispatched as WebSocket messages, acks on
     ws.ws.close()
     c.close()
   } finally {
+    await server.close()
+  }
+})
+
+Sse('twinport/client over eventStreamSocket: requests, events both ways, and a cut link resumed with Last-Event-ID, nothing lost or doubled', async () => {
+  const { server, port } = await serve('sse', 'main', options)
+  const proxy = await startProxy(port)
+  try {
+    const client = connect(`http://127.0.0.1:${proxy.port}/events`, { WebSocket: eventStreamSocket(), reconnect: { minDelay: 50, maxDelay: 50, maxAttempts: 20 }, timeout: 3000 })
+    const said: unknown[] = []
+    const sessions: { id: string; recovered: boolean }[] = []
+    client.on('said', (data: unknown) => void said.push(data))
+    client.on('session', (s) => void sessions.push(s))
+    assert.is(await client.request('double', 21), 42)
+    // A WebSocket client of the room hears what the fallback client emits, and the other way round.
+    const ws = await openClient(port, '/ws')
+    await eventually(async () => (await server.namespaces.clientsInRoom('r')).length === 2, 2000, 'both in the room')
+    client.emit('say', 'over SSE')
+    assert.equal(JSON.parse(await ws.next()), { event: 'said', data: 'over SSE' })
+    await eventually(() => said.length === 1, 2000, 'its own broadcast')
+    // The link is cut; broadcasts meanwhile are kept by its session and replayed once.
+    proxy.cut()
+    await server.broadcast('said', 'while away', { room: 'r' })
+    await eventually(() => sessions.length === 2, 3000, 'the session to resume')
+    assert.equal(sessions.map((s) => s.recovered), [false, true])
+    assert.is(sessions[1]?.id, sessions[0]?.id)
+    await server.broadcast('said', 'after', { room: 'r' })
+    await eventually(() => said.length === 3, 2000, 'the missed and the next broadcast')
+    await delay(100)
+    assert.equal(said, ['over SSE', 'while away', 'after'])
+    assert.is(await client.request('double', 2), 4)
+    assert.is((await server.probe('connects')).filter((c) => c.endsWith('/events')).length, 1)
+    client.close()
+    ws.ws.close()
+  } finally {
+    await proxy.close()
     await server.close()
   }
 })

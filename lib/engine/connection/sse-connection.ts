@@ -7,8 +7,8 @@
  * after its request: bytes it sends are dropped; its FIN ends the stream. What it sends the
  * server comes in `POST`s (`ssePostRoute`, `receiveText`), dispatched as WebSocket messages are.
  *
- * Liveness: every heartbeat writes a comment (`:` and an empty line), which keeps proxies
- * from timing the stream out. A client gone without a FIN stops taking bytes: a backlog not
+ * Liveness: every heartbeat writes a comment (`:` and an empty line; for a session client the
+ * `tp:heartbeat` event its client watches for), which keeps proxies from timing the stream out. A client gone without a FIN stops taking bytes: a backlog not
  * taken between two heartbeats (no `writable` in between) ends the connection, and with it
  * the request's signal. Must not import `node:*`, Buffer or process.
  */
@@ -134,7 +134,7 @@ export class SseConnection<S> {
     }
   }
 
-  /** A comment to keep the stream alive; a backlog untaken since the last heartbeat ends the connection. */
+  /** A heartbeat to keep the stream alive; a backlog untaken since the last heartbeat ends the connection. */
   heartbeat(): void {
     const { io } = this.shared
     if ((this.flags & CLOSING) !== 0) return
@@ -145,7 +145,7 @@ export class SseConnection<S> {
       return
     }
     if (waiting > 0) this.flags |= STALLED
-    this.shared.admit(this, this.shared.heartbeatOf(this.eventStream))
+    this.shared.admit(this, this.shared.heartbeatOf(this.eventStream, this.session !== undefined))
   }
 
   /**

@@ -10,7 +10,7 @@
 import { compactRequest } from '../../core/http/compact-request.js'
 import type { HttpRequest } from '../../core/http/types.js'
 import type { Logger } from '../../core/log/logger.js'
-import { encodeSseComment, encodeSseRetry } from '../../core/sse/encode-sse-event.js'
+import { encodeSseComment, encodeSseEvent, encodeSseRetry } from '../../core/sse/encode-sse-event.js'
 import type { EventStreamOptions } from '../../core/sse/event-stream.js'
 import { type SseFraming, sseWire } from '../../core/sse/sse-wire.js'
 import type { Delivery } from '../delivery/delivery.js'
@@ -31,7 +31,7 @@ import type { EventPostBody } from '../../core/sse/event-post.js'
 import { isAllowedOrigin } from '../../core/ws/validate-upgrade.js'
 import { headerValue } from '../../core/http/header-value.js'
 import { readSessionCursor } from '../../core/sse/session-cursor.js'
-import type { ResyncReason } from '../../core/ws/session-wire.js'
+import { HEARTBEAT_MESSAGE, type ResyncReason } from '../../core/ws/session-wire.js'
 import { restoreSession } from '../recovery/restore-session.js'
 
 export interface SseSharedDeps<S> {
@@ -60,6 +60,12 @@ const ACCEPTED: Response = Object.freeze({ _tag: 'Response', status: 202, header
 const HEARTBEAT: Readonly<Record<SseFraming, Uint8Array>> = {
   chunked: sseWire(encodeSseComment(''), 'chunked'),
   close: sseWire(encodeSseComment(''), 'close'),
+}
+// A session client's heartbeat: the session layer's `tp:heartbeat` event, which its client
+// watches for (a comment reaches no page code), unnumbered and without an id.
+const SESSION_HEARTBEAT: Readonly<Record<SseFraming, Uint8Array>> = {
+  chunked: sseWire(encodeSseEvent({ data: HEARTBEAT_MESSAGE }), 'chunked'),
+  close: sseWire(encodeSseEvent({ data: HEARTBEAT_MESSAGE }), 'close'),
 }
 
 export class SseShared<S> {
@@ -153,9 +159,9 @@ export class SseShared<S> {
     this.deps.delivery.sendToSession(clientId, text)
   }
 
-  /** The heartbeat comment in `framing`. */
-  heartbeatOf(framing: SseFraming): Uint8Array {
-    return HEARTBEAT[framing]
+  /** The heartbeat in `framing`: a comment, or for a session client the `tp:heartbeat` event. */
+  heartbeatOf(framing: SseFraming, session: boolean): Uint8Array {
+    return (session ? SESSION_HEARTBEAT : HEARTBEAT)[framing]
   }
 
   /** A text of the event stream to one connection, framed, under the slow-consumer rule. */

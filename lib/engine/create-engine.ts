@@ -43,6 +43,7 @@ import { createNamespaceRegistry } from './registry/namespace-registry.js'
 import type { Platform } from './platform.js'
 import type { ServerHandle } from './server-handle.js'
 import { ServerOps } from './server-ops.js'
+import { ClientRequests } from './delivery/client-requests.js'
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './options/server-options.js'
 import { SessionRecovery } from './recovery/session-recovery.js'
 import { Upgrades } from './connection/upgrades.js'
@@ -122,7 +123,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const table = new ClientTable<S>()
-  const handlers = new ConnectHandlers(compiled, onWsError)
+  // Told when a client is gone for good: `requests` is made below, and called only later.
+  const handlers = new ConnectHandlers(compiled, onWsError, (clientId) => requests.gone(clientId))
   const recovery = new SessionRecovery<S>({
     settings: resolved.right.recovery,
     raw: compiled.raw !== undefined,
@@ -152,7 +154,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes }),
   })
   const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger)
-  const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames)
+  const requests = new ClientRequests<S>(delivery, frames, timers, (clientId) => table.ws.has(clientId) || recovery.parked.has(clientId))
+  const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames, requests)
   const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers })
 
   const httpContext: HttpContext = {
@@ -239,6 +242,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       disconnectClient: (clientId, options) => ops.disconnectClient(clientId, options),
       setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
       getClientData: (clientId, key) => ops.getClientData(clientId, key),
+      requestClient: (clientId, event, data, options) => ops.requestClient(clientId, event, data, options),
+      requestRoom: (room, event, data, options) => ops.requestRoom(room, event, data, options),
       clients: () => [...table.all.values()].map((c) => ({ id: c.id, type: c.type })),
       log: (message) => {
         if (debug) logger.debug(message)

@@ -12,6 +12,7 @@ import { serializeResponse } from '../../core/http/serialize-response.js'
 import type { Logger } from '../../core/log/logger.js'
 import { CLOSE_CODE } from '../../core/ws/close-code.js'
 import type { Client, Receiver } from './client.js'
+import { RefusedUpgrade } from './refused-upgrade.js'
 import type { ClientContext, ClientContexts } from './client-context.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { type ClientTable, type Member, memberOf } from '../registry/client-table.js'
@@ -104,6 +105,7 @@ export class Lifecycle<S> {
     table.http.delete(client.id)
     const connection = memberOf(client)
     if (connection !== undefined) this.disconnected(client, connection)
+    else if (client.receiver instanceof RefusedUpgrade) client.receiver.closed()
     table.all.delete(client.id)
     if (table.draining && table.all.size === 0) this.drained?.()
   }

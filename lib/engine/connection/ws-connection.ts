@@ -599,6 +599,8 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
     if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
     const { compiled, onError } = this.shared
     const { event, id } = envelope.right
+    // The answer to a server request (docs/protocol.md, "Server requests"): never dispatched.
+    if ((event === 'ack' || event === 'error') && this.shared.ops.requests.answered(this.ctx.clientId, id, envelope.right.data, event === 'error')) return
     const session = id === undefined ? undefined : this.session
     if (session !== undefined) {
       // A request retried after a reconnect (same id, same session): answered once.

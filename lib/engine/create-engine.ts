@@ -208,7 +208,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
   const eventStreams = new SseShared<S>({
     io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
-    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins,
+    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins, requests,
   })
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug)
   const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops), httpShared, registry, recovery, handlers, compression, cluster })

@@ -317,6 +317,13 @@ Sse('twinport/client over eventStreamSocket: requests, events both ways, and a c
     assert.is(await client.request('double', 2), 4)
     assert.is((await server.probe('connects')).filter((c) => c.endsWith('/events')).length, 1)
     client.close()
+    // A client that answers server requests: asked on the stream, its answer posted.
+    const asked = connect(`http://127.0.0.1:${port}/events`, { WebSocket: eventStreamSocket(), timeout: 3000 })
+    asked.handle('confirm', (question: unknown) => `yes to ${String(question)}`)
+    await new Promise((resolve) => asked.once('session', resolve))
+    const id = (await server.clients()).find((c) => c.type === 'sse')?.id ?? -1
+    assert.equal(await server.requestClient(id, 'confirm', 'this'), { _tag: 'Answered', clientId: id, data: 'yes to this' })
+    asked.close()
     ws.ws.close()
   } finally {
     await proxy.close()

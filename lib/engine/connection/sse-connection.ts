@@ -107,6 +107,8 @@ export class SseConnection<S> {
     const clientId = this.ctx.clientId
     if (E.isLeft(envelope)) return shared.sendToSession(clientId, encodeErrorEvent(envelope.left))
     const { event, id } = envelope.right
+    // The answer to a server request: never dispatched.
+    if ((event === 'ack' || event === 'error') && shared.answered(clientId, id, envelope.right.data, event === 'error')) return
     const session = id === undefined ? undefined : this.session
     if (session !== undefined) {
       const answer = session.answerOf(id as EventId)

@@ -22,6 +22,8 @@ import type { SessionRecovery } from '../recovery/session-recovery.js'
 import type { ClientContext } from './client-context.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import { SseConnection } from './sse-connection.js'
+import { ClientRequests } from '../delivery/client-requests.js'
+import type { EventId } from '../../core/ws/event.js'
 import { errorResponse } from '../../core/http/response.js'
 import type { Response } from '../../core/http/types.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
@@ -51,6 +53,8 @@ export interface SseSharedDeps<S> {
   readonly onError: WsErrorReporter
   /** The origins a WebSocket upgrade may come from: a post is held to the same. */
   readonly allowedOrigins: readonly string[]
+  /** The server's requests to its clients: an event-stream client that announces `tp_r=1` answers them by post. */
+  readonly requests: ClientRequests<S>
 }
 
 // What a post is answered when its text went to its session (no body).
@@ -114,6 +118,8 @@ export class SseShared<S> {
     const attach = (): void => {
       client.receiver = connection
       if (options.retry !== undefined) connection.sendText(encodeSseRetry(options.retry))
+      // A client that answers server requests (docs/protocol.md, "Server requests"), by post.
+      if (!this.deps.compiled.raw && ClientRequests.announced(request.rawQuery)) this.deps.requests.opened(client.id)
     }
     const join = (): void => {
       const namespace = options.namespace ?? '/'
@@ -152,6 +158,11 @@ export class SseShared<S> {
   /** Reports a handler's failure. */
   get onError(): WsErrorReporter {
     return this.deps.onError
+  }
+
+  /** Settles the server's request `id` to client `clientId` with a posted `ack` or `error`: true when it was one. */
+  answered(clientId: number, id: EventId | undefined, data: unknown, failed: boolean): boolean {
+    return this.deps.requests.answered(clientId, id, data, failed)
   }
 
   /** An envelope to the connection that holds client `clientId`'s session now (numbered). */

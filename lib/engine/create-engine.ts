@@ -30,7 +30,7 @@ import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { Broadcaster } from './delivery/broadcaster.js'
 import type { Client } from './connection/client.js'
 import { clientContexts } from './connection/client-context.js'
-import { ClientTable } from './registry/client-table.js'
+import { ClientTable, type Member } from './registry/client-table.js'
 import { ConnectHandlers } from './connection/connect-handlers.js'
 import { createDelivery } from './delivery/delivery.js'
 import { createEmbeddedHttp, type EmbeddedHttp } from './http/embedded-http.js'
@@ -49,8 +49,8 @@ import { SessionRecovery } from './recovery/session-recovery.js'
 import { Upgrades } from './connection/upgrades.js'
 import { wireCluster } from './cluster/wire-cluster.js'
 import { createWsCompression, type WsCompression } from './deflate/ws-compression.js'
-import type { WsConnection } from './connection/ws-connection.js'
 import { WsShared } from './connection/ws-shared.js'
+import { SseShared } from './connection/sse-shared.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
 export interface Engine<S> {
@@ -151,7 +151,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     },
     afterIo: (run) => timers.afterIo(run),
     onSlowConsumer: (outlet, bytes) =>
-      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsConnection<S>).ctx.clientId, bytes }),
+      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes }),
   })
   const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger)
   const requests = new ClientRequests<S>(delivery, frames, timers, (clientId) => table.ws.has(clientId) || recovery.parked.has(clientId))
@@ -206,7 +206,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     closeTimeoutMs: limits.closeTimeoutMs,
   })
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
-  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, table, batcher, logger, debug)
+  const eventStreams = new SseShared<S>({
+    io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
+    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins, requests,
+  })
+  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug)
   const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops), httpShared, registry, recovery, handlers, compression, cluster })
 
   const embedded = createEmbeddedHttp({

@@ -48,9 +48,10 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
   /** The server's operations, from the prototype of the server's class. */
   protected abstract get ops(): ClientOps
 
-  /** `ws` from the accepted upgrade on. */
+  /** `ws` from the accepted upgrade on; `sse` from the event stream's head on. */
   get type(): ClientType {
-    return (this.request as HttpRequest | undefined) === undefined ? 'http' : 'ws'
+    if ((this.request as HttpRequest | undefined) === undefined) return 'http'
+    return this.receiver.eventStream === undefined ? 'ws' : 'sse'
   }
 
   get clientId(): number {

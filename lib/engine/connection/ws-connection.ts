@@ -143,6 +143,11 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
     return this.ctx.socket
   }
 
+  /** A WebSocket connection is no event stream (`Outlet`). */
+  get eventStream(): undefined {
+    return undefined
+  }
+
   /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
   get session(): ClientSession | undefined {
     return this.more?.session

@@ -11,12 +11,24 @@
 import { httpRoute } from '../../lib/core/route/http-route.js'
 import { socketOn } from '../../lib/core/route/socket-on.js'
 import { createEngine } from '../../lib/engine/create-engine.js'
+import type { Platform } from '../../lib/engine/platform.js'
 import { memoryPlatform, type MemorySocket } from '../../spec/support/memory-platform.js'
 import { expect, plainBytes, splitPoint } from '../support/contract.js'
 
 const UPGRADE = new TextEncoder().encode(
   'GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
 )
+
+// The engine's timers (heartbeat, time-outs) must not keep the fuzzing process alive once
+// libFuzzer is done: they are unref'd where the runtime can.
+const unrefTimers = (platform: Platform<MemorySocket>): Platform<MemorySocket> => {
+  const unref = <T>(id: T): T => {
+    ;(id as { unref?: () => void }).unref?.()
+    return id
+  }
+  const t = platform.timers
+  return { ...platform, timers: { ...t, setTimeout: (run, ms) => unref(t.setTimeout(run, ms)), setInterval: (run, ms) => unref(t.setInterval(run, ms)) } }
+}
 
 const engine = createEngine(
   {
@@ -26,7 +38,7 @@ const engine = createEngine(
       socketOn('echo', (data) => data),
     ],
   },
-  memoryPlatform(),
+  unrefTimers(memoryPlatform<MemorySocket>()),
 )
 
 const HTTP = [...'HTTP/1.1 '].map((c) => c.charCodeAt(0))

@@ -60,7 +60,8 @@ const checkQuery = (raw: string): void => {
 }
 
 const checkHeaders = (text: string): void => {
-  const headers: Header[] = text.split('\n').slice(0, 32).map((line) => {
+  // Field names are tokens, ASCII (the parser sees to it); the rest of a line is the value.
+  const headers: Header[] = text.replace(/[^\x00-\x7f]/g, '?').split('\n').slice(0, 32).map((line) => {
     const colon = line.indexOf(':')
     return colon < 0 ? [line, ''] : [line.slice(0, colon), line.slice(colon + 1)]
   })

@@ -35,7 +35,8 @@ const checkRange = (text: string): void => {
 const checkTags = (text: string): void => {
   const tags = parseEntityTags(text.split('\n'))
   if (tags === undefined || tags === '*' || tags.length === 0) return
-  const written = tags.map((t) => `${t.weak ? 'W/' : ''}"${t.opaque}"`).join(', ')
+  // The opaque part keeps its quotes ('"a"').
+  const written = tags.map((t) => `${t.weak ? 'W/' : ''}${t.opaque}`).join(', ')
   same(parseEntityTags([written]), tags, 'parseEntityTags(write(tags))')
 }
 

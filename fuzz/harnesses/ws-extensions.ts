@@ -36,7 +36,8 @@ export const check = (data: Uint8Array): void => {
   for (const config of CONFIGS) {
     let first: unknown
     for (const offer of elements) {
-      if (offer.name.toLowerCase() !== PERMESSAGE_DEFLATE) continue
+      // negotiateDeflate takes the name as registered, case and all (as ws does).
+      if (offer.name !== PERMESSAGE_DEFLATE) continue
       const answer = acceptDeflateOffer(offer, config)
       if (E.isLeft(answer)) continue
       const p = answer.right.params

@@ -87,6 +87,10 @@ export const readSseEvents = (reader: SseReader, text: string): SseRead => {
       if (!value.includes('\0')) lastEventId = value
     } else if (name === 'retry' && /^\d+$/.test(value)) retry = Number(value)
   }
+  // Once anything is consumed the stream is past its start, so a U+FEFF that begins a later
+  // piece is text, not the BOM: the reader stops being SSE_READER_START (found by fuzzing:
+  // '\n' then '\ufeff\ufeffd' lost a U+FEFF that '\n\ufeff\ufeffd' in one piece keeps).
+  if (eventStart > 0 && committed === SSE_READER_START) committed = { lastEventId: committed.lastEventId, retry: committed.retry }
   // The fields of an event not complete yet are read again with it, from `rest`.
   return { events, reader: committed, rest: text.slice(eventStart) }
 }

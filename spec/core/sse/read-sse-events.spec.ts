@@ -46,3 +46,16 @@ test('readSseEvents :: retry takes digits only; an id with NUL is ignored; a lea
 })
 
 test.run()
+
+test('readSseEvents :: only the stream\'s first U+FEFF is a BOM, however the pieces fall (fuzz: sse)', () => {
+  // The input fuzz/harnesses/sse.ts found: '\n' then '\ufeff\ufeffd' dropped a second U+FEFF.
+  const whole = readSseEvents(SSE_READER_START, '\n\ufeff\ufeffdata: x\n\n')
+  const first = readSseEvents(SSE_READER_START, '\n')
+  const second = readSseEvents(first.reader, `${first.rest}\ufeff\ufeffdata: x\n\n`)
+  assert.equal(second, whole)
+  assert.equal(whole.events, [])
+  // A lone BOM piece, then the rest: the BOM is taken once.
+  const bom = readSseEvents(SSE_READER_START, '\ufeff')
+  assert.equal(readSseEvents(bom.reader, `${bom.rest}data: y\n\n`).events, [{ event: 'message', data: 'y', lastEventId: '' }])
+  assert.equal(readSseEvents(bom.reader, `${bom.rest}\ufeffdata: y\n\n`).events, [])
+})

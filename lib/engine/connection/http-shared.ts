@@ -21,6 +21,7 @@ import type { Platform, SocketIo, Timers } from '../platform.js'
 import type { UpgradeAccepted, UpgradeDecision } from './upgrade-decision.js'
 import type { Upgrades } from './upgrades.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
+import type { HttpCompression } from '../http/http-compression.js'
 
 export class HttpShared<S> {
   readonly io: SocketIo<S>
@@ -47,6 +48,8 @@ export class HttpShared<S> {
     private readonly batcher: FlushBatcher<S>,
     private readonly logger: Logger,
     private readonly debugOn: boolean,
+    /** On-the-fly compression of answers (the `compress` option); `undefined` when off. */
+    private readonly compression: HttpCompression | undefined = undefined,
   ) {
     this.io = platform.io
     this.timers = platform.timers
@@ -61,7 +64,11 @@ export class HttpShared<S> {
    * The connection passes itself as the owner of exchange `exchange` (its signal, its body).
    */
   respond(request: HttpRequest, owner: ExchangeOwner, exchange: number): Response | Promise<Response> {
-    return dispatchHttpNow(this.compiled, request, this.dispatch, owner, exchange)
+    const answer = dispatchHttpNow(this.compiled, request, this.dispatch, owner, exchange)
+    const compression = this.compression
+    // Off: one field read, nothing else on the hot path.
+    if (compression === undefined) return answer
+    return answer instanceof Promise ? answer.then((res) => compression.apply(request, res)) : compression.apply(request, answer)
   }
 
   /**

@@ -275,7 +275,7 @@ const startHttpCompression = <S>(resolved: ResolvedOptions, platform: Platform<S
   }
   const codec = platform.compression(config)
   const missing = config.codings.filter((c) => !codec.codings.includes(c))
-  if (missing.length > 0) logger.info('compress: this runtime cannot produce {codings}: not offered', { codings: missing.join(', ') })
+  if (missing.length > 0) logger.debug('compress: this runtime cannot produce {codings}: not offered', { codings: missing.join(', ') })
   const compression = new HttpCompression(config, codec, (error) => logger.exception(error, { phase: 'compressing an answer' }))
   return compression.codings.length === 0 ? undefined : compression
 }

@@ -115,6 +115,9 @@ Compress('left alone: under the threshold, HEAD, 304, 206, 204, images, no-trans
     const cached = await curl(...ae, '-H', `If-None-Match: ${etag}`, `${url}/static/site.css`)
     assert.is(cached.status, 304)
     assert.not.ok(cached.headers.has('content-encoding'))
+    // The 304 says what the 200 said: the weak tag the client holds, and the Vary.
+    assert.is(cached.headers.get('etag'), etag)
+    assert.is(cached.headers.get('vary'), 'Accept-Encoding')
     const range = await curl(...ae, '-r', '0-9', `${url}/static/site.css`)
     assert.is(range.status, 206)
     assert.not.ok(range.headers.has('content-encoding'))

@@ -14,7 +14,7 @@
  *
  * Must not import `node:*`, Buffer or process.
  */
-import { encodedHeaders } from '../../core/http/compress/encoded-headers.js'
+import { encodedHeaders, notModifiedHeaders } from '../../core/http/compress/encoded-headers.js'
 import type { CompressConfig, ContentCoding } from '../../core/http/compress/compress-config.js'
 import type { CodingStream, HttpCodec } from '../../core/http/compress/http-codec.js'
 import { type CompressionPolicy, planCompression } from '../../core/http/compress/plan-compression.js'
@@ -118,6 +118,10 @@ export class HttpCompression {
   apply(request: HttpRequest, res: Response): Response | Promise<Response> {
     const paths = this.paths
     if (paths !== undefined && !underAny(request.path, paths)) return res
+    if (res.status === 304) {
+      const headers = notModifiedHeaders(res.headers, headerValue(request.headers, 'if-none-match'))
+      return headers === undefined ? res : { ...res, headers }
+    }
     const body = res.body
     const streamed = isStreamBody(body)
     const bytes = streamed ? undefined : bytesOf(body)

@@ -43,3 +43,25 @@ export const encodedHeaders = (headers: readonly Header[], coding: string | unde
   if (!varied) out.push(['Vary', 'Accept-Encoding'])
   return out
 }
+
+/**
+ * The headers of a 304 answering a request that holds a compressed copy: a 304 carries the
+ * ETag and Vary a 200 would have (RFC 9110 §15.4.5), so when `If-None-Match` names the weak
+ * form of the answer's strong ETag (the tag given with the compressed 200), the ETag is sent
+ * weak and `Vary: Accept-Encoding` added; otherwise `undefined` (the 304 is left alone).
+ *
+ * @example
+ * notModifiedHeaders([['ETag', '"5-a"']], 'W/"5-a"') // [['ETag', 'W/"5-a"'], ['Vary', 'Accept-Encoding']]
+ * notModifiedHeaders([['ETag', '"5-a"']], '"5-a"')   // undefined
+ */
+export const notModifiedHeaders = (headers: readonly Header[], ifNoneMatch: string | undefined): readonly Header[] | undefined => {
+  if (ifNoneMatch === undefined) return undefined
+  for (const header of headers) {
+    if (header[0].toLowerCase() !== 'etag') continue
+    const tag = header[1]
+    if (tag.startsWith('W/') || !ifNoneMatch.includes(`W/${tag}`)) return undefined
+    const weakened = headers.map((h): Header => (h === header ? [h[0], `W/${tag}`] : h))
+    return encodedHeaders(weakened, undefined)
+  }
+  return undefined
+}

@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_COMPRESS_CONFIG, resolveCompressConfig } from '../../../../lib/core/http/compress/compress-config.js'
-import { encodedHeaders } from '../../../../lib/core/http/compress/encoded-headers.js'
+import { encodedHeaders, notModifiedHeaders } from '../../../../lib/core/http/compress/encoded-headers.js'
 import { planCompression } from '../../../../lib/core/http/compress/plan-compression.js'
 import { html, noContent, response, text } from '../../../../lib/core/http/response.js'
 import type { Response } from '../../../../lib/core/http/types.js'
@@ -64,6 +64,13 @@ test('encodedHeaders :: an existing Vary is extended once, or kept when it names
   assert.equal(encodedHeaders([['vary', 'accept-encoding']], undefined), [['vary', 'accept-encoding']])
   assert.equal(encodedHeaders([['Vary', '*']], 'gzip'), [['Vary', '*'], ['Content-Encoding', 'gzip']])
   assert.equal(encodedHeaders([['ETag', '"1"']], undefined), [['ETag', '"1"'], ['Vary', 'Accept-Encoding']])
+})
+
+test('notModifiedHeaders :: a 304 to a client holding the compressed copy keeps its weak ETag and the Vary', () => {
+  assert.equal(notModifiedHeaders([['ETag', '"5-a"'], ['Cache-Control', 'no-cache']], 'W/"5-a"'), [['ETag', 'W/"5-a"'], ['Cache-Control', 'no-cache'], ['Vary', 'Accept-Encoding']])
+  assert.is(notModifiedHeaders([['ETag', '"5-a"']], '"5-a"'), undefined)
+  assert.is(notModifiedHeaders([['ETag', '"5-a"']], undefined), undefined)
+  assert.is(notModifiedHeaders([], 'W/"5-a"'), undefined)
 })
 
 test('resolveCompressConfig :: off, on, settings over the defaults, and a line naming a bad one', () => {

@@ -11,11 +11,14 @@
  *   file (SHA-256) as its bytes come and keeps nothing, and answers the fields and the files'
  *   names, sizes and hashes;
  * - `GET /static/...`: the files of `examples/public/` through `serveStatic`, compressed (gzip,
- *   br, zstd where the runtime has it) for a client that accepts it (DESIGN §8).
+ *   br, zstd where the runtime has it) for a client that accepts it (DESIGN §8);
+ * - `GET /events` is a Server-Sent Events client in the `/bcast` room: each message broadcast
+ *   there reaches it as one event whose `data` is the message's text (binary messages have no
+ *   event-stream form and skip it).
  */
 import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { errorResponse, httpRoute, serveStatic, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
+import { errorResponse, httpRoute, serveStatic, sseRoute, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })
@@ -49,6 +52,8 @@ export const echoRoutes = routes({
     ctx.broadcastRaw(message, { room: BCAST })
     return undefined
   }),
+  // A Server-Sent Events client of the `/bcast` room (it joins it before its connect handlers run).
+  events: sseRoute('/events', { rooms: [BCAST] }),
   // A response is an immutable value: built once, served as often as asked.
   hello: httpRoute('GET', '/hello', () => HELLO),
   echoBody: httpRoute('POST', '/echo', (req) =>

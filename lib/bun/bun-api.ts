@@ -60,17 +60,7 @@ const HTTP_1_1_ALPN = new Uint8Array([8, ...new TextEncoder().encode('http/1.1')
  */
 export const bunTls = (tls: TlsOptions): BunTlsOptions => ({ ...tls, ALPNProtocols: HTTP_1_1_ALPN })
 
-/** A lazy reference to a file (`Bun.file(path)`, https://bun.sh/docs/api/file-io). */
-export interface BunFile {
-  /** The bytes `[start, end)` as another lazy reference; nothing is read yet. */
-  slice(start: number, end: number): BunFile
-  /** The bytes, read now. */
-  arrayBuffer(): Promise<ArrayBuffer>
-}
-
 export interface BunApi {
-  /** A lazy reference to the file at `path`: nothing is opened until it is read. */
-  file(path: string): BunFile
   listen<D>(options: {
     readonly hostname: string
     readonly port: number

@@ -106,7 +106,17 @@ export type RequestArgs<D> = undefined extends D ? [data?: D, options?: RequestO
  * A connection to a twinport server, typed by its route table `App` (`typeof table`) and the
  * map `Events` of what the server sends. Untyped, any name and any data go.
  */
-export interface Client<App = RouteTable, Events extends object = EventMap> {
+/**
+ * What the server may ask a client (docs/protocol.md, "Server requests"), by event: the
+ * handler's type, its data in, its answer out. A plain interface both sides import
+ * (`interface Asks { confirm: (text: string) => boolean }`); any name by default.
+ */
+export type AskMap = { readonly [event: string]: (data: never) => unknown }
+
+/** The handler of server request `K` of `Asks`: its answer, or a promise of it. */
+export type AskHandler<Asks extends object, K extends keyof Asks> = Asks[K] extends (data: infer D) => infer A ? (data: D) => A | Promise<Awaited<A>> : never
+
+export interface Client<App = RouteTable, Events extends object = EventMap, Asks extends object = AskMap> {
   readonly state: ClientState
   /** The session, once the server has given one. */
   readonly session: SessionInfo | undefined
@@ -133,6 +143,13 @@ export interface Client<App = RouteTable, Events extends object = EventMap> {
    * `close()`): a new first connection, `open` when it opens. Does nothing while not closed.
    */
   reconnect(): void
+  /**
+   * Answers the server's requests for `event` (`server.requestClient`, `ctx.requestRoom`)
+   * with what `fn` returns or resolves to; a second handler replaces the first. Answers
+   * `handler_error` when it throws, `no_handler` for an event without one. Returns a function
+   * that removes it.
+   */
+  handle<K extends keyof Asks & string>(event: K, fn: AskHandler<Asks, K>): () => void
   /** Empties the offline queue: queued requests reject with `Cleared`. Answers how many went. */
   clearQueue(): number
   /** Closes for good with `code` (1000, or 3000–4999) and `reason`; pending requests reject with `Closed`. */

@@ -21,7 +21,7 @@ import type { RouteSource, RouteTable } from '../core/route/route.js'
 import { BATCH_SEPARATOR, CLOSE_RECONNECTING, encodeEnvelope as encode, HEARTBEAT_EVENT, SESSION_EVENT, sessionQuery } from '../core/ws/envelope-wire.js'
 import type { EventMap } from './app-types.js'
 import { backoffDelay } from './backoff-delay.js'
-import type { Client, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
+import type { AskMap, Client, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
 import { type EventStream, eventStream } from './event-stream.js'
@@ -52,10 +52,10 @@ const RESYNC_REASONS: ReadonlySet<unknown> = new Set<ResyncReason>(['unknown_ses
  * const joined = await client.request('join', { room: 'lobby' }, { timeout: 5000 })
  * client.close()
  */
-export function connect<App extends RouteSource = RouteTable, Events extends object = EventMap>(
+export function connect<App extends RouteSource = RouteTable, Events extends object = EventMap, Asks extends object = AskMap>(
   url: string,
   options?: ClientOptions,
-): Client<App, Events>
+): Client<App, Events, Asks>
 export function connect(url: string, options: ClientOptions = {}): Client {
   const o = resolveClientOptions(options)
   const { clock } = o
@@ -74,6 +74,8 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   // Whether the server said anything on this connection: a 4xxx close before is a refusal.
   let heard = false
   const streams = new Set<EventStream<unknown>>()
+  // The handlers of the server's requests, by event.
+  const asks = new Map<string, (data: unknown) => unknown>()
 
   const report: (problem: ClientProblem) => void = (problem) => listeners.emit('error', problem)
   const threw = (event: string, error: unknown): void =>
@@ -171,6 +173,15 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     else if (event === HEARTBEAT_EVENT) return
     if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
     if (event === 'error') return answer(id, data, true)
+    // A server request (it has an id): answered with the handler's value, or why not.
+    if (id !== undefined) {
+      const fn = asks.get(event)
+      return void Promise.resolve(data)
+        .then((d) => (fn as (d: unknown) => unknown)(d))
+        .then((v) => encode('ack', v, id))
+        .catch(() => encode('error', { error: fn ? 'handler_error' : 'no_handler' }, id))
+        .then((text) => (link._tag === 'open' ? send(text) : queue.push(text)))
+    }
     if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: `server event "${event}" has a reserved name` })
     listeners.emit(event, data)
   }
@@ -232,7 +243,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     let s: WebSocketLike
     try {
       // Refusals as close codes: asked by the session query, else by tp_c=1; then what auth gives.
-      let href = `${base}${base.includes('?') ? '&' : '?'}${o.sessions ? sessionQuery(o.maxMessageBytes, sid, lastSeq) : 'tp_c=1'}`
+      let href = `${base}${base.includes('?') ? '&' : '?'}${o.sessions ? sessionQuery(o.maxMessageBytes, sid, lastSeq) : 'tp_c=1'}&tp_r=1`
       for (const [k, v] of Object.entries(o.auth?.() ?? {})) href += `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`
       // No protocols (undefined) is the constructor's own default, in every runtime.
       s = new o.WebSocket(href, o.protocols)
@@ -335,6 +346,10 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       if (link._tag !== 'closed') return
       link = { _tag: 'connecting' }
       open()
+    },
+    handle: (event: string, fn: (data: unknown) => unknown) => {
+      asks.set(event, fn)
+      return () => asks.get(event) === fn && asks.delete(event)
     },
     clearQueue: () => {
       const items = queue.splice(0)

@@ -30,7 +30,7 @@ import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
 import { Broadcaster } from './delivery/broadcaster.js'
 import type { Client } from './connection/client.js'
 import { clientContexts } from './connection/client-context.js'
-import { ClientTable } from './registry/client-table.js'
+import { ClientTable, type Member } from './registry/client-table.js'
 import { ConnectHandlers } from './connection/connect-handlers.js'
 import { createDelivery } from './delivery/delivery.js'
 import { createEmbeddedHttp, type EmbeddedHttp } from './http/embedded-http.js'
@@ -43,14 +43,15 @@ import { createNamespaceRegistry } from './registry/namespace-registry.js'
 import type { Platform } from './platform.js'
 import type { ServerHandle } from './server-handle.js'
 import { ServerOps } from './server-ops.js'
+import { ClientRequests } from './delivery/client-requests.js'
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './options/server-options.js'
 import { SessionRecovery } from './recovery/session-recovery.js'
 import { Upgrades } from './connection/upgrades.js'
 import { wireCluster } from './cluster/wire-cluster.js'
 import { createWsCompression, type WsCompression } from './deflate/ws-compression.js'
 import { HttpCompression } from './http/http-compression.js'
-import type { WsConnection } from './connection/ws-connection.js'
 import { WsShared } from './connection/ws-shared.js'
+import { SseShared } from './connection/sse-shared.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
 export interface Engine<S> {
@@ -123,7 +124,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const table = new ClientTable<S>()
-  const handlers = new ConnectHandlers(compiled, onWsError)
+  // Told when a client is gone for good: `requests` is made below, and called only later.
+  const handlers = new ConnectHandlers(compiled, onWsError, (clientId) => requests.gone(clientId))
   const recovery = new SessionRecovery<S>({
     settings: resolved.right.recovery,
     raw: compiled.raw !== undefined,
@@ -150,10 +152,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     },
     afterIo: (run) => timers.afterIo(run),
     onSlowConsumer: (outlet, bytes) =>
-      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as WsConnection<S>).ctx.clientId, bytes }),
+      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes }),
   })
   const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger)
-  const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames)
+  const requests = new ClientRequests<S>(delivery, frames, timers, (clientId) => table.ws.has(clientId) || recovery.parked.has(clientId))
+  const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames, requests)
   const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers })
 
   const httpContext: HttpContext = {
@@ -204,8 +207,12 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     closeTimeoutMs: limits.closeTimeoutMs,
   })
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
+  const eventStreams = new SseShared<S>({
+    io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
+    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins, requests,
+  })
   const httpCompression = startHttpCompression(resolved.right, platform, logger)
-  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, table, batcher, logger, debug, httpCompression)
+  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression)
   const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops), httpShared, registry, recovery, handlers, compression, cluster })
 
   const embedded = createEmbeddedHttp({
@@ -237,6 +244,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       disconnectClient: (clientId, options) => ops.disconnectClient(clientId, options),
       setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
       getClientData: (clientId, key) => ops.getClientData(clientId, key),
+      requestClient: (clientId, event, data, options) => ops.requestClient(clientId, event, data, options),
+      requestRoom: (room, event, data, options) => ops.requestRoom(room, event, data, options),
       clients: () => [...table.all.values()].map((c) => ({ id: c.id, type: c.type })),
       log: (message) => {
         if (debug) logger.debug(message)

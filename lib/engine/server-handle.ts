@@ -3,6 +3,7 @@
  * Types only.
  */
 import type { Logger } from '../core/log/logger.js'
+import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from '../core/route/client-answer.js'
 import type { RawMessage } from '../core/route/raw-message.js'
 import type { BroadcastTarget, DisconnectOptions } from '../core/route/socket-context.js'
 import type { ClientType } from './connection/client.js'
@@ -49,6 +50,14 @@ export interface ServerHandle {
   disconnectClient(clientId: number, options?: DisconnectOptions): void
   setClientData(clientId: number, key: string, value: unknown): void
   getClientData(clientId: number, key?: string): unknown
+  /**
+   * Asks a WebSocket client of this node and settles to its answer, or why there is none
+   * (`timeout`, `disconnected`, `not_supported`, …): never rejects. The client answers with
+   * `client.handle(event, fn)`. For a client of another node: `cluster.request`.
+   */
+  requestClient<A = unknown>(clientId: number, event: string, data?: unknown, options?: ClientRequestOptions): Promise<ClientAnswer<A>>
+  /** Asks every client of a room on this node: one answer (or reason) per client, in room order. */
+  requestRoom<A = unknown>(room: string, event: string, data?: unknown, options?: RoomRequestOptions): Promise<readonly ClientAnswer<A>[]>
   /** Every open connection with its type (seed `$clientTypes`). */
   clients(): readonly { readonly id: number; readonly type: ClientType }[]
   /** Logs at debug level, only in debug mode (seed `Server::log`). */

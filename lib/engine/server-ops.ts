@@ -5,6 +5,7 @@
  * context, the cluster's requests and the `ServerHandle` all end here; each method is the
  * one definition of its operation. Must not import `node:*`, Buffer or process.
  */
+import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from '../core/route/client-answer.js'
 import type { RawMessage } from '../core/route/raw-message.js'
 import type { BroadcastTarget, DisconnectOptions } from '../core/route/socket-context.js'
 import type { AppClose } from '../core/ws/app-close.js'
@@ -13,6 +14,7 @@ import { CLOSE_CODE } from '../core/ws/close-code.js'
 import { encodeEvent } from '../core/ws/envelope.js'
 import type { Broadcaster } from './delivery/broadcaster.js'
 import type { ClientOps } from './connection/client-context.js'
+import type { ClientRequests } from './delivery/client-requests.js'
 import type { ClientTable } from './registry/client-table.js'
 import type { Delivery } from './delivery/delivery.js'
 import type { NamespaceRegistry } from './registry/namespace-registry.js'
@@ -29,6 +31,8 @@ export class ServerOps<S> implements ClientOps {
     private readonly recovery: SessionRecovery<S>,
     private readonly io: SocketIo<S>,
     private readonly frames: FrameWriter,
+    /** The server→client requests waiting for their answers. */
+    readonly requests: ClientRequests<S>,
   ) {}
 
   /** An event to one WebSocket client of this node; false when there is none. */
@@ -88,6 +92,16 @@ export class ServerOps<S> implements ClientOps {
     if (client === undefined) return false
     this.io.destroy(client.socket)
     return true
+  }
+
+  /** Asks a WebSocket client of this node; settles to its answer or why there is none. */
+  requestClient<A>(clientId: number, event: string, data: unknown, options: ClientRequestOptions | undefined): Promise<ClientAnswer<A>> {
+    return this.requests.ask<A>(clientId, event, data, options?.timeoutMs)
+  }
+
+  /** Asks every client of a room of this node: one answer (or reason) each, in room order. */
+  requestRoom<A>(room: string, event: string, data: unknown, options: RoomRequestOptions | undefined): Promise<readonly ClientAnswer<A>[]> {
+    return Promise.all(this.registry.clientsInRoom(room, options?.namespace).map((clientId) => this.requestClient<A>(clientId, event, data, options)))
   }
 
   setClientData(clientId: number, key: string, value: unknown): void {

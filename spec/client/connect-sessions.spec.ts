@@ -28,8 +28,8 @@ test('connect :: asks for a session with tp_v=1 and hears the session message', 
     assert.equal(got, { id: 's-1', recovered: false })
     assert.equal(c.session, { id: 's-1', recovered: false, lastSeq: 0 })
     const peer = server.peers[0] as RawPeer
-    assert.equal([...queryOf(peer).entries()], [['tp_v', '1'], ['tp_b', String(2 ** 24)]])
-    assert.is(peer.url, '/?tp_v=1&tp_b=16777216')
+    assert.equal([...queryOf(peer).entries()], [['tp_v', '1'], ['tp_b', String(2 ** 24)], ['tp_r', '1']])
+    assert.is(peer.url, '/?tp_v=1&tp_b=16777216&tp_r=1')
   } finally {
     c.close()
     await server.close()
@@ -41,22 +41,22 @@ test('connect :: keeps the application query and path, adding the session parame
   const c = connect(`${server.url}chat?room=a%20b#frag`, FAST)
   try {
     await nextOf(c, 'session')
-    assert.is((server.peers[0] as RawPeer).url, '/chat?room=a%20b&tp_v=1&tp_b=16777216')
+    assert.is((server.peers[0] as RawPeer).url, '/chat?room=a%20b&tp_v=1&tp_b=16777216&tp_r=1')
     ;(server.peers[0] as RawPeer).socket.terminate()
     await nextOf(c, 'reconnected')
-    assert.is((server.peers[1] as RawPeer).url, '/chat?room=a%20b&tp_v=1&tp_b=16777216&tp_sid=a%20b%2Fc&tp_last=0')
+    assert.is((server.peers[1] as RawPeer).url, '/chat?room=a%20b&tp_v=1&tp_b=16777216&tp_sid=a%20b%2Fc&tp_last=0&tp_r=1')
   } finally {
     c.close()
     await server.close()
   }
 })
 
-test('connect :: sessions: false sends the URL as given, with tp_c=1 (refusals as close codes) only', async () => {
+test('connect :: sessions: false sends the URL as given, with tp_c=1 (refusals as close codes) and tp_r=1 (server requests) only', async () => {
   const server = await rawServer()
   const c = connect(`${server.url}x?y=1`, { ...FAST, sessions: false })
   try {
     await nextOf(c, 'open')
-    assert.is((server.peers[0] as RawPeer).url, '/x?y=1&tp_c=1')
+    assert.is((server.peers[0] as RawPeer).url, '/x?y=1&tp_c=1&tp_r=1')
   } finally {
     c.close()
     await server.close()
@@ -139,7 +139,7 @@ test('connect :: a recovered reconnect: replay without duplicates, the request r
     assert.is(await answer, 'first answer')
     await nextOf(c, 'done')
     const second = server.peers[1] as RawPeer
-    assert.equal(Object.fromEntries(queryOf(second)), { tp_v: '1', tp_b: '16777216', tp_sid: 's-1', tp_last: '1' })
+    assert.equal(Object.fromEntries(queryOf(second)), { tp_v: '1', tp_b: '16777216', tp_sid: 's-1', tp_last: '1', tp_r: '1' })
     assert.equal(second.received, [{ event: 'work', data: { job: 7 }, id: 1 }])
     assert.equal(news, ['one', 'two'])
     // Some runtimes (Deno) report the dropped TCP connection as a socket error: not a problem
@@ -174,7 +174,7 @@ test('connect :: a new session (recovered: false) numbers from 1 again', async (
     ;(server.peers[0] as RawPeer).socket.terminate()
     await eventually(() => news.length === 4)
     assert.equal(news, ['conn 1 first', 'conn 1 second', 'conn 2 first', 'conn 2 second'])
-    assert.equal(Object.fromEntries(queryOf(server.peers[1] as RawPeer)), { tp_v: '1', tp_b: '16777216', tp_sid: 's-1', tp_last: '2' })
+    assert.equal(Object.fromEntries(queryOf(server.peers[1] as RawPeer)), { tp_v: '1', tp_b: '16777216', tp_sid: 's-1', tp_last: '2', tp_r: '1' })
     assert.equal(c.session, { id: 's-2', recovered: false, lastSeq: 2 })
   } finally {
     c.close()

@@ -160,7 +160,7 @@ test('connect :: a dead link whose socket cannot even close still ends and recon
   assert.equal(log, [['close', { code: 1006, reason: 'no heartbeat in 50 ms', reconnect: true }]])
   clock.advance(1)
   assert.is(ScriptedSocket.made.length, 2)
-  assert.is(last().url, 'ws://example.test/?tp_v=1&tp_b=16777216&tp_sid=s&tp_last=0')
+  assert.is(last().url, 'ws://example.test/?tp_v=1&tp_b=16777216&tp_sid=s&tp_last=0&tp_r=1')
   c.close()
 })
 

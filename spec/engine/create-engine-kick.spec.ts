@@ -142,6 +142,41 @@ test('refused upgrade :: a client asking for close codes (tp_c=1) gets the 101, 
   await engine.handle.close()
 })
 
+test('refused upgrade :: the cut timer is cleared once the socket is gone; a client that never closes is cut after closeTimeoutMs', async () => {
+  const platform = memoryPlatform<MemorySocket>()
+  const pending = new Set<unknown>()
+  const timers = platform.timers
+  const counting = {
+    ...platform,
+    timers: {
+      ...timers,
+      setTimeout: (run: () => void, ms: number) => {
+        const id: unknown = timers.setTimeout(() => {
+          pending.delete(id)
+          run()
+        }, ms)
+        pending.add(id)
+        return id as ReturnType<typeof timers.setTimeout>
+      },
+      clearTimeout: (id: ReturnType<typeof timers.setTimeout>) => {
+        pending.delete(id)
+        timers.clearTimeout(id)
+      },
+    },
+  }
+  const engine = createEngine({ routes, httpMiddleware: [auth], limits: { closeTimeoutMs: 40 } }, counting)
+  const gone = await open(engine, 'tp_c=1')
+  const before = pending.size
+  drop(engine, gone)
+  assert.is(pending.size, before - 1, 'the refusal’s timer cleared')
+  const stays = await open(engine, 'tp_c=1')
+  assert.not.ok(stays.socket.closed)
+  await tick(80)
+  assert.ok(stays.socket.closed, 'cut after closeTimeoutMs')
+  drop(engine, stays)
+  await engine.handle.close()
+})
+
 test('refused upgrade :: other clients get the HTTP status, as before', async () => {
   const engine = engineWith({ httpMiddleware: [auth] })
   const c = await open(engine, 'tp_c=0')

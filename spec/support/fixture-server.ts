@@ -38,7 +38,7 @@ export type Remote<T, K extends keyof T> = {
 
 const HANDLE_CALLS = [
   'send', 'broadcast', 'sendRaw', 'broadcastRaw', 'joinRoom', 'leaveRoom', 'joinNamespace', 'disconnectClient',
-  'setClientData', 'getClientData', 'clients', 'log', 'setSecureContext', 'close',
+  'setClientData', 'getClientData', 'requestClient', 'requestRoom', 'clients', 'log', 'setSecureContext', 'close',
 ] as const satisfies readonly (keyof ServerHandle)[]
 const NAMESPACE_CALLS = ['clientsInRoom', 'clientsInNamespace', 'listRooms', 'roomsOfClient', 'namespaceOf'] as const satisfies readonly (keyof NamespaceRegistry)[]
 const CLUSTER_CALLS = [

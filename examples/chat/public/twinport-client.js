@@ -41,9 +41,11 @@ var resolveClientOptions = ({
   sessions = true,
   heartbeatGrace = 1e4,
   random = Math.random,
-  clock = systemClock
+  clock = systemClock,
+  auth
 }) => {
   if (typeof WebSocket !== "function") throw new TypeError("connect: no WebSocket here: pass options.WebSocket");
+  if (auth !== void 0 && typeof auth !== "function") throw new TypeError("connect: options.auth must be a function");
   const { minDelay = 500, maxDelay = 1e4, maxAttempts = Infinity, shouldReconnect: retry = shouldReconnect } = reconnect || {};
   const numbers = { queueSize, timeout, maxMessageBytes, heartbeatGrace, "reconnect.minDelay": minDelay, "reconnect.maxDelay": maxDelay, "reconnect.maxAttempts": maxAttempts };
   for (const [name, value] of Object.entries(numbers)) {
@@ -59,7 +61,8 @@ var resolveClientOptions = ({
     sessions,
     heartbeatGrace,
     random,
-    clock
+    clock,
+    auth
   };
 };
 
@@ -282,7 +285,7 @@ var socketUrl = (url) => {
 };
 
 // lib/client/connect.ts
-var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "error"]);
+var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "refused", "kicked", "error"]);
 var RESYNC_REASONS = /* @__PURE__ */ new Set(["unknown_session", "gap", "unavailable"]);
 function connect(url, options = {}) {
   const o = resolveClientOptions(options);
@@ -296,7 +299,9 @@ function connect(url, options = {}) {
   let heartbeat = 0;
   let lastSeen = 0;
   let liveTimer;
+  let heard = false;
   const streams = /* @__PURE__ */ new Set();
+  const asks = /* @__PURE__ */ new Map();
   const report = (problem) => listeners.emit("error", problem);
   const threw = (event, error) => report({ _tag: "ListenerFailed", event, error, message: `"${event}" listener threw: ${String(error)}` });
   const listeners = createListeners((event, error) => event !== "error" && threw(event, error));
@@ -346,6 +351,7 @@ function connect(url, options = {}) {
   };
   const onMessage = ({ data: raw }) => {
     lastSeen = clock.now();
+    heard = true;
     const limit = o.maxMessageBytes;
     for (const text of batch && raw.length <= limit ? raw.split(BATCH_SEPARATOR) : [raw]) onEnvelope(readServerMessage(text, limit));
   };
@@ -359,6 +365,10 @@ function connect(url, options = {}) {
     else if (event === HEARTBEAT_EVENT) return;
     if (event === "ack") return id === void 0 ? report({ _tag: "InvalidMessage", message: 'not an event envelope: ack without "id"' }) : answer(id, data);
     if (event === "error") return answer(id, data, true);
+    if (id !== void 0) {
+      const fn = asks.get(event);
+      return void Promise.resolve(data).then((d) => fn(d)).then((v) => encodeEnvelope("ack", v, id)).catch(() => encodeEnvelope("error", { error: fn ? "handler_error" : "no_handler" }, id)).then((text) => link._tag === "open" ? send(text) : queue.push(text));
+    }
     if (LIFECYCLE.has(event)) return report({ _tag: "ReservedEvent", event, message: `server event "${event}" has a reserved name` });
     listeners.emit(event, data);
   };
@@ -385,6 +395,7 @@ function connect(url, options = {}) {
       failClosed(closed, true);
       queue.length = 0;
       for (const stream of streams) stream.end();
+      if (!final && code >= 4e3 && code <= 4999) listeners.emit(heard ? "kicked" : "refused", { code, reason });
       return;
     }
     let delay = r.minDelay;
@@ -402,9 +413,11 @@ function connect(url, options = {}) {
     else listeners.emit("open");
   };
   const open = () => {
-    const href = o.sessions ? `${base}${base.includes("?") ? "&" : "?"}${sessionQuery(o.maxMessageBytes, sid, lastSeq)}` : base;
+    heard = false;
     let s;
     try {
+      let href = `${base}${base.includes("?") ? "&" : "?"}${o.sessions ? sessionQuery(o.maxMessageBytes, sid, lastSeq) : "tp_c=1"}&tp_r=1`;
+      for (const [k, v] of Object.entries(o.auth?.() ?? {})) href += `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`;
       s = new o.WebSocket(href, o.protocols);
     } catch (error) {
       report({ _tag: "SocketError", message: String(error) });
@@ -494,6 +507,15 @@ function connect(url, options = {}) {
       if (link._tag === "closed") stream.end();
       else streams.add(stream);
       return stream;
+    },
+    reconnect: () => {
+      if (link._tag !== "closed") return;
+      link = { _tag: "connecting" };
+      open();
+    },
+    handle: (event, fn) => {
+      asks.set(event, fn);
+      return () => asks.get(event) === fn && asks.delete(event);
     },
     clearQueue: () => {
       const items = queue.splice(0);

@@ -4,6 +4,7 @@
  * performs the effects; the core only passes it on. Types only; pure and portable.
  */
 import type { HttpRequest } from '../http/types.js'
+import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'
 import type { RawMessage } from './raw-message.js'
 
 /** Where a broadcast goes: everyone, a namespace, or a room of a namespace, minus one client. */
@@ -51,6 +52,14 @@ export interface SocketContext {
    * (4000–4999) and a reason, a kick the client does not retry (see {@link DisconnectOptions}).
    */
   disconnectClient(clientId?: number, options?: DisconnectOptions): void
+  /**
+   * Asks a client (this one, or any of this node by id) and settles to its answer or why there
+   * is none (never rejects): the client answers with `client.handle(event, fn)`
+   * (docs/protocol.md, "Server requests"). `A` is the answer's type, the application's promise.
+   */
+  requestClient<A = unknown>(clientId: number, event: string, data?: unknown, options?: ClientRequestOptions): Promise<ClientAnswer<A>>
+  /** Asks every client of a room on this node; one answer (or reason) per client, in room order. */
+  requestRoom<A = unknown>(room: string, event: string, data?: unknown, options?: RoomRequestOptions): Promise<readonly ClientAnswer<A>[]>
   /** Stores a value for this client. */
   setClientData(key: string, value: unknown): void
   /** Reads one stored value of this client, or all of them (a record) without a key. */

@@ -71,7 +71,14 @@ const KEY = /^[A-Za-z0-9+/]{21}[AQgw]==$/
  */
 export const isWebSocketUpgrade = (req: HttpRequest): boolean => hasToken(req, 'upgrade', 'websocket')
 
-const isAllowedOrigin = (origin: string, allowed: readonly string[]): boolean => {
+/**
+ * Whether `origin` is among `allowed` (`*` allows any), compared without case: the upgrade's
+ * check, and a post to an event stream's (`eventPost`).
+ *
+ * @example
+ * isAllowedOrigin('https://A.example', ['https://a.example']) // true
+ */
+export const isAllowedOrigin = (origin: string, allowed: readonly string[]): boolean => {
   const wanted = origin.toLowerCase()
   return allowed.some((a) => a === '*' || a.toLowerCase() === wanted)
 }

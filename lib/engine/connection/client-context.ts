@@ -8,6 +8,7 @@
  * live on a prototype made once per server (`clientContexts`).
  */
 import type { HttpRequest } from '../../core/http/types.js'
+import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from '../../core/route/client-answer.js'
 import type { RawMessage } from '../../core/route/raw-message.js'
 import type { BroadcastTarget, DisconnectOptions, SocketContext } from '../../core/route/socket-context.js'
 import type { Client, ClientType, Receiver } from './client.js'
@@ -23,6 +24,8 @@ export interface ClientOps {
   disconnectClient(clientId: number, options?: DisconnectOptions): void
   setClientData(clientId: number, key: string, value: unknown): void
   getClientData(clientId: number, key?: string): unknown
+  requestClient<A>(clientId: number, event: string, data: unknown, options: ClientRequestOptions | undefined): Promise<ClientAnswer<A>>
+  requestRoom<A>(room: string, event: string, data: unknown, options: RoomRequestOptions | undefined): Promise<readonly ClientAnswer<A>[]>
 }
 
 export abstract class ClientContext<S> implements Client<S>, SocketContext {
@@ -45,9 +48,10 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
   /** The server's operations, from the prototype of the server's class. */
   protected abstract get ops(): ClientOps
 
-  /** `ws` from the accepted upgrade on. */
+  /** `ws` from the accepted upgrade on; `sse` from the event stream's head on. */
   get type(): ClientType {
-    return (this.request as HttpRequest | undefined) === undefined ? 'http' : 'ws'
+    if ((this.request as HttpRequest | undefined) === undefined) return 'http'
+    return this.receiver.eventStream === undefined ? 'ws' : 'sse'
   }
 
   get clientId(): number {
@@ -82,6 +86,12 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
   }
   get disconnectClient(): SocketContext['disconnectClient'] {
     return (clientId = this.id, options) => this.ops.disconnectClient(clientId, options)
+  }
+  get requestClient(): SocketContext['requestClient'] {
+    return (clientId, event, data, options) => this.ops.requestClient(clientId, event, data, options)
+  }
+  get requestRoom(): SocketContext['requestRoom'] {
+    return (room, event, data, options) => this.ops.requestRoom(room, event, data, options)
   }
   get setClientData(): SocketContext['setClientData'] {
     return (key, value) => this.ops.setClientData(this.id, key, value)

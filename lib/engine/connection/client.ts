@@ -7,7 +7,8 @@
  * the same object is a WebSocket client's `SocketContext`.
  */
 
-export type ClientType = 'http' | 'ws'
+/** `sse`: a Server-Sent Events client (its request answered with `eventStream`). */
+export type ClientType = 'http' | 'ws' | 'sse'
 
 /** What the socket's bytes and end go to. */
 export interface Receiver {
@@ -19,13 +20,15 @@ export interface Receiver {
    * write settled): a streamed response pulls its next piece. Adapters call it when present.
    */
   writable?(): void
+  /** Set by an event-stream connection (its framing). */
+  readonly eventStream?: unknown
 }
 
 export interface Client<S> {
   /** Changes once at most: a client that recovers its session takes back its old id. */
   id: number
   readonly socket: S
-  /** `ws` once its upgrade was accepted. */
+  /** `ws` once its upgrade was accepted, `sse` once its event stream began. */
   readonly type: ClientType
   receiver: Receiver
   /** Created on the first `setClientData`: most clients never store anything. */

@@ -17,6 +17,8 @@ export class ConnectHandlers {
   constructor(
     private readonly compiled: CompiledRoutes,
     private readonly onError: WsErrorReporter,
+    /** Told first when a client is gone for good (its server requests fail). */
+    private readonly gone: (clientId: number) => void = () => undefined,
   ) {}
 
   /** A client arrived (not one that recovered its session: its handlers ran when it first came). */
@@ -29,6 +31,7 @@ export class ConnectHandlers {
 
   /** A client is gone for good: its disconnect handlers run (after its connect handlers). */
   disconnected(clientId: number, ctx: SocketContext): void {
+    this.gone(clientId)
     const connected = this.running.get(clientId)
     if (connected === undefined) void dispatchDisconnect(this.compiled, ctx, this.onError)
     else void connected.then(() => dispatchDisconnect(this.compiled, ctx, this.onError))

@@ -22,6 +22,8 @@ import { requestOfHead } from '../../core/http/request-of-head.js'
 import { serializeAnswer, serializeResponse } from '../../core/http/serialize-response.js'
 import { serializeStreamHead } from '../../core/http/serialize-stream-head.js'
 import { isStreamBody, type StreamBody } from '../../core/http/stream-body.js'
+import { type EventStreamOptions, isEventStreamBody } from '../../core/sse/event-stream.js'
+import type { SseFraming } from '../../core/sse/sse-wire.js'
 import type { HttpLimits } from '../../core/http/http-limits.js'
 import type { Header, HttpRequest, Response } from '../../core/http/types.js'
 import { isWebSocketUpgrade } from '../../core/ws/validate-upgrade.js'
@@ -46,6 +48,8 @@ interface Slot {
   stream?: { readonly body: StreamBody; readonly framing: ReturnType<typeof serializeStreamHead>['framing']; readonly length: number | undefined; readonly request: HttpRequest }
   /** The answer was given by the connection (a 413 mid-body): the handler's, when it comes, is dropped. */
   settled?: boolean
+  /** An `eventStream` answer: `bytes` is its head; at its turn the socket becomes an event-stream client. */
+  sse?: { readonly options: EventStreamOptions; readonly framing: SseFraming; readonly request: HttpRequest }
 }
 
 // A settled promise to queue a microtask on (cheaper than queueMicrotask, which sets up an
@@ -352,6 +356,13 @@ export class HttpConnection<S> implements ExchangeOwner {
         this.send()
         return this.maybeContinue()
       }
+      if (head.sse !== undefined) {
+        slots.shift()
+        this.gather(head.bytes)
+        this.send()
+        this.queue.clear()
+        return this.openEventStream(head)
+      }
       if (head.stream !== undefined) {
         if (this.pump === undefined) this.startPump(head)
         return
@@ -602,6 +613,13 @@ export class HttpConnection<S> implements ExchangeOwner {
 
   // The slot of a streamed answer: its head now, its body from the pump once the head is out.
   private streamSlot(res: Response, request: HttpRequest, keepAlive: boolean, date: string, exchange: number): Slot {
+    // An event stream (not for HEAD, which gets the head alone): nothing follows it on this connection.
+    if (isEventStreamBody(res.body) && request.method !== 'HEAD' && res.status === 200) {
+      this.stopped = true
+      const head = serializeStreamHead(res, { keepAlive: false, date, protocol: request.protocol })
+      const framing: SseFraming = head.framing === 'chunked' ? 'chunked' : 'close'
+      return { bytes: head.bytes, close: true, upgrade: undefined, exchange, sse: { options: res.body.options, framing, request } }
+    }
     const head = serializeStreamHead(res, { keepAlive, head: request.method === 'HEAD', date, protocol: request.protocol })
     if (!head.keepAlive) this.stopped = true
     return {
@@ -611,6 +629,17 @@ export class HttpConnection<S> implements ExchangeOwner {
       exchange,
       stream: { body: res.body as StreamBody, framing: head.framing, length: head.length, request },
     }
+  }
+
+  // The event stream's head is out: the socket is handed to an event-stream client, with the
+  // request's signal (aborted when that client is gone).
+  private openEventStream(slot: Slot): void {
+    const sse = slot.sse as NonNullable<Slot['sse']>
+    const exchange = slot.exchange ?? 0
+    const signal = this.signals?.get(exchange)
+    this.signals?.delete(exchange)
+    this.bodies?.delete(exchange)
+    this.shared.openEventStream(this, sse.request, sse.options, sse.framing, signal)
   }
 
   private startPump(slot: Slot): void {

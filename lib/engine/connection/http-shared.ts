@@ -20,6 +20,10 @@ import type { Limits } from '../options/limits.js'
 import type { Platform, SocketIo, Timers } from '../platform.js'
 import type { UpgradeAccepted, UpgradeDecision } from './upgrade-decision.js'
 import type { Upgrades } from './upgrades.js'
+import type { EventStreamOptions } from '../../core/sse/event-stream.js'
+import type { SseFraming } from '../../core/sse/sse-wire.js'
+import type { SseShared } from './sse-shared.js'
+import { isEventPost } from '../../core/sse/event-post.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
 import type { HttpCompression } from '../http/http-compression.js'
 
@@ -44,6 +48,7 @@ export class HttpShared<S> {
     private readonly compiled: CompiledRoutes,
     private readonly dispatch: HttpDispatchOptions,
     private readonly upgrades: Upgrades<S>,
+    private readonly eventStreams: SseShared<S>,
     private readonly table: ClientTable<S>,
     private readonly batcher: FlushBatcher<S>,
     private readonly logger: Logger,
@@ -65,10 +70,14 @@ export class HttpShared<S> {
    */
   respond(request: HttpRequest, owner: ExchangeOwner, exchange: number): Response | Promise<Response> {
     const answer = dispatchHttpNow(this.compiled, request, this.dispatch, owner, exchange)
+    // A post to an event stream's session (`eventPost`) is delivered now and answered for it.
+    const posted = answer instanceof Promise
+      ? answer.then((res) => (isEventPost(res.body) ? this.eventStreams.post(res.body) : res))
+      : isEventPost(answer.body) ? this.eventStreams.post(answer.body) : answer
     const compression = this.compression
     // Off: one field read, nothing else on the hot path.
-    if (compression === undefined) return answer
-    return answer instanceof Promise ? answer.then((res) => compression.apply(request, res)) : compression.apply(request, answer)
+    if (compression === undefined) return posted
+    return posted instanceof Promise ? posted.then((res) => compression.apply(request, res)) : compression.apply(request, posted)
   }
 
   /**
@@ -95,6 +104,16 @@ export class HttpShared<S> {
     // Gone while a middleware decided (its socket closed): there is nothing to take over.
     if (client === undefined) return this.io.destroy(connection.socket)
     this.upgrades.takeOver(client, request, decision, rest)
+  }
+
+  /**
+   * The head of an `eventStream` answer is written: the socket becomes a Server-Sent Events
+   * client (sse-shared.ts), with the request's signal when its handler asked for it.
+   */
+  openEventStream(connection: HttpConnection<S>, request: HttpRequest, options: EventStreamOptions, framing: SseFraming, signal: AbortController | undefined): void {
+    const client = this.table.all.get(connection.clientId)
+    if (client === undefined) return this.io.destroy(connection.socket)
+    this.eventStreams.open(client, request, options, framing, signal)
   }
 
   /** Corks the socket until the current batch of work is flushed (asynchronous answers only). */

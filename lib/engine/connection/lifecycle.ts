@@ -12,9 +12,10 @@ import { serializeResponse } from '../../core/http/serialize-response.js'
 import type { Logger } from '../../core/log/logger.js'
 import { CLOSE_CODE } from '../../core/ws/close-code.js'
 import type { Client, Receiver } from './client.js'
+import { RefusedUpgrade } from './refused-upgrade.js'
 import type { ClientContext, ClientContexts } from './client-context.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
-import { type ClientTable, wsOf } from '../registry/client-table.js'
+import { type ClientTable, type Member, memberOf } from '../registry/client-table.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import { httpDate } from './http-date.js'
 import { HttpConnection } from './http-connection.js'
@@ -24,7 +25,6 @@ import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { SocketIo, TimerId, Timers } from '../platform.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
 import type { WsCompression } from '../deflate/ws-compression.js'
-import type { WsConnection } from './ws-connection.js'
 
 export interface LifecycleDeps<S> {
   readonly table: ClientTable<S>
@@ -70,7 +70,7 @@ export class Lifecycle<S> {
       for (const connection of table.http.values()) connection.sweep(now)
     }, sweepEvery)
     this.heartbeat = timers.setInterval(() => {
-      for (const client of table.all.values()) wsOf(client)?.heartbeat()
+      for (const client of table.all.values()) memberOf(client)?.heartbeat()
     }, limits.heartbeatIntervalMs)
   }
 
@@ -103,14 +103,15 @@ export class Lifecycle<S> {
     // Its exchanges still running (a streamed answer or body) are cancelled.
     table.http.get(client.id)?.closed()
     table.http.delete(client.id)
-    const connection = wsOf(client)
+    const connection = memberOf(client)
     if (connection !== undefined) this.disconnected(client, connection)
+    else if (client.receiver instanceof RefusedUpgrade) client.receiver.closed()
     table.all.delete(client.id)
     if (table.draining && table.all.size === 0) this.drained?.()
   }
 
-  // A WebSocket client's connection is gone: its session parked, or the client gone for good.
-  private disconnected(client: ClientContext<S>, connection: WsConnection<S>): void {
+  // A WebSocket or event-stream client's connection is gone: its session parked, or the client gone for good.
+  private disconnected(client: ClientContext<S>, connection: Member<S>): void {
     const clientId = client.id
     connection.closed()
     // No longer a WebSocket client (its disconnect handlers may still read its data).
@@ -148,7 +149,7 @@ export class Lifecycle<S> {
           })
       }
       if (table.all.size === 0) return this.drained()
-      for (const client of table.all.values()) wsOf(client)?.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
+      for (const client of table.all.values()) memberOf(client)?.close(CLOSE_CODE.GOING_AWAY, 'server shutting down')
       for (const connection of table.http.values()) connection.finish()
     })
     return this.closing

@@ -24,7 +24,8 @@ import type { ClientTable } from '../registry/client-table.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { SocketIo, Timers } from '../platform.js'
-import type { Receiver } from './client.js'
+import { RefusedUpgrade } from './refused-upgrade.js'
+import { ClientRequests } from '../delivery/client-requests.js'
 import { encodeFrameBytes } from '../../core/ws/encode-frame.js'
 import { closeFrame } from '../../core/ws/out-frame.js'
 import { type AppClose, refusalClose, wantsRefusalClose } from '../../core/ws/app-close.js'
@@ -57,9 +58,6 @@ export interface UpgradesDeps<S> {
 
 // What the middleware is given to accept an upgrade with (a status 101 without body).
 const UPGRADE_ACCEPTED = errorResponse(101, 'Switching Protocols')
-
-// What a connection refused with a close code reads: nothing (its close frame answer is not awaited).
-const IGNORED: Receiver = { receive: () => undefined, peerEnded: () => undefined }
 
 // The text of a refusal: its `{"error": text}`, else nothing.
 const reasonOf = (res: Response): string => {
@@ -136,10 +134,9 @@ export class Upgrades<S> {
   // an HTTP client (no handlers, no session, no namespace) until its socket is gone.
   private refuseWithClose(client: ClientContext<S>, upgrade: UpgradeAccepted['upgrade'], close: AppClose): void {
     const { io, timers, closeTimeoutMs } = this.deps
-    client.receiver = IGNORED
+    client.receiver = new RefusedUpgrade(timers, () => io.destroy(client.socket), closeTimeoutMs)
     io.write(client.socket, handshakeResponse(upgrade))
     io.end(client.socket, encodeFrameBytes(closeFrame(close.code, close.reason)))
-    timers.setTimeout(() => io.destroy(client.socket), closeTimeoutMs)
   }
 
   /** The upgrade of `client` is accepted and its turn came: the 101, then the WebSocket connection with `rest` as its first bytes. */
@@ -160,6 +157,8 @@ export class Upgrades<S> {
     if (agreement !== undefined) connection.deflate = (compression as WsCompression).attach(connection, agreement.params)
     client.receiver = connection
     if (resumed === undefined) registry.joinNamespace(client.id)
+    // A client that answers server requests (no envelopes at all with a raw-message route).
+    if (!this.deps.wsShared.compiled.raw && ClientRequests.announced(request.rawQuery)) this.deps.wsShared.ops.requests.opened(client.id)
     if (asked !== undefined) recovery.open(connection, asked, resumed, decision)
     // A recovered client is the same client: its connect handlers ran when it first came.
     if (resumed === undefined) this.deps.handlers.connected(connection.ctx)

@@ -143,6 +143,11 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
     return this.ctx.socket
   }
 
+  /** A WebSocket connection is no event stream (`Outlet`). */
+  get eventStream(): undefined {
+    return undefined
+  }
+
   /** The client's session, when it asked for one (numbered messages, recovery, answers kept). */
   get session(): ClientSession | undefined {
     return this.more?.session
@@ -594,6 +599,8 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
     if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
     const { compiled, onError } = this.shared
     const { event, id } = envelope.right
+    // The answer to a server request (docs/protocol.md, "Server requests"): never dispatched.
+    if ((event === 'ack' || event === 'error') && this.shared.ops.requests.answered(this.ctx.clientId, id, envelope.right.data, event === 'error')) return
     const session = id === undefined ? undefined : this.session
     if (session !== undefined) {
       // A request retried after a reconnect (same id, same session): answered once.

@@ -12,7 +12,7 @@ import type { RawMessage } from '../../core/route/raw-message.js'
 import type { WsErrorReporter } from '../../core/route/ws-error-reporter.js'
 import type { AssemblyLimits } from '../../core/ws/assemble-message.js'
 import type { FrameLimits } from '../../core/ws/frame.js'
-import type { ClientOps } from './client-context.js'
+import type { ServerOps } from '../server-ops.js'
 import type { Delivery } from '../delivery/delivery.js'
 import type { FlushBatcher } from '../delivery/flush-batcher.js'
 import type { Limits } from '../options/limits.js'
@@ -46,7 +46,7 @@ export class WsShared<S> {
     /** Reports a handler's failure (given to the core's dispatch as it is). */
     readonly onError: WsErrorReporter,
     private readonly delivery: Delivery<S>,
-    private readonly ops: ClientOps,
+    readonly ops: ServerOps<S>,
     private readonly batcher: FlushBatcher<S>,
     private readonly logger: Logger,
     private readonly debugOn: boolean,

@@ -19,10 +19,20 @@
  * envelopes of one I/O turn in one message: they wait in its outbox, in the order numbered,
  * and leave together at the end of the turn (`afterIo`), separated by RS, split where a batch
  * would pass the byte limit the client announced.
+ *
+ * A Server-Sent Events connection (`Outlet.eventStream`) is a receiver like the others: a
+ * broadcast's event (`data:` the envelope text, or the raw message's text) is encoded once per
+ * framing (chunked or until close) and the same bytes are written to every such receiver,
+ * under the same slow-consumer rule; a receiver with a session gets its own numbered event
+ * (`id:` its session cursor). Binary messages have no event-stream form and skip them.
  */
 import type { BroadcastTarget } from '../../core/route/socket-context.js'
 import { BATCH_SEPARATOR } from '../../core/ws/envelope.js'
 import { isCloseFrame } from '../../core/ws/frame-header.js'
+import { encodeSseEvent } from '../../core/sse/encode-sse-event.js'
+import { sessionCursorId } from '../../core/sse/session-cursor.js'
+import { type SseFraming, sseWire } from '../../core/sse/sse-wire.js'
+import { frameText } from './frame-text.js'
 import type { ClientSession, FrameSource } from '../recovery/client-session.js'
 import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { FrameWriter, SocketIo } from '../platform.js'
@@ -58,6 +68,18 @@ export interface Outlet<S> {
   readonly batch?: number
   /** A batching connection's numbered envelopes waiting for the end of the turn. */
   outbox?: string[] | undefined
+  /** Set for a Server-Sent Events connection: how its answer's body is framed; `undefined` for a WebSocket. */
+  readonly eventStream?: SseFraming | undefined
+}
+
+/** The event a session client of an event stream is sent for numbered envelope `numbered`: `id:` is `<sid>:<seq>`. */
+export const sessionEvent = (session: ClientSession, numbered: string): string => encodeSseEvent({ id: sessionCursorId(session.sid, session.lastSeq), data: numbered })
+
+// The event-stream text of a message: the envelope's text, or a raw text frame's; a binary
+// message has none.
+const eventOf = (bytes: Uint8Array | undefined, text: string | undefined): string | undefined => {
+  const data = text ?? (bytes === undefined ? undefined : frameText(bytes))
+  return data === undefined ? undefined : encodeSseEvent({ data })
 }
 
 export interface DeliveryDeps<S> {
@@ -170,6 +192,43 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
     ;(afterIo as (run: () => void) => void)(flushAll)
   }
 
+  // The event-stream bytes of the last frame broadcast, per framing: built for its first
+  // event-stream receiver, written as they are to the others.
+  let sseFrame: Uint8Array | undefined
+  let sseText: string | undefined
+  let sseChunked: Uint8Array | undefined
+  let sseClose: Uint8Array | undefined
+  const sseWireOf = (bytes: Uint8Array | undefined, text: string | undefined, framing: SseFraming): Uint8Array | undefined => {
+    if (bytes === undefined) {
+      const event = eventOf(bytes, text)
+      return event === undefined ? undefined : sseWire(event, framing)
+    }
+    if (bytes !== sseFrame || text !== sseText) {
+      sseFrame = bytes
+      sseText = text
+      sseChunked = sseClose = undefined
+    }
+    const known = framing === 'chunked' ? sseChunked : sseClose
+    if (known !== undefined) return known.length === 0 ? undefined : known
+    const event = eventOf(bytes, text)
+    const wire = event === undefined ? new Uint8Array(0) : sseWire(event, framing)
+    if (framing === 'chunked') sseChunked = wire
+    else sseClose = wire
+    return event === undefined ? undefined : wire
+  }
+  const deliverEvent = (connection: Outlet<S>, framing: SseFraming, bytes: Uint8Array | undefined, text: string | undefined, source: FrameSource | undefined): boolean => {
+    const session = connection.session
+    if (session !== undefined && text !== undefined) {
+      const numbered = session.number(text, source)
+      admit(connection, sseWire(session.held === undefined ? sessionEvent(session, numbered) : encodeSseEvent({ data: numbered }), framing))
+      return true
+    }
+    const wire = sseWireOf(bytes, text, framing)
+    if (wire === undefined) return false
+    admit(connection, wire)
+    return true
+  }
+
   const receivers = (target: BroadcastTarget | undefined): Iterable<number> => {
     if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
     if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace) ?? []
@@ -182,6 +241,8 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
     const connection = connections.get(id)
     if (connection !== undefined) {
       if (broadcast) hold?.(connection.socket)
+      const framing = connection.eventStream
+      if (framing !== undefined) return deliverEvent(connection, framing, bytes, text, source)
       const session = connection.session
       if (session !== undefined && text !== undefined) {
         if (connection.batch && afterIo !== undefined) queueOut(connection, session.number(text, source))

@@ -9,7 +9,8 @@
  *   after every piece of `text/event-stream`, so each event reaches the client at once.
  *
  * An upgrade never comes here (the connection hands it over before any answer), nor do the
- * connection's own error answers. When the option is off there is no `HttpCompression` at
+ * connection's own error answers; an `sseRoute` event stream (a registry client whose frames
+ * the engine writes itself) is left alone. When the option is off there is no `HttpCompression` at
  * all: the connection checks one field.
  *
  * Must not import `node:*`, Buffer or process.
@@ -32,6 +33,12 @@ const bytesOf = (body: Response['body']): Uint8Array | undefined => {
   if (body === undefined || body === null) return undefined
   if (typeof body === 'string') return encoder.encode(body)
   if (body instanceof Uint8Array) return body
+  // Only JSON data (arrays, plain objects, numbers, booleans): a body of another class is the
+  // engine's to handle (an event stream's `sseRoute` answer, a post to one) and left alone.
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const proto: unknown = Object.getPrototypeOf(body)
+    if (proto !== Object.prototype && proto !== null) return undefined
+  }
   const text = stringifyJson(body)
   return text === undefined ? undefined : encoder.encode(text)
 }

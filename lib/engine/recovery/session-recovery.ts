@@ -13,7 +13,7 @@ import type { Sequence } from '../../core/cluster/cluster-message.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { HttpRequest } from '../../core/http/types.js'
 import { CLOSE_CODE } from '../../core/ws/close-code.js'
-import { CLOSE_RECONNECTING, readSessionQuery, type SessionRequest, sessionMessage } from '../../core/ws/session-wire.js'
+import { CLOSE_RECONNECTING, readSessionQuery, type ResyncReason, type SessionRequest, sessionMessage } from '../../core/ws/session-wire.js'
 import type { ClusterTarget } from '../cluster/cluster-adapter.js'
 import type { ClientContext } from '../connection/client-context.js'
 import { ClientSession, type FrameSource, newSessionId } from './client-session.js'
@@ -28,6 +28,11 @@ import type { RecoveryStore } from './recovery-store.js'
 import type { ResolvedRecovery } from '../options/server-options.js'
 import type { UpgradeAccepted } from '../connection/upgrade-decision.js'
 import type { WsConnection } from '../connection/ws-connection.js'
+import type { SseConnection } from '../connection/sse-connection.js'
+import type { Member } from '../registry/client-table.js'
+import { headerValue } from '../../core/http/header-value.js'
+import { encodeSseEvent } from '../../core/sse/encode-sse-event.js'
+import { readSessionCursor, sessionCursorId } from '../../core/sse/session-cursor.js'
 
 export interface SessionRecoveryDeps<S> {
   /** The `recovery` option resolved; `undefined`: sessions are off. */
@@ -66,7 +71,7 @@ export class SessionRecovery<S> {
   readonly store: RecoveryStore | undefined
   readonly settings: ResolvedRecovery | undefined
   // The context of a parked session's last connection, for its disconnect handlers.
-  private readonly awayCtx = new Map<ClientSession, WsConnection<S>['ctx']>()
+  private readonly awayCtx = new Map<ClientSession, Member<S>['ctx']>()
 
   constructor(readonly deps: SessionRecoveryDeps<S>) {
     const { settings, timers, logger, nodeId } = deps
@@ -242,6 +247,48 @@ export class SessionRecovery<S> {
     for (const text of resumed?.missed ?? []) io.write(client.socket, frames.text(text))
   }
 
+  /**
+   * A new event-stream client (docs/protocol.md, "Server-Sent Events"): with sessions on and
+   * a table that numbers envelopes, it gets a session, resumed when its `Last-Event-ID` is a
+   * cursor this node can bring up to date (the old client id, rooms and data, and what it
+   * missed, in order), or a fresh one with the resync reason. Every event it is sent carries
+   * `id: <sid>:<seq>`. `attach` makes `connection` the client's receiver (after the resume:
+   * until then the client is no member, so the resume does not take it for the session's old
+   * link); `join` puts a client that did not resume in its namespace and rooms; `stored` is why
+   * a resume from the shared store failed (restore-session.ts), when it did. Answers whether it
+   * resumed (its connect handlers ran when it first came).
+   */
+  openEventStream(client: ClientContext<S>, connection: SseConnection<S>, request: HttpRequest, hooks: { attach(): void; join(): void }, stored?: ResyncReason): boolean {
+    const settings = this.settings
+    if (settings === undefined || this.deps.raw) {
+      hooks.attach()
+      hooks.join()
+      return false
+    }
+    const { limits, registry } = this.deps
+    const cursor = readSessionCursor(headerValue(request.headers, 'last-event-id'))
+    const resumed = cursor === undefined ? undefined : this.resume(client, cursor.sid, cursor.lastSeq)
+    hooks.attach()
+    if (resumed === undefined) hooks.join()
+    const resync = cursor === undefined || resumed !== undefined ? undefined : (stored ?? (this.sessions.has(cursor.sid) ? 'gap' : 'unknown_session'))
+    const session = resumed?.session ?? new ClientSession(newSessionId(), client.id, settings)
+    this.sessions.set(session.sid, session)
+    connection.session = session
+    const journal = this.journal
+    if (journal !== undefined && resumed === undefined) {
+      session.recorder = journal
+      this.placeCursor(session, cursorKey({}))
+      this.placeCursor(session, cursorKey({ namespace: registry.namespaceOf(client.id) ?? '/' }))
+      for (const { namespace, room } of registry.roomsOfClient(client.id)) this.placeCursor(session, cursorKey({ namespace, room }))
+      journal.changed(session)
+    }
+    const message = sessionMessage(session.sid, resumed !== undefined, limits.heartbeatIntervalMs, resync)
+    const from = session.lastSeq - (resumed?.missed.length ?? 0)
+    connection.sendText(encodeSseEvent({ id: sessionCursorId(session.sid, from), data: message }))
+    resumed?.missed.forEach((text, i) => connection.sendText(encodeSseEvent({ id: sessionCursorId(session.sid, from + i + 1), data: text })))
+    return resumed !== undefined
+  }
+
   // ---- a connection goes --------------------------------------------------------------------
 
   /**
@@ -249,7 +296,7 @@ export class SessionRecovery<S> {
    * session for the window, parked (true: no disconnect handlers yet); a deliberate close,
    * or the server's own, ends it (false).
    */
-  park(client: ClientContext<S>, connection: WsConnection<S>): boolean {
+  park(client: ClientContext<S>, connection: Member<S>): boolean {
     const session = connection.session
     const settings = this.settings
     const draining = this.deps.table.draining

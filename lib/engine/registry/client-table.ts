@@ -2,7 +2,8 @@
  * `ClientTable`: one server's connections. Every connection is a client from the moment it
  * is accepted (`all`, by id); its receiver says what it is now: an HTTP connection (also in
  * `http`, for the time-out sweep and a graceful close) or, after an upgrade, a WebSocket
- * connection. The WebSocket clients are read through `all` (`ws`), without a second map
+ * connection, or a Server-Sent Events connection. The clients of the registry (WebSocket and
+ * event-stream connections: `Member`) are read through `all` (`ws`), without a second map
  * entry per connection (an idle server holds 10,000 of them). Also whether the server is
  * draining (shutting down), which every part that admits something new reads here.
  * Must not import `node:*`, Buffer or process.
@@ -10,7 +11,11 @@
 import type { Client } from '../connection/client.js'
 import type { ClientContext } from '../connection/client-context.js'
 import type { HttpConnection } from '../connection/http-connection.js'
+import { SseConnection } from '../connection/sse-connection.js'
 import { WsConnection } from '../connection/ws-connection.js'
+
+/** A client of the registry: a WebSocket connection or a Server-Sent Events one. */
+export type Member<S> = WsConnection<S> | SseConnection<S>
 
 export class ClientTable<S> {
   /** Every connection, by client id. */
@@ -21,11 +26,14 @@ export class ClientTable<S> {
   draining = false
   private nextId = 1
 
-  /** The WebSocket clients by id: the view delivery writes through (`DeliveryDeps.connections`). */
+  /**
+   * The clients of the registry by id (WebSocket and event-stream connections): the view
+   * delivery writes through (`DeliveryDeps.connections`).
+   */
   readonly ws = {
-    get: (clientId: number): WsConnection<S> | undefined => wsOf(this.all.get(clientId)),
-    has: (clientId: number): boolean => wsOf(this.all.get(clientId)) !== undefined,
-    keys: (): Generator<number, void, undefined> => wsIds(this.all),
+    get: (clientId: number): Member<S> | undefined => memberOf(this.all.get(clientId)),
+    has: (clientId: number): boolean => memberOf(this.all.get(clientId)) !== undefined,
+    keys: (): Generator<number, void, undefined> => memberIds(this.all),
   }
 
   /** A fresh client id. */
@@ -53,6 +61,12 @@ export class ClientTable<S> {
 /** The WebSocket connection of `client`, when it is one. */
 export const wsOf = <S>(client: Client<S> | undefined): WsConnection<S> | undefined => (client?.receiver instanceof WsConnection ? client.receiver : undefined)
 
-function* wsIds<S>(all: ReadonlyMap<number, Client<S>>): Generator<number, void, undefined> {
-  for (const client of all.values()) if (client.receiver instanceof WsConnection) yield client.id
+/** The connection of `client` when it is a client of the registry (WebSocket or event stream). */
+export const memberOf = <S>(client: Client<S> | undefined): Member<S> | undefined => {
+  const receiver = client?.receiver
+  return receiver instanceof WsConnection || receiver instanceof SseConnection ? receiver : undefined
+}
+
+function* memberIds<S>(all: ReadonlyMap<number, Client<S>>): Generator<number, void, undefined> {
+  for (const client of all.values()) if (client.receiver instanceof WsConnection || client.receiver instanceof SseConnection) yield client.id
 }

@@ -26,6 +26,8 @@ const recording = (calls: unknown[][]): ClientOps => ({
   disconnectClient: (...args) => void calls.push(['disconnectClient', ...args]),
   setClientData: (...args) => void calls.push(['setClientData', ...args]),
   getClientData: (...args) => (calls.push(['getClientData', ...args]), 'v'),
+  requestClient: (...args) => (calls.push(['requestClient', ...args]), Promise.resolve({ _tag: 'Unanswered', clientId: args[0], error: 'timeout' } as const)),
+  requestRoom: (...args) => (calls.push(['requestRoom', ...args]), Promise.resolve([])),
 })
 
 test('clientContexts :: an HTTP connection until its request is set, then a WebSocket client', () => {

@@ -1,0 +1,138 @@
+/**
+ * `eventStreamSocket`: a `WebSocket` stand-in that speaks Server-Sent Events and `POST`
+ * (docs/protocol.md, "Server-Sent Events"), for `connect`'s `WebSocket` option when WebSocket
+ * cannot be used (a proxy that refuses upgrades): the stream (`GET`, read with `fetch`) brings
+ * what a WebSocket would receive, one event per message; `send` posts each text, in order, with
+ * the session's id in `X-Twinport-Session`. The client above it does not change: sessions,
+ * numbering, acknowledgements, the offline queue and the typed API work as over a WebSocket.
+ * The session query `connect` adds (`tp_sid`, `tp_last`) becomes the stream's `Last-Event-ID`.
+ *
+ * Not part of `connect`'s bundle: imported only by who uses it. Portable like the core: no
+ * node:*, no Buffer, no process; imports the core's dependency-free SSE reader.
+ */
+import { readSseEvents, SSE_READER_START, type SseReader } from '../core/sse/read-sse-events.js'
+import type { WebSocketConstructor, WebSocketLike } from './web-socket-like.js'
+
+/** The part of `fetch` used: a streamed body on `GET`, a text body on `POST`. */
+export type StreamFetch = (
+  url: string,
+  init: { readonly method?: string; readonly headers?: Record<string, string>; readonly body?: string; readonly signal?: AbortSignal },
+) => Promise<{ readonly ok: boolean; readonly status: number; readonly statusText: string; readonly headers: { get(name: string): string | null }; readonly body: ReadableStream<Uint8Array> | null }>
+
+/** Where the stream and the posts go, and with what. */
+export interface EventStreamSocketOptions {
+  /** The path of the `sseRoute` and `ssePostRoute` (default: the path of the URL given to `connect`). */
+  readonly path?: string
+  /** `fetch` (default: the global one). */
+  readonly fetch?: StreamFetch
+}
+
+// The session message names the session the posts belong to (envelope-wire.ts's SESSION_EVENT).
+const SESSION_PREFIX = '{"event":"tp:session"'
+
+/**
+ * A `WebSocketConstructor` over an event stream and posts.
+ *
+ * @example
+ * const client = connect('https://example.com/events', { WebSocket: eventStreamSocket() })
+ */
+export const eventStreamSocket = (options: EventStreamSocketOptions = {}): WebSocketConstructor =>
+  class EventStreamSocket implements WebSocketLike {
+    readyState = 0
+    binaryType = 'arraybuffer'
+    onopen: ((event: never) => void) | null = null
+    onmessage: ((event: never) => void) | null = null
+    onerror: ((event: never) => void) | null = null
+    onclose: ((event: never) => void) | null = null
+    private readonly controller = new AbortController()
+    private readonly url: string
+    private readonly fetch: StreamFetch
+    private sid = ''
+    // Posts leave one after the other, in the order sent, once the session is known (what the
+    // client sends as the link opens waits for the stream's session event).
+    private named: (() => void) | undefined
+    private posting: Promise<unknown> = new Promise<void>((resolve) => (this.named = resolve))
+
+    constructor(url: string) {
+      const u = new URL(url)
+      u.protocol = u.protocol.replace(/^ws/, 'http')
+      if (options.path !== undefined) u.pathname = options.path
+      const query = u.searchParams
+      const sid = query.get('tp_sid')
+      const last = query.get('tp_last')
+      for (const name of ['tp_v', 'tp_sid', 'tp_last', 'tp_b', 'tp_c']) query.delete(name)
+      this.url = u.href
+      this.fetch = options.fetch ?? (globalThis.fetch as unknown as StreamFetch)
+      const headers: Record<string, string> = { accept: 'text/event-stream' }
+      if (sid !== null && last !== null) headers['last-event-id'] = `${sid}:${last}`
+      void this.read(headers)
+    }
+
+    send(data: string): void {
+      if (this.readyState !== 1) return
+      const url = this.url.replace(/\?.*$/, '')
+      this.posting = this.posting.then(() =>
+        this.readyState !== 1 ? undefined : this.fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-twinport-session': this.sid }, body: data, signal: this.controller.signal }).then(
+          (res) => {
+            // The session is gone from the node that answered: the link is, too.
+            if (res.status !== 202) this.end(1006, `post answered ${res.status}`)
+          },
+          () => this.end(1006, 'post failed'),
+        ),
+      )
+    }
+
+    close(code = 1000, reason = ''): void {
+      this.end(code, reason)
+    }
+
+    private async read(headers: Record<string, string>): Promise<void> {
+      let res: Awaited<ReturnType<StreamFetch>>
+      try {
+        res = await this.fetch(this.url, { headers, signal: this.controller.signal })
+      } catch (error) {
+        this.fire('onerror', { message: String(error) })
+        return this.end(1006, String(error))
+      }
+      // A refusal (401, 403, …) reads as the close code a refused upgrade gives: 4000 + status.
+      if (!res.ok || res.body === null) return this.end(res.status >= 400 && res.status <= 999 ? 4000 + res.status : 1006, res.statusText)
+      if (this.readyState !== 0) return
+      this.readyState = 1
+      this.fire('onopen', {})
+      const reader = res.body.getReader()
+      const utf8 = new TextDecoder()
+      let state: SseReader = SSE_READER_START
+      let rest = ''
+      try {
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done || this.readyState !== 1) break
+          const read = readSseEvents(state, rest + utf8.decode(value, { stream: true }))
+          state = read.reader
+          rest = read.rest
+          for (const event of read.events) {
+            if (event.data.startsWith(SESSION_PREFIX)) {
+              this.sid = (JSON.parse(event.data) as { data: { sid: string } }).data.sid
+              this.named?.()
+            }
+            if (this.readyState === 1) this.fire('onmessage', { data: event.data })
+          }
+        }
+      } catch {
+        // Cut (the network, or our own abort): ended below.
+      }
+      this.end(1006, 'the event stream ended')
+    }
+
+    private end(code: number, reason: string): void {
+      if (this.readyState === 3) return
+      this.readyState = 3
+      this.named?.() // posts still waiting for a session are dropped (readyState 3): the client resends
+      this.controller.abort()
+      this.fire('onclose', { code, reason })
+    }
+
+    private fire(handler: 'onopen' | 'onmessage' | 'onerror' | 'onclose', event: object): void {
+      ;(this[handler] as ((event: object) => void) | null)?.(event)
+    }
+  }

@@ -10,7 +10,7 @@ import * as E from 'fp-ts/lib/Either.js'
 /** A content coding the server can produce (RFC 9110 §8.4.1; zstd: RFC 8878). */
 export type ContentCoding = 'br' | 'gzip' | 'zstd'
 
-const CODINGS: readonly ContentCoding[] = ['br', 'zstd', 'gzip']
+const CODINGS: readonly ContentCoding[] = Object.freeze(['br', 'zstd', 'gzip'] as const)
 
 /** The settings, every field set. */
 export interface CompressConfig {

@@ -6,6 +6,7 @@
  *    not compile are guarded with `@ts-expect-error`, so they count here too);
  *  - every spec under `spec/` in Node, under c8 with 90% lines and branches for `lib/`
  *    (uvu's own pass/fail counts, plus one check for the coverage gate);
+ *  - the fuzzing corpora replayed through their harnesses' checks (`fuzz/replay.spec.ts`);
  *  - the portable specs (`spec/core`, `spec/engine`, `spec/fetch`) again in Bun and in Deno,
  *    proving the core, the engine and the fetch handler run unchanged outside Node, and the client specs (`spec/client`)
  *    there on their global WebSocket, against real servers started in the same process;
@@ -90,6 +91,12 @@ const node = await exec(bin('c8'), [
 ], { FORCE_COLOR: '0', TWINPORT_TARGET: 'node' })
 countUvu('node suite', node.out.replace(/ERROR: Coverage[^\n]*/g, ''), node.out.includes('ERROR: Coverage') ? 0 : node.code)
 check('coverage of lib/ at or above 90% lines and branches', !/ERROR: Coverage/.test(node.out))
+
+// The fuzzing corpora (fuzz/corpus/<harness>/) replayed through each harness's check, in
+// plain Node without instrumentation: fast and deterministic (`npm run fuzz` is the fuzzing).
+console.log('[run-all] fuzz corpus replay')
+const replay = await exec(process.execPath, ['--import', 'tsx', 'spec/support/uvu-entry.ts', 'fuzz'], { FORCE_COLOR: '0' })
+countUvu('fuzz corpus replay', replay.out, replay.code)
 
 // The portable layers: their specs run again in Bun and in Deno.
 const PORTABLE = ['spec/core', 'spec/engine', 'spec/fetch', 'spec/client']

@@ -98,6 +98,18 @@ test('readBodyPiece :: bad chunk framing is 400 invalid_chunk; bare LF and long 
   assert.is(drain(CHUNKED, [enc.encode(`${'1'.repeat(5000)}`)]).error?._tag, 'InvalidChunk')
 })
 
+test('readBodyPiece :: a malformed trailer line is refused as decodeChunked refuses it (fuzz: chunked)', () => {
+  // The input fuzz/harnesses/chunked.ts found: a control byte (0x11) in a trailer value.
+  const found = enc.encode('3;x=y\r\nabc\r\n10\r\nU:woto__89qbcdef\r\n0\r\nT: \x11U:w:w\r\n\r\nGET')
+  const out = drain(CHUNKED, [found])
+  assert.is(out.error?._tag, 'InvalidHeader')
+  assert.is(out.error?.status, 400)
+  for (const trailer of ['X : 1', ' folded', ':v', 'X: a\rb', 'X: \x00']) {
+    assert.is(drain(CHUNKED, [enc.encode(`0\r\n${trailer}\r\n\r\n`)]).error?.status, 400, JSON.stringify(trailer))
+  }
+  assert.is(drain(CHUNKED, [enc.encode('0\r\nX: \t v\xe9 \r\nY:\r\n\r\n')]).error, undefined)
+})
+
 test('readBodyPiece :: any body under any chunking reads back the same (property)', () => {
   fc.assert(
     fc.property(

@@ -10,7 +10,8 @@
  * - `POST /upload` reads a `multipart/form-data` body as it arrives (up to 2 GiB), hashes each
  *   file (SHA-256) as its bytes come and keeps nothing, and answers the fields and the files'
  *   names, sizes and hashes;
- * - `GET /static/...`: the files of `examples/public/` through `serveStatic`;
+ * - `GET /static/...`: the files of `examples/public/` through `serveStatic`, compressed (gzip,
+ *   br, zstd where the runtime has it) for a client that accepts it (DESIGN §8);
  * - `GET /events` is a Server-Sent Events client in the `/bcast` room: each message broadcast
  *   there reaches it as one event whose `data` is the message's text (binary messages have no
  *   event-stream form and skip it).
@@ -89,4 +90,7 @@ export const echoOptions = {
   limits: { maxFramePayload: 16 * 1024 * 1024, maxMessage: 16 * 1024 * 1024, maxBody: 16 * 1024 * 1024 },
   // A conformance and benchmark target, not a browser API: no CORS headers, like its peers.
   cors: false,
+  // HTTP compression for the static files only: `/hello` and `/echo`, the benchmarked paths,
+  // pay one prefix check.
+  compress: { paths: ['/static/'] },
 } as const satisfies ServerOptions

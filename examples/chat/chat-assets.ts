@@ -1,31 +1,30 @@
 /**
- * `loadChatAssets`: the page of the demo (`public/index.html`, `app.js`, `app.css`, and
- * `twinport-client.js`, the bundle of `twinport/client` made by `bundle-client.ts`), read
- * once at start-up. Each file is served by its own fixed route, so no request path ever
- * reaches the file system. Node only (node:fs).
+ * `chatAssets`: the page of the demo (`public/index.html`, `app.js`, `app.css`, and
+ * `twinport-client.js`, the bundle of `twinport/client` made by `bundle-client.ts`) served by
+ * `serveStatic` from `public/` at `/`: content types, validators (a reload is answered 304),
+ * ranges, and no path outside the folder. Every answer carries the page's strict security
+ * headers and `Cache-Control: no-cache` (always revalidated: a new build is seen at once).
  */
-import { readFileSync } from 'node:fs'
-
-/** The page's files, as text. */
-export interface ChatAssets {
-  readonly html: string
-  readonly js: string
-  readonly css: string
-  /** `twinport/client` as one ES module (generated: see `bundle-client.ts`). */
-  readonly client: string
-}
+import { fileURLToPath } from 'node:url'
+import { type RouteTable, serveStatic } from '../../lib/index.js'
 
 /** The folder holding the page, beside this file. */
-export const PUBLIC_DIR = new URL('./public/', import.meta.url)
+export const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url))
+
+// The page runs no inline script and loads nothing from elsewhere, so the policy can be strict.
+// Under CSP Level 3, 'self' in connect-src also matches ws: to the same host and port, so
+// the page's own WebSocket is allowed (the browser end-to-end test relies on it).
+// (X-Content-Type-Options: nosniff is serveStatic's own.)
+const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+}
 
 /**
- * Reads the page's files from `dir` (a `file:` URL ending in `/`).
+ * The page's files under `dir` as routes (`GET /{*path}`: put it after the API's routes).
  *
  * @example
- * const assets = loadChatAssets()
- * assets.html.startsWith('<!doctype html>') // true
+ * const table = routes(apiRoutes, chatAssets())
  */
-export const loadChatAssets = (dir: URL = PUBLIC_DIR): ChatAssets => {
-  const read = (name: string): string => readFileSync(new URL(name, dir), 'utf8')
-  return { html: read('index.html'), js: read('app.js'), css: read('app.css'), client: read('twinport-client.js') }
-}
+export const chatAssets = (dir: string = PUBLIC_DIR): RouteTable => serveStatic('/', dir, { headers: PAGE_HEADERS, cacheControl: 'no-cache' })

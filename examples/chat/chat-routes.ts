@@ -14,14 +14,14 @@
  * `renamed` {room, from, to}, `message` (a ChatMessage), `rooms` {rooms} to everyone when a
  * room's head count changes. A departure is announced only after the grace period.
  *
- * HTTP: `GET /` (the page, with `/app.js`, `/app.css` and `/twinport-client.js`), `GET /api/rooms`,
- * `POST /api/rooms/{room}/messages` with JSON `{name, text}` (201 and the message).
+ * HTTP: `GET /api/rooms`, `POST /api/rooms/{room}/messages` with JSON `{name, text}` (201 and
+ * the message), and the page's files through `serveStatic` (`GET /`, `/app.js`, `/app.css`,
+ * `/twinport-client.js`: chat-assets.ts).
  */
 import { isLeft } from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import {
   errorResponse,
-  html,
   type HttpContext,
   httpErrorResponse,
   httpRoute,
@@ -29,12 +29,11 @@ import {
   type Json,
   onDisconnect,
   readJsonBody,
-  response,
   routes,
   type SocketContext,
   socketOn,
 } from '../../lib/index.js'
-import type { ChatAssets } from './chat-assets.js'
+import { chatAssets } from './chat-assets.js'
 import { HelloPayload, PostPayload, RoomName, RoomPayload, SayPayload } from './chat-codecs.js'
 import type { ChatMessage, MessageInput } from './chat-message.js'
 import type { Presence } from './chat-presence.js'
@@ -46,7 +45,8 @@ export interface ChatDeps {
   readonly rooms: ChatRooms
   readonly presence: Presence
   readonly allowed: OriginPolicy
-  readonly assets: ChatAssets
+  /** The folder of the page's files (`public/` beside chat-assets.ts by default). */
+  readonly publicDir?: string
   readonly newMessage: (input: MessageInput) => ChatMessage
 }
 
@@ -69,23 +69,12 @@ const issues = (errors: t.Errors): Json =>
 
 const refuse = (error: ChatRefusal['error'], message: string): ChatRefusal => ({ ok: false, error, message })
 
-// The page runs no inline script and loads nothing from elsewhere, so the policy can be strict.
-// Under CSP Level 3, 'self' in connect-src also matches ws: to the same host and port, so
-// the page's own WebSocket is allowed (the browser end-to-end test relies on it).
-const PAGE_HEADERS = {
-  'Content-Security-Policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-cache',
-}
-
 /**
  * Builds the route table over the chat state in `deps`. Not annotated as `RouteTable`, so
  * that `typeof` it keeps every event's codec and reply type for `connect<...>`.
  */
 export const chatRoutes = (deps: ChatDeps) => {
-  const { rooms, presence, allowed, assets, newMessage } = deps
+  const { rooms, presence, allowed, publicDir, newMessage } = deps
 
   const headCount = (room: string): number => rooms.members(room).length
   const announceRooms = (ctx: SocketContext | HttpContext): void => ctx.broadcast('rooms', { rooms: rooms.list() })
@@ -175,15 +164,10 @@ export const chatRoutes = (deps: ChatDeps) => {
   })
 
   const http = {
-    page: httpRoute('GET', '/', () => html(assets.html, 200, PAGE_HEADERS)),
-    script: httpRoute('GET', '/app.js', () => response(assets.js, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8' })),
-    client: httpRoute('GET', '/twinport-client.js', () =>
-      response(assets.client, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8' }),
-    ),
-    style: httpRoute('GET', '/app.css', () => response(assets.css, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/css; charset=utf-8' })),
     listRooms: httpRoute('GET', '/api/rooms', () => ({ rooms: rooms.list() })),
     postMessage,
   }
 
-  return routes(ws, http)
+  // The page and its files last: `GET /{*path}` takes what no API route took.
+  return routes(ws, http, chatAssets(publicDir))
 }

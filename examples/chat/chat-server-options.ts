@@ -15,7 +15,6 @@
  *   no preflight guards, cannot post).
  */
 import type { ClusterAdapter, Logger, ServerOptions, TlsOptions } from '../../lib/index.js'
-import { type ChatAssets, loadChatAssets } from './chat-assets.js'
 import { messageFactory } from './chat-message.js'
 import { createPresence, type Schedule } from './chat-presence.js'
 import { createChatRooms } from './chat-rooms.js'
@@ -33,8 +32,8 @@ export interface ChatOptions {
   /** Where log entries go (the framework's console logger by default). */
   readonly logger?: Logger
   readonly debug?: boolean
-  /** The page's files (read from `public/` by default). */
-  readonly assets?: ChatAssets
+  /** The folder of the page's files (`public/` beside chat-assets.ts by default). */
+  readonly publicDir?: string
   /** The clock stamping messages. */
   readonly now?: () => Date
   /**
@@ -78,7 +77,7 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
     rooms: createChatRooms(),
     presence: createPresence({ graceMs: options.graceMs ?? CHAT_GRACE_MS, schedule, newToken: () => crypto.randomUUID() }),
     allowed,
-    assets: options.assets ?? loadChatAssets(),
+    ...(options.publicDir === undefined ? {} : { publicDir: options.publicDir }),
     newMessage: messageFactory(options.now),
   })
   return {
@@ -96,6 +95,8 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
       maxAge: 600,
     },
     limits: CHAT_SERVER_LIMITS,
+    // The page, its script and the client bundle go out compressed to browsers that accept it.
+    compress: true,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.tls === undefined ? {} : { tls: options.tls }),
     ...(options.cluster === undefined ? {} : { cluster: options.cluster }),

@@ -22,6 +22,7 @@ import type { Platform, SocketIo, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
+import { createZlibHttpCodec } from '../runtime/compress/zlib-http-codec.js'
 import { createLogger } from '../runtime/log/create-logger.js'
 import { nodeFiles } from '../runtime/node-files.js'
 import { nativeAcceptKey } from '../runtime/native-accept-key.js'
@@ -180,6 +181,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     allocate: (size) => new Uint8Array(size),
     defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
     deflate: createPerMessageDeflate,
+    compression: createZlibHttpCodec,
     files: nodeFiles,
   }
   const engine = createEngine(options, platform)

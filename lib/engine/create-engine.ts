@@ -49,6 +49,7 @@ import { SessionRecovery } from './recovery/session-recovery.js'
 import { Upgrades } from './connection/upgrades.js'
 import { wireCluster } from './cluster/wire-cluster.js'
 import { createWsCompression, type WsCompression } from './deflate/ws-compression.js'
+import { HttpCompression } from './http/http-compression.js'
 import { WsShared } from './connection/ws-shared.js'
 import { SseShared } from './connection/sse-shared.js'
 
@@ -210,7 +211,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
     compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins, requests,
   })
-  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug)
+  const httpCompression = startHttpCompression(resolved.right, platform, logger)
+  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression)
   const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops), httpShared, registry, recovery, handlers, compression, cluster })
 
   const embedded = createEmbeddedHttp({
@@ -269,4 +271,20 @@ const startCompression = <S>(
     return undefined
   }
   return createWsCompression({ config, codec: platform.deflate(config), frameLimits, debug })
+}
+
+// The server's HTTP compression, or `undefined` when it is off, or on in a runtime that brought
+// no codec (answers then leave uncompressed, which the log says once).
+const startHttpCompression = <S>(resolved: ResolvedOptions, platform: Platform<S>, logger: Logger): HttpCompression | undefined => {
+  const config = resolved.compress
+  if (!config.enabled) return undefined
+  if (platform.compression === undefined) {
+    logger.warning('compress is on, but this runtime has no compression codec: answers are sent uncompressed')
+    return undefined
+  }
+  const codec = platform.compression(config)
+  const missing = config.codings.filter((c) => !codec.codings.includes(c))
+  if (missing.length > 0) logger.debug('compress: this runtime cannot produce {codings}: not offered', { codings: missing.join(', ') })
+  const compression = new HttpCompression(config, codec, (error) => logger.exception(error, { phase: 'compressing an answer' }))
+  return compression.codings.length === 0 ? undefined : compression
 }

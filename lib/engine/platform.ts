@@ -4,6 +4,8 @@
  * Deno) implements this record once; the engine holds no runtime API of its own.
  * Must not import `node:*`, Buffer or process.
  */
+import type { CompressConfig } from '../core/http/compress/compress-config.js'
+import type { HttpCodec } from '../core/http/compress/http-codec.js'
 import type { StaticFiles } from '../core/http/static/static-files.js'
 import type { Logger } from '../core/log/logger.js'
 import type { DeflateConfig } from '../core/ws/extensions/deflate-config.js'
@@ -88,4 +90,10 @@ export interface Platform<S> {
    * handed to HTTP handlers as `ctx.files` for `serveStatic`. Absent: `serveStatic` answers 500.
    */
   readonly files?: StaticFiles
+  /**
+   * The runtime's gzip, Brotli and (where it has it) zstd for HTTP answers, made once per
+   * server from its settings when the `compress` option is on (`createZlibHttpCodec` on
+   * `node:zlib`). Absent: answers leave uncompressed, and the start-up log says so.
+   */
+  readonly compression?: (config: CompressConfig) => HttpCodec
 }

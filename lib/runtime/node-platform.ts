@@ -10,6 +10,7 @@ import { Buffer } from 'node:buffer'
 import type { Socket } from 'node:net'
 import type { Platform } from '../engine/platform.js'
 import { createPerMessageDeflate } from './deflate/permessage-deflate.js'
+import { createZlibHttpCodec } from './compress/zlib-http-codec.js'
 import { createLogger } from './log/create-logger.js'
 import { nativeAcceptKey } from './native-accept-key.js'
 import { nodeFiles } from './node-files.js'
@@ -30,5 +31,6 @@ export const nodePlatform: Platform<Socket> = {
   decodeAscii: (bytes, from, to) => latin1Slice.call(bytes, from, to),
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
   deflate: createPerMessageDeflate,
+  compression: createZlibHttpCodec,
   files: nodeFiles,
 }

@@ -318,8 +318,24 @@ check('reload :: name and rooms survive a reload, and the room sees no leave or 
   await say(hana, 'before the reload')
   await sees(ivan, 'hana', 'before the reload')
 
+  // The page's files come through serveStatic: Chromium revalidates them from its cache and is
+  // answered 304 (for the document itself Chromium reports the cached 200 it revalidated).
+  const statuses = new Map<string, number>()
+  const validated = new Set<string>()
+  const reading: Promise<void>[] = []
+  const seen = (res: { url(): string; status(): number; request(): { allHeaders(): Promise<Record<string, string>> } }): void => {
+    const path = new URL(res.url()).pathname
+    statuses.set(path, res.status())
+    reading.push(res.request().allHeaders().then((headers) => void (headers['if-none-match'] !== undefined && validated.add(path))))
+  }
+  hana.on('response', seen)
   await hana.reload()
   await hana.locator('#status[data-state="open"]').waitFor()
+  hana.off('response', seen)
+  await Promise.all(reading)
+  const shown = JSON.stringify([...statuses])
+  for (const file of ['/app.js', '/app.css', '/twinport-client.js']) assert.is(statuses.get(file), 304, `${file}: ${shown}`)
+  assert.ok(validated.has('/'), `the page was not revalidated: ${shown}`)
   // Open comes before the answers to the page's hello and joins: wait for what they show.
   await hana.locator('#whoami', { hasText: /^You are hana\.$/ }).waitFor()
   await hana.locator('#room-title', { hasText: /^#reload$/ }).waitFor()

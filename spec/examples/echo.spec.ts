@@ -168,16 +168,30 @@ echo('without DEFLATE :: an offer of permessage-deflate is not answered', async 
   assert.is(await answerOf(ctx.port), undefined)
 })
 
-echo('GET /static/... :: the files of examples/public/ with validators; a reload is 304', async (ctx) => {
+echo('GET /static/... :: the files of examples/public/ with validators, compressed on request; a reload is 304', async (ctx) => {
   const base = `http://127.0.0.1:${ctx.port}/static`
   const page = await fetch(`${base}/`, { signal: AbortSignal.timeout(WAIT_MS) })
   assert.is(page.status, 200)
   assert.is(page.headers.get('content-type'), 'text/html; charset=utf-8')
   assert.match(await page.text(), '<h1>twinport echo</h1>')
-  const css = await fetch(`${base}/site.css`, { signal: AbortSignal.timeout(WAIT_MS) })
-  assert.ok((await css.text()).length > 2048)
-  const again = await fetch(`${base}/site.css`, { headers: { 'If-None-Match': css.headers.get('etag') as string }, signal: AbortSignal.timeout(WAIT_MS) })
+  const css = await fetch(`${base}/site.css`, { headers: { 'Accept-Encoding': 'gzip' }, signal: AbortSignal.timeout(WAIT_MS) })
+  // fetch decodes the gzip; the header says it was sent so.
+  assert.is(css.headers.get('content-encoding'), 'gzip')
+  assert.is(css.headers.get('vary'), 'Accept-Encoding')
+  const sheet = await css.text()
+  assert.ok(sheet.length > 2048)
+  const br = await fetch(`${base}/site.css`, { headers: { 'Accept-Encoding': 'gzip;q=0.5, br' }, signal: AbortSignal.timeout(WAIT_MS) })
+  assert.is(br.headers.get('content-encoding'), 'br')
+  assert.is(await br.text(), sheet)
+  const plain = await fetch(`${base}/site.css`, { headers: { 'Accept-Encoding': 'identity' }, signal: AbortSignal.timeout(WAIT_MS) })
+  assert.is(plain.headers.get('content-encoding'), null)
+  assert.is(plain.headers.get('content-length'), String(sheet.length))
+  assert.is(await plain.text(), sheet)
+  // The compressed answer's ETag is weak (RFC 9110 §8.8.1), and still answers a reload with 304.
+  const again = await fetch(`${base}/site.css`, { headers: { 'If-None-Match': css.headers.get('etag') as string, 'Accept-Encoding': 'gzip' }, signal: AbortSignal.timeout(WAIT_MS) })
   assert.is(again.status, 304)
+  const hello = await fetch(`http://127.0.0.1:${ctx.port}/hello`, { headers: { 'Accept-Encoding': 'gzip' }, signal: AbortSignal.timeout(WAIT_MS) })
+  assert.is(hello.headers.get('vary'), null, 'only /static/ is compressed')
 })
 
 echo.run()

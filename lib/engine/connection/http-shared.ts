@@ -25,6 +25,7 @@ import type { SseFraming } from '../../core/sse/sse-wire.js'
 import type { SseShared } from './sse-shared.js'
 import { isEventPost } from '../../core/sse/event-post.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
+import type { HttpCompression } from '../http/http-compression.js'
 
 export class HttpShared<S> {
   readonly io: SocketIo<S>
@@ -52,6 +53,8 @@ export class HttpShared<S> {
     private readonly batcher: FlushBatcher<S>,
     private readonly logger: Logger,
     private readonly debugOn: boolean,
+    /** On-the-fly compression of answers (the `compress` option); `undefined` when off. */
+    private readonly compression: HttpCompression | undefined = undefined,
   ) {
     this.io = platform.io
     this.timers = platform.timers
@@ -68,8 +71,13 @@ export class HttpShared<S> {
   respond(request: HttpRequest, owner: ExchangeOwner, exchange: number): Response | Promise<Response> {
     const answer = dispatchHttpNow(this.compiled, request, this.dispatch, owner, exchange)
     // A post to an event stream's session (`eventPost`) is delivered now and answered for it.
-    if (answer instanceof Promise) return answer.then((res) => (isEventPost(res.body) ? this.eventStreams.post(res.body) : res))
-    return isEventPost(answer.body) ? this.eventStreams.post(answer.body) : answer
+    const posted = answer instanceof Promise
+      ? answer.then((res) => (isEventPost(res.body) ? this.eventStreams.post(res.body) : res))
+      : isEventPost(answer.body) ? this.eventStreams.post(answer.body) : answer
+    const compression = this.compression
+    // Off: one field read, nothing else on the hot path.
+    if (compression === undefined) return posted
+    return posted instanceof Promise ? posted.then((res) => compression.apply(request, res)) : compression.apply(request, posted)
   }
 
   /**

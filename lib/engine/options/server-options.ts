@@ -12,6 +12,7 @@ import type { WsMiddleware } from '../../core/route/ws-middleware.js'
 import type { RouteSource } from '../../core/route/route.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import type { RecoveryStore } from '../recovery/recovery-store.js'
+import { type CompressConfig, type CompressOptions, resolveCompressConfig } from '../../core/http/compress/compress-config.js'
 import type { DeflateConfig, DeflateOptions } from '../../core/ws/extensions/deflate-config.js'
 import { resolveDeflateConfig } from '../../core/ws/extensions/resolve-deflate-config.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
@@ -65,6 +66,14 @@ export interface ServerOptions {
    * that does not offer it, or a runtime with no DEFLATE codec, gets plain frames.
    */
   readonly perMessageDeflate?: boolean | DeflateOptions
+  /**
+   * HTTP compression of answers (gzip, Brotli, zstd where the runtime has it), off by default:
+   * `true` turns it on with the defaults (bodies of 1 KiB and more, of compressible types, in
+   * the coding the request prefers by its Accept-Encoding), an object changes any of them
+   * (`{ threshold: 256, codings: ['gzip'] }`). Streamed bodies are compressed as they are
+   * sent, Server-Sent Events flushed one by one.
+   */
+  readonly compress?: boolean | CompressOptions
   /** Serve `https://` and `wss://` with this key and certificate (plain HTTP when absent). */
   readonly tls?: TlsOptions
 }
@@ -109,6 +118,8 @@ export interface ResolvedOptions {
   readonly recovery: ResolvedRecovery | undefined
   /** The permessage-deflate settings, every one set (`enabled: false` when off). */
   readonly perMessageDeflate: DeflateConfig
+  /** The HTTP compression settings, every one set (`enabled: false` when off). */
+  readonly compress: CompressConfig
   /** Present when the server speaks TLS. */
   readonly tls?: TlsOptions
 }
@@ -207,6 +218,8 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits }
   const deflate = resolveDeflate(options.perMessageDeflate)
   if (E.isLeft(deflate)) return E.left([deflate.left])
+  const compress = resolveCompressConfig(options.compress)
+  if (E.isLeft(compress)) return E.left([compress.left])
   return E.right({
     host: options.host ?? '0.0.0.0',
     port: options.port ?? 6001,
@@ -216,6 +229,7 @@ export const resolveOptions = (options: ServerOptions): E.Either<readonly string
     limits,
     recovery: options.recovery === false ? undefined : { ...DEFAULT_RECOVERY, ...options.recovery },
     perMessageDeflate: deflate.right,
+    compress: compress.right,
     ...(options.tls === undefined ? {} : { tls: options.tls }),
   })
 }

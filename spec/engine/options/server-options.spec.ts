@@ -1,3 +1,4 @@
+import { DEFAULT_COMPRESS_CONFIG } from '../../../lib/core/http/compress/compress-config.js'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as E from 'fp-ts/lib/Either.js'
@@ -15,7 +16,7 @@ test('resolveOptions :: the seed defaults: 0.0.0.0:6001, no debug, any origin', 
   const r = resolveOptions({})
   assert.ok(E.isRight(r))
   if (E.isRight(r)) {
-    assert.equal(r.right, { host: '0.0.0.0', port: 6001, debug: false, allowedOrigins: ['*'], protocols: [], limits: DEFAULT_LIMITS, recovery: DEFAULT_RECOVERY, perMessageDeflate: DEFAULT_DEFLATE_CONFIG })
+    assert.equal(r.right, { host: '0.0.0.0', port: 6001, debug: false, allowedOrigins: ['*'], protocols: [], limits: DEFAULT_LIMITS, recovery: DEFAULT_RECOVERY, perMessageDeflate: DEFAULT_DEFLATE_CONFIG, compress: DEFAULT_COMPRESS_CONFIG })
   }
 })
 
@@ -64,6 +65,12 @@ test('resolveOptions :: perMessageDeflate is off unless asked; true turns the de
   assert.equal(config(true), { ...DEFAULT_DEFLATE_CONFIG, enabled: true })
   assert.equal(config({ threshold: 256, serverMaxWindowBits: 12 }), { ...DEFAULT_DEFLATE_CONFIG, enabled: true, threshold: 256, serverMaxWindowBits: 12 })
   assert.equal(config({ enabled: false, threshold: 10 })?.enabled, false)
+})
+
+test('resolveOptions :: compress is off unless asked; a bad setting is named', () => {
+  const r = resolveOptions({ compress: { threshold: 256 } })
+  assert.equal(E.isRight(r) ? r.right.compress : undefined, { ...DEFAULT_COMPRESS_CONFIG, enabled: true, threshold: 256 })
+  assert.equal(errors({ compress: { brotliQuality: 12 } }), ['compress.brotliQuality: expected an integer from 0 to 11, got 12'])
 })
 
 test('resolveOptions :: a bad perMessageDeflate names the setting and what it takes', () => {

@@ -32,7 +32,7 @@ test('chatServerOptions :: the route table holds the page, the API and the four 
   assert.is(options.debug, true)
   const table = routes(options.routes ?? [])
   const http = table.flatMap((r) => (r._tag === 'HttpRoute' ? [`${r.method} ${r.path}`] : []))
-  assert.equal(http, ['GET /', 'GET /app.js', 'GET /twinport-client.js', 'GET /app.css', 'GET /api/rooms', 'POST /api/rooms/{room}/messages'])
+  assert.equal(http, ['GET /api/rooms', 'POST /api/rooms/{room}/messages', 'GET /{*path}'])
   const events = table.flatMap((r) => (r._tag === 'SocketOn' ? [r.event] : []))
   assert.equal(events, ['hello', 'join', 'leave', 'message'])
   assert.is(options.httpMiddleware?.length, 1)

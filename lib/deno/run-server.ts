@@ -16,7 +16,7 @@
  */
 import type { Client } from '../engine/connection/client.js'
 import { createEngine } from '../engine/create-engine.js'
-import { joinBytes } from '../engine/connection/join-bytes.js'
+import { joinBytes } from '../core/join-bytes.js'
 import { portableFrames } from '../engine/delivery/outgoing.js'
 import type { Platform, SocketIo, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'

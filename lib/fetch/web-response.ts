@@ -13,7 +13,7 @@ import { responseParts } from '../core/http/response-parts.js'
 import type { StreamBody } from '../core/http/stream-body.js'
 import type { HttpRequest, Response as Answer } from '../core/http/types.js'
 import type { EmbeddedHttp } from '../engine/http/embedded-http.js'
-import { pullOf } from '../engine/http/pull-source.js'
+import { pullOf } from '../core/http/pull-source.js'
 import { HIGH_WATER, type PumpOutcome, ResponsePump } from '../engine/http/response-pump.js'
 
 /** What the exchange hears of its streamed answer: the consumer cancelled it (the client went away). */

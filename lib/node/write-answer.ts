@@ -10,7 +10,7 @@ import type { ServerResponse } from 'node:http'
 import { responseParts } from '../core/http/response-parts.js'
 import type { HttpRequest, Response } from '../core/http/types.js'
 import type { EmbeddedHttp } from '../engine/http/embedded-http.js'
-import { pullOf } from '../engine/http/pull-source.js'
+import { pullOf } from '../core/http/pull-source.js'
 import { ResponsePump } from '../engine/http/response-pump.js'
 
 // Header lines to Node's record (repeated names as arrays, e.g. Set-Cookie).

@@ -2,27 +2,34 @@
  * Streamed bodies without a server (DESIGN §2: a route table is tested as data): a request
  * body given as bytes over time, the exchange a dispatch hands to the handler, and a streamed
  * answer read back whole. What `dispatchHttp` needs to run a route declared
- * `{ body: 'stream' }` in process, and what a test needs to read what it answered.
+ * `{ body: 'stream' }` in process, and what a test needs to read what it answered. The
+ * embedding glues (`attach`, `toFetch`) make their bodies with `bodyStreamOf` too.
  *
  * Pure and portable: no node:* imports.
  */
+import { joinBytes } from '../join-bytes.js'
 import type { BodyStream, ExchangeOwner } from './body-stream.js'
+import { pullOf } from './pull-source.js'
 import { isStreamBody } from './stream-body.js'
 import type { Response } from './types.js'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-const join = (parts: readonly Uint8Array[]): Uint8Array => {
-  let size = 0
-  for (const part of parts) size += part.length
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
+type Pieces = Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>
+
+// The pieces as bytes; the source's iterator is made by the caller, so a source that refuses
+// to be read throws where the reading starts. Stopping early stops the source.
+async function* bytesOf(iterator: Iterator<Uint8Array | string> | AsyncIterator<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+  let done = false
+  try {
+    for (let step = await iterator.next(); step.done !== true; step = await iterator.next()) {
+      yield typeof step.value === 'string' ? encoder.encode(step.value) : step.value
+    }
+    done = true
+  } finally {
+    if (!done) await iterator.return?.()
   }
-  return out
 }
 
 /**
@@ -32,24 +39,18 @@ const join = (parts: readonly Uint8Array[]): Uint8Array => {
  * const body = bodyStreamOf(['hello ', 'world'])
  * await body.text() // 'hello world'
  */
-export const bodyStreamOf = (pieces: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>, length?: number): BodyStream => {
+export const bodyStreamOf = (pieces: Pieces, length?: number): BodyStream => {
   let taken = false
-  const take = (): void => {
+  const take = (): AsyncGenerator<Uint8Array> => {
     if (taken) throw new TypeError('the request body is being read already (read it once, one way)')
     taken = true
-  }
-  async function* bytes(): AsyncGenerator<Uint8Array> {
-    for await (const piece of pieces) yield typeof piece === 'string' ? encoder.encode(piece) : piece
+    return bytesOf(Symbol.asyncIterator in pieces ? pieces[Symbol.asyncIterator]() : pieces[Symbol.iterator]())
   }
   const body: BodyStream = {
     length,
-    [Symbol.asyncIterator]: () => {
-      take()
-      return bytes()
-    },
+    [Symbol.asyncIterator]: take,
     stream: () => {
-      take()
-      const source = bytes()
+      const source = take()
       return new ReadableStream<Uint8Array>({
         pull: async (controller) => {
           const step = await source.next()
@@ -60,10 +61,13 @@ export const bodyStreamOf = (pieces: Iterable<Uint8Array | string> | AsyncIterab
       })
     },
     bytes: async () => {
-      take()
       const parts: Uint8Array[] = []
-      for await (const part of bytes()) parts.push(part)
-      return join(parts)
+      let size = 0
+      for await (const part of take()) {
+        parts.push(part)
+        size += part.length
+      }
+      return joinBytes(parts, size)
     },
     text: async () => decoder.decode(await body.bytes()),
   }
@@ -97,11 +101,13 @@ export const readResponseBody = async (res: Response): Promise<Uint8Array> => {
   if (typeof body === 'string') return encoder.encode(body)
   if (body instanceof Uint8Array) return body
   if (!isStreamBody(body)) return encoder.encode(JSON.stringify(body))
+  const pull = pullOf(body.source)
   const parts: Uint8Array[] = []
-  const source = body.source
-  if (typeof (source as ReadableStream<Uint8Array>).getReader === 'function') {
-    const reader = (source as ReadableStream<Uint8Array>).getReader()
-    for (let step = await reader.read(); step.done !== true; step = await reader.read()) parts.push(step.value)
-  } else for await (const piece of source as AsyncIterable<Uint8Array | string>) parts.push(typeof piece === 'string' ? encoder.encode(piece) : piece)
-  return join(parts)
+  let size = 0
+  for (let step = await pull.next(); step.done !== true; step = await pull.next()) {
+    const piece = typeof step.value === 'string' ? encoder.encode(step.value) : (step.value as Uint8Array)
+    parts.push(piece)
+    size += piece.length
+  }
+  return joinBytes(parts, size)
 }

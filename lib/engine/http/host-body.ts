@@ -11,7 +11,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type BodyStream, BodyStreamError } from '../../core/http/body-stream.js'
 import { bodyIncomplete, bodyTooLarge, type HttpError } from '../../core/http/http-error.js'
-import { joinBytes } from '../connection/join-bytes.js'
+import { bodyStreamOf } from '../../core/http/in-process-exchange.js'
+import { joinBytes } from '../../core/join-bytes.js'
 
 /** Where a host's body comes from: pieces as they arrive (Node's streams give Buffers, a Uint8Array subclass). */
 export type HostBody = AsyncIterable<Uint8Array>
@@ -58,43 +59,22 @@ export const readHostBody = async (source: HostBody, maxBody: number, length?: n
   return E.right(joined(parts))
 }
 
-const decoder = new TextDecoder()
-
 /**
- * The `BodyStream` of a route declared `{ body: 'stream' }`, over the host's body.
+ * The `BodyStream` of a route declared `{ body: 'stream' }`, over the host's body: read once,
+ * any one way (`bodyStreamOf`), each piece counted against `maxBody`.
  *
  * @example
  * const body = hostBodyStream(incomingMessage, 2 ** 31, 1234)
  * for await (const piece of body) hash.update(piece)
  */
-export const hostBodyStream = (source: HostBody, maxBody: number, length: number | undefined): BodyStream => {
-  let taken = false
-  const take = (): AsyncGenerator<Uint8Array> => {
-    if (taken) throw new TypeError('the request body is being read already (read it once, one way)')
-    taken = true
-    if (length !== undefined && length > maxBody) throw new BodyStreamError(bodyTooLarge(maxBody))
-    return within(source, maxBody)
-  }
-  const bytes = async (): Promise<Uint8Array> => {
-    const parts: Uint8Array[] = []
-    for await (const piece of take()) parts.push(piece)
-    return joined(parts)
-  }
-  return {
-    length,
-    [Symbol.asyncIterator]: take,
-    stream: () => {
-      const pieces = take()
-      return new ReadableStream<Uint8Array>({
-        pull: async (controller) => {
-          const step = await pieces.next()
-          if (step.done === true) controller.close()
-          else controller.enqueue(step.value)
-        },
-        cancel: async () => void (await pieces.return(undefined)),
-      })
+export const hostBodyStream = (source: HostBody, maxBody: number, length: number | undefined): BodyStream =>
+  bodyStreamOf(
+    {
+      // An announced length past the limit refuses where the reading starts.
+      [Symbol.asyncIterator]: () => {
+        if (length !== undefined && length > maxBody) throw new BodyStreamError(bodyTooLarge(maxBody))
+        return within(source, maxBody)
+      },
     },
-    bytes,
-    text: async () => decoder.decode(await bytes()),
-  }
-}
+    length,
+  )

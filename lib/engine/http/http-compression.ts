@@ -23,7 +23,7 @@ import { headerValue } from '../../core/http/header-value.js'
 import { type BodySource, isStreamBody, StreamBody } from '../../core/http/stream-body.js'
 import { stringifyJson } from '../../core/http/stringify-json.js'
 import type { HttpRequest, Response } from '../../core/http/types.js'
-import { type Pull, pullOf } from './pull-source.js'
+import { type Pull, pullOf } from '../../core/http/pull-source.js'
 
 const encoder = new TextEncoder()
 

@@ -9,6 +9,7 @@
  */
 import { type BodyStream, BodyStreamError } from '../../core/http/body-stream.js'
 import type { HttpError } from '../../core/http/http-error.js'
+import { joinBytes } from '../../core/join-bytes.js'
 
 /** Bytes held for the handler past which reading the socket pauses. */
 export const HIGH_WATER = 256 * 1024
@@ -124,14 +125,7 @@ export class RequestBody implements BodyStream {
       parts.push(step.value)
       size += step.value.length
     }
-    if (parts.length === 1) return parts[0] as Uint8Array
-    const out = new Uint8Array(size)
-    let at = 0
-    for (const part of parts) {
-      out.set(part, at)
-      at += part.length
-    }
-    return out
+    return joinBytes(parts, size)
   }
 
   async text(): Promise<string> {

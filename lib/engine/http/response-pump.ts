@@ -11,7 +11,7 @@
 import { CHUNK_TAIL, chunkSizeLine, LAST_CHUNK } from '../../core/http/chunk-framing.js'
 import type { StreamFraming } from '../../core/http/serialize-stream-head.js'
 import type { BodySource } from '../../core/http/stream-body.js'
-import { type Pull, pullOf } from './pull-source.js'
+import { type Pull, pullOf } from '../../core/http/pull-source.js'
 
 /** The send backlog in bytes under which the next piece is pulled. */
 export const HIGH_WATER = 64 * 1024

@@ -11,6 +11,7 @@
  *
  * Pure and portable: no node:* imports, no I/O of its own.
  */
+import { joinBytes } from '../../join-bytes.js'
 import { boundaryOf } from './boundary-of.js'
 import { decodeMultipart, type MultipartState } from './decode-multipart.js'
 import { endMultipart } from './end-multipart.js'
@@ -65,17 +66,6 @@ export interface MultipartSource {
 
 const EMPTY = new Uint8Array(0)
 const utf8 = new TextDecoder()
-
-const concat = (parts: readonly Uint8Array[], size: number): Uint8Array => {
-  if (parts.length === 1) return parts[0] as Uint8Array
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
 
 // The decoder's events pulled one at a time from the body, as the handler asks for them.
 class EventPump {
@@ -147,7 +137,7 @@ export async function* readMultipart(req: MultipartSource, limits: Partial<Multi
         parts.push(e.data.slice())
         size += e.data.length
       }
-      yield { kind: 'field', name, value: utf8.decode(concat(parts, size)), contentType, headers }
+      yield { kind: 'field', name, value: utf8.decode(joinBytes(parts, size)), contentType, headers }
       continue
     }
     let ended = false
@@ -180,7 +170,7 @@ export async function* readMultipart(req: MultipartSource, limits: Partial<Multi
           parts.push(chunk.slice())
           size += chunk.length
         }
-        return concat(parts, size)
+        return joinBytes(parts, size)
       },
     }
     yield file

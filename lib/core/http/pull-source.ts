@@ -4,9 +4,9 @@
  * `return()`, stream `cancel()`). The engine's pump reads a source through it, and so do the
  * embedding glues (`attach`'s `ServerResponse` writer, `toFetch`'s `ReadableStream`).
  *
- * Portable: no node:* imports, no Buffer.
+ * Pure and portable: no node:* imports, no Buffer.
  */
-import type { BodySource } from '../../core/http/stream-body.js'
+import type { BodySource } from './stream-body.js'
 
 /** Pulls a source piece by piece; `cancel` never throws and stops it for good. */
 export interface Pull {

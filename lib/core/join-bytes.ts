@@ -1,7 +1,7 @@
 /**
  * Joins byte arrays into one, in order: what adapters do with writes held by a cork, so a
  * batch of frames leaves in one write. A single part is returned as it is (no copy).
- * Must not import `node:*`, Buffer or process.
+ * Pure and portable: no node:* imports, no Buffer.
  */
 export const joinBytes = (parts: readonly Uint8Array[], total: number, allocate: (size: number) => Uint8Array = (n) => new Uint8Array(n)): Uint8Array => {
   if (parts.length === 1) return parts[0] as Uint8Array

@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { joinBytes } from '../../../lib/engine/connection/join-bytes.js'
+import { joinBytes } from '../../lib/core/join-bytes.js'
 
 test('joinBytes :: parts in order, one array', () => {
   const joined = joinBytes([new Uint8Array([1, 2]), new Uint8Array([]), new Uint8Array([3])], 3)

@@ -2,8 +2,8 @@
  * `Attachment`: everything a hub keeps of one WebSocket client, held by the socket itself
  * (`serializeAttachment`), so it survives the Durable Object's hibernation and nothing of an
  * idle client stays in memory: its id, its rooms, its client data, and the part of its upgrade
- * request its handlers see as `ctx.request`. The runtime bounds an attachment's size (2 KiB
- * serialized, at the time of writing): the request keeps its target and a few headers only,
+ * request its handlers see as `ctx.request`. Cloudflare bounds an attachment's size (2,048
+ * bytes serialized, as documented; workerd run locally does not enforce it): the request keeps its target and a few headers only,
  * and a client whose data outgrows the bound makes `setClientData` throw.
  *
  * Portable: no node:* imports, no Buffer.

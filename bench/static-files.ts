@@ -18,7 +18,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { JSON_BYTES } from './peers/compress-json.js'
@@ -139,6 +139,8 @@ const main = async (): Promise<void> => {
   const built = build()
   const all = contenders(built).filter((c) => (onlyContenders === undefined || onlyContenders.includes(c.id)) && workloads.some((w) => w.kind === c.kind))
   root = await mkdtemp(join(tmpdir(), 'twinport-static-'))
+  // nginx's worker runs as another user (nobody or www-data) when the bench runs as root.
+  await chmod(root, 0o755)
   await makeFiles(root)
   const runs: StaticRun[] = []
   const failures: StaticFailure[] = []

@@ -1,6 +1,6 @@
 /**
  * `bunFiles`: the Platform's `files` on Bun: the shared runtime layer's `node:fs` reader
- * (`statFile`, `readRange`: a FileHandle read at positions, 64 KiB per pull), which Bun runs
+ * (`statFile`, `readRange`: a FileHandle read at positions, 256 KiB at most per pull), which Bun runs
  * natively. Imports lib/runtime and the core, never another adapter.
  *
  * Not `Bun.file(path).slice(a, b)`: both its `stream()` and its `arrayBuffer()` were seen to

@@ -1,7 +1,7 @@
 /**
  * `nodeFiles`: the Platform's `files` over `node:fs` (realpath, stat, a FileHandle read at
  * positions), for Node, for Deno (its `node:fs`), and for Bun's stat. A range is read in
- * pieces of at most 64 KiB, each into its own buffer (the engine may still hold the last
+ * pieces of at most 256 KiB, each into its own buffer (the engine may still hold the last
  * piece while the next is read), and the file is opened only at the first pull. Part of the
  * shared runtime layer (lib/runtime/): imports the core and `node:*`, never an adapter.
  */
@@ -9,8 +9,14 @@ import { Buffer } from 'node:buffer'
 import { open, realpath, stat } from 'node:fs/promises'
 import type { FileInfo, StaticFiles } from '../core/http/static/static-files.js'
 
-/** The largest piece read at once: the pump's usual write, and no big allocations. */
-export const FILE_PIECE = 64 * 1024
+/**
+ * The largest piece read at once. Each piece is a trip through the runtime's thread pool and
+ * one socket write; with the server on one core those trips, not the copying, were most of a
+ * large file's cost (bench/static-files.ts, session 10: a 1 MiB file in 64 KiB pieces took
+ * about a quarter more server CPU than in 256 KiB pieces). 256 KiB bounds what one answer
+ * holds beyond the pump's 64 KiB backlog, and stays well under a loopback socket's buffer.
+ */
+export const FILE_PIECE = 256 * 1024
 
 /**
  * The facts of `path` with its links resolved, or `undefined` when absent or unreadable.

@@ -10,6 +10,7 @@ import type { HeadScratch } from '../../core/http/head-scratch.js'
 import type { HttpLimits } from '../../core/http/http-limits.js'
 import type { SerializeCache } from '../../core/http/serialize-response.js'
 import type { HttpRequest, Response } from '../../core/http/types.js'
+import type { AbuseLog } from '../limit/abuse-log.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
 import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
@@ -55,6 +56,8 @@ export class HttpShared<S> {
     private readonly debugOn: boolean,
     /** On-the-fly compression of answers (the `compress` option); `undefined` when off. */
     private readonly compression: HttpCompression | undefined = undefined,
+    /** Where bad requests are counted, logged once per window (`AbuseLog`). */
+    readonly abuse: AbuseLog | undefined = undefined,
   ) {
     this.io = platform.io
     this.timers = platform.timers

@@ -7,7 +7,7 @@
  */
 import { errorResponse } from '../../core/http/response.js'
 import type { HttpRequest, Response } from '../../core/http/types.js'
-import { bucketOf } from '../../core/limit/rate-limit-rule.js'
+import { bucketOf } from '../../core/route/rate-limit-rule.js'
 import type { BucketRule } from '../../core/limit/take-token.js'
 import type { ResolvedRateLimits } from '../options/rate-limit-options.js'
 import type { AbuseLog } from './abuse-log.js'

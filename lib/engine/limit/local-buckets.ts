@@ -10,7 +10,8 @@ import { type BucketRule, takeToken } from '../../core/limit/take-token.js'
 const SWEEP_MS = 10_000
 
 export class LocalBuckets {
-  private readonly tats = new Map<string, number>()
+  // By bucket name, then key: no string joined per check.
+  private readonly tats = new Map<string, Map<string, number>>()
   private sweptAt = 0
 
   constructor(private readonly now: () => number) {}
@@ -19,19 +20,22 @@ export class LocalBuckets {
   take(name: string, key: string, rule: BucketRule): LimitVerdict {
     const now = this.now()
     if (now - this.sweptAt >= SWEEP_MS) this.sweep(now)
-    const id = `${name}\u0000${key}`
-    const verdict = takeToken(this.tats.get(id), rule, now)
-    if (verdict.allowed) this.tats.set(id, verdict.tat)
+    let keys = this.tats.get(name)
+    if (keys === undefined) this.tats.set(name, (keys = new Map()))
+    const verdict = takeToken(keys.get(key), rule, now)
+    if (verdict.allowed) keys.set(key, verdict.tat)
     return verdict
   }
 
   /** How many buckets are kept (not yet full again at the last sweep). */
   get size(): number {
-    return this.tats.size
+    let size = 0
+    for (const keys of this.tats.values()) size += keys.size
+    return size
   }
 
   private sweep(now: number): void {
     this.sweptAt = now
-    for (const [id, tat] of this.tats) if (tat <= now) this.tats.delete(id)
+    for (const keys of this.tats.values()) for (const [key, tat] of keys) if (tat <= now) keys.delete(key)
   }
 }

@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { takeToken } from '../../../lib/core/limit/take-token.js'
-import { bucketOf, checkRule } from '../../../lib/core/limit/rate-limit-rule.js'
+import { bucketOf, checkRule } from '../../../lib/core/route/rate-limit-rule.js'
 
 test('takeToken :: two tokens, then a refusal saying when the next one comes', () => {
   const rule = { intervalMs: 100, burst: 2 }

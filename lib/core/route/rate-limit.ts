@@ -8,12 +8,12 @@
  * Pure and portable: no node:* imports.
  */
 import type { Params, Request } from '../http/request.js'
-import type { HttpContext } from '../route/http-context.js'
-import type { HttpRoute, SocketOnRoute } from '../route/route.js'
-import type { SocketContext } from '../route/socket-context.js'
-import { RateLimited, tooManyRequests } from './rate-limited.js'
+import type { HttpContext } from './http-context.js'
+import type { HttpRoute, SocketOnRoute } from './route.js'
+import type { SocketContext } from './socket-context.js'
+import { RateLimited, tooManyRequests } from '../limit/rate-limited.js'
 import { bucketOf, checkRule, type EventSubject, type RateLimitRule } from './rate-limit-rule.js'
-import type { LimitVerdict } from './rate-limiter.js'
+import type { LimitVerdict } from '../limit/rate-limiter.js'
 
 const isThenable = (x: unknown): x is PromiseLike<LimitVerdict> =>
   typeof x === 'object' && x !== null && typeof (x as { readonly then?: unknown }).then === 'function'

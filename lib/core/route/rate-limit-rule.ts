@@ -5,8 +5,8 @@
  */
 import type { Request } from '../http/request.js'
 import type { Params } from '../http/request.js'
-import type { SocketContext } from '../route/socket-context.js'
-import type { BucketRule } from './take-token.js'
+import type { SocketContext } from './socket-context.js'
+import type { BucketRule } from '../limit/take-token.js'
 
 /**
  * Whose requests share a bucket:

@@ -184,4 +184,42 @@ Fallback('once upgrades pass again, the probe moves the same session back to Web
   }
 })
 
+Fallback('origins: an event stream opens only for an origin the upgrade would take; a post marked cross-site is refused unless its origin is listed by name', async () => {
+  const { server, port } = await serve('sse', 'main', { ...options, allowedOrigins: ['https://app.example', 'https://partner.example'] })
+  const base = `http://127.0.0.1:${port}/events`
+  try {
+    const refused = await fetch(base, { headers: { accept: 'text/event-stream', origin: 'https://evil.example' } })
+    assert.is(refused.status, 403)
+    assert.equal(await typesOf(server), [])
+    const controller = new AbortController()
+    const opened = await fetch(base, { headers: { accept: 'text/event-stream', origin: 'https://app.example' }, signal: controller.signal })
+    assert.is(opened.status, 200)
+    const reader = (opened.body as ReadableStream<Uint8Array>).getReader()
+    let text = ''
+    while (!text.includes('"sid"')) text += new TextDecoder().decode((await reader.read()).value)
+    const sid = /"sid":"([^"]+)"/.exec(text)?.[1] as string
+    const post = (headers: Record<string, string>): Promise<number> =>
+      fetch(base, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-twinport-session': sid, ...headers }, body: '{"event":"double","data":1,"id":1}' }).then((r) => r.status)
+    assert.is(await post({ origin: 'https://evil.example' }), 403)
+    assert.is(await post({ origin: 'https://partner.example', 'sec-fetch-site': 'cross-site' }), 202)
+    assert.is(await post({ origin: 'https://app.example', 'sec-fetch-site': 'same-origin' }), 202)
+    assert.is(await post({}), 202)
+    controller.abort()
+  } finally {
+    await server.close()
+  }
+  // With every origin allowed ('*', the default), a browser's cross-site post is still refused.
+  const open = await serve('sse', 'main', options)
+  try {
+    const status = await fetch(`http://127.0.0.1:${open.port}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-twinport-session': 'AnySession', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      body: '{"event":"double","data":1}',
+    }).then((r) => r.status)
+    assert.is(status, 403)
+  } finally {
+    await open.server.close()
+  }
+})
+
 Fallback.run()

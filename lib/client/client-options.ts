@@ -92,7 +92,6 @@ export const resolveClientOptions = ({
   // A fallback may do without WebSocket (an event stream alone).
   if (typeof WebSocket !== 'function' && !fallback) throw new TypeError('connect: no WebSocket here: pass options.WebSocket')
   if (auth !== undefined && typeof auth !== 'function') throw new TypeError('connect: options.auth must be a function')
-  if (fallback !== undefined && typeof fallback !== 'function') throw new TypeError('connect: options.fallback must be a fallback (sseFallback())')
   const { minDelay = 500, maxDelay = 10_000, maxAttempts = Infinity, shouldReconnect: retry = shouldReconnect } = reconnect || {}
   const numbers = { queueSize, timeout, maxMessageBytes, heartbeatGrace, 'reconnect.minDelay': minDelay, 'reconnect.maxDelay': maxDelay, 'reconnect.maxAttempts': maxAttempts }
   for (const [name, value] of Object.entries(numbers)) {

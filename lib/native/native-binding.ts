@@ -6,11 +6,12 @@
  *
  * The binary is looked up in `native/build/` of the package (from `lib/native/` and from
  * `dist/lib/native/`), or at `TWINPORT_NATIVE_BINARY` (the AddressSanitizer build of the
- * safety spec). Part of lib/native: imports `node:*` and fp-ts only.
+ * safety spec; a relative path is from the working directory). Part of lib/native: imports `node:*` and fp-ts only.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** What the native side calls, each with the connection's slot. */
@@ -55,7 +56,7 @@ const binaryName = `twinport-${process.platform}-${process.arch}.node`
 /** Where a binary may be: the override, then `native/build/` seen from lib/native and from dist/lib/native. */
 export const nativeBinaryPaths = (): readonly string[] => {
   const override = process.env.TWINPORT_NATIVE_BINARY
-  if (override !== undefined && override !== '') return [override]
+  if (override !== undefined && override !== '') return [resolve(override)]
   return ['../../native/build/', '../../../native/build/'].map((dir) => fileURLToPath(new URL(`${dir}${binaryName}`, import.meta.url)))
 }
 

@@ -157,7 +157,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger)
   const requests = new ClientRequests<S>(delivery, frames, timers, (clientId) => table.ws.has(clientId) || recovery.parked.has(clientId))
   const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames, requests)
-  const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers })
+  // Another node's post for an event stream of this one (`eventStreams` is made below, and called only later).
+  const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post: (sid, text) => eventStreams.deliver(sid, text) })
 
   const httpContext: HttpContext = {
     send: (clientId, event, data) => void ops.send(clientId, event, data),
@@ -209,7 +210,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
   const eventStreams = new SseShared<S>({
     io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
-    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins, requests,
+    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins, requests, cluster,
   })
   const httpCompression = startHttpCompression(resolved.right, platform, logger)
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression)

@@ -16,7 +16,9 @@ interface Answer {
 
 const get = (port: number, path: string, headers: Readonly<Record<string, string>>): Promise<Answer> =>
   new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, timeout: 10_000 }, (res) => {
+    // A fresh connection each time (Node 20's global agent keeps them alive, and the server may have
+    // closed an idle one during the previous measured window).
+    const req = request({ host: '127.0.0.1', port, path, headers, timeout: 10_000, agent: false }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))

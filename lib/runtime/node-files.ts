@@ -36,29 +36,41 @@ export const statFile = async (path: string): Promise<FileInfo | undefined> => {
 }
 
 /**
- * Bytes `first` to `last` of `path`, read as pulled.
+ * A reader of byte ranges in pieces of at most `piece` bytes (Bun keeps 64 KiB: see
+ * lib/bun/bun-files.ts).
+ *
+ * @example
+ * const read = rangeReader(64 * 1024)
+ * for await (const piece of read('/srv/www/app.js', 0, 99)) socket.write(piece)
+ */
+export const rangeReader =
+  (piece: number): StaticFiles['read'] =>
+  async function* (path: string, first: number, last: number): AsyncGenerator<Uint8Array> {
+    const handle = await open(path, 'r')
+    try {
+      let position = first
+      while (position <= last) {
+        const want = Math.min(piece, last - position + 1)
+        const bytes = Buffer.allocUnsafe(want)
+        const { bytesRead } = await handle.read(bytes, 0, want, position)
+        // The file got shorter since its stat: end here (the client sees a short body and the
+        // connection closed by the engine's length check), never pad.
+        if (bytesRead === 0) return
+        position += bytesRead
+        yield bytesRead === want ? bytes : bytes.subarray(0, bytesRead)
+      }
+    } finally {
+      await handle.close()
+    }
+  }
+
+/**
+ * Bytes `first` to `last` of `path`, read as pulled, in pieces of at most `FILE_PIECE`.
  *
  * @example
  * for await (const piece of readRange('/srv/www/app.js', 0, 99)) socket.write(piece)
  */
-export async function* readRange(path: string, first: number, last: number): AsyncGenerator<Uint8Array> {
-  const handle = await open(path, 'r')
-  try {
-    let position = first
-    while (position <= last) {
-      const want = Math.min(FILE_PIECE, last - position + 1)
-      const piece = Buffer.allocUnsafe(want)
-      const { bytesRead } = await handle.read(piece, 0, want, position)
-      // The file got shorter since its stat: end here (the client sees a short body and the
-      // connection closed by the engine's length check), never pad.
-      if (bytesRead === 0) return
-      position += bytesRead
-      yield bytesRead === want ? piece : piece.subarray(0, bytesRead)
-    }
-  } finally {
-    await handle.close()
-  }
-}
+export const readRange: StaticFiles['read'] = rangeReader(FILE_PIECE)
 
 /** The Platform's `files` over `node:fs`. */
 export const nodeFiles: StaticFiles = { stat: statFile, read: readRange }

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FILE_PIECE, readRange, statFile } from '../../lib/runtime/node-files.js'
+import { FILE_PIECE, rangeReader, readRange, statFile } from '../../lib/runtime/node-files.js'
 
 const withFile = async (bytes: Uint8Array, body: (path: string) => Promise<void>): Promise<void> => {
   const dir = await mkdtemp(join(tmpdir(), 'twinport-node-files-'))
@@ -70,6 +70,15 @@ test('readRange :: a file shorter than its stat said ends early, never padded', 
   await withFile(pattern(100), async (path) => {
     const pieces = await collect(readRange(path, 0, 199))
     assert.is(Buffer.concat(pieces).length, 100)
+  })
+})
+
+test('rangeReader :: pieces of the size asked (Bun keeps 64 KiB)', async () => {
+  const bytes = pattern(150_000)
+  await withFile(bytes, async (path) => {
+    const pieces = await collect(rangeReader(65_536)(path, 0, bytes.length - 1))
+    assert.equal(pieces.map((p) => p.length), [65_536, 65_536, 150_000 - 131_072])
+    assert.equal(Buffer.concat(pieces), Buffer.from(bytes))
   })
 })
 

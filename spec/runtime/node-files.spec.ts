@@ -55,7 +55,7 @@ test('readRange :: every piece is its own buffer (the engine may still hold the 
 
 test('readRange :: nothing is opened before the first pull; a file gone by then rejects that pull', async () => {
   await withFile(pattern(10), async (path) => {
-    const source = readRange(path, 0, 9)
+    const source = readRange(path, 0, 9)[Symbol.asyncIterator]()
     await unlink(path)
     try {
       await source.next()

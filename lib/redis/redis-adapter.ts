@@ -207,6 +207,8 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
 
   return {
     nodeId: config.nodeId,
+    // What a readiness check reads: `joining` is not up yet.
+    linkState: () => (self.link.state === 'joining' ? 'starting' : self.link.state),
     attach,
     publish: (frame, target, envelope) => self.parts?.publisher.publish(frame, target, envelope),
     sendTo: (node, clientId, frame, envelope) => self.parts?.nodes.sendTo(node, clientId, frame, envelope),

@@ -18,16 +18,20 @@ export class CounterSeries {
 
 export class Counter {
   readonly kind = 'counter' as const
-  private readonly series: SeriesTable<CounterSeries>
+  private readonly table: SeriesTable<CounterSeries>
   constructor(readonly spec: InstrumentSpec) {
-    this.series = new SeriesTable(spec.labels?.length ?? 0, spec.maxSeries ?? DEFAULT_MAX_SERIES, (values) => new CounterSeries(values))
+    this.table = new SeriesTable(spec.labels?.length ?? 0, spec.maxSeries ?? DEFAULT_MAX_SERIES, (values) => new CounterSeries(values))
   }
   /** The series of these label values (in the spec's label order). */
   labels(...values: string[]): CounterSeries {
-    return this.series.get(values)
+    return this.table.get(values)
+  }
+  /** The series of a one-label instrument (no array made: for hot paths with a changing label). */
+  series(value: string): CounterSeries {
+    return this.table.one(value)
   }
   /** Every series made so far. */
   all(): readonly CounterSeries[] {
-    return this.series.all()
+    return this.table.all()
   }
 }

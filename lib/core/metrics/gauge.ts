@@ -24,13 +24,17 @@ export type GaugeReader = (set: (value: number, ...labels: string[]) => void) =>
 
 export class Gauge {
   readonly kind = 'gauge' as const
-  private readonly series: SeriesTable<GaugeSeries>
+  private readonly table: SeriesTable<GaugeSeries>
   private readonly readers: GaugeReader[] = []
   constructor(readonly spec: InstrumentSpec) {
-    this.series = new SeriesTable(spec.labels?.length ?? 0, spec.maxSeries ?? DEFAULT_MAX_SERIES, (values) => new GaugeSeries(values))
+    this.table = new SeriesTable(spec.labels?.length ?? 0, spec.maxSeries ?? DEFAULT_MAX_SERIES, (values) => new GaugeSeries(values))
   }
   labels(...values: string[]): GaugeSeries {
-    return this.series.get(values)
+    return this.table.get(values)
+  }
+  /** The series of a one-label instrument (no array made: for hot paths with a changing label). */
+  series(value: string): GaugeSeries {
+    return this.table.one(value)
   }
   /** Read when the gauge is collected; the reader sets the series it knows. */
   observe(reader: GaugeReader): this {
@@ -41,11 +45,11 @@ export class Gauge {
   all(): readonly GaugeSeries[] {
     for (const read of this.readers) {
       try {
-        read((value, ...labels) => this.series.get(labels).set(value))
+        read((value, ...labels) => this.table.get(labels).set(value))
       } catch {
         // A broken reader must not break the scrape.
       }
     }
-    return this.series.all()
+    return this.table.all()
   }
 }

@@ -45,19 +45,23 @@ export interface HistogramSpec extends InstrumentSpec {
 export class Histogram {
   readonly kind = 'histogram' as const
   readonly buckets: readonly number[]
-  private readonly series: SeriesTable<HistogramSeries>
+  private readonly table: SeriesTable<HistogramSeries>
   constructor(readonly spec: HistogramSpec) {
     const buckets = spec.buckets ?? DURATION_BUCKETS
     for (let i = 1; i < buckets.length; i++) {
       if (!((buckets[i] as number) > (buckets[i - 1] as number))) throw new Error(`histogram ${spec.name}: buckets must ascend`)
     }
     this.buckets = Object.freeze([...buckets])
-    this.series = new SeriesTable(spec.labels?.length ?? 0, spec.maxSeries ?? DEFAULT_MAX_SERIES, (values) => new HistogramSeries(values, this.buckets))
+    this.table = new SeriesTable(spec.labels?.length ?? 0, spec.maxSeries ?? DEFAULT_MAX_SERIES, (values) => new HistogramSeries(values, this.buckets))
   }
   labels(...values: string[]): HistogramSeries {
-    return this.series.get(values)
+    return this.table.get(values)
+  }
+  /** The series of a one-label instrument (no array made: for hot paths with a changing label). */
+  series(value: string): HistogramSeries {
+    return this.table.one(value)
   }
   all(): readonly HistogramSeries[] {
-    return this.series.all()
+    return this.table.all()
   }
 }

@@ -36,6 +36,11 @@ export class SeriesTable<T extends Labelled> {
     return made
   }
 
+  /** The series of a one-label instrument: `get([value])` without the array. */
+  one(value: string): T {
+    return this.byKey.get(value) ?? this.get([value])
+  }
+
   /** Every series, the overflow one last. */
   all(): T[] {
     const all = [...this.byKey.values()]

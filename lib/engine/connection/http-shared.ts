@@ -26,6 +26,7 @@ import type { SseShared } from './sse-shared.js'
 import { isEventPost } from '../../core/sse/event-post.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
 import type { HttpCompression } from '../http/http-compression.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 export class HttpShared<S> {
   readonly io: SocketIo<S>
@@ -55,6 +56,8 @@ export class HttpShared<S> {
     private readonly debugOn: boolean,
     /** On-the-fly compression of answers (the `compress` option); `undefined` when off. */
     private readonly compression: HttpCompression | undefined = undefined,
+    /** Where requests are reported (`Instrumentation`); the no-op by default. */
+    readonly instrumentation: Instrumentation = NO_INSTRUMENTATION,
   ) {
     this.io = platform.io
     this.timers = platform.timers

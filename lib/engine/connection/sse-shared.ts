@@ -35,6 +35,7 @@ import { headerValue } from '../../core/http/header-value.js'
 import { readSessionCursor } from '../../core/sse/session-cursor.js'
 import { HEARTBEAT_MESSAGE, type ResyncReason } from '../../core/ws/session-wire.js'
 import { restoreSession } from '../recovery/restore-session.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 export interface SseSharedDeps<S> {
   readonly io: SocketIo<S>
@@ -55,6 +56,8 @@ export interface SseSharedDeps<S> {
   readonly allowedOrigins: readonly string[]
   /** The server's requests to its clients: an event-stream client that announces `tp_r=1` answers them by post. */
   readonly requests: ClientRequests<S>
+  /** Where dispatched posts are reported (`Instrumentation`); the no-op when absent. */
+  readonly instrumentation?: Instrumentation
 }
 
 // What a post is answered when its text went to its session (no body).
@@ -77,7 +80,10 @@ export class SseShared<S> {
   readonly timers: Timers
   readonly closeTimeoutMs: number
 
+  /** Where the engine reports what happens in it. */
+  readonly instrumentation: Instrumentation
   constructor(private readonly deps: SseSharedDeps<S>) {
+    this.instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
     this.io = deps.io
     this.timers = deps.timers
     this.closeTimeoutMs = deps.limits.closeTimeoutMs

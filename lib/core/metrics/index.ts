@@ -8,6 +8,4 @@ export { DEFAULT_MAX_SERIES, OVERFLOW_LABEL, type InstrumentKind, type Instrumen
 export { createMetricsRegistry, type Instrument, MetricsRegistry, type MetricsRegistryOptions } from './metrics-registry.js'
 export { prometheusLabel, prometheusName } from './prometheus-name.js'
 export { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from './render-prometheus.js'
-export { metricsRoute } from './metrics-route.js'
-export { type HealthReport, healthRoute, type HealthRouteOptions } from './health-route.js'
 export type { ClusterLinkState, ServerHealth } from './server-health.js'

@@ -4,9 +4,9 @@
  * (`ctx.metrics`). Pure and portable: no node:* imports.
  */
 import { errorResponse, response } from '../http/response.js'
-import { httpRoute } from '../route/http-route.js'
-import type { HttpRoute } from '../route/route.js'
-import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from './render-prometheus.js'
+import { httpRoute } from './http-route.js'
+import type { HttpRoute } from './route.js'
+import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from '../metrics/render-prometheus.js'
 
 /**
  * A route serving the server's metrics as Prometheus text (format 0.0.4): 404 when the

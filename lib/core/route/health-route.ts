@@ -7,9 +7,9 @@
  */
 import { json } from '../http/response.js'
 import type { Response } from '../http/types.js'
-import type { HttpContext } from '../route/http-context.js'
-import { httpRoute } from '../route/http-route.js'
-import type { HttpRoute } from '../route/route.js'
+import type { HttpContext } from './http-context.js'
+import { httpRoute } from './http-route.js'
+import type { HttpRoute } from './route.js'
 
 export interface HealthRouteOptions {
   /** Where (default `/health`); `<path>/live` and `<path>/ready` beside it. */

@@ -185,6 +185,7 @@ export class HttpConnection<S> implements ExchangeOwner {
     this.parse(now)
     // What was answered synchronously leaves now, in one write.
     if (this.gathered() || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
+    this.shared.instrumentation.settle()
   }
 
   /** The peer ended its side: answer what is owed, then close. */
@@ -408,7 +409,7 @@ export class HttpConnection<S> implements ExchangeOwner {
     const exchange = ++this.exchanges
     if (body !== undefined) (this.bodies ??= new Map()).set(exchange, body)
     const instrumentation = this.shared.instrumentation
-    const started = instrumentation.active ? instrumentation.requestStarted(request.method) : 0
+    const started = instrumentation.active ? instrumentation.requestStarted(request.method, this.requestStartedAt) : 0
     this.routing = exchange
     this.route = undefined
     const answer = this.shared.respond(request, this, exchange)
@@ -434,7 +435,7 @@ export class HttpConnection<S> implements ExchangeOwner {
       if (instrumentation.active) {
         const late = this.lateRoutes?.get(exchange)
         if (late !== undefined) this.lateRoutes?.delete(exchange)
-        instrumentation.requestAnswered(request.method, early ?? late, res.status, started)
+        instrumentation.requestAnswered(request.method, early ?? late, res.status, started, this.shared.timers.now())
       }
       // Answered by the connection already (413 mid-body), or the client is gone.
       if (slot.settled === true || this.gone) return
@@ -547,6 +548,7 @@ export class HttpConnection<S> implements ExchangeOwner {
     this.requestStartedAt = now
     if (this.queue.push(step.rest)) this.parse(now)
     if (this.gathered() || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
+    this.shared.instrumentation.settle()
   }
 
   // The streamed body cannot be read to its end: its exchange is answered with the error

@@ -19,13 +19,21 @@ export type EventEnd = 'ack' | 'no_reply' | 'error'
 export interface Instrumentation {
   /** Whether the engine should call anything at all (`false`: the no-op; hot paths skip even the calls). */
   readonly active: boolean
-  /** An HTTP request was read and is being dispatched. Answers the token given to `requestAnswered`. */
-  requestStarted(method: string): number
+  /**
+   * An HTTP request was read and is being dispatched; `now` is the engine's clock (ms) when its
+   * bytes came, already read for the time-outs (a clock read costs as much as a small request
+   * on some hosts). Answers the token given to `requestAnswered`.
+   */
+  requestStarted(method: string, now: number): number
   /**
    * The request's answer is ready to leave (its head, for a streamed answer): `route` is the
-   * matched route's path template (`/users/{id}`), `undefined` when no route matched.
+   * matched route's path template (`/users/{id}`), `undefined` when no route matched. `ended`
+   * is the engine's clock then (ms); absent for an answer given while its chunk is handled:
+   * its end is the time of the next `settle`.
    */
-  requestAnswered(method: string, route: string | undefined, status: number, started: number): void
+  requestAnswered(method: string, route: string | undefined, status: number, started: number, ended?: number): void
+  /** The chunk is handled: the answers given without an end time left now (one clock read for all of them). */
+  settle(): void
   /** An event envelope from a WebSocket or event-stream client is dispatched to its route. Answers a token. */
   eventStarted(event: string): number
   /** The event's dispatch settled: `code` is the error event's code when `end` is `'error'`. */
@@ -52,6 +60,7 @@ export const NO_INSTRUMENTATION: Instrumentation = Object.freeze({
   active: false,
   requestStarted: zero,
   requestAnswered: nothing,
+  settle: nothing,
   eventStarted: zero,
   eventSettled: nothing,
   inputRejected: nothing,

@@ -31,7 +31,11 @@ const END_INDEX: Readonly<Record<EventEnd, 0 | 1 | 2>> = Object.freeze({ ack: 0,
  * table (any other is counted as `_unknown`); `clock` answers seconds with sub-millisecond
  * resolution where the runtime has it.
  */
-export const metricsInstrumentation = (metrics: ServerMetrics, events: ReadonlySet<string>, clock: () => number): Instrumentation => {
+export const metricsInstrumentation = (metrics: ServerMetrics, events: ReadonlySet<string>, clock: () => number, engineClock: () => number): Instrumentation => {
+  // Answers given while their chunk was handled, observed at the chunk's end (`settle`).
+  const pendingSeries: HistogramSeries[] = []
+  const pendingStart: number[] = []
+  let pending = 0
   // route → method → status class index → series
   const byRoute = new Map<string, Map<string, HistogramSeries[]>>()
   const active = new Map<string, GaugeSeries>()
@@ -79,13 +83,23 @@ export const metricsInstrumentation = (metrics: ServerMetrics, events: ReadonlyS
   const received = metrics.clusterReceived.labels()
   return {
     active: true,
-    requestStarted: (method) => {
+    requestStarted: (method, now) => {
       activeOf(method).value++
-      return clock()
+      return now
     },
-    requestAnswered: (method, route, status, started) => {
+    requestAnswered: (method, route, status, started, ended) => {
       activeOf(method).value--
-      durationOf(method, route ?? NO_ROUTE, status).observe(Math.max(0, clock() - started))
+      const series = durationOf(method, route ?? NO_ROUTE, status)
+      if (ended !== undefined) return series.observe(Math.max(0, ended - started) / 1000)
+      pendingSeries[pending] = series
+      pendingStart[pending] = started
+      pending++
+    },
+    settle: () => {
+      if (pending === 0) return
+      const now = engineClock()
+      for (let i = 0; i < pending; i++) (pendingSeries[i] as HistogramSeries).observe(Math.max(0, now - (pendingStart[i] as number)) / 1000)
+      pending = 0
     },
     eventStarted: (event) => {
       eventOf(event).received.value++

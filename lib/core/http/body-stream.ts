@@ -47,4 +47,6 @@ export interface ExchangeOwner {
    * it; a server's metrics label the request with it (never with the raw path).
    */
   routed?(exchange: number, route: string): void
+  /** The peer's address as the socket saw it, when the server knows it. */
+  remoteAddress?(): string | undefined
 }

@@ -6,6 +6,7 @@
 import type { StaticFiles } from '../http/static/static-files.js'
 import type { MetricsRegistry } from '../metrics/metrics-registry.js'
 import type { ServerHealth } from '../metrics/server-health.js'
+import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { Handshake } from './handshake.js'
 import type { BroadcastTarget, DisconnectOptions } from './socket-context.js'
 
@@ -38,4 +39,6 @@ export interface HttpContext {
    * data the connection starts with (see {@link Handshake}); `undefined` on other requests.
    */
   readonly handshake?: Handshake
+  /** The server's rate limiter (`rateLimit` routes use it); absent outside a server: no limit. */
+  readonly limiter?: RateLimiter
 }

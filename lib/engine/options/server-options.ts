@@ -17,6 +17,7 @@ import { type CompressConfig, type CompressOptions, resolveCompressConfig } from
 import type { DeflateConfig, DeflateOptions } from '../../core/ws/extensions/deflate-config.js'
 import { resolveDeflateConfig } from '../../core/ws/extensions/resolve-deflate-config.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
+import type { RateLimitOptions } from './rate-limit-options.js'
 import { TLS_FIELDS, tlsCodec, type TlsOptions } from './tls-options.js'
 
 export type { Pem, TlsOptions } from './tls-options.js'
@@ -78,8 +79,14 @@ export interface ServerOptions {
   /** Serve `https://` and `wss://` with this key and certificate (plain HTTP when absent). */
   readonly tls?: TlsOptions
   /**
-   * The server's metrics (on by default; `false` turns them off): what `metricsRoute()` serves
-   * and `twinport/otel` exports. `node` labels every series with this node's name (default:
+   * Connection limits (per address, handshake rates), the trusted proxies that say a client's
+   * address, the abuse log's window, and where `rateLimit` routes keep their buckets: see
+   * `RateLimitOptions`. Nothing is limited by default.
+   */
+  readonly rateLimits?: RateLimitOptions
+  /**
+   * The server's metrics (on by default; `false` turns them off): what `metricsRoute()` serves.
+   * `node` labels every series with this node's name (default:
    * the cluster adapter's `nodeId` when a `cluster` is given, else no label); `registry` puts
    * the instruments in a registry of the application's (its own labels then hold).
    */

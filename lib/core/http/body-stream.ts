@@ -42,4 +42,6 @@ export interface ExchangeOwner {
   signalOf(exchange: number): AbortSignal
   /** The streamed body of the exchange, when its route streams its body. */
   bodyOf(exchange: number): BodyStream | undefined
+  /** The peer's address as the socket saw it, when the server knows it. */
+  remoteAddress?(): string | undefined
 }

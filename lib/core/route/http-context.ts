@@ -4,6 +4,7 @@
  * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
  */
 import type { StaticFiles } from '../http/static/static-files.js'
+import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { Handshake } from './handshake.js'
 import type { BroadcastTarget, DisconnectOptions } from './socket-context.js'
 
@@ -32,4 +33,6 @@ export interface HttpContext {
    * data the connection starts with (see {@link Handshake}); `undefined` on other requests.
    */
   readonly handshake?: Handshake
+  /** The server's rate limiter (`rateLimit` routes use it); absent outside a server: no limit. */
+  readonly limiter?: RateLimiter
 }

@@ -11,6 +11,7 @@
 import type { Sequence } from '../../core/cluster/cluster-message.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { Timers } from '../platform.js'
+import type { LimitStore } from '../limit/limit-store.js'
 
 /**
  * Where a broadcast goes in the cluster: every client of every node, a namespace, or a room
@@ -87,4 +88,9 @@ export interface ClusterAdapter {
   namespaceClosed(namespace: string): void
   /** The server is shutting down: leave the cluster (never rejects). */
   close(): Promise<void>
+  /**
+   * A rate-limit store every node shares: with it, `rateLimit` routes count across the cluster
+   * (the `rateLimits.store` option, `'cluster'` by default). Absent: each node counts its own.
+   */
+  readonly limitStore?: LimitStore
 }

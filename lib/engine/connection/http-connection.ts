@@ -157,6 +157,11 @@ export class HttpConnection<S> implements ExchangeOwner {
   // The limits a buffered body of a route with its own `maxBody` is read with.
   private bodyLimits: HttpLimits | undefined = undefined
 
+  /** The peer's address, for the request's `remoteAddress` (rate limits by address). */
+  remoteAddress(): string | undefined {
+    return this.shared.io.remoteAddress?.(this.socket)
+  }
+
   constructor(
     readonly socket: S,
     private readonly shared: HttpShared<S>,
@@ -726,6 +731,7 @@ export class HttpConnection<S> implements ExchangeOwner {
           shared.io.destroy(this.socket)
           return
         }
+        shared.abuse?.note('bad request', { tag: step.left._tag, status: step.left.status })
         shared.debug('bad request', { tag: step.left._tag, status: step.left.status })
         return this.answerNow(httpErrorResponse(step.left), true)
       }

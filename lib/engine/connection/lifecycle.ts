@@ -25,6 +25,8 @@ import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { SocketIo, TimerId, Timers } from '../platform.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
 import type { WsCompression } from '../deflate/ws-compression.js'
+import type { ConnectionGate } from '../limit/connection-gate.js'
+import type { AbuseLog } from '../limit/abuse-log.js'
 
 export interface LifecycleDeps<S> {
   readonly table: ClientTable<S>
@@ -40,6 +42,10 @@ export interface LifecycleDeps<S> {
   readonly handlers: ConnectHandlers
   readonly compression: WsCompression | undefined
   readonly cluster: ClusterAdapter
+  /** The connections per address (the `rateLimits` option), when limited. */
+  readonly gate?: ConnectionGate | undefined
+  /** The abuse log, closed with the server. */
+  readonly abuse?: AbuseLog | undefined
 }
 
 // The receiver of a WebSocket client that is gone: its socket is closed, nothing reaches it.
@@ -87,6 +93,7 @@ export class Lifecycle<S> {
     const id = table.newId()
     const http = new HttpConnection(socket, this.deps.httpShared, id)
     const client = new this.deps.Clients(id, socket, http)
+    client.remoteAddress = io.remoteAddress?.(socket)
     table.all.set(id, client)
     table.http.set(id, http)
     return client
@@ -104,6 +111,7 @@ export class Lifecycle<S> {
     table.http.get(client.id)?.closed()
     table.http.delete(client.id)
     const connection = memberOf(client)
+    this.deps.gate?.closed(client)
     if (connection !== undefined) this.disconnected(client, connection)
     else if (client.receiver instanceof RefusedUpgrade) client.receiver.closed()
     table.all.delete(client.id)
@@ -139,6 +147,7 @@ export class Lifecycle<S> {
       this.drained = () => {
         timers.clearTimeout(force)
         compression?.close()
+        this.deps.abuse?.close()
         // The cluster last: the rooms closed as their clients left; now leave the cluster.
         void recovery
           .close()

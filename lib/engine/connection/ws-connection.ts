@@ -381,6 +381,7 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
 
   // A protocol violation: say why, then close the TCP connection without waiting (§7.1.7).
   private fail(error: { readonly closeCode: number; readonly reason: string; readonly _tag: string }): void {
+    this.shared.abuse?.note('websocket protocol error', { closeCode: error.closeCode, tag: error._tag })
     this.shared.debug('websocket connection failed', { clientId: this.ctx.clientId, closeCode: error.closeCode, reason: error.reason, tag: error._tag })
     this.shared.flushOut(this)
     if (!this.closing) this.write(encodeFrameBytes(closeFrame(error.closeCode, error.reason)))

@@ -16,6 +16,7 @@ import { type CompressConfig, type CompressOptions, resolveCompressConfig } from
 import type { DeflateConfig, DeflateOptions } from '../../core/ws/extensions/deflate-config.js'
 import { resolveDeflateConfig } from '../../core/ws/extensions/resolve-deflate-config.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
+import type { RateLimitOptions } from './rate-limit-options.js'
 import { TLS_FIELDS, tlsCodec, type TlsOptions } from './tls-options.js'
 
 export type { Pem, TlsOptions } from './tls-options.js'
@@ -76,6 +77,12 @@ export interface ServerOptions {
   readonly compress?: boolean | CompressOptions
   /** Serve `https://` and `wss://` with this key and certificate (plain HTTP when absent). */
   readonly tls?: TlsOptions
+  /**
+   * Connection limits (per address, handshake rates), the trusted proxies that say a client's
+   * address, the abuse log's window, and where `rateLimit` routes keep their buckets: see
+   * `RateLimitOptions`. Nothing is limited by default.
+   */
+  readonly rateLimits?: RateLimitOptions
 }
 
 /** The `recovery` option. */

@@ -142,7 +142,7 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
     // Refused by its Content-Length before anything runs, as runServer refuses it.
     if (withBody && length !== undefined && length > plan.maxBody) return writeAnswer(res, httpErrorResponse(bodyTooLarge(plan.maxBody)), request, embedded, true)
     const stream: BodyStream | undefined = plan.stream || withBody ? hostBodyStream(continues ? continuing(req, res) : req, plan.maxBody, length) : undefined
-    const owner: ExchangeOwner = { signalOf: () => controller.signal, bodyOf: () => stream }
+    const owner: ExchangeOwner = { signalOf: () => controller.signal, bodyOf: () => stream, remoteAddress: () => req.socket.remoteAddress }
     const answer = await embedded.respond(request, owner)
     // Answered before its body was read to its end: the connection is not reused.
     writeAnswer(res, answer, request, embedded, !plan.stream && withBody && !req.readableEnded)

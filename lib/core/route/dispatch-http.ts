@@ -132,7 +132,10 @@ const answer = (
     if (preflight !== undefined) return preflight
     // A static route, as the path came: found without a match record.
     const endpoint = matchStatic(compiled, request.method, request.path, memo)
-    if (endpoint !== undefined) return run(endpoint.route, request, NO_PARAMS, ctx, options, owner, exchange)
+    if (endpoint !== undefined) {
+      owner?.routed?.(exchange, endpoint.route.path)
+      return run(endpoint.route, request, NO_PARAMS, ctx, options, owner, exchange)
+    }
     const match = matchRoute(compiled, request.method, request.path, memo)
     switch (match._tag) {
       case 'RouteNotFound':
@@ -142,6 +145,7 @@ const answer = (
       case 'MalformedParam':
         return errorResponse(400, 'Bad Request')
       case 'RouteFound':
+        owner?.routed?.(exchange, match.route.path)
         return run(match.route, request, match.params, ctx, options, owner, exchange)
     }
   } catch (error) {

@@ -28,6 +28,7 @@ import { isEventPost } from '../../core/sse/event-post.js'
 import { isEventStreamBody } from '../../core/sse/event-stream.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
 import type { HttpCompression } from '../http/http-compression.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 export class HttpShared<S> {
   readonly io: SocketIo<S>
@@ -59,6 +60,8 @@ export class HttpShared<S> {
     private readonly compression: HttpCompression | undefined = undefined,
     /** Where bad requests are counted, logged once per window (`AbuseLog`). */
     readonly abuse: AbuseLog | undefined = undefined,
+    /** Where requests are reported (`Instrumentation`); the no-op by default. */
+    readonly instrumentation: Instrumentation = NO_INSTRUMENTATION,
   ) {
     this.io = platform.io
     this.timers = platform.timers

@@ -42,6 +42,8 @@ export interface LifecycleDeps<S> {
   readonly handlers: ConnectHandlers
   readonly compression: WsCompression | undefined
   readonly cluster: ClusterAdapter
+  /** The metrics' event-loop probe, started with the timers and stopped at close; absent with metrics off. */
+  readonly probe?: { start(): void; stop(): void }
   /** The connections per address (the `rateLimits` option), when limited. */
   readonly gate?: ConnectionGate | undefined
   /** The abuse log, closed with the server. */
@@ -78,6 +80,7 @@ export class Lifecycle<S> {
     this.heartbeat = timers.setInterval(() => {
       for (const client of table.all.values()) memberOf(client)?.heartbeat()
     }, limits.heartbeatIntervalMs)
+    this.deps.probe?.start()
   }
 
   /** A new connection, as an HTTP client; `undefined` when it is refused (a 503 is queued and it is ended). */
@@ -140,6 +143,7 @@ export class Lifecycle<S> {
       recovery.leaveAll()
       if (this.sweeper !== undefined) timers.clearInterval(this.sweeper)
       if (this.heartbeat !== undefined) timers.clearInterval(this.heartbeat)
+      this.deps.probe?.stop()
       // Sockets that outlive the grace period are cut.
       const force = timers.setTimeout(() => {
         for (const client of table.all.values()) io.destroy(client.socket)

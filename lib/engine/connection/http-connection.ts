@@ -30,6 +30,7 @@ import { isWebSocketUpgrade } from '../../core/ws/validate-upgrade.js'
 import { BodyIntake } from '../http/body-intake.js'
 import { RequestBody } from '../http/request-body.js'
 import { type PumpOutcome, ResponsePump } from '../http/response-pump.js'
+import { SocketSink } from '../http/socket-sink.js'
 import { ByteQueue } from './byte-queue.js'
 import { httpDate } from './http-date.js'
 import type { HttpShared } from './http-shared.js'
@@ -674,17 +675,11 @@ export class HttpConnection<S> implements ExchangeOwner {
 
   private startPump(slot: Slot): void {
     const stream = slot.stream as NonNullable<Slot['stream']>
-    const { io, timers } = this.shared
+    const { io } = this.shared
     const socket = this.socket
     this.gather(slot.bytes as Uint8Array)
     this.send()
-    const sink = {
-      write: (bytes: Uint8Array) => io.write(socket, bytes),
-      buffered: () => io.buffered(socket),
-      cork: () => io.cork(socket),
-      uncork: () => io.uncork(socket),
-    }
-    const pump = new ResponsePump(stream.body.source, stream.framing, stream.length, sink, () => timers.now(), (outcome) => this.pumpEnded(slot, outcome))
+    const pump = new ResponsePump(stream.body.source, stream.framing, stream.length, new SocketSink(io, socket), this.shared.now, (outcome) => this.pumpEnded(slot, outcome))
     this.pump = pump
     pump.start()
   }

@@ -33,6 +33,8 @@ import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/ins
 export class HttpShared<S> {
   readonly io: SocketIo<S>
   readonly timers: Timers
+  /** The clock, as one function per server (a streamed answer's pump calls it for every piece). */
+  readonly now: () => number
   /** A scratch array to join small answers into. */
   readonly allocate: (size: number) => Uint8Array
   /** The limits requests are parsed with: the largest body any route takes (`maxBody` per route). */
@@ -65,6 +67,8 @@ export class HttpShared<S> {
   ) {
     this.io = platform.io
     this.timers = platform.timers
+    const timers = platform.timers
+    this.now = () => timers.now()
     this.allocate = platform.allocate
     this.plans = bodyPlans(compiled, { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody })
     this.httpLimits = this.plans.parseLimits

@@ -1,9 +1,9 @@
 /**
  * A middlebox that breaks WebSocket, for the specs of the client's fallback (issue 23): every
  * connection's first request is looked at; an `Upgrade` gets what `mode` says (403, no answer
- * at all, or passed on), anything else is piped to the server as it came. It keeps the first
- * request head of every connection it passed (to see what a reconnecting client sent, e.g.
- * its `Last-Event-ID`), and `cut` drops every connection it carries, as a broken network
+ * at all, or passed on), anything else is piped to the server as it came. It keeps the head of
+ * every request it passed, keep-alive ones included (to see what a reconnecting client sent,
+ * e.g. its `Last-Event-ID`), and `cut` drops every connection it carries, as a broken network
  * would. Specs only.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net'
@@ -18,12 +18,15 @@ export interface UpgradeProxy {
   pointAt(port: number): void
   /** How many upgrades it refused or swallowed. */
   readonly blocked: number
-  /** The first request head of each connection passed on, oldest first. */
+  /** The head of each request passed on (request line and fields), oldest first. */
   readonly passed: readonly string[]
   /** Ends every connection now (both sides destroyed). */
   cut(): void
   close(): Promise<void>
 }
+
+// Request heads in a piece of what a client sent (a head is short: it comes in one piece).
+const HEAD = /(?:^|\r\n\r\n)((?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) \S+ HTTP\/1\.1\r\n[\s\S]*?)(?=\r\n\r\n)/g
 
 /** A proxy on 127.0.0.1 in front of the server on `target`. */
 export const startUpgradeProxy = (target: number, mode: UpgradeMode): Promise<UpgradeProxy> =>
@@ -54,7 +57,11 @@ export const startUpgradeProxy = (target: number, mode: UpgradeMode): Promise<Up
           if (proxy.mode === 'refuse') front.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')
           return
         }
-        passed.push(head)
+        const record = (chunk: Buffer): void => {
+          for (const m of chunk.toString('latin1').matchAll(HEAD)) passed.push(m[1] as string)
+        }
+        record(first)
+        front.on('data', record)
         const back = connect(to, '127.0.0.1')
         open.add(back)
         const end = (): void => {

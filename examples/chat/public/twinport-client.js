@@ -664,7 +664,7 @@ var eventStreamSocket = (options = {}) => class EventStreamSocket {
     const last = query.get("tp_last");
     for (const name of ["tp_v", "tp_sid", "tp_last", "tp_b", "tp_c"]) query.delete(name);
     this.url = u.href;
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.fetch = options.fetch ?? ((url2, init) => globalThis.fetch(url2, init));
     const headers = { accept: "text/event-stream" };
     if (sid !== null && last !== null) headers["last-event-id"] = `${sid}:${last}`;
     void this.read(headers);

@@ -117,5 +117,9 @@ export const kill = (child: ChildProcess): Promise<void> =>
         child.kill('SIGKILL')
       })
 
-// Chromium logs each refused WebSocket handshake as a console error; during an outage that is expected.
-export const REFUSED = /WebSocket connection to '[^']*' failed/
+/**
+ * What Chromium logs as console errors while the server is down, expected during an outage:
+ * each refused WebSocket handshake, and the page's fallback (`sseFallback`) trying its event
+ * stream next and being refused too.
+ */
+export const REFUSED = /WebSocket connection to '[^']*' failed|Failed to load resource: net::ERR_CONNECTION_REFUSED/

@@ -10,6 +10,7 @@ import type { HeadScratch } from '../../core/http/head-scratch.js'
 import type { HttpLimits } from '../../core/http/http-limits.js'
 import type { SerializeCache } from '../../core/http/serialize-response.js'
 import type { HttpRequest, Response } from '../../core/http/types.js'
+import type { AbuseLog } from '../limit/abuse-log.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
 import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
@@ -27,10 +28,13 @@ import { isEventPost } from '../../core/sse/event-post.js'
 import { isEventStreamBody } from '../../core/sse/event-stream.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
 import type { HttpCompression } from '../http/http-compression.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 export class HttpShared<S> {
   readonly io: SocketIo<S>
   readonly timers: Timers
+  /** The clock, as one function per server (a streamed answer's pump calls it for every piece). */
+  readonly now: () => number
   /** A scratch array to join small answers into. */
   readonly allocate: (size: number) => Uint8Array
   /** The limits requests are parsed with: the largest body any route takes (`maxBody` per route). */
@@ -56,9 +60,15 @@ export class HttpShared<S> {
     private readonly debugOn: boolean,
     /** On-the-fly compression of answers (the `compress` option); `undefined` when off. */
     private readonly compression: HttpCompression | undefined = undefined,
+    /** Where bad requests are counted, logged once per window (`AbuseLog`). */
+    readonly abuse: AbuseLog | undefined = undefined,
+    /** Where requests are reported (`Instrumentation`); the no-op by default. */
+    readonly instrumentation: Instrumentation = NO_INSTRUMENTATION,
   ) {
     this.io = platform.io
     this.timers = platform.timers
+    const timers = platform.timers
+    this.now = () => timers.now()
     this.allocate = platform.allocate
     this.plans = bodyPlans(compiled, { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody })
     this.httpLimits = this.plans.parseLimits

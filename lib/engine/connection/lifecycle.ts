@@ -25,6 +25,8 @@ import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { SocketIo, TimerId, Timers } from '../platform.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
 import type { WsCompression } from '../deflate/ws-compression.js'
+import type { ConnectionGate } from '../limit/connection-gate.js'
+import type { AbuseLog } from '../limit/abuse-log.js'
 
 export interface LifecycleDeps<S> {
   readonly table: ClientTable<S>
@@ -40,6 +42,12 @@ export interface LifecycleDeps<S> {
   readonly handlers: ConnectHandlers
   readonly compression: WsCompression | undefined
   readonly cluster: ClusterAdapter
+  /** The metrics' event-loop probe, started with the timers and stopped at close; absent with metrics off. */
+  readonly probe?: { start(): void; stop(): void }
+  /** The connections per address (the `rateLimits` option), when limited. */
+  readonly gate?: ConnectionGate | undefined
+  /** The abuse log, closed with the server. */
+  readonly abuse?: AbuseLog | undefined
 }
 
 // The receiver of a WebSocket client that is gone: its socket is closed, nothing reaches it.
@@ -72,6 +80,7 @@ export class Lifecycle<S> {
     this.heartbeat = timers.setInterval(() => {
       for (const client of table.all.values()) memberOf(client)?.heartbeat()
     }, limits.heartbeatIntervalMs)
+    this.deps.probe?.start()
   }
 
   /** A new connection, as an HTTP client; `undefined` when it is refused (a 503 is queued and it is ended). */
@@ -87,6 +96,7 @@ export class Lifecycle<S> {
     const id = table.newId()
     const http = new HttpConnection(socket, this.deps.httpShared, id)
     const client = new this.deps.Clients(id, socket, http)
+    client.remoteAddress = io.remoteAddress?.(socket)
     table.all.set(id, client)
     table.http.set(id, http)
     return client
@@ -104,6 +114,7 @@ export class Lifecycle<S> {
     table.http.get(client.id)?.closed()
     table.http.delete(client.id)
     const connection = memberOf(client)
+    this.deps.gate?.closed(client)
     if (connection !== undefined) this.disconnected(client, connection)
     else if (client.receiver instanceof RefusedUpgrade) client.receiver.closed()
     table.all.delete(client.id)
@@ -132,6 +143,7 @@ export class Lifecycle<S> {
       recovery.leaveAll()
       if (this.sweeper !== undefined) timers.clearInterval(this.sweeper)
       if (this.heartbeat !== undefined) timers.clearInterval(this.heartbeat)
+      this.deps.probe?.stop()
       // Sockets that outlive the grace period are cut.
       const force = timers.setTimeout(() => {
         for (const client of table.all.values()) io.destroy(client.socket)
@@ -139,6 +151,7 @@ export class Lifecycle<S> {
       this.drained = () => {
         timers.clearTimeout(force)
         compression?.close()
+        this.deps.abuse?.close()
         // The cluster last: the rooms closed as their clients left; now leave the cluster.
         void recovery
           .close()

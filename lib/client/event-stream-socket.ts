@@ -80,7 +80,9 @@ export const eventStreamSocket = (options: EventStreamSocketOptions = {}): new (
       const last = query.get('tp_last')
       for (const name of ['tp_v', 'tp_sid', 'tp_last', 'tp_b', 'tp_c']) query.delete(name)
       this.url = u.href
-      this.fetch = options.fetch ?? (globalThis.fetch as unknown as StreamFetch)
+      // Called as a function, never as this object's method: a browser's `fetch` called with
+      // another `this` than the window throws "Illegal invocation".
+      this.fetch = options.fetch ?? ((url, init) => (globalThis.fetch as unknown as StreamFetch)(url, init))
       const headers: Record<string, string> = { accept: 'text/event-stream' }
       if (sid !== null && last !== null) headers['last-event-id'] = `${sid}:${last}`
       void this.read(headers)

@@ -639,6 +639,8 @@ var readSseEvents = (reader, text) => {
 
 // lib/client/event-stream-socket.ts
 var SESSION_PREFIX = '{"event":"tp:session"';
+var RS = "";
+var POST_UNITS = 65536;
 var eventStreamSocket = (options = {}) => class EventStreamSocket {
   readyState = 0;
   lastEventId = "";
@@ -655,6 +657,9 @@ var eventStreamSocket = (options = {}) => class EventStreamSocket {
   // client sends as the link opens waits for the stream's session event).
   named;
   posting = new Promise((resolve) => this.named = resolve);
+  // What `send` was given and no post carries yet; whether a post of it is on the chain.
+  pending = [];
+  scheduled = false;
   constructor(url) {
     const u = new URL(url);
     u.protocol = u.protocol.replace(/^ws/, "http");
@@ -671,21 +676,39 @@ var eventStreamSocket = (options = {}) => class EventStreamSocket {
   }
   send(data) {
     if (this.readyState !== 1) return;
-    const url = this.url.replace(/\?.*$/, "");
-    this.posting = this.posting.then(
-      () => this.readyState !== 1 ? void 0 : this.fetch(url, { method: "POST", headers: { "content-type": "text/plain;charset=UTF-8", "x-twinport-session": this.sid }, body: data, signal: this.controller.signal }).then(
-        (res) => {
-          if (res.status !== 202) this.end(1006, `post answered ${res.status}`);
-        },
-        () => this.end(1006, "post failed")
-      )
-    );
+    this.pending.push(data);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.posting = this.posting.then(() => this.post());
   }
   close(code = 1e3, reason = "") {
     this.end(code, reason);
   }
   idle() {
     return this.posting.then(() => void 0);
+  }
+  // Posts what is pending, one post at a time: what was sent while the last post was under way
+  // (or in the same tick) goes in one body, the texts separated by RS (a batch, which a post
+  // may always carry; docs/protocol.md, "Posting"), up to POST_UNITS; the rest in the next.
+  post() {
+    const pending = this.pending;
+    if (this.readyState !== 1 || pending.length === 0) {
+      pending.length = 0;
+      this.scheduled = false;
+      return void 0;
+    }
+    let n = 1;
+    for (let units = pending[0].length; n < pending.length && units + 1 + pending[n].length <= POST_UNITS; n++) units += 1 + pending[n].length;
+    const body = n === 1 ? pending[0] : pending.slice(0, n).join(RS);
+    pending.splice(0, n);
+    if (pending.length > 0) this.posting = this.posting.then(() => this.post());
+    else this.scheduled = false;
+    return this.fetch(this.url.replace(/\?.*$/, ""), { method: "POST", headers: { "content-type": "text/plain;charset=UTF-8", "x-twinport-session": this.sid }, body, signal: this.controller.signal }).then(
+      (res) => {
+        if (res.status !== 202) this.end(1006, `post answered ${res.status}`);
+      },
+      () => this.end(1006, "post failed")
+    );
   }
   async read(headers) {
     let res;

@@ -65,6 +65,8 @@ const say = (line: string): void => {
 // ---- processes --------------------------------------------------------------------------------
 
 const children: ChildProcess[] = []
+// Load processes that sent their final counters (they exit by themselves then).
+const finished = new Set<ChildProcess>()
 const crashes: string[] = []
 let stopping = false
 
@@ -86,6 +88,7 @@ const spawnChild = <R>(script: string, name: string, env: Record<string, string>
       onMessage(m)
     })
     child.once('exit', (code, signal) => {
+      if (code === 0 && finished.has(child)) return
       if (!ready) reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${err}`))
       else if (!stopping) crashes.push(`${name} exited (${code ?? signal}): ${err.slice(-800)}`)
     })
@@ -106,8 +109,12 @@ const loads: ChildProcess[] = []
 const startLoad = async (name: string, config: LoadConfig): Promise<void> => {
   const { child } = await spawnChild<LoadSample | LoadFinal | { op: 'ready' }>('soak-load.ts', name, { LOAD: JSON.stringify(config), SAMPLE_MS: String(sampleMs) }, (m) => {
     if (m.op === 'sample') loadSamples.push(m)
-    else if (m.op === 'final') finals.push(m)
+    else if (m.op === 'final') {
+      finals.push(m)
+      finished.add(loadChild)
+    }
   })
+  const loadChild = child
   loads.push(child)
 }
 

@@ -85,6 +85,10 @@ interface Feed {
   sid: string | undefined
   lastSeq: number
   resuming: boolean
+  /** A dial is under way (no second one may start: it would take the session over). */
+  dialing: boolean
+  /** The last resume went to another node than the one before. */
+  moved: boolean
   readonly lastTick: Map<string, number>
   slow: boolean
 }
@@ -116,13 +120,19 @@ const onFeedText = (f: Feed, text: string): void => {
     const last = f.lastTick.get(m.data.o)
     if (last !== undefined) {
       if (m.data.n <= last) fail('tick_duplicate')
-      else if (m.data.n > last + 1) count(m.data.o === 'single' || phase === 'calm' ? 'tick_gap_calm' : 'tick_gap_fault', m.data.n - last - 1)
+      else if (m.data.n > last + 1) {
+        const calm = m.data.o === 'single' || phase === 'calm'
+        count(calm ? 'tick_gap_calm' : 'tick_gap_fault', m.data.n - last - 1)
+        count(`${calm ? 'tick_gap_calm' : 'tick_gap_fault'}_from_${m.data.o}${f.moved ? '_after_move' : ''}`, m.data.n - last - 1)
+      }
     }
     if (last === undefined || m.data.n > last) f.lastTick.set(m.data.o, m.data.n)
   }
 }
 
 const dialFeed = async (f: Feed): Promise<void> => {
+  if (f.dialing || f.conn !== undefined) return
+  f.dialing = true
   const resume = f.sid === undefined ? '' : `&tp_sid=${encodeURIComponent(f.sid)}&tp_last=${f.lastSeq}`
   f.resuming = f.sid !== undefined
   try {
@@ -134,6 +144,8 @@ const dialFeed = async (f: Feed): Promise<void> => {
   } catch {
     fail('connect_failed')
     if (!finishing) later(2000, () => void dialFeed(f))
+  } finally {
+    f.dialing = false
   }
 }
 
@@ -141,7 +153,11 @@ const dialFeed = async (f: Feed): Promise<void> => {
 const dropOneFeed = (): void => {
   const f = pick(feeds)
   if (f?.conn === undefined || f.resuming) return
-  if (phase === 'calm' && config.ports.length > 1) f.port = pick(config.ports)
+  if (phase === 'calm' && config.ports.length > 1) {
+    const port = pick(config.ports)
+    f.moved = port !== f.port
+    f.port = port
+  } else f.moved = false
   count('abrupt_drop')
   f.conn.socket.destroy()
 }
@@ -346,7 +362,7 @@ process.on('message', (command: { readonly op: string; readonly phase?: 'calm' |
 
 const start = async (): Promise<void> => {
   const ports = config.ports
-  for (let i = 0; i < config.feed + config.slow; i++) feeds.push({ conn: undefined, port: ports[i % ports.length]!, sid: undefined, lastSeq: 0, resuming: false, lastTick: new Map(), slow: i >= config.feed })
+  for (let i = 0; i < config.feed + config.slow; i++) feeds.push({ conn: undefined, port: ports[i % ports.length]!, sid: undefined, lastSeq: 0, resuming: false, dialing: false, moved: false, lastTick: new Map(), slow: i >= config.feed })
   for (let i = 0; i < config.churn; i++) churns.push({ conn: undefined, port: ports[i % ports.length]!, nextId: 0, pending: new Map(), malformedAt: 0 })
   for (let i = 0; i < config.http + config.pipelined; i++) https.push({ socket: undefined, port: ports[i % ports.length]!, depth: i < config.http ? 1 : 10, inFlight: 0, sentAt: 0, pending: null })
   // Opened 100 at a time, so the servers' accept queues never overflow.

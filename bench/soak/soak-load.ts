@@ -5,7 +5,8 @@
  *   numbered message (a gap is a lost message, a number seen twice after the replay's
  *   overlap is a duplicate) and the `n` of each node's `t` ticks; now and then one drops
  *   abruptly (no close frame) and resumes with `tp_sid`/`tp_last` after 0.2-2 s, on the same
- *   node or, while the cluster is calm, on another;
+ *   node or, while the cluster is calm, on another; a replayed message (a `seq` already
+ *   seen) must be the same text as the first time (`replay_mismatch` otherwise);
  * - churn clients: join/leave rooms, say to rooms (broadcasts), echo, every request with an
  *   id whose ack must come within ACK_TIMEOUT_MS; some drop abruptly and come back; a few
  *   send malformed JSON (an `invalid_json` error event must answer);
@@ -90,6 +91,8 @@ interface Feed {
   /** The last resume went to another node than the one before. */
   moved: boolean
   readonly lastTick: Map<string, number>
+  /** The text of the last numbered messages by `seq`: a replayed one must be the same bytes. */
+  readonly seen: Map<number, string>
   slow: boolean
 }
 const feeds: Feed[] = []
@@ -102,6 +105,7 @@ const onFeedText = (f: Feed, text: string): void => {
       else fail(`recovery_${m.data?.resync ?? 'refused'}`)
     }
     if (m.data?.recovered !== true) {
+      f.seen.clear()
       f.lastSeq = 0
       f.lastTick.clear()
     }
@@ -112,9 +116,15 @@ const onFeedText = (f: Feed, text: string): void => {
   if (m.event === 'tp:heartbeat') return
   count('ws_in')
   if (typeof m.seq === 'number') {
-    if (m.seq <= f.lastSeq) return void count('replay_overlap')
+    if (m.seq <= f.lastSeq) {
+      const before = f.seen.get(m.seq)
+      if (before !== undefined && before !== text) fail('replay_mismatch')
+      return void count('replay_overlap')
+    }
     if (m.seq > f.lastSeq + 1) fail('seq_gap', m.seq - f.lastSeq - 1)
     f.lastSeq = m.seq
+    f.seen.set(m.seq, text)
+    f.seen.delete(m.seq - 200)
   }
   if (m.event === 't' && typeof m.data?.o === 'string' && typeof m.data.n === 'number') {
     const last = f.lastTick.get(m.data.o)
@@ -362,7 +372,7 @@ process.on('message', (command: { readonly op: string; readonly phase?: 'calm' |
 
 const start = async (): Promise<void> => {
   const ports = config.ports
-  for (let i = 0; i < config.feed + config.slow; i++) feeds.push({ conn: undefined, port: ports[i % ports.length]!, sid: undefined, lastSeq: 0, resuming: false, dialing: false, moved: false, lastTick: new Map(), slow: i >= config.feed })
+  for (let i = 0; i < config.feed + config.slow; i++) feeds.push({ conn: undefined, port: ports[i % ports.length]!, sid: undefined, lastSeq: 0, resuming: false, dialing: false, moved: false, lastTick: new Map(), seen: new Map(), slow: i >= config.feed })
   for (let i = 0; i < config.churn; i++) churns.push({ conn: undefined, port: ports[i % ports.length]!, nextId: 0, pending: new Map(), malformedAt: 0 })
   for (let i = 0; i < config.http + config.pipelined; i++) https.push({ socket: undefined, port: ports[i % ports.length]!, depth: i < config.http ? 1 : 10, inFlight: 0, sentAt: 0, pending: null })
   // Opened 100 at a time, so the servers' accept queues never overflow.

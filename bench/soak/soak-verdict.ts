@@ -66,7 +66,7 @@ export const serverChecks = (name: string, points: readonly Point[], warmAt: num
 }
 
 /** Error kinds that fail a run whatever their count (anything else is reported only). */
-export const FATAL_ERRORS: readonly RegExp[] = [/^seq_gap$/, /^tick_duplicate$/, /^recovery_/, /^ack_/, /^http_timeout$/, /^http_[45]\d\d$/, /^malformed_unanswered$/, /^error_event_/]
+export const FATAL_ERRORS: readonly RegExp[] = [/^seq_gap$/, /^replay_mismatch$/, /^tick_duplicate$/, /^recovery_/, /^ack_/, /^http_timeout$/, /^http_[45]\d\d$/, /^malformed_unanswered$/, /^error_event_/]
 
 /** The checks of the load processes' final counters. */
 export const loadChecks = (errors: Readonly<Record<string, number>>, unanswered: number, detached: number, tickGapsCalm: number): Check[] => {

@@ -129,7 +129,10 @@ const onFeedText = (f: Feed, text: string): void => {
   if (m.event === 't' && typeof m.data?.o === 'string' && typeof m.data.n === 'number') {
     const last = f.lastTick.get(m.data.o)
     if (last !== undefined) {
-      if (m.data.n <= last) fail('tick_duplicate')
+      if (m.data.n <= last) {
+        fail('tick_duplicate')
+        count(`tick_duplicate_${phase}_from_${m.data.o}${f.moved ? '_after_move' : ''}`)
+      }
       else if (m.data.n > last + 1) {
         const calm = m.data.o === 'single' || phase === 'calm'
         count(calm ? 'tick_gap_calm' : 'tick_gap_fault', m.data.n - last - 1)

@@ -1,0 +1,53 @@
+/**
+ * Machine memory for bench/c1m: the fields of `/proc/meminfo` the harness needs (total,
+ * available, kernel slab) and the TCP socket-buffer pages of `/proc/net/sockstat`. The
+ * parsers are pure; the reader does synchronous file reads. Linux only.
+ */
+import { readFileSync } from 'node:fs'
+
+/** Bytes, from /proc/meminfo and /proc/net/sockstat. */
+export interface MemInfo {
+  readonly total: number
+  readonly available: number
+  /** kernel slab memory (all), and its unreclaimable part */
+  readonly slab: number
+  readonly sunreclaim: number
+  /** TCP socket buffers (`TCP: ... mem <pages>` of sockstat), in bytes */
+  readonly tcpMem: number
+}
+
+const kib = (text: string, field: string): number => {
+  const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(text)
+  return m?.[1] === undefined ? 0 : Number(m[1]) * 1024
+}
+
+/** The figures of `/proc/meminfo`'s text and `/proc/net/sockstat`'s (4 KiB pages). */
+export const parseMemInfo = (meminfo: string, sockstat: string): MemInfo => {
+  const pages = /^TCP:.*\bmem (\d+)/m.exec(sockstat)?.[1]
+  return {
+    total: kib(meminfo, 'MemTotal'),
+    available: kib(meminfo, 'MemAvailable'),
+    slab: kib(meminfo, 'Slab'),
+    sunreclaim: kib(meminfo, 'SUnreclaim'),
+    tcpMem: pages === undefined ? 0 : Number(pages) * 4096,
+  }
+}
+
+/** The machine's memory now. */
+export const readMemInfo = (): MemInfo => {
+  const read = (p: string): string => {
+    try {
+      return readFileSync(p, 'utf8')
+    } catch {
+      return ''
+    }
+  }
+  return parseMemInfo(read('/proc/meminfo'), read('/proc/net/sockstat'))
+}
+
+/** The soft open-file limit in `/proc/self/limits`' text (`Max open files`), or `undefined`. */
+export const parseOpenFileLimit = (limits: string): number | undefined => {
+  const m = /^Max open files\s+(\d+|unlimited)/m.exec(limits)
+  if (m?.[1] === undefined) return undefined
+  return m[1] === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(m[1])
+}

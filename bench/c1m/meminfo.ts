@@ -1,6 +1,7 @@
 /**
  * Machine memory for bench/c1m: the fields of `/proc/meminfo` the harness needs (total,
- * available, kernel slab) and the TCP socket-buffer pages of `/proc/net/sockstat`. The
+ * available, kernel slab), the TCP socket-buffer pages of `/proc/net/sockstat`, the open-file
+ * limit of `/proc/self/limits` and the ListenOverflows counter of `/proc/net/netstat`. The
  * parsers are pure; the reader does synchronous file reads. Linux only.
  */
 import { readFileSync } from 'node:fs'
@@ -50,4 +51,22 @@ export const parseOpenFileLimit = (limits: string): number | undefined => {
   const m = /^Max open files\s+(\d+|unlimited)/m.exec(limits)
   if (m?.[1] === undefined) return undefined
   return m[1] === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(m[1])
+}
+
+/** `ListenOverflows` of `/proc/net/netstat`'s text (TcpExt: a header line, then a value line). */
+export const parseListenOverflows = (netstat: string): number => {
+  const lines = netstat.split('\n').filter((l) => l.startsWith('TcpExt:'))
+  const names = lines[0]?.split(/\s+/) ?? []
+  const values = lines[1]?.split(/\s+/) ?? []
+  const at = names.indexOf('ListenOverflows')
+  return at < 0 ? 0 : Number(values[at] ?? 0)
+}
+
+/** The kernel's ListenOverflows counter now (this network namespace). */
+export const readListenOverflows = (): number => {
+  try {
+    return parseListenOverflows(readFileSync('/proc/net/netstat', 'utf8'))
+  } catch {
+    return 0
+  }
 }

@@ -39,16 +39,22 @@ export const renderC1m = (run: C1mRun): string => {
     lines.push(`| ${count(s.n)} | ${s.workers} | ${s.opened.toLocaleString('en-US')} (${s.failed}) | ${f(s.acceptPerS, 0)} | ${f(s.acceptCpuUs)} | ${f(s.rssKiB, 2)} | ${f(s.slabKiB, 2)} | ${f(s.sunreclaimKiB, 2)} | ${f(s.tcpMemKiB, 2)} | ${f(s.idleCpuUs, 2)} | ${f(s.pingsPerConn, 2)} | ${f(median(s.broadcastMs), 0)} (${s.broadcastMs.map((m) => f(m, 0)).join(', ')}) | ${f(broadcastUsPerReceiver(s), 2)} | ${f(s.broadcastCpuUs, 2)} |`)
   }
   lines.push('')
-  lines.push('Event-loop delay: a `GET /hello` on a fresh connection every 10 ms through the shared port, ms (p50 / p99 / max; failed probes in brackets):')
-  lines.push('')
-  lines.push(`| N | ${PHASES.join(' | ')} |`)
-  lines.push(`|---:|${PHASES.map(() => '---:').join('|')}|`)
-  for (const s of rows) {
-    lines.push(`| ${count(s.n)} | ${PHASES.map((p) => {
-      const d = s.delay[p]
-      return d === undefined ? '–' : `${f(d.p50)} / ${f(d.p99)} / ${f(d.max)}${d.failed > 0 ? ` (${d.failed})` : ''}`
-    }).join(' | ')} |`)
+  const delayTable = (title: string, pick: (s: StepResult) => StepResult['delay']): void => {
+    lines.push(title)
+    lines.push('')
+    lines.push(`| N | ${PHASES.join(' | ')} |`)
+    lines.push(`|---:|${PHASES.map(() => '---:').join('|')}|`)
+    for (const s of rows) {
+      lines.push(`| ${count(s.n)} | ${PHASES.map((p) => {
+        const d = pick(s)[p]
+        return d === undefined ? '–' : `${f(d.p50)} / ${f(d.p99)} / ${f(d.max)}${d.failed > 0 ? ` (${d.failed} failed)` : ''}`
+      }).join(' | ')} |`)
+    }
+    lines.push('')
   }
+  delayTable('Event-loop delay of the server processes (a `GET` every 10 ms to each worker\'s probe port in turn, on a kept-alive connection: the worker\'s loop turning, nothing else), ms, p50 / p99 / max:', (s) => s.delay)
+  delayTable('`GET /hello` every 10 ms on a fresh connection through the shared port (what a new client waits: the accept queue and node:cluster\'s hand-off included), ms, p50 / p99 / max:', (s) => s.sharedDelay)
+  lines.push(`SYNs dropped on a full accept queue (ListenOverflows growth): ${rows.map((s) => `${count(s.n)}: ${s.listenOverflows}`).join(', ')}.`)
   lines.push('')
   lines.push('Targets of issue 31 (each against this run\'s own floor):')
   lines.push('')

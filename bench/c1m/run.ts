@@ -10,7 +10,8 @@
  * K = ⌈N / per-process⌉ with per-process under the open-file limit it finds, and M C load
  * clients (bench/c1m/wsload.c, built with the system cc) each on a 127.31.x.y source address
  * of its own; then measures, while a `GET /hello` probe runs every 10 ms (event-loop delay
- * p50/p99/max per phase):
+ * p50/p99/max per phase: each worker's own loop on a kept-alive connection, and `GET /hello`
+ * on a fresh connection through the shared port):
  *   connect   accept + upgrade rate, server CPU per connection;
  *   idle      Σ worker RSS growth and kernel memory growth (/proc/meminfo Slab, SUnreclaim,
  *             sockstat TCP pages) per connection; server CPU per connection per heartbeat
@@ -37,9 +38,9 @@ import { parseArgs } from 'node:util'
 import { buildC } from './build-c.js'
 import { startDelayProbe, type DelaySample } from './delay-probe.js'
 import { sourceAddress, startIdleClient, sumStats, type IdleClient } from './idle-clients.js'
-import { parseOpenFileLimit, readMemInfo } from './meminfo.js'
+import { parseOpenFileLimit, readListenOverflows, readMemInfo } from './meminfo.js'
 import { renderC1m, renderCostSvg } from './render-c1m.js'
-import { delayFigures, type C1mRun, type Floor, type Phase, type StepResult } from './step-result.js'
+import { delayFigures, type C1mRun, type DelayFigures, type Floor, type Phase, type StepResult } from './step-result.js'
 import { CLK_TCK, processCpuTicks, processRssBytes } from '../load/proc.js'
 import { freePort, startRedis } from '../../spec/support/redis.js'
 
@@ -52,7 +53,7 @@ const { values: opt } = parseArgs({
     'max-used-gib': { type: 'string', default: '18' },
     'time-limit': { type: 'string', default: '45' },
     'per-process': { type: 'string' },
-    concurrency: { type: 'string', default: '512' },
+    concurrency: { type: 'string', default: '128' },
     sched: { type: 'string', default: 'rr' },
     source: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.tmp/c1m' },
@@ -117,6 +118,7 @@ interface Cluster {
   readonly port: number
   readonly primary: number
   readonly workers: readonly number[]
+  readonly probes: readonly number[]
 }
 
 const startCluster = (workers: number, port: number, redisUrl: string, prefix: string): Promise<Cluster> =>
@@ -132,8 +134,8 @@ const startCluster = (workers: number, port: number, redisUrl: string, prefix: s
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.startsWith('C1M_READY ')) return
       clearTimeout(timer)
-      const ready = JSON.parse(line.slice(10)) as { primary: number; workers: number[] }
-      resolve({ child, port, primary: ready.primary, workers: ready.workers })
+      const ready = JSON.parse(line.slice(10)) as { primary: number; workers: number[]; probes: number[] }
+      resolve({ child, port, primary: ready.primary, workers: ready.workers, probes: ready.probes })
     })
     child.once('exit', (code) => reject(new Error(`server cluster exited with ${code}`)))
   })
@@ -166,7 +168,9 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     if (stopped === undefined && Date.now() > DEADLINE) stopped = `time limit (${opt['time-limit']} min) reached`
     if (stopped !== undefined) for (const c of clients) c.stop()
   }, 250)
-  const probe = startDelayProbe(port)
+  const loopProbe = startDelayProbe('loop', cluster.probes)
+  const sharedProbe = startDelayProbe('shared', [port])
+  const overflows0 = readListenOverflows()
   const phases: { from: number; to: number; phase: Phase }[] = []
   const mark = (phase: Phase, from: number): void => void phases.push({ from, to: performance.now(), phase })
 
@@ -176,7 +180,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const perClient = Math.ceil(n / nClients)
   for (let c = 0; c < nClients; c++) {
     const conns = Math.min(perClient, n - c * perClient)
-    clients.push(startIdleClient(wsload.path, port, conns, sourceAddress(addressCount++), Math.max(8, Math.floor(CONCURRENCY / nClients)), Number(opt['time-limit']) * 60_000))
+    clients.push(startIdleClient(wsload.path, port, conns, sourceAddress(addressCount++), Math.max(2, Math.floor(CONCURRENCY / nClients)), Number(opt['time-limit']) * 60_000))
   }
   let lastLog = 0
   while (stopped === undefined && !clients.every((c) => c.progress.ready)) {
@@ -252,16 +256,21 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     mark('broadcast', from)
   }
   const end = sumStats(await Promise.all(clients.map((c) => c.stat())))
-  probe.stop()
+  loopProbe.stop()
+  sharedProbe.stop()
+  const listenOverflows = readListenOverflows() - overflows0
+  for (const [name, probe] of [['loop', loopProbe], ['shared', sharedProbe]] as const) {
+    if (probe.errors.size > 0) log(`N=${n}: ${name} probe failures: ${[...probe.errors].map(([e, c]) => `${e} × ${c}`).join(', ')}`)
+  }
   clearInterval(watch)
   for (const c of clients.splice(0)) c.stop()
   cluster.child.kill('SIGTERM')
   await sleep(2000)
 
-  const byPhase = (phase: Phase): readonly number[] =>
-    probe.samples.filter((s: DelaySample) => phases.some((p) => p.phase === phase && s.at >= p.from && s.at < p.to)).map((s) => s.ms)
-  const delay = Object.fromEntries((['connect', 'idle', 'heartbeat', 'broadcast'] as const)
-    .map((p) => [p, delayFigures(byPhase(p))] as const).filter(([, f]) => f.samples + f.failed > 0))
+  const byPhase = (samples: readonly DelaySample[], phase: Phase): readonly number[] =>
+    samples.filter((s) => phases.some((p) => p.phase === phase && s.at >= p.from && s.at < p.to)).map((s) => s.ms)
+  const delayOf = (samples: readonly DelaySample[]): Partial<Record<Phase, DelayFigures>> => Object.fromEntries((['connect', 'idle', 'heartbeat', 'broadcast'] as const)
+    .map((p) => [p, delayFigures(byPhase(samples, p))] as const).filter(([, f]) => f.samples + f.failed > 0))
   const result: StepResult = {
     n, workers, clients: nClients, opened: afterConnect.open, failed: afterConnect.failed, closed: end.closed,
     connectMs, acceptPerS: (afterConnect.open * 1000) / connectMs, acceptCpuUs: (connectCpu * 1e6) / CLK_TCK / opened,
@@ -269,7 +278,8 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     slabKiB: (mem.slab - base.mem.slab) / opened / 1024, sunreclaimKiB: (mem.sunreclaim - base.mem.sunreclaim) / opened / 1024,
     tcpMemKiB: (mem.tcpMem - base.mem.tcpMem) / opened / 1024,
     heartbeatMs: HEARTBEAT_MS, idleCpuUs, pingsPerConn, idleIntervals: IDLE_INTERVALS,
-    broadcastMs, broadcastMissing: missing, broadcastCpuUs, delay, peakUsed,
+    broadcastMs, broadcastMissing: missing, broadcastCpuUs, delay: delayOf(loopProbe.samples), sharedDelay: delayOf(sharedProbe.samples),
+    listenOverflows, peakUsed,
     ...(stopped === undefined ? {} : { stopped }),
   }
   // The next step's memory estimate: what this one took per connection, all told.

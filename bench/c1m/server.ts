@@ -8,11 +8,15 @@
  * HEARTBEAT_MS (`heartbeatIntervalMs`, default twinport's), MAX_CONNS (per worker: the
  * driver sizes it under the open-file limit), SCHED (`rr`: the primary accepts and hands
  * connections round-robin, Node's default on Linux; `none`: the workers accept from one
- * shared socket). Prints `C1M_READY {"primary":pid,"workers":[pids]}` once every worker
- * listens with its adapter ready; SIGTERM stops all. Loopback only.
+ * shared socket). Each worker also answers `GET /` on a probe port of its own (a plain
+ * node:http server, `exclusive`, on the worker's event loop) so that the driver can time
+ * that loop alone. Prints `C1M_READY {"primary":pid,"workers":[pids],"probes":[ports]}` once
+ * every worker listens with its adapter ready; SIGTERM stops all. Loopback only.
  * Must not import from bench/c1m/run.ts (it is started by it).
  */
 import cluster from 'node:cluster'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { runServer, silentLogger } from '../../lib/index.js'
 import { redisAdapter } from '../../lib/redis/index.js'
 import { echoOptions, echoRoutes } from '../../examples/echo-routes.js'
@@ -24,10 +28,12 @@ else cluster.schedulingPolicy = cluster.SCHED_RR
 
 if (cluster.isPrimary) {
   const ready: number[] = []
-  cluster.on('message', (worker, message: unknown) => {
-    if (message !== 'c1m-ready' || worker.process.pid === undefined) return
+  const probes: number[] = []
+  cluster.on('message', (worker, message: { c1m?: string; probe?: number } | null) => {
+    if (message?.c1m !== 'ready' || worker.process.pid === undefined) return
     ready.push(worker.process.pid)
-    if (ready.length === workers) console.log(`C1M_READY ${JSON.stringify({ primary: process.pid, workers: ready })}`)
+    probes.push(message.probe ?? 0)
+    if (ready.length === workers) console.log(`C1M_READY ${JSON.stringify({ primary: process.pid, workers: ready, probes })}`)
   })
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) console.error(`c1m server: worker ${worker.process.pid ?? '?'} exited (${signal ?? code})`)
@@ -52,6 +58,8 @@ if (cluster.isPrimary) {
     cluster: adapter,
   })
   await adapter.ready()
-  process.send?.('c1m-ready')
+  const probe = createServer((_req, res) => res.end('ok'))
+  await new Promise<void>((resolve) => probe.listen({ host: '127.0.0.1', port: 0, exclusive: true }, resolve))
+  process.send?.({ c1m: 'ready', probe: (probe.address() as AddressInfo).port })
   process.once('disconnect', () => process.exit(0))
 }

@@ -58,7 +58,12 @@ export interface StepResult {
   readonly broadcastMissing: number
   /** server CPU per delivered message, µs */
   readonly broadcastCpuUs: number
+  /** the workers' own event loops (kept-alive probe to each in turn) */
   readonly delay: Readonly<Partial<Record<Phase, DelayFigures>>>
+  /** `GET /hello` on a fresh connection through the shared port (accept queue and hand-off included) */
+  readonly sharedDelay: Readonly<Partial<Record<Phase, DelayFigures>>>
+  /** growth of the kernel's ListenOverflows counter (/proc/net/netstat): SYNs dropped, full accept queue */
+  readonly listenOverflows: number
   /** peak machine memory in use during the step (MemTotal − MemAvailable), bytes */
   readonly peakUsed: number
   /** why the step stopped early, if it did */

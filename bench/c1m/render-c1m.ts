@@ -33,10 +33,10 @@ export const renderC1m = (run: C1mRun): string => {
   lines.push('')
   lines.push(`Kernel floor measured in the same run (bench/c1m/floor.c, ${run.floorPing.pairs.toLocaleString('en-US')} loopback pairs, median of 7): a 2-byte write ${f(run.floorPing.writeUs, 2)} µs + a read ${f(run.floorPing.readUs, 2)} µs = **${f(run.floorPing.roundTripUs, 2)} µs** (one ping and its pong); a 34-byte write (a 32-byte message) **${f(run.floorMessage.writeUs, 2)} µs**.`)
   lines.push('')
-  lines.push('| N | server processes | opened (failed) | accept + upgrade /s | server CPU per accept (µs) | server RSS / conn (KiB) | kernel slab / pair (KiB) | of it unreclaimable | TCP buffers / pair (KiB) | idle CPU / conn / heartbeat (µs) | pings / conn | broadcast to all (ms, median) | per receiver (µs) | CPU per delivery (µs) |')
+  lines.push('| N | server processes | opened (failed) | accept + upgrade /s | server CPU per accept (µs) | server RSS / conn (KiB) | kernel slab / pair (KiB) | of it unreclaimable | TCP buffers / pair (KiB) | idle CPU / conn / heartbeat (µs): net (raw) | pings / conn | broadcast to all (ms, median) | per receiver (µs) | CPU per delivery (µs) |')
   lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (const s of rows) {
-    lines.push(`| ${count(s.n)} | ${s.workers} | ${s.opened.toLocaleString('en-US')} (${s.failed}) | ${f(s.acceptPerS, 0)} | ${f(s.acceptCpuUs)} | ${f(s.rssKiB, 2)} | ${f(s.slabKiB, 2)} | ${f(s.sunreclaimKiB, 2)} | ${f(s.tcpMemKiB, 2)} | ${f(s.idleCpuUs, 2)} | ${f(s.pingsPerConn, 2)} | ${f(median(s.broadcastMs), 0)} (${s.broadcastMs.map((m) => f(m, 0)).join(', ')}) | ${f(broadcastUsPerReceiver(s), 2)} | ${f(s.broadcastCpuUs, 2)} |`)
+    lines.push(`| ${count(s.n)} | ${s.workers} | ${s.opened.toLocaleString('en-US')} (${s.failed}) | ${f(s.acceptPerS, 0)} | ${f(s.acceptCpuUs)} | ${f(s.rssKiB, 2)} | ${f(s.slabKiB, 2)} | ${f(s.sunreclaimKiB, 2)} | ${f(s.tcpMemKiB, 2)} | ${f(s.idleCpuUs, 2)} (${f(s.idleCpuRawUs, 2)}) | ${f(s.pingsPerConn, 2)} | ${f(median(s.broadcastMs), 0)} (${s.broadcastMs.map((m) => f(m, 0)).join(', ')}) | ${f(broadcastUsPerReceiver(s), 2)} | ${f(s.broadcastCpuUs, 2)} |`)
   }
   lines.push('')
   const delayTable = (title: string, pick: (s: StepResult) => StepResult['delay']): void => {
@@ -54,6 +54,7 @@ export const renderC1m = (run: C1mRun): string => {
   }
   delayTable('Event-loop delay of the server processes (a `GET` every 10 ms to each worker\'s probe port in turn, on a kept-alive connection: the worker\'s loop turning, nothing else), ms, p50 / p99 / max:', (s) => s.delay)
   delayTable('`GET /hello` every 10 ms on a fresh connection through the shared port (what a new client waits: the accept queue and node:cluster\'s hand-off included), ms, p50 / p99 / max:', (s) => s.sharedDelay)
+  lines.push(`Idle CPU, net: the workers' CPU over the idle window less what they used with no client connected while the probes ran (${rows.map((s) => `${count(s.n)}: ${f(s.baselineCpuMsPerS)} ms/s`).join(', ')}); raw: without that subtraction.`, '')
   lines.push(`SYNs dropped on a full accept queue (ListenOverflows growth): ${rows.map((s) => `${count(s.n)}: ${s.listenOverflows}`).join(', ')}.`)
   lines.push('')
   lines.push('Targets of issue 31 (each against this run\'s own floor):')

@@ -148,6 +148,7 @@ const used = (): number => {
 }
 
 let perConnBytes = 12 * 1024 // until a step measured it: server + kernel + client, generous
+const PROCESS_BYTES = 90 * 1024 * 1024 // a server process with no client (Node, the engine, a Redis client), and its load client
 let addressCount = 0
 const notes: string[] = []
 
@@ -171,6 +172,11 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const loopProbe = startDelayProbe('loop', cluster.probes)
   const sharedProbe = startDelayProbe('shared', [port])
   const overflows0 = readListenOverflows()
+  // The workers' CPU with no client yet, the probes running: subtracted from the idle window's.
+  const baseFrom = performance.now()
+  const baseCpu0 = cpuTicks(servers)
+  await sleep(3000)
+  const baselineCpuMsPerS = ((cpuTicks(servers) - baseCpu0) * 1000) / CLK_TCK / ((performance.now() - baseFrom) / 1000)
   const phases: { from: number; to: number; phase: Phase }[] = []
   const mark = (phase: Phase, from: number): void => void phases.push({ from, to: performance.now(), phase })
 
@@ -203,6 +209,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   let primaryRssKiB = Number.NaN
   let mem = base.mem
   let idleCpuUs = Number.NaN
+  let idleCpuRawUs = Number.NaN
   let pingsPerConn = Number.NaN
   if (stopped === undefined) {
     await sleep(3000)
@@ -222,7 +229,9 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
       pingsSeen = s.pings
     }
     const idleMs = performance.now() - idleFrom
-    idleCpuUs = ((cpuTicks(servers) - idleCpu0) * 1e6) / CLK_TCK / opened / (idleMs / HEARTBEAT_MS)
+    const idleCpuMs = ((cpuTicks(servers) - idleCpu0) * 1000) / CLK_TCK
+    idleCpuRawUs = (idleCpuMs * 1000) / opened / (idleMs / HEARTBEAT_MS)
+    idleCpuUs = ((idleCpuMs - (baselineCpuMsPerS * idleMs) / 1000) * 1000) / opened / (idleMs / HEARTBEAT_MS)
     pingsPerConn = (pingsSeen - pings0) / opened
     log(`N=${n}: ${rssKiB.toFixed(2)} KiB RSS/conn, slab ${((mem.slab - base.mem.slab) / opened / 1024).toFixed(2)} KiB/pair, idle CPU ${idleCpuUs.toFixed(2)} µs/conn/interval, ${pingsPerConn.toFixed(2)} pings/conn`)
   }
@@ -277,13 +286,14 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     rssKiB, primaryRssKiB,
     slabKiB: (mem.slab - base.mem.slab) / opened / 1024, sunreclaimKiB: (mem.sunreclaim - base.mem.sunreclaim) / opened / 1024,
     tcpMemKiB: (mem.tcpMem - base.mem.tcpMem) / opened / 1024,
-    heartbeatMs: HEARTBEAT_MS, idleCpuUs, pingsPerConn, idleIntervals: IDLE_INTERVALS,
+    heartbeatMs: HEARTBEAT_MS, idleCpuUs, idleCpuRawUs, baselineCpuMsPerS, pingsPerConn, idleIntervals: IDLE_INTERVALS,
     broadcastMs, broadcastMissing: missing, broadcastCpuUs, delay: delayOf(loopProbe.samples), sharedDelay: delayOf(sharedProbe.samples),
     listenOverflows, peakUsed,
     ...(stopped === undefined ? {} : { stopped }),
   }
-  // The next step's memory estimate: what this one took per connection, all told.
-  if (Number.isFinite(rssKiB)) perConnBytes = Math.max(4096, (peakUsed - (base.mem.total - base.mem.available)) / opened) * 1.15
+  // The next step's memory estimate: what this one measured per connection (server, kernel, and
+  // a KiB for the client and slack), with a margin; the machine's own swings are not in it.
+  if (Number.isFinite(rssKiB)) perConnBytes = Math.max(4096, (Math.max(0, rssKiB) + Math.max(0, result.slabKiB) + Math.max(0, result.tcpMemKiB) + 1) * 1024 * 1.3)
   return result
 }
 
@@ -307,7 +317,7 @@ const redis = await startRedis()
 const steps: StepResult[] = []
 for (const [i, n] of STEPS.entries()) {
   const workersNeeded = Math.ceil(n / PER_PROCESS)
-  const predicted = used() + n * perConnBytes + workersNeeded * 80 * 1024 * 1024
+  const predicted = used() + n * perConnBytes + workersNeeded * PROCESS_BYTES
   if (predicted > MAX_USED) {
     notes.push(`N = ${n.toLocaleString('en-US')} skipped: it would need about ${(predicted / GIB).toFixed(1)} GiB in use on the machine (limit ${(MAX_USED / GIB).toFixed(0)}).`)
     log(notes[notes.length - 1] as string)

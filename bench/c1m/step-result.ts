@@ -48,8 +48,12 @@ export interface StepResult {
   readonly sunreclaimKiB: number
   readonly tcpMemKiB: number
   readonly heartbeatMs: number
-  /** server CPU over the idle window per connection per heartbeat interval, µs */
+  /** server CPU over the idle window per connection per heartbeat interval, µs, less the CPU the workers used with no client (probes, timers) */
   readonly idleCpuUs: number
+  /** the same before that subtraction */
+  readonly idleCpuRawUs: number
+  /** the workers' CPU with no client connected and the probes running, ms per s */
+  readonly baselineCpuMsPerS: number
   /** pings received per connection over the idle window, and the window's heartbeat intervals */
   readonly pingsPerConn: number
   readonly idleIntervals: number

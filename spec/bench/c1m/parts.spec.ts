@@ -52,7 +52,7 @@ test('delayFigures :: percentiles of the answered probes, failures counted apart
 
 const step = (n: number, over: Partial<StepResult> = {}): StepResult => ({
   n, workers: Math.ceil(n / 19000), clients: Math.ceil(n / 19000), opened: n, failed: 0, closed: 0, connectMs: 1000, acceptPerS: n, acceptCpuUs: 100,
-  rssKiB: 2.5, primaryRssKiB: 0.1, slabKiB: 6, sunreclaimKiB: 5, tcpMemKiB: 0.5, heartbeatMs: 30000, idleCpuUs: 20, pingsPerConn: 2, idleIntervals: 2,
+  rssKiB: 2.5, primaryRssKiB: 0.1, slabKiB: 6, sunreclaimKiB: 5, tcpMemKiB: 0.5, heartbeatMs: 30000, idleCpuUs: 20, idleCpuRawUs: 21, baselineCpuMsPerS: 3, pingsPerConn: 2, idleIntervals: 2,
   broadcastMs: [100, 120, 110], broadcastMissing: 0, broadcastCpuUs: 10,
   delay: { connect: { p50: 1, p99: 5, max: 9, samples: 10, failed: 0 } }, sharedDelay: {}, listenOverflows: 0, peakUsed: 0, ...over,
 })

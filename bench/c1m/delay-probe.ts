@@ -24,6 +24,9 @@ export interface DelayProbe {
   readonly samples: DelaySample[]
   /** why requests failed, with counts */
   readonly errors: Map<string, number>
+  /** stops sending (answers still come) until `resume` */
+  pause(): void
+  resume(): void
   stop(): void
 }
 
@@ -65,7 +68,9 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
   })
   let outstanding = 0
   let next = 0
+  let paused = false
   const timer = setInterval(() => {
+    if (paused) return
     const i = next++ % ports.length
     const probe = sockets[i]
     if (probe !== undefined) {
@@ -89,6 +94,8 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
   return {
     samples,
     errors,
+    pause: () => void (paused = true),
+    resume: () => void (paused = false),
     stop: () => {
       clearInterval(timer)
       for (const probe of sockets) {

@@ -53,8 +53,8 @@ export const renderC1m = (run: C1mRun): string => {
     lines.push('')
   }
   delayTable('Event-loop delay of the server processes (a `GET` every 10 ms to each worker\'s probe port in turn, on a kept-alive connection: the worker\'s loop turning, nothing else), ms, p50 / p99 / max:', (s) => s.delay)
-  delayTable('`GET /hello` every 10 ms on a fresh connection through the shared port (what a new client waits: the accept queue and node:cluster\'s hand-off included), ms, p50 / p99 / max:', (s) => s.sharedDelay)
-  lines.push(`Idle CPU, net: the workers' CPU over the idle window less what they used with no client connected while the probes ran (${rows.map((s) => `${count(s.n)}: ${f(s.baselineCpuMsPerS)} ms/s`).join(', ')}); raw: without that subtraction.`, '')
+  delayTable('`GET /hello` every 10 ms on a fresh connection through the shared port (what a new client waits: the accept queue and node:cluster\'s hand-off included; paused during the idle window, whose CPU it would swamp), ms, p50 / p99 / max:', (s) => s.sharedDelay)
+  lines.push(`Idle CPU, net: the workers' CPU over the idle window less what they used with no client connected while the loop probe ran (${rows.map((s) => `${count(s.n)}: ${f(s.baselineCpuMsPerS)} ms/s`).join(', ')}); raw: without that subtraction.`, '')
   lines.push(`SYNs dropped on a full accept queue (ListenOverflows growth): ${rows.map((s) => `${count(s.n)}: ${s.listenOverflows}`).join(', ')}.`)
   lines.push('')
   lines.push('Targets of issue 31 (each against this run\'s own floor):')

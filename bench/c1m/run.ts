@@ -15,8 +15,9 @@
  *   connect   accept + upgrade rate, server CPU per connection;
  *   idle      Σ worker RSS growth and kernel memory growth (/proc/meminfo Slab, SUnreclaim,
  *             sockstat TCP pages) per connection; server CPU per connection per heartbeat
- *             interval over --idle-intervals intervals (probe samples taken while pings
- *             arrived are the `heartbeat` phase, the rest `idle`);
+ *             interval over --idle-intervals intervals, less the workers' CPU with no client
+ *             (the shared-port probe pauses meanwhile); probe samples taken while pings
+ *             arrived are the `heartbeat` phase, the rest `idle`;
  *   broadcast --broadcasts messages to all N (sent by one client to /bcast; time to the last
  *             receipt over every client, CLOCK_MONOTONIC), server CPU per delivery.
  * The kernel floor (bench/c1m/floor.c: one small write + one read per loopback pair) is
@@ -25,7 +26,8 @@
  * Bounded: a step is skipped when the memory it would need (from the previous step's figures,
  * or 12 KiB per connection) would take the machine past --max-used-gib (default 18) of
  * MemTotal − MemAvailable, and a step stops itself as soon as that is crossed; the run stops
- * at --time-limit minutes (default 45). Loopback only. It changes no sysctl and no limit: it
+ * at --time-limit minutes (default 45); a connect phase that opens fewer than 1 % of N in
+ * --stall-s seconds (60) ends its step with what it reached. Loopback only. It changes no sysctl and no limit: it
  * sizes itself to the open-file limit it finds. Every process it started is killed at exit.
  * Writes c1m.json, c1m.md and c1m-cost.svg into --out (default bench/.tmp/c1m).
  */
@@ -57,6 +59,7 @@ const { values: opt } = parseArgs({
     sched: { type: 'string', default: 'rr' },
     source: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.tmp/c1m' },
+    'stall-s': { type: 'string', default: '60' },
   },
 })
 
@@ -77,6 +80,7 @@ const MAX_USED = Number(opt['max-used-gib']) * GIB
 const DEADLINE = started + Number(opt['time-limit']) * 60_000
 const CONCURRENCY = Math.max(16, Number(opt.concurrency))
 const OUT = opt.out ?? 'bench/.tmp/c1m'
+const STALL_MS = Math.max(10, Number(opt['stall-s'])) * 1000
 
 // The open-file limit bounds every process: servers keep a margin for Redis, files and the
 // probe's connections; clients for stdio and epoll.
@@ -158,7 +162,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const port = await freePort()
   const cluster = await startCluster(workers, port, redisUrl, `c1m${index}`)
   const servers = [...cluster.workers]
-  await sleep(1500)
+  await sleep(3000)
   const base = { mem: readMemInfo(), rss: rss(servers), primaryRss: rss([cluster.primary]) }
   let peakUsed = base.mem.total - base.mem.available
   let stopped: string | undefined
@@ -170,13 +174,15 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     if (stopped !== undefined) for (const c of clients) c.stop()
   }, 250)
   const loopProbe = startDelayProbe('loop', cluster.probes)
-  const sharedProbe = startDelayProbe('shared', [port])
   const overflows0 = readListenOverflows()
-  // The workers' CPU with no client yet, the probes running: subtracted from the idle window's.
+  // The workers' CPU with no client yet and the loop probe running: subtracted from the idle
+  // window's (where the shared-port probe pauses: a fresh connection every 10 ms costs more
+  // than the idle connections themselves).
   const baseFrom = performance.now()
   const baseCpu0 = cpuTicks(servers)
   await sleep(3000)
   const baselineCpuMsPerS = ((cpuTicks(servers) - baseCpu0) * 1000) / CLK_TCK / ((performance.now() - baseFrom) / 1000)
+  const sharedProbe = startDelayProbe('shared', [port])
   const phases: { from: number; to: number; phase: Phase }[] = []
   const mark = (phase: Phase, from: number): void => void phases.push({ from, to: performance.now(), phase })
 
@@ -189,8 +195,20 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     clients.push(startIdleClient(wsload.path, port, conns, sourceAddress(addressCount++), Math.max(2, Math.floor(CONCURRENCY / nClients)), Number(opt['time-limit']) * 60_000))
   }
   let lastLog = 0
+  // A connect phase that stops progressing (the servers starved by their own per-connection
+  // work) ends the step with what it reached, instead of waiting for the time limit.
+  let progressAt = performance.now()
+  let progressOpen = 0
   while (stopped === undefined && !clients.every((c) => c.progress.ready)) {
     await sleep(100)
+    const open = clients.reduce((a, c) => a + c.progress.open, 0)
+    if (open - progressOpen >= Math.max(100, n / 100)) {
+      progressAt = performance.now()
+      progressOpen = open
+    } else if (performance.now() - progressAt > STALL_MS) {
+      stopped = `accept stalled: fewer than ${Math.max(100, n / 100)} connections opened in ${STALL_MS / 1000} s, at ${open.toLocaleString('en-US')} open`
+      for (const c of clients) c.stop()
+    }
     if (performance.now() - lastLog > 5000) {
       lastLog = performance.now()
       const open = clients.reduce((a, c) => a + c.progress.open, 0)
@@ -200,7 +218,10 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const connectMs = performance.now() - t0
   const connectCpu = cpuTicks([...servers, cluster.primary]) - cpu0
   mark('connect', t0)
-  const afterConnect = sumStats(await Promise.all(clients.map((c) => c.stat())))
+  const asked = sumStats(await Promise.all(clients.map((c) => c.stat())))
+  // Stopped clients answer nothing: their last progress line says how far they got.
+  const afterConnect = stopped === undefined ? asked
+    : { ...asked, open: clients.reduce((a, c) => a + c.progress.open, 0), failed: clients.reduce((a, c) => a + c.progress.failed, 0) }
   const opened = Math.max(1, afterConnect.open)
   log(`N=${n}: ${afterConnect.open} open, ${afterConnect.failed} failed in ${(connectMs / 1000).toFixed(1)} s`)
 
@@ -216,6 +237,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     rssKiB = (rss(servers) - base.rss) / opened / 1024
     primaryRssKiB = (rss([cluster.primary]) - base.primaryRss) / opened / 1024
     mem = readMemInfo()
+    sharedProbe.pause()
     const idleFrom = performance.now()
     const idleCpu0 = cpuTicks(servers)
     const pings0 = afterConnect.pings
@@ -229,6 +251,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
       pingsSeen = s.pings
     }
     const idleMs = performance.now() - idleFrom
+    sharedProbe.resume()
     const idleCpuMs = ((cpuTicks(servers) - idleCpu0) * 1000) / CLK_TCK
     idleCpuRawUs = (idleCpuMs * 1000) / opened / (idleMs / HEARTBEAT_MS)
     idleCpuUs = ((idleCpuMs - (baselineCpuMsPerS * idleMs) / 1000) * 1000) / opened / (idleMs / HEARTBEAT_MS)

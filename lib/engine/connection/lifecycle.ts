@@ -2,8 +2,8 @@
  * `Lifecycle`: a connection's life in the server and the server's own. `accept` admits a
  * connection as an HTTP client (or refuses it with 503 past `maxConnections` or while
  * shutting down); `closed` lets it go (a WebSocket client's session parked or ended, its
- * disconnect handlers run); the sweeper enforces the HTTP time-outs and the heartbeat pings
- * WebSocket clients; `close` drains: WebSockets closed with 1001, HTTP answers finished,
+ * disconnect handlers run); the sweeper enforces the HTTP time-outs and the heartbeat wheel
+ * (heartbeat-wheel.ts) pings the registry's clients a slice per tick; `close` drains: WebSockets closed with 1001, HTTP answers finished,
  * what outlives the grace period cut, then compression, the recovery journal and the
  * cluster, in that order. Must not import `node:*`, Buffer or process.
  */
@@ -18,6 +18,7 @@ import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { type ClientTable, type Member, memberOf } from '../registry/client-table.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import { httpDate } from './http-date.js'
+import { HeartbeatWheel, heartbeatTicks } from './heartbeat-wheel.js'
 import { HttpConnection } from './http-connection.js'
 import type { HttpShared } from './http-shared.js'
 import type { Limits } from '../options/limits.js'
@@ -41,6 +42,9 @@ export interface LifecycleDeps<S> {
   readonly compression: WsCompression | undefined
   readonly cluster: ClusterAdapter
 }
+
+// The heartbeat wheel's visit: a client of the registry is pinged (or ended), an HTTP one skipped.
+const beat = <S>(client: ClientContext<S>, tick: number, settle: number): void => memberOf(client)?.heartbeat(tick, settle)
 
 // The receiver of a WebSocket client that is gone: its socket is closed, nothing reaches it.
 const GONE: Receiver = { receive: () => undefined, peerEnded: () => undefined }
@@ -69,9 +73,9 @@ export class Lifecycle<S> {
       const now = timers.now()
       for (const connection of table.http.values()) connection.sweep(now)
     }, sweepEvery)
-    this.heartbeat = timers.setInterval(() => {
-      for (const client of table.all.values()) memberOf(client)?.heartbeat()
-    }, limits.heartbeatIntervalMs)
+    // The heartbeat spread over its interval: each tick pings one slice of the clients.
+    const wheel = new HeartbeatWheel(table.all, beat, heartbeatTicks(limits.heartbeatIntervalMs))
+    this.heartbeat = timers.setInterval(() => wheel.turn(), limits.heartbeatIntervalMs / wheel.ticks)
   }
 
   /** A new connection, as an HTTP client; `undefined` when it is refused (a 503 is queued and it is ended). */

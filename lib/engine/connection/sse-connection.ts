@@ -22,8 +22,9 @@ import type { SseFraming } from '../../core/sse/sse-wire.js'
 import { type ClientSession, PENDING } from '../recovery/client-session.js'
 import type { TimerId } from '../platform.js'
 import type { SseShared } from './sse-shared.js'
+import { pingSettled, stampPing } from './heartbeat-wheel.js'
 
-// The bits of `SseConnection.flags`.
+// The bits of `SseConnection.flags` (the bits from 8 up hold the last heartbeat's tick, heartbeat-wheel.ts).
 const SERVER_CLOSED = 1
 const SHUT = 2
 const STALLED = 4
@@ -136,16 +137,22 @@ export class SseConnection<S> {
     }
   }
 
-  /** A heartbeat to keep the stream alive; a backlog untaken since the last heartbeat ends the connection. */
-  heartbeat(): void {
+  /**
+   * The heartbeat wheel's visit at tick `tick` (`Beating`): a heartbeat to keep the stream
+   * alive; a backlog untaken since the last heartbeat, `settle` ticks ago or more, ends the connection.
+   */
+  heartbeat(tick: number, settle: number): void {
     const { io } = this.shared
     if ((this.flags & CLOSING) !== 0) return
     const waiting = io.buffered(this.socket)
     if ((this.flags & STALLED) !== 0 && waiting > 0) {
+      // The last heartbeat is too recent to judge (the connection moved up the table).
+      if (!pingSettled(this.flags, tick, settle)) return
       this.shared.debug('event-stream client stopped taking bytes', { clientId: this.ctx.clientId, waiting })
       io.destroy(this.socket)
       return
     }
+    this.flags = stampPing(this.flags, tick)
     if (waiting > 0) this.flags |= STALLED
     this.shared.admit(this, this.shared.heartbeatOf(this.eventStream, this.session !== undefined))
   }

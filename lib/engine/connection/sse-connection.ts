@@ -32,6 +32,8 @@ const CLOSING = 8
 
 export class SseConnection<S> {
   inFlight = 0
+  /** The last sliced broadcast written to it (`Outlet.lastBroadcast`, delivery/broadcast-slices.ts). */
+  lastBroadcast = 0
   /** The client's session, when recovery is on (numbered events, `Last-Event-ID`). */
   session: ClientSession | undefined = undefined
   private flags = 0

@@ -124,6 +124,8 @@ const rare = (): Rare => ({ session: undefined, batch: 0, outbox: undefined, ass
 
 export class WsConnection<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
+  /** The last sliced broadcast written to it (`Outlet.lastBroadcast`, delivery/broadcast-slices.ts). */
+  lastBroadcast = 0
   /** permessage-deflate, when the handshake agreed on it (set right after construction). */
   deflate: WsDeflate | undefined = undefined
   // Bytes no frame has consumed yet; made when a chunk ends inside a frame and dropped once

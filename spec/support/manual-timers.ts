@@ -16,6 +16,12 @@ interface Timer {
 export interface ManualTimers extends Timers {
   /** Moves the clock `ms` forward, running each timer when its time comes. */
   advance(ms: number): void
+  /**
+   * Moves the clock `ms` forward running nothing, as a long synchronous task of the server
+   * would: the timers due meanwhile run once each at the next `advance` (an interval is then
+   * due again a period after it ran, as Node's are).
+   */
+  stall(ms: number): void
   /** Runs what `afterIo` queued (and what that queues in turn); answers how many ran. */
   io(): number
   /** How many `afterIo` callbacks are waiting. */
@@ -47,12 +53,15 @@ export const manualTimers = (start = 1_000_000): ManualTimers => {
     advance(ms) {
       const until = clock + ms
       for (let timer = due(until); timer !== undefined; timer = due(until)) {
-        clock = timer.at
+        clock = Math.max(clock, timer.at)
         if (timer.every === undefined) timers.delete(timer.id)
-        else timer.at += timer.every
+        else timer.at = clock + timer.every
         timer.run()
       }
       clock = until
+    },
+    stall(ms) {
+      clock += ms
     },
     io() {
       let ran = 0

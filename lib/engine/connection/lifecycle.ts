@@ -69,9 +69,14 @@ export class Lifecycle<S> {
       10,
       Math.min(1000, limits.headerTimeoutMs / 4, limits.keepAliveTimeoutMs / 4, limits.requestTimeoutMs / 4, limits.heartbeatIntervalMs / 4, limits.streamIdleMs / 4),
     )
+    // A sweep later than two periods follows a stall of the server's own: it judges nothing
+    // (`HttpConnection.sweep`), so what arrived during the stall is read before any time-out.
+    let last = timers.now()
     this.sweeper = timers.setInterval(() => {
       const now = timers.now()
-      for (const connection of table.http.values()) connection.sweep(now)
+      const stalled = now - last > 2 * sweepEvery
+      last = now
+      for (const connection of table.http.values()) connection.sweep(now, stalled)
     }, sweepEvery)
     // The heartbeat spread over its interval: each tick pings one slice of the clients.
     const wheel = new HeartbeatWheel(table.all, beat, heartbeatTicks(limits.heartbeatIntervalMs))

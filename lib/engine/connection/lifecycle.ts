@@ -13,6 +13,7 @@ import type { Logger } from '../../core/log/logger.js'
 import { CLOSE_CODE } from '../../core/ws/close-code.js'
 import type { Client, Receiver } from './client.js'
 import { RefusedUpgrade } from './refused-upgrade.js'
+import type { AcceptWall } from './accept-wall.js'
 import type { ClientContext, ClientContexts } from './client-context.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { type ClientTable, type Member, memberOf } from '../registry/client-table.js'
@@ -41,6 +42,8 @@ export interface LifecycleDeps<S> {
   readonly handlers: ConnectHandlers
   readonly compression: WsCompression | undefined
   readonly cluster: ClusterAdapter
+  /** Counts the connections not taken and logs them once per interval. */
+  readonly wall: AcceptWall
 }
 
 // The heartbeat wheel's visit: a client of the registry is pinged (or ended), an HTTP one skipped.
@@ -85,9 +88,9 @@ export class Lifecycle<S> {
 
   /** A new connection, as an HTTP client; `undefined` when it is refused (a 503 is queued and it is ended). */
   accept(socket: S): ClientContext<S> | undefined {
-    const { table, io, timers, limits, logger } = this.deps
+    const { table, io, timers, limits } = this.deps
     if (table.draining || table.all.size >= limits.maxConnections) {
-      logger.warning('connection refused: {reason}', { reason: table.draining ? 'shutting down' : 'too many connections' })
+      this.deps.wall.hit(table.draining ? 'draining' : 'full')
       timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
       io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }, this.deps.httpShared.answers))
       return undefined
@@ -141,6 +144,7 @@ export class Lifecycle<S> {
       recovery.leaveAll()
       if (this.sweeper !== undefined) timers.clearInterval(this.sweeper)
       if (this.heartbeat !== undefined) timers.clearInterval(this.heartbeat)
+      this.deps.wall.close()
       // Sockets that outlive the grace period are cut.
       const force = timers.setTimeout(() => {
         for (const client of table.all.values()) io.destroy(client.socket)

@@ -45,22 +45,31 @@ export class HeartbeatWheel<T> {
   readonly settle: number
   private cursor: Iterator<T> | undefined = undefined
   private phase = 0 // the tick within the round
+  private waiting: number // ticks left before the first round
 
   /**
    * `all`: the connections, a live collection whose iterators see what is added and skip what
-   * is removed (a `Map`'s values); `visit` pings one of them; `ticks`: ticks per interval.
+   * is removed (a `Map`'s values); `visit` pings one of them; `ticks`: ticks per interval;
+   * `wait`: ticks before the first round (a server's first pings come an interval after it
+   * starts, as they always did: a fresh connection is not pinged at once).
    */
   constructor(
     private readonly all: { values(): Iterator<T>; readonly size: number },
     private readonly visit: (item: T, tick: number, settle: number) => void,
     readonly ticks: number,
+    wait = 0,
   ) {
     this.settle = Math.ceil(ticks / 2)
+    this.waiting = wait
   }
 
   /** One tick: visits the next slice (at most `ceil(size / ticks)`); answers how many it visited. */
   turn(): number {
     this.tick += 1
+    if (this.waiting > 0) {
+      this.waiting -= 1
+      return 0
+    }
     const first = this.phase === 0
     this.phase = (this.phase + 1) % this.ticks
     if (first && this.cursor === undefined) this.cursor = this.all.values()

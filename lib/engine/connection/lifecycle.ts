@@ -82,7 +82,9 @@ export class Lifecycle<S> {
       for (const connection of table.http.values()) connection.sweep(now, stalled)
     }, sweepEvery)
     // The heartbeat spread over its interval: each tick pings one slice of the clients.
-    const wheel = new HeartbeatWheel(table.all, beat, heartbeatTicks(limits.heartbeatIntervalMs))
+    // The first round starts an interval after the first connection, as the pings always did.
+    const ticks = heartbeatTicks(limits.heartbeatIntervalMs)
+    const wheel = new HeartbeatWheel(table.all, beat, ticks, ticks - 1)
     this.heartbeat = timers.setInterval(() => wheel.turn(), limits.heartbeatIntervalMs / wheel.ticks)
   }
 

@@ -59,6 +59,12 @@ test('HeartbeatWheel :: items added mid-round are visited, removed ones skipped;
   assert.is(wheel.turn(), 15, 'and the round after starts at its first tick')
 })
 
+test('HeartbeatWheel :: waits the ticks it is told before its first round', () => {
+  const items = new Map([[1, 1], [2, 2]])
+  const wheel = new HeartbeatWheel(items, () => undefined, 2, 3)
+  assert.equal([wheel.turn(), wheel.turn(), wheel.turn(), wheel.turn(), wheel.turn()], [0, 0, 0, 1, 1])
+})
+
 test('stampPing / pingSettled :: the tick lives above the connection\'s own bits, compared modulo 2^22', () => {
   const flags = stampPing(0b1011, 7)
   assert.is(flags & 0xff, 0b1011, 'own bits kept')
@@ -105,6 +111,8 @@ test('heartbeat :: every client pinged once per interval, at most ceil(N / ticks
   const engine = serverOn(timers, 1000) // 20 ticks of 50 ms
   const conns = await upgradeAll(engine, timers, 205)
   try {
+    timers.advance(950)
+    assert.ok(conns.every((conn) => pings(conn) === 0), 'the first round starts an interval after the first connection')
     let total = 0
     for (let t = 0; t < 20; t++) {
       timers.advance(50)
@@ -126,6 +134,7 @@ test('heartbeat :: a client that answers the ping (an empty pong) stays, one tha
   const engine = serverOn(timers, 1000)
   const conns = await upgradeAll(engine, timers, 40)
   try {
+    timers.advance(950) // the first round starts at the interval's end
     for (let round = 1; round <= 3; round++) {
       timers.advance(1000)
       for (const [i, conn] of conns.entries()) if (i % 2 === 0 && !conn.socket.closed) conn.client.receiver.receive(PONG.slice())
@@ -146,7 +155,7 @@ test('heartbeat :: a client visited soon after its ping (others before it left) 
   const engine = serverOn(timers, 1000)
   const conns = await upgradeAll(engine, timers, 40)
   try {
-    timers.advance(1000) // everyone pinged once; the last two at the last tick
+    timers.advance(950 + 1000) // everyone pinged once; the last two at the last tick
     for (const conn of conns.slice(0, 38)) {
       conn.socket.closed = true
       engine.closed(conn.client)

@@ -3,12 +3,14 @@
  * `twinport/core` instead where no Node is available (Bun, Deno, a browser, a worker).
  */
 export * from './core/index.js'
-export { type NodeServerOptions, runServer } from './node/run-server.js'
+export { type NodeServerOptions, runServer, type Transport } from './node/run-server.js'
 export { toFetch, type FetchHandler, type FetchOptions } from './fetch/to-fetch.js'
 export { attach, type AttachableServer, type AttachedServer, type AttachOptions } from './node/attach.js'
 export type { ServerHandle } from './engine/server-handle.js'
 export { DEFAULT_RECOVERY, resolveOptions, resolveTlsOptions, type Pem, type ResolvedOptions, type ServerOptions, type TlsOptions } from './engine/options/server-options.js'
 export { DEFAULT_LIMITS, type Limits } from './engine/options/limits.js'
+export type { RateLimitOptions, RateOption } from './engine/options/rate-limit-options.js'
+export type { LimitStore } from './engine/limit/limit-store.js'
 export { createNamespaceRegistry, DEFAULT_NAMESPACE, type NamespaceRegistry, type RoomInfo } from './engine/registry/namespace-registry.js'
 export { createLogger, type LoggerOptions, type NodeLogger } from './runtime/log/create-logger.js'
 export type { ClientType } from './engine/connection/client.js'

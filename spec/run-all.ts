@@ -12,6 +12,8 @@
  *    there on their global WebSocket, against real servers started in the same process;
  *  - the client specs again in Node 22 on its global WebSocket (linux-x64: the binary from npm,
  *    installed into `spec/node22` on first use; skipped with the reason elsewhere);
+ *  - the integration specs again against Node's native transport (`TWINPORT_TARGET=node-native`,
+ *    the addon built with `make -C native`);
  *  - against servers in Bun and in Deno, Node's clients (`ws`, `fetch`, raw sockets,
  *    Chromium): the integration specs (`spec/integration/run-server-*`, whose apps are fixtures of
  *    spec/integration/fixtures/, served by one child process of that runtime on its own adapter),
@@ -149,6 +151,23 @@ if (process.platform !== 'linux' || process.arch !== 'x64') {
   } else {
     console.error('[run-all] Node 22 could not be installed into spec/node22; counted as one failure')
     tally.failed += 1
+  }
+}
+
+// The integration specs once more with Node's native transport (lib/native/, built by
+// `make -C native`; .ci/run builds it): the same fixtures, served in this process with
+// `transport: 'native'`. Without a binary the servers fall back to node:net, so the step
+// would prove nothing: it then counts as one failure on Linux, and is skipped elsewhere.
+console.log('[run-all] integration specs served by Node on the native transport')
+if (process.platform !== 'linux') console.log(`[run-all] skipped: the native transport is built on Linux first (this is ${process.platform})`)
+else {
+  const built = await exec('make', ['-s', '-C', 'native'])
+  if (built.code !== 0) {
+    console.error('[run-all] make -C native failed (see above); counted as one failure')
+    tally.failed += 1
+  } else {
+    const run = await exec(process.execPath, ['--import', 'tsx', 'spec/support/uvu-entry.ts', 'spec/integration', 'run-server'], { FORCE_COLOR: '0', TWINPORT_TARGET: 'node-native' })
+    countUvu('integration specs on the native transport', run.out, run.code)
   }
 }
 

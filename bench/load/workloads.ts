@@ -66,7 +66,9 @@ export const SIZING: Readonly<Record<'full' | 'quick', Sizing>> = {
 }
 
 const BUN_DENO: readonly ContenderId[] = ['twinport-bun', 'bun-serve', 'raw-bun', 'twinport-deno', 'deno-serve', 'raw-deno']
-const HTTP: readonly ContenderId[] = ['twinport', 'node-http', 'fastify', 'raw-net', ...BUN_DENO]
+// Issue 32: twinport on its native transport, and uWebSockets.js, in every Node workload.
+const NATIVE: readonly ContenderId[] = ['twinport-native', 'uws']
+const HTTP: readonly ContenderId[] = ['twinport', 'node-http', 'fastify', 'raw-net', ...NATIVE, ...BUN_DENO]
 
 // permessage-deflate (issue 12): the servers with `DEFLATE=1` (twinport's echo example, ws's
 // `perMessageDeflate: true`, each with its defaults), the client offering what Chromium
@@ -77,7 +79,7 @@ const NO_TAKEOVER_OFFER = 'permessage-deflate; server_no_context_takeover; clien
 // 16 different 4 KiB messages in turn: an application's messages differ, and a compressor that
 // keeps its window would find a message it saw just before almost for free.
 const JSON_4K = ['--json', '4096', '--variants', '16']
-const WS: readonly ContenderId[] = ['twinport', 'ws', 'socketio', 'raw-net', ...BUN_DENO]
+const WS: readonly ContenderId[] = ['twinport', 'ws', 'socketio', 'raw-net', ...NATIVE, ...BUN_DENO]
 
 const times = (t: number): Target => ({ _tag: 'AtLeastTimes', times: t })
 const atMost = (t: number): Target => ({ _tag: 'AtMostTimes', times: t })

@@ -11,6 +11,7 @@ export type Runtime = 'node' | 'bun' | 'deno'
 /** Identifiers of the contenders, as used on the command line (`--contenders`). */
 export type ContenderId =
   | 'raw-net' | 'node-http' | 'node-https' | 'fastify' | 'ws' | 'socketio' | 'twinport' | 'twinport-young1' | 'ws-young1' | 'twinport-plain'
+  | 'twinport-native' | 'uws'
   | 'twinport-bun' | 'bun-serve' | 'raw-bun'
   | 'twinport-deno' | 'deno-serve' | 'raw-deno'
 
@@ -65,6 +66,13 @@ export const CONTENDERS: Readonly<Record<ContenderId, Contender>> = {
   'twinport-plain': {
     id: 'twinport-plain', label: 'twinport, compression off', runtime: 'node', script: 'bench/.tmp/dist/examples/echo.js', dialect: 'ws', env: { DEFLATE: '0' },
   },
+  // Issue 32: the same build on the native transport (the addon built by `make -C native`; the
+  // compiled build sits in bench/.tmp, so the binary is named), and uWebSockets.js beside it.
+  'twinport-native': {
+    id: 'twinport-native', label: 'twinport on Node, native transport', runtime: 'node', script: 'bench/.tmp/dist/examples/echo.js', dialect: 'ws',
+    env: { TRANSPORT: 'native', TWINPORT_NATIVE_BINARY: `native/build/twinport-${process.platform}-${process.arch}.node` },
+  },
+  uws: { id: 'uws', label: 'uWebSockets.js', runtime: 'node', script: 'bench/peers/uws.ts', dialect: 'ws' },
   // The same app on Bun and Deno: examples/run-anywhere.ts picks the runtime's adapter.
   'twinport-bun': { id: 'twinport-bun', label: 'twinport on Bun', runtime: 'bun', script: 'examples/echo.ts', dialect: 'ws' },
   'bun-serve': { id: 'bun-serve', label: 'Bun.serve', runtime: 'bun', script: 'bench/peers/bun-serve.ts', dialect: 'ws' },

@@ -17,6 +17,8 @@ export interface BunSocket<D> {
   pause(): void
   /** Reads again after `pause`. */
   resume(): void
+  /** The peer's IP address. */
+  readonly remoteAddress?: string
 }
 
 export interface BunSocketHandler<D> {

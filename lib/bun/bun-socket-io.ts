@@ -167,6 +167,7 @@ export const bunSocketIo: SocketIo<Conn> = {
   resume(conn) {
     if ((conn.flags & CLOSED) === 0) conn.socket.resume()
   },
+  remoteAddress: (conn) => conn.socket.remoteAddress,
   uncork(conn) {
     if ((conn.flags & CORKING) === 0) return
     conn.flags &= ~CORKING

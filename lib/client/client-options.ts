@@ -4,7 +4,7 @@
  */
 import { type Clock, systemClock } from './clock.js'
 import { shouldReconnect } from './should-reconnect.js'
-import type { WebSocketConstructor } from './web-socket-like.js'
+import type { Fallback, WebSocketConstructor } from './web-socket-like.js'
 
 /** How the client comes back after a connection ends. */
 export interface ReconnectOptions {
@@ -22,6 +22,11 @@ export interface ReconnectOptions {
 export interface ClientOptions {
   /** The WebSocket constructor (default `globalThis.WebSocket`; on Node 20 pass `ws`'s). */
   readonly WebSocket?: WebSocketConstructor
+  /**
+   * What to do when WebSocket cannot be used: `sseFallback()` of `twinport/client/fallback`
+   * (Server-Sent Events down, `POST` up, and back to WebSocket once it works). Absent: WebSocket only.
+   */
+  readonly fallback?: Fallback
   /** WebSocket subprotocols to offer. */
   readonly protocols?: string | readonly string[]
   /** Reconnection settings, or `false` for none. */
@@ -49,6 +54,7 @@ export interface ClientOptions {
 
 /** The options with every default filled in. */
 export interface ResolvedClientOptions {
+  /** The constructor of each connection's socket: the fallback's when one is given. */
   readonly WebSocket: WebSocketConstructor
   readonly protocols: string | string[] | undefined
   readonly reconnect: Required<ReconnectOptions> | false
@@ -71,6 +77,7 @@ export interface ResolvedClientOptions {
  */
 export const resolveClientOptions = ({
   WebSocket = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket!,
+  fallback,
   protocols,
   reconnect = {},
   queueSize = 100,
@@ -82,7 +89,8 @@ export const resolveClientOptions = ({
   clock = systemClock,
   auth,
 }: ClientOptions): ResolvedClientOptions => {
-  if (typeof WebSocket !== 'function') throw new TypeError('connect: no WebSocket here: pass options.WebSocket')
+  // A fallback may do without WebSocket (an event stream alone).
+  if (typeof WebSocket !== 'function' && !fallback) throw new TypeError('connect: no WebSocket here: pass options.WebSocket')
   if (auth !== undefined && typeof auth !== 'function') throw new TypeError('connect: options.auth must be a function')
   const { minDelay = 500, maxDelay = 10_000, maxAttempts = Infinity, shouldReconnect: retry = shouldReconnect } = reconnect || {}
   const numbers = { queueSize, timeout, maxMessageBytes, heartbeatGrace, 'reconnect.minDelay': minDelay, 'reconnect.maxDelay': maxDelay, 'reconnect.maxAttempts': maxAttempts }
@@ -91,7 +99,7 @@ export const resolveClientOptions = ({
     if (!(typeof value === 'number' && value >= 0)) throw new TypeError(`connect: options.${name} must be a number >= 0`)
   }
   return {
-    WebSocket,
+    WebSocket: fallback ? fallback(WebSocket) : WebSocket,
     protocols: typeof protocols === 'string' ? protocols : protocols?.slice(),
     reconnect: reconnect && { minDelay, maxDelay: Math.max(minDelay, maxDelay), maxAttempts, shouldReconnect: retry },
     queueSize,

@@ -11,13 +11,21 @@
  * node:*, no Buffer, no process; imports the core's dependency-free SSE reader.
  */
 import { readSseEvents, SSE_READER_START, type SseReader } from '../core/sse/read-sse-events.js'
-import type { WebSocketConstructor, WebSocketLike } from './web-socket-like.js'
+import type { WebSocketLike } from './web-socket-like.js'
 
 /** The part of `fetch` used: a streamed body on `GET`, a text body on `POST`. */
 export type StreamFetch = (
   url: string,
   init: { readonly method?: string; readonly headers?: Record<string, string>; readonly body?: string; readonly signal?: AbortSignal },
 ) => Promise<{ readonly ok: boolean; readonly status: number; readonly statusText: string; readonly headers: { get(name: string): string | null }; readonly body: ReadableStream<Uint8Array> | null }>
+
+/** An event-stream socket, with what `sseFallback` reads of it to move the link back to WebSocket. */
+export interface EventStreamLike extends WebSocketLike {
+  /** The stream's last event id: the session's cursor (`<sid>:<seq>`) once it has one, else `''`. */
+  readonly lastEventId: string
+  /** Settles once every post sent so far is answered (or failed). */
+  idle(): Promise<void>
+}
 
 /** Where the stream and the posts go, and with what. */
 export interface EventStreamSocketOptions {
@@ -36,9 +44,10 @@ const SESSION_PREFIX = '{"event":"tp:session"'
  * @example
  * const client = connect('https://example.com/events', { WebSocket: eventStreamSocket() })
  */
-export const eventStreamSocket = (options: EventStreamSocketOptions = {}): WebSocketConstructor =>
-  class EventStreamSocket implements WebSocketLike {
+export const eventStreamSocket = (options: EventStreamSocketOptions = {}): new (url: string, protocols?: string | string[]) => EventStreamLike =>
+  class EventStreamSocket implements EventStreamLike {
     readyState = 0
+    lastEventId = ''
     binaryType = 'arraybuffer'
     onopen: ((event: never) => void) | null = null
     onmessage: ((event: never) => void) | null = null
@@ -86,6 +95,10 @@ export const eventStreamSocket = (options: EventStreamSocketOptions = {}): WebSo
       this.end(code, reason)
     }
 
+    idle(): Promise<void> {
+      return this.posting.then(() => undefined)
+    }
+
     private async read(headers: Record<string, string>): Promise<void> {
       let res: Awaited<ReturnType<StreamFetch>>
       try {
@@ -110,6 +123,7 @@ export const eventStreamSocket = (options: EventStreamSocketOptions = {}): WebSo
           const read = readSseEvents(state, rest + utf8.decode(value, { stream: true }))
           state = read.reader
           rest = read.rest
+          this.lastEventId = state.lastEventId
           for (const event of read.events) {
             if (event.data.startsWith(SESSION_PREFIX)) {
               this.sid = (JSON.parse(event.data) as { data: { sid: string } }).data.sid

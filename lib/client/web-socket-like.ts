@@ -22,3 +22,10 @@ export interface WebSocketLike {
 
 /** A `WebSocket` constructor: `globalThis.WebSocket`, or `WebSocket` from the `ws` package. */
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => WebSocketLike
+
+/**
+ * A fallback transport for `connect`'s `fallback` option (`sseFallback()` of
+ * `twinport/client/fallback`): given the WebSocket constructor, the constructor `connect` uses
+ * instead, whose sockets choose the transport of each connection.
+ */
+export type Fallback = (WebSocket: WebSocketConstructor) => WebSocketConstructor

@@ -11,6 +11,8 @@ export interface DenoConn {
   closeWrite(): Promise<void>
   close(): void
   setNoDelay?(enabled?: boolean): void
+  /** The peer's address (TCP: `hostname` is its IP address). */
+  readonly remoteAddr?: { readonly hostname?: string }
 }
 
 export interface DenoListener extends AsyncIterable<DenoConn> {

@@ -138,6 +138,7 @@ const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
       socket.paused = undefined
       wake?.()
     },
+    remoteAddress: (socket) => socket.conn.remoteAddr?.hostname,
     uncork(socket) {
       const parts = socket.corked
       if (parts === undefined) return

@@ -54,6 +54,9 @@ import { createWsCompression, type WsCompression } from './deflate/ws-compressio
 import { HttpCompression } from './http/http-compression.js'
 import { WsShared } from './connection/ws-shared.js'
 import { SseShared } from './connection/sse-shared.js'
+import { NO_INSTRUMENTATION } from './instrumentation/instrumentation.js'
+import { observeServer, startMetrics } from './instrumentation/start-metrics.js'
+import { startLimits } from './limit/start-limits.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
 export interface Engine<S> {
@@ -133,6 +136,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
 
   // The rest of the cluster (no other node by default); told when rooms open and close.
   const cluster = options.cluster ?? inProcessCluster()
+  // The server's metrics (on unless `metrics: false`), and the instrumentation the engine calls.
+  const metrics = startMetrics(options.metrics, options.cluster?.nodeId, new Set(compiled.events.keys()), timers)
+  const instrumentation = metrics?.instrumentation ?? NO_INSTRUMENTATION
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const table = new ClientTable<S>()
@@ -151,6 +157,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     logger,
     debug: logDebug,
     nodeId: cluster.nodeId,
+    instrumentation,
   })
   const delivery = createDelivery<S>({
     io,
@@ -163,13 +170,18 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       if (broadcaster.busy) batcher.hold(socket)
     },
     afterIo: (run) => timers.afterIo(run),
-    onSlowConsumer: (outlet, bytes) =>
-      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes }),
+    onSlowConsumer: (outlet, bytes) => {
+      instrumentation.slowConsumer()
+      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes })
+    },
   })
-  const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger)
+  const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger, instrumentation)
   const requests = new ClientRequests<S>(delivery, frames, timers, (clientId) => table.ws.has(clientId) || recovery.parked.has(clientId))
-  const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames, requests)
-  const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers })
+  const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames, requests, instrumentation)
+  // Rate limits, connection limits and the abuse log (the `rateLimits` option).
+  const { limiter, gate, abuse } = startLimits(options.rateLimits, cluster, table, timers, logger)
+  // Another node's post for an event stream of this one (`eventStreams` is made below, and called only later).
+  const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post: (sid, text) => eventStreams.deliver(sid, text) })
 
   const httpContext: HttpContext = {
     send: (clientId, event, data) => void ops.send(clientId, event, data),
@@ -181,7 +193,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     setClientData: (clientId, key, value) => ops.setClientData(clientId, key, value),
     ...(platform.files === undefined ? {} : { files: platform.files }),
     now: () => timers.now(),
+    limiter,
+    ...(metrics === undefined ? {} : { metrics: metrics.registry }),
+    health: () => ({ draining: table.draining, cluster: options.cluster === undefined ? 'alone' : (options.cluster.linkState?.() ?? 'up'), node: cluster.nodeId }),
   }
+  if (metrics !== undefined) observeServer(metrics, { table, registry, parked: recovery.parked, io })
   // The HTTP middleware, composed once: for the dispatch and for the upgrade's decision alike.
   // Without middleware there is no stack: the dispatch answers synchronously when the handler does.
   const httpMiddleware = options.httpMiddleware ?? []
@@ -197,7 +213,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // permessage-deflate (RFC 7692), when on and the runtime has a codec.
   const frameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
   const compression = startCompression(settings, platform, frameLimits, logger, logDebug)
-  const wsShared = new WsShared<S>(platform, limits, frameLimits, internals.smallFrames ?? true, compiled, options.wsMiddleware ?? [], onWsError, delivery, ops, batcher, logger, debug)
+  const wsShared = new WsShared<S>(platform, limits, frameLimits, internals.smallFrames ?? true, compiled, options.wsMiddleware ?? [], onWsError, delivery, ops, batcher, logger, debug, abuse)
   const upgrades = new Upgrades<S>({
     table,
     io,
@@ -217,17 +233,19 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     debug: logDebug,
     timers,
     closeTimeoutMs: limits.closeTimeoutMs,
+    gate,
+    abuse,
   })
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
   const eventStreams = new SseShared<S>({
     io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
-    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: settings.allowedOrigins, requests,
+    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: settings.allowedOrigins, requests, cluster, instrumentation,
   })
   const httpCompression = startHttpCompression(settings, platform, logger)
-  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression)
+  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)
   if (fit.warning !== undefined) logger.warning(fit.warning, { maxConnections: limits.maxConnections, fdLimit })
   const wall = new AcceptWall(timers, logger, () => table.all.size, limits.maxConnections, fdLimit)
-  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops), httpShared, registry, recovery, handlers, compression, cluster, wall })
+  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
 
   const embedded = createEmbeddedHttp({
     compiled,

@@ -39,6 +39,11 @@ export interface SocketIo<S> {
   pause(socket: S): void
   /** Reads the socket again after `pause`. */
   resume(socket: S): void
+  /**
+   * The peer's address (`203.0.113.7`, `::1`), read once when the connection is accepted, for
+   * rate limits by address and the connections per address; absent or `undefined`: unknown.
+   */
+  remoteAddress?(socket: S): string | undefined
 }
 
 /** An opaque timer handle, whatever the runtime returns. */

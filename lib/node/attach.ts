@@ -136,7 +136,7 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
       body = read.right
     }
     const request = httpRequestOf(req, body)
-    const owner: ExchangeOwner = { signalOf: () => controller.signal, bodyOf: () => stream }
+    const owner: ExchangeOwner = { signalOf: () => controller.signal, bodyOf: () => stream, remoteAddress: () => req.socket.remoteAddress }
     writeAnswer(res, await embedded.respond(request, owner), request, embedded, false)
   }
 

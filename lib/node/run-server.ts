@@ -1,21 +1,45 @@
 /**
- * `runServer` on Node (`twinport`): the adapter between `node:net` (and `node:tls` with the
- * `tls` option) and the portable engine (`lib/engine/`): the shared server on `node:net`
- * (lib/runtime/serve-net.ts) with Node's platform (lib/runtime/node-platform.ts). It holds
- * no protocol, room or time-out logic of its own.
+ * `runServer` on Node (`twinport`): the adapter between the OS's sockets and the portable
+ * engine (`lib/engine/`). Two transports carry the same engine: `node:net` (the shared
+ * server of lib/runtime/serve-net.ts with Node's platform; the default, and the one that
+ * serves `tls`, `path` and `handle`) and twinport's native addon (lib/native/, with
+ * `transport: 'native'`), which falls back to `node:net` with one warning when it cannot
+ * serve (no binary for this system, a binary that does not load, or an option only
+ * `node:net` has). It holds no protocol, room or time-out logic of its own.
  *
- * Imports the engine's types and the shared runtime layer (lib/runtime/) only, never
- * another adapter.
+ * Imports the engine's types, the shared runtime layer (lib/runtime/) and lib/native only,
+ * never another adapter.
  */
 import type { ServerHandle } from '../engine/server-handle.js'
+import { loadNativeBinding } from '../native/native-binding.js'
+import { serveNative } from '../native/serve-native.js'
 import { nodePlatform } from '../runtime/node-platform.js'
 import { type NetServerOptions, serveNet } from '../runtime/serve-net.js'
 
+/** What carries the bytes: twinport's native addon, or `node:net`. */
+export type Transport = 'native' | 'net'
+
 /**
- * Options of `runServer` on Node: the shared options, and two more ways to listen (`path`,
- * `handle`).
+ * Options of `runServer` on Node: the shared options, two more ways to listen (`path`,
+ * `handle`), and the transport.
  */
-export interface NodeServerOptions extends NetServerOptions {}
+export interface NodeServerOptions extends NetServerOptions {
+  /**
+   * `'net'` (the default): `node:net` and `node:tls`. `'native'`: twinport's addon (epoll
+   * through libuv's loop, `writev`, no stream object per connection; Linux, built with
+   * `make -C native`). Without a usable binary, or with `tls`, `path` or `handle`, the
+   * server starts on `node:net` and logs one warning saying why.
+   */
+  readonly transport?: Transport
+}
+
+// Why the native transport cannot serve `options`, or undefined when it can.
+const nativeRefusal = (options: NodeServerOptions): string | undefined => {
+  if (options.tls !== undefined) return 'TLS is served by node:tls'
+  if (options.path !== undefined) return 'a Unix socket path is served by node:net'
+  if (options.handle !== undefined) return 'a listening handle is served by node:net'
+  return undefined
+}
 
 /**
  * Starts a server. Rejects with an Error naming every bad option or route-table problem.
@@ -24,4 +48,13 @@ export interface NodeServerOptions extends NetServerOptions {}
  * const server = await runServer({ port: 0, routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] })
  * await server.close()
  */
-export const runServer = (options: NodeServerOptions = {}): Promise<ServerHandle> => serveNet(options, nodePlatform)
+export const runServer = async (options: NodeServerOptions = {}): Promise<ServerHandle> => {
+  const transport: unknown = options.transport ?? 'net'
+  if (transport !== 'net' && transport !== 'native') throw new Error(`runServer: invalid options\n  transport: expected 'native' or 'net', got ${JSON.stringify(transport)}`)
+  if (transport === 'net') return serveNet(options, nodePlatform)
+  const refusal = nativeRefusal(options)
+  const native = loadNativeBinding()
+  if (refusal === undefined && native._tag === 'Right') return serveNative(options, native.right)
+  const why = refusal ?? (native._tag === 'Left' ? native.left : '')
+  return serveNet(options, nodePlatform, `transport 'native' unavailable (${why}); serving on node:net`)
+}

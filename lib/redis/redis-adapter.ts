@@ -22,6 +22,7 @@ import { Liveness } from './liveness.js'
 import { NodeChannel } from './node-channel.js'
 import { nodeRedisPort } from './node-redis-port.js'
 import { Publisher } from './publisher.js'
+import { redisLimitStore } from './redis-limit-store.js'
 import { resolveAdapterOptions, type RedisAdapterOptions } from './resolve-adapter-options.js'
 import { ScopeListener } from './scope-listener.js'
 
@@ -207,7 +208,11 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
 
   return {
     nodeId: config.nodeId,
+    // What a readiness check reads: `joining` is not up yet.
+    linkState: () => (self.link.state === 'joining' ? 'starting' : self.link.state),
     attach,
+    // Cluster-wide rate limits (`rateLimit` routes): one script per check, on the command connection.
+    limitStore: redisLimitStore(port, config.prefix),
     publish: (frame, target, envelope) => self.parts?.publisher.publish(frame, target, envelope),
     sendTo: (node, clientId, frame, envelope) => self.parts?.nodes.sendTo(node, clientId, frame, envelope),
     request: (body, opts): Promise<ClusterReplies> =>

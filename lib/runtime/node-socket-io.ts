@@ -98,6 +98,7 @@ export const nodeSocketIo: SocketIo<Socket> = {
   },
   pause: (socket) => void socket.pause(),
   resume: (socket) => void socket.resume(),
+  remoteAddress: (socket) => socket.remoteAddress,
   uncork: (socket) => {
     if (socket !== lazy) return socket.uncork()
     lazyDepth -= 1

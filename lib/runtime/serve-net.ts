@@ -35,13 +35,14 @@ export interface NetServerOptions extends ServerOptions {
 
 /**
  * Starts a server on `node:net` with `platform`. Rejects with an Error naming every bad
- * option or route-table problem.
+ * option or route-table problem. `notice`, when given, is logged as a warning at start
+ * (why `runServer` serves on `node:net` although the native transport was asked for).
  *
  * @example
  * const server = await serveNet({ port: 0, routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] }, nodePlatform)
  * await server.close()
  */
-export const serveNet = async (options: NetServerOptions, platform: Platform<Socket>): Promise<ServerHandle> => {
+export const serveNet = async (options: NetServerOptions, platform: Platform<Socket>, notice?: string): Promise<ServerHandle> => {
   if (options.path !== undefined && options.handle !== undefined) throw new Error('runServer: invalid options\n  path and handle: give one place to listen, not both')
   if (options.path !== undefined && (typeof options.path !== 'string' || options.path === '')) throw new Error('runServer: invalid options\n  path: expected a non-empty string')
   const handleProblem = options.handle === undefined ? undefined : checkListenHandle(options.handle)
@@ -49,6 +50,7 @@ export const serveNet = async (options: NetServerOptions, platform: Platform<Soc
   const engine = createEngine(options, platform)
   const { logger } = engine
   const debug = engine.options.debug
+  if (notice !== undefined) logger.warning(notice)
   const acceptSocket = acceptSockets(engine)
   const accept = (socket: Socket): void => void acceptSocket(socket)
 

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { posix } from 'node:path'
 
 /** A folder of `lib/` (or `entry`, the Node entry point `lib/index.ts`). */
-export type Layer = 'core' | 'engine' | 'runtime' | 'node' | 'bun' | 'deno' | 'fetch' | 'client' | 'redis' | 'entry'
+export type Layer = 'core' | 'engine' | 'runtime' | 'native' | 'node' | 'bun' | 'deno' | 'fetch' | 'workers' | 'client' | 'redis' | 'entry'
 
 /** What the files of one layer may import: layers of `lib/`, and packages by name (`node:` for every built-in). */
 export interface LayerRule {
@@ -23,18 +23,23 @@ const ADAPTER_PACKAGES = ['fp-ts', 'node:']
  * The rules. The core imports only itself and fp-ts/io-ts; the engine the core and itself;
  * the shared runtime layer (lib/runtime/) the core, the engine, itself and the runtime's
  * built-ins; each adapter the core, the engine, the runtime layer and its own folder; the
- * fetch handler (lib/fetch) the core, the engine and itself, no built-ins; the client only
+ * fetch handler (lib/fetch) the core, the engine and itself, no built-ins; the Workers entry
+ * (lib/workers) the same and the fetch handler; the client only
  * the core and itself.
  */
 export const LAYER_RULES: Readonly<Record<Layer, LayerRule>> = {
   core: { layers: ['core'], packages: ['fp-ts', 'io-ts'] },
   engine: { layers: ['core', 'engine'], packages: ['fp-ts', 'io-ts'] },
   runtime: { layers: ['core', 'engine', 'runtime'], packages: ['fp-ts', 'io-ts', 'node:'] },
-  node: { layers: ['core', 'engine', 'runtime', 'node'], packages: ADAPTER_PACKAGES },
+  // The native transport (issue 32): Node's platform with the addon's sockets; Node's adapter picks it.
+  native: { layers: ['core', 'engine', 'runtime', 'native'], packages: ADAPTER_PACKAGES },
+  node: { layers: ['core', 'engine', 'runtime', 'native', 'node'], packages: ADAPTER_PACKAGES },
   bun: { layers: ['core', 'engine', 'runtime', 'bun'], packages: ADAPTER_PACKAGES },
   deno: { layers: ['core', 'engine', 'runtime', 'deno'], packages: ADAPTER_PACKAGES },
   // The fetch handler (twinport/fetch) runs where no node:* exists (Workers): the core, the engine, itself.
   fetch: { layers: ['core', 'engine', 'fetch'], packages: ['fp-ts', 'io-ts'] },
+  // The Worker and its Durable Object hubs (twinport/workers) run on workerd: no node:*; toFetch serves their HTTP side.
+  workers: { layers: ['core', 'engine', 'fetch', 'workers'], packages: ['fp-ts', 'io-ts'] },
   client: { layers: ['core', 'client'], packages: [] },
   redis: { layers: ['core', 'engine', 'redis'], packages: ['fp-ts', 'io-ts', 'redis', 'node:'] },
   entry: { layers: ['core', 'engine', 'runtime', 'node', 'fetch'], packages: [] },

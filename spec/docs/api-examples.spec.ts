@@ -56,6 +56,7 @@ const pointAtLib = (code: string): string =>
   code
     .replaceAll(`from 'twinport/redis'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'redis', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/core'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'core', 'index.ts')).href)}`)
+    .replaceAll(`from 'twinport/workers'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'workers', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/fetch'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'fetch', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/client/fallback'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'client', 'fallback.ts')).href)}`)
     .replaceAll(`from 'twinport/client'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'client', 'index.ts')).href)}`)
@@ -122,7 +123,7 @@ const typeCheck = (dir: string): Promise<string> => {
     compilerOptions: {
       noEmit: true,
       rootDir: root,
-      paths: { twinport: [join(root, 'lib', 'index.ts')], 'twinport/core': [join(root, 'lib', 'core', 'index.ts')], 'twinport/redis': [join(root, 'lib', 'redis', 'index.ts')], 'twinport/fetch': [join(root, 'lib', 'fetch', 'index.ts')], 'twinport/client/fallback': [join(root, 'lib', 'client', 'fallback.ts')] },
+      paths: { twinport: [join(root, 'lib', 'index.ts')], 'twinport/core': [join(root, 'lib', 'core', 'index.ts')], 'twinport/redis': [join(root, 'lib', 'redis', 'index.ts')], 'twinport/fetch': [join(root, 'lib', 'fetch', 'index.ts')], 'twinport/workers': [join(root, 'lib', 'workers', 'index.ts')], 'twinport/client/fallback': [join(root, 'lib', 'client', 'fallback.ts')] },
     },
     include: ['*.ts'],
     exclude: [],

@@ -112,6 +112,10 @@ pack('npm pack :: builds, installs offline into a new app, and both entry points
     assert.ok(files.has(needed), `the tarball lacks ${needed}`)
   }
   assert.not.ok([...files].some((f) => f.startsWith('spec/') || f.startsWith('bench/')), 'tests and benchmarks are not shipped')
+  // The native transport's addon (issue 32), built by `prepack` where it builds (Linux), and its sources.
+  if (process.platform === 'linux') assert.ok(files.has(`native/build/twinport-linux-${process.arch}.node`), 'the tarball lacks the native binary')
+  assert.ok(files.has('native/twinport.c') && files.has('native/Makefile'), 'the tarball lacks the native sources')
+  assert.not.ok([...files].some((f) => f.startsWith('native/build/asan/')), 'the AddressSanitizer build is not shipped')
 
   // 2. Install into a new application, offline.
   const app = join(tmp, 'app')

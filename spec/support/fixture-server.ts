@@ -20,7 +20,7 @@ import type { FIXTURES } from '../integration/fixtures/index.js'
 import type { FixtureApp, PlainOptions, Probes } from './fixture.js'
 import { fixtureHost } from './fixture-host.js'
 import { decodeLine, encodeLine, type FixtureMessage, type FixtureRequest, lineSplitter, type Started } from './fixture-wire.js'
-import { type Runtime, scriptCommand, targetRuntime } from './runtimes.js'
+import { type Runtime, scriptCommand, targetRuntime, targetTransport } from './runtimes.js'
 import type { LogRecord } from './server.js'
 
 /** How long one request may wait for its answer, and a child for its start. */
@@ -126,9 +126,12 @@ const connection = (write: (line: string) => void, what: string) => {
   }
 }
 
-// Node: the host in this process, with Node's adapter; lines still go through the codec.
+// Node: the host in this process, with Node's adapter on the transport TWINPORT_TARGET names
+// (node:net, or the native addon for `node-native`); lines still go through the codec.
 const inProcess = async (): Promise<Transport> => {
-  const [{ FIXTURES: modules }, { runServer }] = await Promise.all([import('../integration/fixtures/index.js'), import('../../lib/node/run-server.js')])
+  const [{ FIXTURES: modules }, { runServer: serveNode }] = await Promise.all([import('../integration/fixtures/index.js'), import('../../lib/node/run-server.js')])
+  const carrier = targetTransport()
+  const runServer = (options: Parameters<typeof serveNode>[0]): ReturnType<typeof serveNode> => serveNode({ transport: carrier, ...options })
   let host: ReturnType<typeof fixtureHost> | undefined
   const conn = connection((line) => host?.receive(line), 'node fixture host')
   host = fixtureHost({ runServer, modules, send: (line) => conn.receive(line) })

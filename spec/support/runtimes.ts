@@ -3,8 +3,8 @@
  * Specs that start an example as a process (`spec/examples/*.spec.ts`) and the integration
  * specs, whose fixture apps are served by spec/support/serve-fixture.ts
  * (spec/support/fixture-server.ts), drive the server with Node clients whatever its
- * runtime: `TWINPORT_TARGET=bun|deno|node` (default node) picks the runtime, and `npm test`
- * runs those specs once per runtime.
+ * runtime: `TWINPORT_TARGET=bun|deno|node|node-native` (default node) picks the runtime (and
+ * on Node the transport), and `npm test` runs those specs once per runtime.
  */
 
 import { spawnSync } from 'node:child_process'
@@ -14,12 +14,19 @@ export type Runtime = 'node' | 'bun' | 'deno'
 
 export const RUNTIMES: readonly Runtime[] = ['node', 'bun', 'deno']
 
-/** The runtime named by `TWINPORT_TARGET`, Node when unset. */
+/**
+ * The runtime named by `TWINPORT_TARGET`, Node when unset. `node-native` is Node with
+ * `transport: 'native'` (lib/native/; see `targetTransport`).
+ */
 export const targetRuntime = (): Runtime => {
   const named = process.env.TWINPORT_TARGET ?? 'node'
   if (named === 'node' || named === 'bun' || named === 'deno') return named
-  throw new Error(`TWINPORT_TARGET: expected node, bun or deno, got ${named}`)
+  if (named === 'node-native') return 'node'
+  throw new Error(`TWINPORT_TARGET: expected node, node-native, bun or deno, got ${named}`)
 }
+
+/** The transport a Node server of the specs uses: `native` with `TWINPORT_TARGET=node-native`. */
+export const targetTransport = (): 'native' | 'net' => (process.env.TWINPORT_TARGET === 'node-native' ? 'native' : 'net')
 
 /** The command and arguments that run `script` (a .ts file) in `runtime`, from the project root. */
 export const scriptCommand = (runtime: Runtime, script: string): { readonly command: string; readonly args: readonly string[] } => {

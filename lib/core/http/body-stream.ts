@@ -42,4 +42,11 @@ export interface ExchangeOwner {
   signalOf(exchange: number): AbortSignal
   /** The streamed body of the exchange, when its route streams its body. */
   bodyOf(exchange: number): BodyStream | undefined
+  /**
+   * Told which route took the exchange (its path template, `/users/{id}`), as the router finds
+   * it; a server's metrics label the request with it (never with the raw path).
+   */
+  routed?(exchange: number, route: string): void
+  /** The peer's address as the socket saw it, when the server knows it. */
+  remoteAddress?(): string | undefined
 }

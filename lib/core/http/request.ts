@@ -56,6 +56,12 @@ export interface Request<P extends Params = Params> {
    * (a `fetch`, a database cursor) so nothing outlives the exchange.
    */
   readonly signal: AbortSignal
+  /**
+   * The address of the peer the request came from, as the socket saw it (a proxy's, behind
+   * one); `undefined` where the server has none (in process, or a host that does not say).
+   * `rateLimit`'s `'ip'` key reads it through the server's trusted-proxy rule.
+   */
+  readonly remoteAddress?: string | undefined
 }
 
 /**
@@ -132,6 +138,10 @@ class LazyRequest<P extends Params> implements Request<P> {
   get signal(): AbortSignal {
     // Made on first read only: most handlers never look.
     return (this.#signal ??= this.#owner?.signalOf(this.#exchange) ?? new AbortController().signal)
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.#owner?.remoteAddress?.()
   }
 }
 

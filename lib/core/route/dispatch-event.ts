@@ -12,6 +12,7 @@ import type { CompiledRoutes } from './compiled-routes.js'
 import { ack, type EventOutcome, failed, noReply } from './event-outcome.js'
 import type { SocketContext } from './socket-context.js'
 import { decodeSchema } from './decode-schema.js'
+import { RateLimited } from '../limit/rate-limited.js'
 import { guardReporter, ignoreErrors, type WsErrorReporter } from './ws-error-reporter.js'
 
 export interface EventDispatchOptions {
@@ -53,6 +54,10 @@ const runTarget = async (compiled: CompiledRoutes, onError: WsErrorReporter | un
 }
 
 const handlerError = (onError: WsErrorReporter | undefined, current: EventMessage, ctx: SocketContext, error: unknown): EventOutcome => {
+  // A refused rate-limit check (`rateLimit`): the client's answer, not a handler failure.
+  if (error instanceof RateLimited) {
+    return failed(errorOf(current, 'rate_limited', `rate limit of "${current.event}" exceeded`, { retryAfterMs: error.retryAfterMs }))
+  }
   guardReporter(onError ?? ignoreErrors)(error, { phase: 'event', clientId: ctx.clientId, event: current.event })
   return failed(errorOf(current, 'handler_error', `the handler of "${current.event}" failed`))
 }
@@ -60,7 +65,8 @@ const handlerError = (onError: WsErrorReporter | undefined, current: EventMessag
 /**
  * Finds the handler of `message.event`, validates the data with its codec, runs it, and
  * answers `Ack` (the request had an id), `NoReply`, or `Failed` with `unknown_event`,
- * `invalid_payload` (details: `{ path, expected }[]`) or `handler_error`.
+ * `invalid_payload` (details: `{ path, expected }[]`), `rate_limited` (details:
+ * `{ retryAfterMs }`, from a `rateLimit` route) or `handler_error`.
  *
  * @example
  * const outcome = await dispatchEvent(compiled, { event: 'join', data: { room: 'a' }, id: 1 }, ctx, { onError })

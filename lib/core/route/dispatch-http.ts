@@ -104,7 +104,10 @@ const answer = (
     if (preflight !== undefined) return preflight
     // A static route, as the path came: found without a match record.
     const endpoint = matchStatic(compiled, request.method, request.path, memo)
-    if (endpoint !== undefined) return settle(endpoint.route.handler(makeRequest(request, {}, owner, exchange, endpoint.route.body === 'stream'), ctx), options, request)
+    if (endpoint !== undefined) {
+      owner?.routed?.(exchange, endpoint.route.path)
+      return settle(endpoint.route.handler(makeRequest(request, {}, owner, exchange, endpoint.route.body === 'stream'), ctx), options, request)
+    }
     const match = matchRoute(compiled, request.method, request.path, memo)
     switch (match._tag) {
       case 'RouteNotFound':
@@ -114,6 +117,7 @@ const answer = (
       case 'MalformedParam':
         return errorResponse(400, 'Bad Request')
       case 'RouteFound':
+        owner?.routed?.(exchange, match.route.path)
         return settle(match.route.handler(makeRequest(request, match.params, owner, exchange, match.route.body === 'stream'), ctx), options, request)
     }
   } catch (error) {

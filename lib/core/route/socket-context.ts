@@ -4,6 +4,7 @@
  * performs the effects; the core only passes it on. Types only; pure and portable.
  */
 import type { HttpRequest } from '../http/types.js'
+import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'
 import type { RawMessage } from './raw-message.js'
 
@@ -64,4 +65,8 @@ export interface SocketContext {
   setClientData(key: string, value: unknown): void
   /** Reads one stored value of this client, or all of them (a record) without a key. */
   getClientData(key?: string): unknown
+  /** The address of the client's peer as the socket saw it; `undefined` where the server has none. */
+  readonly remoteAddress?: string | undefined
+  /** The server's rate limiter (`rateLimit` events use it); absent outside a server: no limit. */
+  readonly limiter?: RateLimiter
 }

@@ -8,7 +8,9 @@
  *
  * The header is the request-forgery guard: a cross-site page cannot send a custom header
  * without a CORS preflight, and cannot know the session id (128 random bits, sent only on the
- * session's own event stream). Pure and portable: no node:* imports.
+ * session's own event stream). The engine also holds the post's `Origin` to the upgrade's
+ * allowed origins, and refuses a post a browser marks `Sec-Fetch-Site: cross-site` unless its
+ * origin is listed by name. Pure and portable: no node:* imports.
  */
 import { headerValue } from '../http/header-value.js'
 import { errorResponse } from '../http/response.js'
@@ -37,6 +39,8 @@ export class EventPostBody extends StreamBody {
     readonly text: string,
     /** The request's `Origin`, when it had one (checked against the server's allowed origins). */
     readonly origin: string | undefined,
+    /** The browser said the post comes from another site (`Sec-Fetch-Site: cross-site`). */
+    readonly crossSite = false,
   ) {
     super(nothing(), 0)
   }
@@ -66,5 +70,5 @@ export const eventPost = (request: HttpRequest): Response => {
   } catch {
     return errorResponse(400, 'the body is not UTF-8')
   }
-  return { _tag: 'Response', status: 202, headers: [], contentType: '', body: new EventPostBody(sid, text, headerValue(request.headers, 'origin')) }
+  return { _tag: 'Response', status: 202, headers: [], contentType: '', body: new EventPostBody(sid, text, headerValue(request.headers, 'origin'), headerValue(request.headers, 'sec-fetch-site') === 'cross-site') }
 }

@@ -14,7 +14,7 @@ export interface EventMessage {
 }
 
 /** The codes of the error events the server sends (stable: never renamed). */
-export type EventErrorCode = 'invalid_json' | 'invalid_message' | 'unknown_event' | 'invalid_payload' | 'handler_error'
+export type EventErrorCode = 'invalid_json' | 'invalid_message' | 'unknown_event' | 'invalid_payload' | 'handler_error' | 'rate_limited'
 
 /** An error answered to the client as `{"event":"error","data":{"error":code,"message":...}}`. */
 export interface EventError {

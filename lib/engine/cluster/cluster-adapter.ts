@@ -11,6 +11,8 @@
 import type { Sequence } from '../../core/cluster/cluster-message.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { Timers } from '../platform.js'
+import type { ClusterLinkState } from '../../core/metrics/server-health.js'
+import type { LimitStore } from '../limit/limit-store.js'
 
 /**
  * Where a broadcast goes in the cluster: every client of every node, a namespace, or a room
@@ -64,6 +66,11 @@ export interface ClusterAdapter {
   /** Called once, when the engine starts, before any other call. */
   attach(host: ClusterHost): void
   /**
+   * The link to the rest of the cluster now (`healthRoute({ requireCluster: true })` reads it);
+   * an adapter without one is taken to be `up`.
+   */
+  linkState?(): ClusterLinkState
+  /**
    * A broadcast that started on this node (and is written to its local receivers): the
    * adapter sends the same frame bytes to the other nodes that have receivers of `target`.
    * `envelope`: the frame holds an event envelope (`broadcast`), not a raw message.
@@ -87,4 +94,9 @@ export interface ClusterAdapter {
   namespaceClosed(namespace: string): void
   /** The server is shutting down: leave the cluster (never rejects). */
   close(): Promise<void>
+  /**
+   * A rate-limit store every node shares: with it, `rateLimit` routes count across the cluster
+   * (the `rateLimits.store` option, `'cluster'` by default). Absent: each node counts its own.
+   */
+  readonly limitStore?: LimitStore
 }

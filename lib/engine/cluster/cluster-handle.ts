@@ -83,6 +83,8 @@ export interface ClusterHandleDeps {
   /** Puts a local WebSocket client in a room; false when there is none. */
   readonly join: (clientId: number, room: string, namespace: string | undefined) => boolean
   readonly leave: (clientId: number, room: string, namespace: string | undefined) => boolean
+  /** Hands what an event-stream client posted to another node to the stream of this node that holds session `sid`; false when none does. */
+  readonly post: (sid: string, text: string) => boolean
   readonly logger: Logger
 }
 
@@ -235,6 +237,8 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
         return deps.leave(request.clientId, request.room, request.namespace)
       case 'event':
         return runHandler(request.event, request.data, from)
+      case 'post':
+        return deps.post(request.sid, request.text)
     }
   }
 

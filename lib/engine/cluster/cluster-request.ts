@@ -1,6 +1,6 @@
 /**
  * The requests one node asks the others (cross-node queries, remote join/leave/disconnect,
- * server-to-server events), as JSON data checked with io-ts on arrival: a node never trusts
+ * server-to-server events, posts of event-stream clients), as JSON data checked with io-ts on arrival: a node never trusts
  * what comes over the wire. Must not import `node:*`, Buffer or process.
  */
 import * as t from 'io-ts'
@@ -24,6 +24,8 @@ export const ClusterRequest = t.union([
   t.intersection([t.type({ q: t.literal('leave'), clientId, room: t.string }), t.partial({ namespace: optional(t.string) })]),
   /** A server-to-server event for the handler registered with `cluster.on(event, …)`. */
   t.intersection([t.type({ q: t.literal('event'), event: t.string }), t.partial({ data: t.unknown })]),
+  /** What an event-stream client posted to another node, for the node whose stream holds session `sid` (`eventPost`). */
+  t.type({ q: t.literal('post'), sid: t.string, text: t.string }),
 ])
 export type ClusterRequest = t.TypeOf<typeof ClusterRequest>
 
@@ -31,7 +33,7 @@ export type ClusterRequest = t.TypeOf<typeof ClusterRequest>
 export const ClientsAnswer = t.readonlyArray(t.string)
 /** The answer to `count`. */
 export const CountAnswer = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n >= 0, 'a count')
-/** The answer to `disconnect`, `join` and `leave`: whether the node had the client. */
+/** The answer to `disconnect`, `join`, `leave` and `post`: whether the node had the client (the session). */
 export const FoundAnswer = t.boolean
 /** The answer to `event`: the handler's value, or why there is none. */
 export const EventAnswer = t.union([t.type({ error: t.string }), t.type({ data: t.unknown })])

@@ -28,10 +28,12 @@ export interface WireClusterDeps<S> {
   readonly frames: FrameWriter
   readonly logger: Logger
   readonly timers: Timers
+  /** Another node's post for an event-stream session of this node (sse-shared.ts); false when none holds it. */
+  readonly post: (sid: string, text: string) => boolean
 }
 
 /** Attaches the cluster adapter to this server; answers `server.cluster`. */
-export const wireCluster = <S>({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers }: WireClusterDeps<S>): ClusterHandle => {
+export const wireCluster = <S>({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post }: WireClusterDeps<S>): ClusterHandle => {
   // Another node's request about a client of this one: done when it is a WebSocket client here.
   const ifWsClient = (clientId: number, run: () => void): boolean => {
     if (!table.ws.has(clientId)) return false
@@ -51,6 +53,7 @@ export const wireCluster = <S>({ cluster, registry, table, delivery, broadcaster
     disconnect: (clientId, close) => ifWsClient(clientId, () => void ops.closeClient(clientId, close)),
     join: (clientId, room, namespace) => ifWsClient(clientId, () => ops.joinRoom(clientId, room, namespace)),
     leave: (clientId, room, namespace) => ifWsClient(clientId, () => ops.leaveRoom(clientId, room, namespace)),
+    post,
     logger,
   })
   // Frames from other nodes are written to local sockets as they came: no JSON on the way.

@@ -2,7 +2,7 @@
  * One connection as the engine tracks it (the `Client` record an adapter keeps with its
  * socket) and, once its upgrade is accepted, the `SocketContext` its WebSocket handlers
  * receive (the seed's SocketController operations): one object per connection, not two.
- * It holds five fields; the operations are getters on the prototype that hand out functions
+ * It holds six fields; the operations are getters on the prototype that hand out functions
  * bound to the client, so handlers may destructure them (`(data, { emit, joinRoom }) => ...`)
  * without every client carrying a dozen closures, and the server's operations (`ClientOps`)
  * live on a prototype made once per server (`clientContexts`).
@@ -10,6 +10,7 @@
 import type { HttpRequest } from '../../core/http/types.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from '../../core/route/client-answer.js'
 import type { RawMessage } from '../../core/route/raw-message.js'
+import type { RateLimiter } from '../../core/limit/rate-limiter.js'
 import type { BroadcastTarget, DisconnectOptions, SocketContext } from '../../core/route/socket-context.js'
 import type { Client, ClientType, Receiver } from './client.js'
 
@@ -36,6 +37,8 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
    * `undefined` while the connection is HTTP, when no handler can see this context.
    */
   request: HttpRequest = undefined as unknown as HttpRequest
+  /** The peer's address as the socket saw it (read once, at accept); `undefined`: unknown. */
+  remoteAddress: string | undefined = undefined
 
   constructor(
     /** Changes once at most: a client that recovers its session takes back its old id. */
@@ -47,6 +50,9 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
 
   /** The server's operations, from the prototype of the server's class. */
   protected abstract get ops(): ClientOps
+
+  /** The server's rate limiter, from the prototype of the server's class. */
+  abstract get limiter(): RateLimiter | undefined
 
   /** `ws` from the accepted upgrade on; `sse` from the event stream's head on. */
   get type(): ClientType {
@@ -113,9 +119,12 @@ export type ClientContexts<S> = new (id: number, socket: S, receiver: Receiver) 
  * const client = new Clients(1, socket, httpSession) // client.type === 'http'
  * client.request = compactRequest(upgrade)           // client.type === 'ws'; handlers get `client`
  */
-export const clientContexts = <S>(ops: ClientOps): ClientContexts<S> =>
+export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter): ClientContexts<S> =>
   class extends ClientContext<S> {
     protected get ops(): ClientOps {
       return ops
+    }
+    get limiter(): RateLimiter | undefined {
+      return limiter
     }
   }

@@ -148,6 +148,11 @@ export class HttpConnection<S> implements ExchangeOwner {
   private exchanges = 0
   private signals: Map<number, AbortController> | undefined = undefined
   private bodies: Map<number, RequestBody> | undefined = undefined
+  // The route template of the exchange being dispatched now (`routed`), and of exchanges
+  // routed later (an asynchronous middleware): what the metrics label a request with.
+  private routing = 0
+  private route: string | undefined = undefined
+  private lateRoutes: Map<number, string> | undefined = undefined
   // A streamed request body being read off the socket, and a streamed answer being sent.
   private intake: BodyIntake | undefined = undefined
   private pump: ResponsePump | undefined = undefined
@@ -156,6 +161,11 @@ export class HttpConnection<S> implements ExchangeOwner {
   private gone = false
   // The limits a buffered body of a route with its own `maxBody` is read with.
   private bodyLimits: HttpLimits | undefined = undefined
+
+  /** The peer's address, for the request's `remoteAddress` (rate limits by address). */
+  remoteAddress(): string | undefined {
+    return this.shared.io.remoteAddress?.(this.socket)
+  }
 
   constructor(
     readonly socket: S,
@@ -180,6 +190,7 @@ export class HttpConnection<S> implements ExchangeOwner {
     this.parse(now)
     // What was answered synchronously leaves now, in one write.
     if (this.gathered() || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
+    this.shared.instrumentation.settle()
   }
 
   /** The peer ended its side: answer what is owed, then close. */
@@ -221,6 +232,12 @@ export class HttpConnection<S> implements ExchangeOwner {
   /** The streamed body of exchange `exchange`, for a route that streams its body. */
   bodyOf(exchange: number): BodyStream | undefined {
     return this.bodies?.get(exchange)
+  }
+
+  /** The router found the route of exchange `exchange` (its path template). */
+  routed(exchange: number, route: string): void {
+    if (exchange === this.routing) this.route = route
+    else if (this.shared.instrumentation.active) (this.lateRoutes ??= new Map()).set(exchange, route)
   }
 
   /**
@@ -404,8 +421,14 @@ export class HttpConnection<S> implements ExchangeOwner {
     if (!keepAlive) this.stopped = true
     const exchange = ++this.exchanges
     if (body !== undefined) (this.bodies ??= new Map()).set(exchange, body)
+    const instrumentation = this.shared.instrumentation
+    const started = instrumentation.active ? instrumentation.requestStarted(request.method, this.requestStartedAt) : 0
+    this.routing = exchange
+    this.route = undefined
     const answer = this.shared.respond(request, this, exchange)
+    this.routing = 0
     if (!(answer instanceof Promise)) {
+      if (instrumentation.active) instrumentation.requestAnswered(request.method, this.route, answer.status, started)
       if (isStreamBody(answer.body)) {
         this.slots.push(this.streamSlot(answer, request, keepAlive, date, exchange))
         return
@@ -420,7 +443,13 @@ export class HttpConnection<S> implements ExchangeOwner {
     const slot: Slot = { bytes: undefined, close: !keepAlive, upgrade: undefined, exchange }
     this.slots.push(slot)
     this.shared.hold(this.socket)
+    const early = this.route
     void answer.then((res) => {
+      if (instrumentation.active) {
+        const late = this.lateRoutes?.get(exchange)
+        if (late !== undefined) this.lateRoutes?.delete(exchange)
+        instrumentation.requestAnswered(request.method, early ?? late, res.status, started, this.shared.timers.now())
+      }
       // Answered by the connection already (413 mid-body), or the client is gone.
       if (slot.settled === true || this.gone) return
       const now = this.shared.timers.now()
@@ -532,6 +561,7 @@ export class HttpConnection<S> implements ExchangeOwner {
     this.requestStartedAt = now
     if (this.queue.push(step.rest)) this.parse(now)
     if (this.gathered() || (this.slots.length > 0 && (this.slots[0] as Slot).bytes !== undefined)) this.flush(now)
+    this.shared.instrumentation.settle()
   }
 
   // The streamed body cannot be read to its end: its exchange is answered with the error
@@ -739,6 +769,7 @@ export class HttpConnection<S> implements ExchangeOwner {
           shared.io.destroy(this.socket)
           return
         }
+        shared.abuse?.note('bad request', { tag: step.left._tag, status: step.left.status })
         shared.debug('bad request', { tag: step.left._tag, status: step.left.status })
         return this.answerNow(httpErrorResponse(step.left), true)
       }

@@ -10,6 +10,7 @@ import type { HeadScratch } from '../../core/http/head-scratch.js'
 import type { HttpLimits } from '../../core/http/http-limits.js'
 import type { SerializeCache } from '../../core/http/serialize-response.js'
 import type { HttpRequest, Response } from '../../core/http/types.js'
+import type { AbuseLog } from '../limit/abuse-log.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
 import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
@@ -24,8 +25,10 @@ import type { EventStreamOptions } from '../../core/sse/event-stream.js'
 import type { SseFraming } from '../../core/sse/sse-wire.js'
 import type { SseShared } from './sse-shared.js'
 import { isEventPost } from '../../core/sse/event-post.js'
+import { isEventStreamBody } from '../../core/sse/event-stream.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
 import type { HttpCompression } from '../http/http-compression.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 export class HttpShared<S> {
   readonly io: SocketIo<S>
@@ -55,6 +58,10 @@ export class HttpShared<S> {
     private readonly debugOn: boolean,
     /** On-the-fly compression of answers (the `compress` option); `undefined` when off. */
     private readonly compression: HttpCompression | undefined = undefined,
+    /** Where bad requests are counted, logged once per window (`AbuseLog`). */
+    readonly abuse: AbuseLog | undefined = undefined,
+    /** Where requests are reported (`Instrumentation`); the no-op by default. */
+    readonly instrumentation: Instrumentation = NO_INSTRUMENTATION,
   ) {
     this.io = platform.io
     this.timers = platform.timers
@@ -70,14 +77,18 @@ export class HttpShared<S> {
    */
   respond(request: HttpRequest, owner: ExchangeOwner, exchange: number): Response | Promise<Response> {
     const answer = dispatchHttpNow(this.compiled, request, this.dispatch, owner, exchange)
-    // A post to an event stream's session (`eventPost`) is delivered now and answered for it.
-    const posted = answer instanceof Promise
-      ? answer.then((res) => (isEventPost(res.body) ? this.eventStreams.post(res.body) : res))
-      : isEventPost(answer.body) ? this.eventStreams.post(answer.body) : answer
+    // A post to an event stream's session (`eventPost`) is delivered now and answered for it;
+    // an event stream (`eventStream`) opens only for an origin the upgrade would take.
+    const posted = answer instanceof Promise ? answer.then((res) => this.eventAnswer(request, res)) : this.eventAnswer(request, answer)
     const compression = this.compression
     // Off: one field read, nothing else on the hot path.
     if (compression === undefined) return posted
     return posted instanceof Promise ? posted.then((res) => compression.apply(request, res)) : compression.apply(request, posted)
+  }
+
+  private eventAnswer(request: HttpRequest, answer: Response): Response | Promise<Response> {
+    const body = answer.body
+    return isEventPost(body) ? this.eventStreams.post(body) : isEventStreamBody(body) ? this.eventStreams.admitStream(request, answer) : answer
   }
 
   /**

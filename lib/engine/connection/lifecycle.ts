@@ -27,6 +27,8 @@ import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { SocketIo, TimerId, Timers } from '../platform.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
 import type { WsCompression } from '../deflate/ws-compression.js'
+import type { ConnectionGate } from '../limit/connection-gate.js'
+import type { AbuseLog } from '../limit/abuse-log.js'
 
 export interface LifecycleDeps<S> {
   readonly table: ClientTable<S>
@@ -44,6 +46,12 @@ export interface LifecycleDeps<S> {
   readonly cluster: ClusterAdapter
   /** Counts the connections not taken and logs them once per interval. */
   readonly wall: AcceptWall
+  /** The metrics' event-loop probe, started with the timers and stopped at close; absent with metrics off. */
+  readonly probe?: { start(): void; stop(): void }
+  /** The connections per address (the `rateLimits` option), when limited. */
+  readonly gate?: ConnectionGate | undefined
+  /** The abuse log, closed with the server. */
+  readonly abuse?: AbuseLog | undefined
 }
 
 // The heartbeat wheel's visit: a client of the registry is pinged (or ended), an HTTP one skipped.
@@ -86,6 +94,7 @@ export class Lifecycle<S> {
     const ticks = heartbeatTicks(limits.heartbeatIntervalMs)
     const wheel = new HeartbeatWheel(table.all, beat, ticks, ticks - 1)
     this.heartbeat = timers.setInterval(() => wheel.turn(), limits.heartbeatIntervalMs / wheel.ticks)
+    this.deps.probe?.start()
   }
 
   /** A new connection, as an HTTP client; `undefined` when it is refused (a 503 is queued and it is ended). */
@@ -101,6 +110,7 @@ export class Lifecycle<S> {
     const id = table.newId()
     const http = new HttpConnection(socket, this.deps.httpShared, id)
     const client = new this.deps.Clients(id, socket, http)
+    client.remoteAddress = io.remoteAddress?.(socket)
     table.all.set(id, client)
     table.http.set(id, http)
     return client
@@ -118,6 +128,7 @@ export class Lifecycle<S> {
     table.http.get(client.id)?.closed()
     table.http.delete(client.id)
     const connection = memberOf(client)
+    this.deps.gate?.closed(client)
     if (connection !== undefined) this.disconnected(client, connection)
     else if (client.receiver instanceof RefusedUpgrade) client.receiver.closed()
     table.all.delete(client.id)
@@ -147,6 +158,7 @@ export class Lifecycle<S> {
       if (this.sweeper !== undefined) timers.clearInterval(this.sweeper)
       if (this.heartbeat !== undefined) timers.clearInterval(this.heartbeat)
       this.deps.wall.close()
+      this.deps.probe?.stop()
       // Sockets that outlive the grace period are cut.
       const force = timers.setTimeout(() => {
         for (const client of table.all.values()) io.destroy(client.socket)
@@ -154,6 +166,7 @@ export class Lifecycle<S> {
       this.drained = () => {
         timers.clearTimeout(force)
         compression?.close()
+        this.deps.abuse?.close()
         // The cluster last: the rooms closed as their clients left; now leave the cluster.
         void recovery
           .close()

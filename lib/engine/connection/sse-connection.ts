@@ -22,6 +22,7 @@ import type { SseFraming } from '../../core/sse/sse-wire.js'
 import { type ClientSession, PENDING } from '../recovery/client-session.js'
 import type { TimerId } from '../platform.js'
 import type { SseShared } from './sse-shared.js'
+import { reportOutcome } from '../instrumentation/instrumentation.js'
 import { pingSettled, stampPing } from './heartbeat-wheel.js'
 
 // The bits of `SseConnection.flags` (the bits from 8 up hold the last heartbeat's tick, heartbeat-wheel.ts).
@@ -108,7 +109,11 @@ export class SseConnection<S> {
   private onEnvelope(envelope: E.Either<EventError, EventMessage>): void {
     const { shared } = this
     const clientId = this.ctx.clientId
-    if (E.isLeft(envelope)) return shared.sendToSession(clientId, encodeErrorEvent(envelope.left))
+    const instrumentation = shared.instrumentation
+    if (E.isLeft(envelope)) {
+      instrumentation.inputRejected(envelope.left.code)
+      return shared.sendToSession(clientId, encodeErrorEvent(envelope.left))
+    }
     const { event, id } = envelope.right
     // The answer to a server request: never dispatched.
     if ((event === 'ack' || event === 'error') && shared.answered(clientId, id, envelope.right.data, event === 'error')) return
@@ -119,7 +124,9 @@ export class SseConnection<S> {
       if (answer !== undefined) return shared.sendToSession(clientId, answer)
       session.remember(id as EventId, PENDING)
     }
+    const started = instrumentation.active ? instrumentation.eventStarted(event) : 0
     void dispatchEvent(shared.compiled, envelope.right, this.ctx, { middleware: shared.wsMiddleware, onError: shared.onError }).then((outcome) => {
+      if (instrumentation.active) reportOutcome(instrumentation, event, outcome, started)
       const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
       if (session !== undefined) {
         if (text === undefined) session.forget(id as EventId)

@@ -35,6 +35,9 @@ import { headerValue } from '../../core/http/header-value.js'
 import { readSessionCursor } from '../../core/sse/session-cursor.js'
 import { HEARTBEAT_MESSAGE, type ResyncReason } from '../../core/ws/session-wire.js'
 import { restoreSession } from '../recovery/restore-session.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
+import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
+import { FoundAnswer } from '../cluster/cluster-request.js'
 
 export interface SseSharedDeps<S> {
   readonly io: SocketIo<S>
@@ -55,7 +58,14 @@ export interface SseSharedDeps<S> {
   readonly allowedOrigins: readonly string[]
   /** The server's requests to its clients: an event-stream client that announces `tp_r=1` answers them by post. */
   readonly requests: ClientRequests<S>
+  /** Where dispatched posts are reported (`Instrumentation`); the no-op when absent. */
+  readonly instrumentation?: Instrumentation
+  /** The rest of the cluster: a post for a session another node's stream holds is forwarded there. */
+  readonly cluster: ClusterAdapter
 }
+
+// The nodes last found holding sessions (a post's next ones go straight there), at most this many.
+const KNOWN_NODES = 10_000
 
 // What a post is answered when its text went to its session (no body).
 const ACCEPTED: Response = Object.freeze({ _tag: 'Response', status: 202, headers: Object.freeze([]), contentType: '', body: undefined })
@@ -76,8 +86,13 @@ export class SseShared<S> {
   readonly io: SocketIo<S>
   readonly timers: Timers
   readonly closeTimeoutMs: number
+  // The node that last held a session this node forwarded a post for.
+  private readonly nodes = new Map<string, string>()
 
+  /** Where the engine reports what happens in it. */
+  readonly instrumentation: Instrumentation
   constructor(private readonly deps: SseSharedDeps<S>) {
+    this.instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
     this.io = deps.io
     this.timers = deps.timers
     this.closeTimeoutMs = deps.limits.closeTimeoutMs
@@ -131,18 +146,55 @@ export class SseShared<S> {
   }
 
   /**
-   * A post to session `sid` (`eventPost`): dispatched by the event-stream connection that holds
-   * it, as a WebSocket connection dispatches a message; the answer to the post itself is 202,
-   * or 403 for an origin the upgrade would refuse, or 404 when no event stream of this node
-   * holds the session (a WebSocket session is not reachable this way).
+   * Whether an `eventStream` answer to `request` may open: its `Origin` is held to the list the
+   * WebSocket upgrade is (403 otherwise, before the head), so a page of another site cannot
+   * open a session of this server in its user's browser.
    */
-  post(body: EventPostBody): Response {
-    if (body.origin !== undefined && !isAllowedOrigin(body.origin, this.deps.allowedOrigins)) return errorResponse(403, 'origin not allowed')
-    const session = this.deps.recovery.sessions.get(body.sid)
+  admitStream(request: HttpRequest, answer: Response): Response {
+    const origin = headerValue(request.headers, 'origin')
+    return origin === undefined || isAllowedOrigin(origin, this.deps.allowedOrigins) ? answer : errorResponse(403, 'origin not allowed')
+  }
+
+  /**
+   * A post to session `sid` (`eventPost`): dispatched by the event-stream connection that holds
+   * it, as a WebSocket connection dispatches a message. The answer to the post itself is 202;
+   * 403 for an origin the upgrade would refuse, or a post the browser marks cross-site from an
+   * origin not listed by name; 404 when no event stream of the cluster holds the session (a
+   * WebSocket session is not reachable this way: a session is posted to only while a stream
+   * holds it). A session another node's stream holds gets the post through the cluster adapter:
+   * the node last found holding it is asked first, then every node.
+   */
+  post(body: EventPostBody): Response | Promise<Response> {
+    const allowed = this.deps.allowedOrigins
+    if (body.origin !== undefined && !isAllowedOrigin(body.origin, allowed)) return errorResponse(403, 'origin not allowed')
+    if (body.crossSite && (body.origin === undefined || !isAllowedOrigin(body.origin, allowed.filter((a) => a !== '*')))) return errorResponse(403, 'cross-site post refused')
+    if (this.deliver(body.sid, body.text)) return ACCEPTED
+    const cluster = this.deps.cluster
+    const known = this.nodes.get(body.sid)
+    const ask = async (node: string | undefined): Promise<boolean> => {
+      const { replies } = await cluster.request({ q: 'post', sid: body.sid, text: body.text }, node === undefined ? {} : { node })
+      const holder = replies.find((r) => FoundAnswer.is(r.body) && r.body)?.node
+      if (holder === undefined) {
+        this.nodes.delete(body.sid)
+        return false
+      }
+      if (this.nodes.size >= KNOWN_NODES) this.nodes.clear()
+      this.nodes.set(body.sid, holder)
+      return true
+    }
+    return (known === undefined ? ask(undefined) : ask(known).then((found) => found || ask(undefined))).then(
+      (found) => (found ? ACCEPTED : errorResponse(404, 'no such event-stream session')),
+      () => errorResponse(404, 'no such event-stream session'),
+    )
+  }
+
+  /** Hands `text` to the event stream of this node that holds session `sid`; false when none does. */
+  deliver(sid: string, text: string): boolean {
+    const session = this.deps.recovery.sessions.get(sid)
     const connection = session === undefined ? undefined : this.deps.table.ws.get(session.clientId)
-    if (!(connection instanceof SseConnection) || connection.session !== session) return errorResponse(404, 'no such event-stream session')
-    connection.receiveText(body.text)
-    return ACCEPTED
+    if (!(connection instanceof SseConnection) || connection.session !== session) return false
+    connection.receiveText(text)
+    return true
   }
 
   /** The route table a posted text is dispatched with. */

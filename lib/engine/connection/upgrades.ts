@@ -35,6 +35,8 @@ import { refused, type UpgradeAccepted, type UpgradeDecision } from './upgrade-d
 import type { WsCompression } from '../deflate/ws-compression.js'
 import { WsConnection } from './ws-connection.js'
 import type { WsShared } from './ws-shared.js'
+import type { ConnectionGate } from '../limit/connection-gate.js'
+import type { AbuseLog } from '../limit/abuse-log.js'
 
 export interface UpgradesDeps<S> {
   readonly table: ClientTable<S>
@@ -54,6 +56,10 @@ export interface UpgradesDeps<S> {
   readonly timers: Timers
   /** How long a refused connection is given to close before it is cut. */
   readonly closeTimeoutMs: number
+  /** The handshake rates and connections per address (the `rateLimits` option), when limited. */
+  readonly gate?: ConnectionGate | undefined
+  /** Where refused handshakes are counted (logged once per window). */
+  readonly abuse?: AbuseLog | undefined
 }
 
 // What the middleware is given to accept an upgrade with (a status 101 without body).
@@ -88,8 +94,12 @@ export class Upgrades<S> {
   private decideHere(clientId: number, request: HttpRequest): UpgradeDecision | Promise<UpgradeDecision> {
     const { table, compression, stack } = this.deps
     if (table.draining) return refused(errorResponse(503, 'server shutting down'))
+    const gate = this.deps.gate
+    const limited = gate === undefined ? undefined : gate.check(request, table.all.get(clientId)?.remoteAddress)
+    if (limited !== undefined) return refused(limited)
     const checked = validateUpgrade(request, this.deps.options)
     if (E.isLeft(checked)) {
+      this.deps.abuse?.note('websocket handshake refused', { status: checked.left.status, reason: checked.left.reason })
       this.deps.debug('websocket handshake refused', { clientId, status: checked.left.status, reason: checked.left.reason })
       return refused(checked.left.headers.reduce((res, [name, value]) => withHeader(res, name, value), errorResponse(checked.left.status, checked.left.reason)))
     }
@@ -153,6 +163,7 @@ export class Upgrades<S> {
     // Sessions number envelopes: a table with a raw-message route has none, so it has no sessions.
     const asked = recovery.asked(request)
     const resumed = asked?.resume === undefined ? undefined : recovery.resume(client, asked.resume.sid, asked.resume.lastSeq)
+    this.deps.gate?.opened(client, request, client.remoteAddress)
     const connection = new WsConnection(client, this.deps.wsShared)
     if (agreement !== undefined) connection.deflate = (compression as WsCompression).attach(connection, agreement.params)
     client.receiver = connection

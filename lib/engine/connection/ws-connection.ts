@@ -52,6 +52,7 @@ import { textArrived, textDispatched } from '../delivery/outgoing.js'
 import type { TimerId } from '../platform.js'
 import type { DeflateHost, Inflated, WsDeflate } from '../deflate/ws-deflate.js'
 import type { WsShared } from './ws-shared.js'
+import { reportOutcome } from '../instrumentation/instrumentation.js'
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 type TextMessage = RawMessage & { readonly _tag: 'Text' }
@@ -391,6 +392,7 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
 
   // A protocol violation: say why, then close the TCP connection without waiting (§7.1.7).
   private fail(error: { readonly closeCode: number; readonly reason: string; readonly _tag: string }): void {
+    this.shared.abuse?.note('websocket protocol error', { closeCode: error.closeCode, tag: error._tag })
     this.shared.debug('websocket connection failed', { clientId: this.ctx.clientId, closeCode: error.closeCode, reason: error.reason, tag: error._tag })
     this.shared.flushOut(this)
     if (!this.closing) this.write(encodeFrameBytes(closeFrame(error.closeCode, error.reason)))
@@ -612,7 +614,11 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
   // One envelope, as if it had come alone: answered at once (an error, a retried id), or
   // dispatched (with a session, its id remembered until it is answered).
   private onEnvelope(envelope: E.Either<EventError, EventMessage>): void {
-    if (E.isLeft(envelope)) return this.sendText(encodeErrorEvent(envelope.left))
+    const instrumentation = this.shared.ops.instrumentation
+    if (E.isLeft(envelope)) {
+      instrumentation.inputRejected(envelope.left.code)
+      return this.sendText(encodeErrorEvent(envelope.left))
+    }
     const { compiled, onError } = this.shared
     const { event, id } = envelope.right
     // The answer to a server request (docs/protocol.md, "Server requests"): never dispatched.
@@ -626,7 +632,9 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
       session.remember(id as EventId, PENDING)
     }
     this.waiting = true
+    const started = instrumentation.active ? instrumentation.eventStarted(event) : 0
     void dispatchEvent(compiled, envelope.right, this.ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
+      if (instrumentation.active) reportOutcome(instrumentation, event, outcome, started)
       const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
       if (session !== undefined) {
         if (text === undefined) session.forget(id as EventId)

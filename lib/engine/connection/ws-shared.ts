@@ -5,6 +5,7 @@
  * (delivery, the flush batcher, the logger). A class so that each of those is a method
  * defined here, not a field of a record of functions. Must not import `node:*`, Buffer or process.
  */
+import type { AbuseLog } from '../limit/abuse-log.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { WsMiddleware } from '../../core/route/ws-middleware.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
@@ -53,6 +54,8 @@ export class WsShared<S> {
     private readonly batcher: FlushBatcher<S>,
     private readonly logger: Logger,
     private readonly debugOn: boolean,
+    /** Where protocol violations are counted, logged once per window (`AbuseLog`). */
+    readonly abuse: AbuseLog | undefined = undefined,
   ) {
     this.io = platform.io
     this.timers = platform.timers

@@ -43,6 +43,7 @@ const setup = (answers: (body: unknown, node: string | undefined) => ClusterRepl
     disconnect: (id) => local.has(id) && (done.push(`disconnect ${id}`), true),
     join: (id, room, ns) => local.has(id) && (done.push(`join ${id} ${room} ${ns ?? '-'}`), true),
     leave: (id, room, ns) => local.has(id) && (done.push(`leave ${id} ${room} ${ns ?? '-'}`), true),
+    post: (sid, text) => sid === 'held' && (done.push(`post ${sid} ${text}`), true),
     logger: makeLogger((entry) => log.push(`${entry.level} ${entry.message}`)),
   })
   return { ...side, asked, sent, log, done, framesTo }
@@ -142,6 +143,14 @@ test('clusterHandle :: answer: clients, count, disconnect, join, leave of this n
   assert.is(await answer({ q: 'join', clientId: 1, room: 'x' }, 'n2'), true)
   assert.is(await answer({ q: 'leave', clientId: 1, room: 'x', namespace: '/' }, 'n2'), true)
   assert.equal(done, ['disconnect 3', 'join 1 x -', 'leave 1 x /'])
+})
+
+test('clusterHandle :: answer: a post for an event-stream session goes to this node\'s stream when it holds it', async () => {
+  const { answer, done } = setup(() => none)
+  assert.is(await answer({ q: 'post', sid: 'held', text: '{"event":"e"}' }, 'n2'), true)
+  assert.is(await answer({ q: 'post', sid: 'elsewhere', text: '{"event":"e"}' }, 'n2'), false)
+  assert.is(await answer({ q: 'post', sid: 'held' }, 'n2'), undefined)
+  assert.equal(done, ['post held {"event":"e"}'])
 })
 
 test('clusterHandle :: answer: a request that is not one is logged and gets no answer', async () => {

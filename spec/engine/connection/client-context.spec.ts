@@ -67,7 +67,7 @@ test('clientContexts :: destructured operations act for the client; the others n
 test('clientContexts :: the server operations are on the prototype, JSON shows the id and the request', () => {
   const client = new (clientContexts<string>(recording([])))(1, 'socket', receiver)
   client.request = request
-  assert.equal(Object.keys(client).sort(), ['data', 'id', 'receiver', 'request', 'socket'])
+  assert.equal(Object.keys(client).sort(), ['data', 'id', 'receiver', 'remoteAddress', 'request', 'socket'])
   assert.equal(JSON.parse(JSON.stringify(client)), { clientId: 1, request: { ...request, body: {} } })
 })
 

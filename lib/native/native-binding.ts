@@ -1,0 +1,85 @@
+/**
+ * `loadNativeBinding`: the native transport's addon (native/twinport.c), loaded once per
+ * process, or why it cannot be: another system than Linux, no binary built for this platform,
+ * or a binary that fails to load (built for another Node ABI, say). Errors are values: the
+ * caller falls back to `node:net` and says why in one log line.
+ *
+ * The binary is looked up in `native/build/` of the package (from `lib/native/` and from
+ * `dist/lib/native/`), or at `TWINPORT_NATIVE_BINARY` (the AddressSanitizer build of the
+ * safety spec; a relative path is from the working directory). Part of lib/native: imports `node:*` and fp-ts only.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** What the native side calls, each with the connection's slot. */
+export interface NativeEvents {
+  open(slot: number): void
+  /** `length` bytes were read into `slab` at `offset`; that range is never written again. */
+  data(slot: number, slab: ArrayBuffer, offset: number, length: number): void
+  /** The peer ended its side (read answered 0). */
+  end(slot: number): void
+  /** The bytes queued natively were all sent. */
+  drain(slot: number): void
+  /** The connection is gone (reset, or both sides ended in a poll callback). */
+  close(slot: number): void
+}
+
+/** A listening socket of the addon. */
+export interface NativeListener {
+  readonly server: unknown
+  readonly port: number
+}
+
+/** The addon's functions (native/twinport.c has the contract). */
+export interface NativeBinding {
+  /** Listens on `host`:`port`; throws an Error with a `code` (EADDRINUSE, ...) when it cannot. */
+  listen(host: string, port: number, backlog: number, events: NativeEvents): NativeListener
+  close(server: unknown): void
+  /** Writes up to 16 chunks with one writev: answers the bytes still queued natively, or -errno. */
+  write(slot: number, ...chunks: Uint8Array[]): number
+  /** Ends our side once the queue is sent: 1 when the connection closed now. */
+  end(slot: number): number
+  destroy(slot: number): void
+  pause(slot: number): void
+  resume(slot: number): void
+  /** Open connections in this process. */
+  openCount(): number
+  /** Bytes of one connection's native record. */
+  readonly connSize: number
+}
+
+const binaryName = `twinport-${process.platform}-${process.arch}.node`
+
+/** Where a binary may be: the override, then `native/build/` seen from lib/native and from dist/lib/native. */
+export const nativeBinaryPaths = (): readonly string[] => {
+  const override = process.env.TWINPORT_NATIVE_BINARY
+  if (override !== undefined && override !== '') return [resolve(override)]
+  return ['../../native/build/', '../../../native/build/'].map((dir) => fileURLToPath(new URL(`${dir}${binaryName}`, import.meta.url)))
+}
+
+let loaded: E.Either<string, NativeBinding> | undefined
+
+const load = (): E.Either<string, NativeBinding> => {
+  if (process.platform !== 'linux') return E.left(`the native transport is built for Linux first; this is ${process.platform}`)
+  const paths = nativeBinaryPaths()
+  const path = paths.find((candidate) => existsSync(candidate))
+  if (path === undefined) return E.left(`no native binary at ${paths[0] ?? binaryName} (build it with \`make -C native\`)`)
+  try {
+    const binding = createRequire(import.meta.url)(path) as NativeBinding
+    return typeof binding.listen === 'function' ? E.right(binding) : E.left(`${path} is not twinport's native transport`)
+  } catch (error) {
+    return E.left(`${path} failed to load: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * The addon, or the reason it is unavailable (the same answer for the life of the process).
+ *
+ * @example
+ * const native = loadNativeBinding()
+ * if (native._tag === 'Left') console.log(`node:net it is: ${native.left}`)
+ */
+export const loadNativeBinding = (): E.Either<string, NativeBinding> => (loaded ??= load())

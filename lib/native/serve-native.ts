@@ -1,0 +1,98 @@
+/**
+ * `serveNative`: a server on twinport's native transport (native/twinport.c through
+ * `NativeBinding`) driving the portable engine with Node's platform, its sockets replaced by
+ * the addon's (`nativeSocketIo`). It listens on `host`:`port`, hands each connection to the
+ * engine and passes its bytes, end, drain and close along; it holds no protocol, room or
+ * time-out logic of its own. TLS, `path` and `handle` stay on node:net (the caller decides).
+ *
+ * Reads arrive as views of the addon's slab (a 64 KiB ArrayBuffer filled front to back and
+ * then replaced), so a view the engine keeps is never overwritten. Part of lib/native:
+ * imports the engine, the shared runtime layer (lib/runtime/) and this folder.
+ */
+import { createEngine } from '../engine/create-engine.js'
+import type { Platform } from '../engine/platform.js'
+import type { ServerHandle } from '../engine/server-handle.js'
+import type { ServerOptions } from '../engine/options/server-options.js'
+import { nodePlatform } from '../runtime/node-platform.js'
+import type { NativeBinding } from './native-binding.js'
+import { type NativeConn, nativeConnClosed, nativeConnDrained, nativeSocketIo, newNativeConn } from './native-socket-io.js'
+
+// The kernel's accept queue, as node:net asks for it.
+const BACKLOG = 511
+
+/**
+ * Starts a server on the native transport. Rejects with an Error naming every bad option or
+ * route-table problem, or the listen error (`EADDRINUSE`, ...).
+ *
+ * @example
+ * const native = loadNativeBinding()
+ * if (native._tag === 'Right') await serveNative({ port: 0, routes }, native.right)
+ */
+export const serveNative = async (options: ServerOptions, binding: NativeBinding): Promise<ServerHandle> => {
+  // Indexed by slot; a slot is reused only after its connection closed.
+  const conns: (NativeConn | undefined)[] = []
+  let closedLater: NativeConn[] = []
+  const reportClosed = (): void => {
+    const batch = closedLater
+    closedLater = []
+    for (const conn of batch) if (conn.client !== undefined) engine.closed(conn.client)
+  }
+  const closedHere = (conn: NativeConn): void => {
+    if (conns[conn.slot] === conn) conns[conn.slot] = undefined
+    if (closedLater.push(conn) === 1) setImmediate(reportClosed)
+  }
+  const platform: Platform<NativeConn> = { ...nodePlatform, io: nativeSocketIo(binding, closedHere) }
+  const engine = createEngine(options, platform)
+  const { logger } = engine
+  const { host, port: askedPort } = engine.options
+
+  let listener
+  try {
+    listener = binding.listen(host, askedPort, BACKLOG, {
+      open(slot) {
+        const conn = newNativeConn(slot)
+        conns[slot] = conn
+        conn.client = engine.accept(conn)
+      },
+      data(slot, slab, offset, length) {
+        const client = conns[slot]?.client
+        if (client !== undefined) client.receiver.receive(new Uint8Array(slab, offset, length))
+      },
+      end(slot) {
+        conns[slot]?.client?.receiver.peerEnded()
+      },
+      drain(slot) {
+        const conn = conns[slot]
+        if (conn === undefined) return
+        nativeConnDrained(conn)
+        if (!platform.io.isEnded(conn)) conn.client?.receiver.writable?.()
+      },
+      close(slot) {
+        const conn = conns[slot]
+        if (conn === undefined) return
+        conns[slot] = undefined
+        nativeConnClosed(conn)
+        if (conn.client !== undefined) engine.closed(conn.client)
+      },
+    })
+  } catch (error) {
+    await engine.handle.close()
+    throw error
+  }
+  const address = { host, port: listener.port }
+  logger.info('twinport listening on {host}:{port}', address)
+
+  let stopped = false
+  return {
+    ...engine.handle,
+    address,
+    setSecureContext: () => Promise.reject(new Error('setSecureContext: the server was started without the tls option')),
+    close: async () => {
+      if (!stopped) {
+        stopped = true
+        binding.close(listener.server)
+      }
+      await engine.handle.close()
+    },
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * `HubMembers`: the clients of one hub (a Durable Object) while it is awake: by id, and the
+ * members of each room. The sockets and their attachments are the truth (they outlive
+ * hibernation); this index is rebuilt from them (`getWebSockets`) on the first event after a
+ * wake, and every change of a client's rooms or data is written to its attachment first.
+ *
+ * Portable: no node:* imports, no Buffer.
+ */
+import { type Attachment, isAttachment, type RoomOf } from './attachment.js'
+import type { DurableObjectStateLike, WorkerWebSocket } from './workers-api.js'
+
+/** One client of the hub: its socket, its attachment, and the turn its messages wait for (in order). */
+export interface Member {
+  readonly socket: WorkerWebSocket
+  attachment: Attachment
+  turn: Promise<void>
+}
+
+// A room's key joins namespace and room with a character no namespace starts with.
+const keyOf = (namespace: string, room: string): string => `${namespace}\u0000${room}`
+
+/** The default namespace: rooms named without one are in it. */
+export const DEFAULT_NAMESPACE = '/'
+
+export class HubMembers {
+  private members: Map<number, Member> | undefined
+  private readonly rooms = new Map<string, Set<number>>()
+
+  constructor(private readonly state: DurableObjectStateLike) {}
+
+  // The index, built once per wake from the sockets the runtime still holds.
+  private index(): Map<number, Member> {
+    if (this.members !== undefined) return this.members
+    const members = new Map<number, Member>()
+    this.members = members
+    for (const socket of this.state.getWebSockets()) {
+      const attachment: unknown = socket.deserializeAttachment()
+      if (!isAttachment(attachment) || attachment.gone === true) continue
+      members.set(attachment.id, { socket, attachment, turn: Promise.resolve() })
+      for (const [namespace, room] of attachment.rooms) this.roomSet(namespace, room).add(attachment.id)
+    }
+    return members
+  }
+
+  private roomSet(namespace: string, room: string): Set<number> {
+    const key = keyOf(namespace, room)
+    let set = this.rooms.get(key)
+    if (set === undefined) this.rooms.set(key, (set = new Set()))
+    return set
+  }
+
+  /** A client just accepted (its attachment already written). */
+  add(socket: WorkerWebSocket, attachment: Attachment): Member {
+    const member: Member = { socket, attachment, turn: Promise.resolve() }
+    this.index().set(attachment.id, member)
+    return member
+  }
+
+  /** The member a socket is, or `undefined` for a socket that is not (or no longer) a client. */
+  of(socket: WorkerWebSocket): Member | undefined {
+    const attachment: unknown = socket.deserializeAttachment()
+    return isAttachment(attachment) ? this.index().get(attachment.id) : undefined
+  }
+
+  /** The member of id `clientId`. */
+  byId(clientId: number): Member | undefined {
+    return this.index().get(clientId)
+  }
+
+  /** Every member, in the order they came. */
+  all(): IterableIterator<Member> {
+    return this.index().values()
+  }
+
+  /** The ids of every member. */
+  ids(): number[] {
+    return [...this.index().keys()]
+  }
+
+  /** The members of a room, in the order they joined. */
+  inRoom(room: string, namespace: string = DEFAULT_NAMESPACE): Member[] {
+    const index = this.index()
+    const ids = this.rooms.get(keyOf(namespace, room))
+    return ids === undefined ? [] : [...ids].flatMap((id) => index.get(id) ?? [])
+  }
+
+  /** Changes a member's attachment: the socket keeps it first (a value too large throws here, nothing changed). */
+  update(member: Member, attachment: Attachment): void {
+    member.socket.serializeAttachment(attachment)
+    member.attachment = attachment
+  }
+
+  /** Puts a member in a room; nothing when it is there already. */
+  join(member: Member, room: string, namespace: string = DEFAULT_NAMESPACE): void {
+    if (member.attachment.rooms.some(([n, r]) => n === namespace && r === room)) return
+    const rooms: readonly RoomOf[] = [...member.attachment.rooms, [namespace, room]]
+    this.update(member, { ...member.attachment, rooms })
+    this.roomSet(namespace, room).add(member.attachment.id)
+  }
+
+  /** Takes a member out of a room. */
+  leave(member: Member, room: string, namespace: string = DEFAULT_NAMESPACE): void {
+    const rooms = member.attachment.rooms.filter(([n, r]) => !(n === namespace && r === room))
+    if (rooms.length === member.attachment.rooms.length) return
+    this.update(member, { ...member.attachment, rooms })
+    this.forget(member.attachment.id, namespace, room)
+  }
+
+  private forget(clientId: number, namespace: string, room: string): void {
+    const key = keyOf(namespace, room)
+    const set = this.rooms.get(key)
+    set?.delete(clientId)
+    if (set?.size === 0) this.rooms.delete(key)
+  }
+
+  /** A member is gone: out of every room and of the index. */
+  remove(member: Member): void {
+    const { id, rooms } = member.attachment
+    for (const [namespace, room] of rooms) this.forget(id, namespace, room)
+    this.index().delete(id)
+  }
+}

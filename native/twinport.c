@@ -1,0 +1,685 @@
+/*
+ * twinport's native transport for Node (issue 32): TCP listen/accept/read/writev/half-close/
+ * destroy on non-blocking sockets, watched with libuv's uv_poll on the loop Node already runs
+ * (napi_get_uv_event_loop). The TypeScript side (lib/native/) turns it into the engine's
+ * Platform; everything above the socket (HTTP, WebSocket, rooms, time-outs) stays there.
+ *
+ * Contract with lib/native/native-binding.ts:
+ *  - listen(host, port, backlog, events) -> { server, port }; throws an Error with `code`
+ *    (EADDRINUSE, ...) when the socket cannot listen. `events` holds five functions:
+ *    open(slot), data(slot, arrayBuffer, offset, length), end(slot), drain(slot), close(slot).
+ *  - write(slot, ...chunks) -> bytes still queued here (>= 0), or -errno when the socket
+ *    failed (the caller destroys it). At most 16 chunks, each a Uint8Array.
+ *  - end(slot) -> 1 when the connection is now closed (both sides done), else 0.
+ *  - destroy(slot), pause(slot), resume(slot), close(server).
+ *  - connSize: the bytes of one connection's native record.
+ * Callbacks into JS come only from poll callbacks (never from inside a call JS made), so the
+ * engine is never re-entered; a close JS caused (destroy, end) is JS's to report.
+ *
+ * Memory safety: reads go into the free tail of a 64 KiB slab (an ArrayBuffer owned by V8,
+ * held by a reference): never past its end, and never into bytes handed out before (a slab
+ * is used front to back, then replaced), so the views the engine keeps stay valid. Writes
+ * copy only what the kernel did not take into a queue of malloc'd chunks of exact size.
+ * Linux (and other POSIX systems with accept4); elsewhere lib/native falls back to node:net.
+ */
+#define _GNU_SOURCE
+#define NAPI_VERSION 8
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <node_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <uv.h>
+
+#ifndef NODE_GYP_MODULE_NAME
+#define NODE_GYP_MODULE_NAME twinport
+#endif
+
+#define SLAB_SIZE (64 * 1024)
+#define SLAB_MIN_FREE (16 * 1024)
+#define MAX_CHUNKS 16
+#define ACCEPTS_PER_CALLBACK 128
+#define READS_PER_CALLBACK 4
+
+/* Unsent bytes of one connection, oldest first; each chunk exactly as large as its bytes. */
+typedef struct chunk {
+  struct chunk *next;
+  size_t length;
+  size_t sent;
+  unsigned char bytes[];
+} chunk_t;
+
+/* Connection flags. */
+enum {
+  PAUSED = 1,      /* JS asked to stop reading */
+  PEER_ENDED = 2,  /* read() answered 0 */
+  END_ASKED = 4,   /* JS ended our side; shutdown once the queue is empty */
+  WRITE_SHUT = 8,  /* shutdown(SHUT_WR) done */
+  CLOSED = 16,     /* fd closed, handle closing; no more callbacks */
+};
+
+enum { CB_OPEN, CB_DATA, CB_END, CB_DRAIN, CB_CLOSE, CB_COUNT };
+
+struct server;
+
+/* One connection: the poll handle first (its memory must outlive uv_close), then a few words. */
+typedef struct conn {
+  uv_poll_t poll;
+  struct server *server;
+  chunk_t *head;
+  chunk_t *tail;
+  size_t queued;
+  int fd;
+  uint32_t slot;
+  int events;
+  int flags;
+} conn_t;
+
+typedef struct server {
+  napi_env env;
+  uv_poll_t poll;
+  int fd;
+  int listening;
+  uint32_t users; /* the listener and its open connections; freed at zero */
+  napi_ref callbacks[CB_COUNT];
+  napi_ref receiver;
+  napi_async_context async;
+  napi_ref slab_ref;
+  unsigned char *slab;
+  size_t slab_used;
+} server_t;
+
+/* The connections of this Node environment by slot: what JS names a connection with. */
+typedef struct {
+  conn_t **conns;
+  uint32_t capacity;
+  uint32_t *free_slots;
+  uint32_t free_count;
+  uv_loop_t *loop;
+} state_t;
+
+static state_t *state_of(napi_env env) {
+  void *data = NULL;
+  napi_get_instance_data(env, &data);
+  return (state_t *)data;
+}
+
+static int take_slot(state_t *st, conn_t *c) {
+  if (st->free_count == 0) {
+    uint32_t grown = st->capacity == 0 ? 1024 : st->capacity * 2;
+    conn_t **conns = realloc(st->conns, grown * sizeof(conn_t *));
+    if (conns == NULL) return -1;
+    uint32_t *free_slots = realloc(st->free_slots, grown * sizeof(uint32_t));
+    if (free_slots == NULL) {
+      st->conns = conns;
+      return -1;
+    }
+    st->conns = conns;
+    st->free_slots = free_slots;
+    for (uint32_t i = grown; i > st->capacity; i--) st->free_slots[st->free_count++] = i - 1;
+    for (uint32_t i = st->capacity; i < grown; i++) st->conns[i] = NULL;
+    st->capacity = grown;
+  }
+  uint32_t slot = st->free_slots[--st->free_count];
+  st->conns[slot] = c;
+  c->slot = slot;
+  return 0;
+}
+
+static conn_t *conn_at(state_t *st, uint32_t slot) {
+  if (slot >= st->capacity) return NULL;
+  conn_t *c = st->conns[slot];
+  return c != NULL && (c->flags & CLOSED) == 0 ? c : NULL;
+}
+
+static void server_release(server_t *s) {
+  if (--s->users > 0) return;
+  for (int i = 0; i < CB_COUNT; i++) napi_delete_reference(s->env, s->callbacks[i]);
+  napi_delete_reference(s->env, s->receiver);
+  if (s->slab_ref != NULL) napi_delete_reference(s->env, s->slab_ref);
+  napi_async_destroy(s->env, s->async);
+  free(s);
+}
+
+/* ---------------------------------------------------------------- calling JS */
+
+/* Calls callback `which` with `argc` arguments (the first is the slot) inside a callback scope,
+ * so promise jobs and nextTicks run after it as they do after node:net's events. An exception
+ * goes to 'uncaughtException', as one thrown in an event listener does. */
+static void call_js(server_t *s, int which, size_t argc, napi_value *argv) {
+  napi_env env = s->env;
+  napi_value fn, recv, result;
+  napi_get_reference_value(env, s->callbacks[which], &fn);
+  napi_get_reference_value(env, s->receiver, &recv);
+  napi_status status = napi_make_callback(env, s->async, recv, fn, argc, argv, &result);
+  if (status == napi_pending_exception) {
+    napi_value error;
+    napi_get_and_clear_last_exception(env, &error);
+    napi_fatal_exception(env, error);
+  }
+}
+
+static void notify(server_t *s, int which, uint32_t slot) {
+  napi_handle_scope scope;
+  napi_open_handle_scope(s->env, &scope);
+  napi_value arg;
+  napi_create_uint32(s->env, slot, &arg);
+  call_js(s, which, 1, &arg);
+  napi_close_handle_scope(s->env, scope);
+}
+
+/* ---------------------------------------------------------------- connections */
+
+static void free_queue(conn_t *c) {
+  chunk_t *chunk = c->head;
+  while (chunk != NULL) {
+    chunk_t *next = chunk->next;
+    free(chunk);
+    chunk = next;
+  }
+  c->head = c->tail = NULL;
+  c->queued = 0;
+}
+
+static void on_conn_closed(uv_handle_t *handle) {
+  conn_t *c = handle->data;
+  server_t *s = c->server;
+  state_t *st = state_of(s->env);
+  st->conns[c->slot] = NULL;
+  st->free_slots[st->free_count++] = c->slot;
+  free(c);
+  server_release(s);
+}
+
+static void conn_cb(uv_poll_t *handle, int status, int events);
+
+/* Watches what the connection waits for now: reads unless paused or at EOF, writability while
+ * bytes are queued. */
+static void watch(conn_t *c) {
+  int events = 0;
+  if ((c->flags & (PAUSED | PEER_ENDED)) == 0) events |= UV_READABLE;
+  if (c->head != NULL) events |= UV_WRITABLE;
+  if (events == c->events) return;
+  c->events = events;
+  if (events == 0) uv_poll_stop(&c->poll);
+  else uv_poll_start(&c->poll, events, conn_cb);
+}
+
+/* Closes the fd and the handle now; the record is freed by libuv's close callback. */
+static void conn_close(conn_t *c) {
+  if (c->flags & CLOSED) return;
+  c->flags |= CLOSED;
+  free_queue(c);
+  uv_close((uv_handle_t *)&c->poll, on_conn_closed);
+  close(c->fd);
+  c->fd = -1;
+}
+
+/* Writes the queue while the kernel takes it: 0, or -errno on failure. */
+static int flush_queue(conn_t *c) {
+  while (c->head != NULL) {
+    struct iovec iov[MAX_CHUNKS];
+    int count = 0;
+    for (chunk_t *chunk = c->head; chunk != NULL && count < MAX_CHUNKS; chunk = chunk->next, count++) {
+      iov[count].iov_base = chunk->bytes + chunk->sent;
+      iov[count].iov_len = chunk->length - chunk->sent;
+    }
+    ssize_t n = writev(c->fd, iov, count);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+      return -errno;
+    }
+    c->queued -= (size_t)n;
+    while (n > 0 && c->head != NULL) {
+      chunk_t *chunk = c->head;
+      size_t left = chunk->length - chunk->sent;
+      if ((size_t)n < left) {
+        chunk->sent += (size_t)n;
+        n = 0;
+        break;
+      }
+      n -= (ssize_t)left;
+      c->head = chunk->next;
+      if (c->head == NULL) c->tail = NULL;
+      free(chunk);
+    }
+    if (c->head != NULL) return 0; /* the kernel took less than offered: wait for writability */
+  }
+  return 0;
+}
+
+/* Our side ends once nothing waits; both sides ended: the connection is done. Answers 1 when
+ * it closed. */
+static int finish_if_done(conn_t *c) {
+  if ((c->flags & END_ASKED) && !(c->flags & WRITE_SHUT) && c->head == NULL) {
+    shutdown(c->fd, SHUT_WR);
+    c->flags |= WRITE_SHUT;
+  }
+  if ((c->flags & (WRITE_SHUT | PEER_ENDED)) == (WRITE_SHUT | PEER_ENDED)) {
+    conn_close(c);
+    return 1;
+  }
+  return 0;
+}
+
+/* Makes sure the slab has room for a read; a new slab when the free tail is short. */
+static int ensure_slab(server_t *s) {
+  if (s->slab != NULL && SLAB_SIZE - s->slab_used >= SLAB_MIN_FREE) return 0;
+  napi_value ab;
+  void *data = NULL;
+  if (napi_create_arraybuffer(s->env, SLAB_SIZE, &data, &ab) != napi_ok) return -1;
+  if (s->slab_ref != NULL) napi_delete_reference(s->env, s->slab_ref);
+  napi_create_reference(s->env, ab, 1, &s->slab_ref);
+  s->slab = data;
+  s->slab_used = 0;
+  return 0;
+}
+
+static void read_some(conn_t *c) {
+  server_t *s = c->server;
+  for (int round = 0; round < READS_PER_CALLBACK; round++) {
+    napi_handle_scope scope;
+    napi_open_handle_scope(s->env, &scope);
+    if (ensure_slab(s) != 0) {
+      napi_close_handle_scope(s->env, scope);
+      return;
+    }
+    size_t room = SLAB_SIZE - s->slab_used;
+    ssize_t n = read(c->fd, s->slab + s->slab_used, room);
+    if (n > 0) {
+      size_t offset = s->slab_used;
+      s->slab_used += (size_t)n;
+      napi_value argv[4];
+      napi_create_uint32(s->env, c->slot, &argv[0]);
+      napi_get_reference_value(s->env, s->slab_ref, &argv[1]);
+      napi_create_uint32(s->env, (uint32_t)offset, &argv[2]);
+      napi_create_uint32(s->env, (uint32_t)n, &argv[3]);
+      call_js(s, CB_DATA, 4, argv);
+      napi_close_handle_scope(s->env, scope);
+      if (c->flags & (CLOSED | PAUSED)) return;
+      if ((size_t)n < room) return; /* the kernel had no more */
+      continue;
+    }
+    napi_close_handle_scope(s->env, scope);
+    if (n == 0) {
+      c->flags |= PEER_ENDED;
+      watch(c);
+      uint32_t slot = c->slot;
+      notify(s, CB_END, slot);
+      if (c->flags & CLOSED) return;
+      if (finish_if_done(c)) notify(s, CB_CLOSE, slot);
+      return;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+    uint32_t slot = c->slot;
+    conn_close(c); /* ECONNRESET and the like: gone */
+    notify(s, CB_CLOSE, slot);
+    return;
+  }
+}
+
+static void conn_cb(uv_poll_t *handle, int status, int events) {
+  conn_t *c = handle->data;
+  server_t *s = c->server;
+  if (c->flags & CLOSED) return;
+  if (status < 0) {
+    uint32_t slot = c->slot;
+    conn_close(c);
+    notify(s, CB_CLOSE, slot);
+    return;
+  }
+  if ((events & UV_WRITABLE) && c->head != NULL) {
+    int failed = flush_queue(c);
+    if (failed != 0) {
+      uint32_t slot = c->slot;
+      conn_close(c);
+      notify(s, CB_CLOSE, slot);
+      return;
+    }
+    watch(c);
+    if (c->head == NULL) {
+      uint32_t slot = c->slot;
+      if (c->flags & END_ASKED) {
+        if (finish_if_done(c)) {
+          notify(s, CB_CLOSE, slot);
+          return;
+        }
+      } else {
+        notify(s, CB_DRAIN, slot);
+        if (c->flags & CLOSED) return;
+      }
+    }
+  }
+  if (events & (UV_READABLE | UV_DISCONNECT)) {
+    if ((c->flags & (PAUSED | PEER_ENDED)) == 0) read_some(c);
+  }
+}
+
+/* ---------------------------------------------------------------- the listener */
+
+static void listen_cb(uv_poll_t *handle, int status, int events) {
+  (void)events;
+  server_t *s = handle->data;
+  if (status < 0 || !s->listening) return;
+  state_t *st = state_of(s->env);
+  for (int i = 0; i < ACCEPTS_PER_CALLBACK && s->listening; i++) {
+    int fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      return; /* EAGAIN, or EMFILE and the like: the next callback tries again */
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    conn_t *c = calloc(1, sizeof(conn_t));
+    if (c == NULL || take_slot(st, c) != 0 || uv_poll_init_socket(st->loop, &c->poll, fd) != 0) {
+      if (c != NULL && c->slot < st->capacity && st->conns[c->slot] == c) {
+        st->conns[c->slot] = NULL;
+        st->free_slots[st->free_count++] = c->slot;
+      }
+      free(c);
+      close(fd);
+      continue;
+    }
+    c->poll.data = c;
+    c->server = s;
+    c->fd = fd;
+    s->users++;
+    watch(c);
+    notify(s, CB_OPEN, c->slot);
+  }
+}
+
+/* ---------------------------------------------------------------- functions for JS */
+
+static napi_value undefined_value(napi_env env) {
+  napi_value v;
+  napi_get_undefined(env, &v);
+  return v;
+}
+
+static napi_value int_value(napi_env env, int64_t n) {
+  napi_value v;
+  napi_create_int64(env, n, &v);
+  return v;
+}
+
+static void throw_errno(napi_env env, const char *what, int code, const char *address) {
+  char message[256];
+  const char *name = code == EADDRINUSE ? "EADDRINUSE" : code == EACCES ? "EACCES" : code == EADDRNOTAVAIL ? "EADDRNOTAVAIL" : "ENATIVE";
+  snprintf(message, sizeof message, "%s %s: %s %s", what, name, strerror(code), address);
+  napi_throw_error(env, name, message);
+}
+
+/* The connection named by the first argument, or NULL when it is gone. */
+static conn_t *conn_arg(napi_env env, napi_value value) {
+  uint32_t slot = 0;
+  if (napi_get_value_uint32(env, value, &slot) != napi_ok) return NULL;
+  return conn_at(state_of(env), slot);
+}
+
+static napi_value js_listen(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  char host[256];
+  size_t host_length = 0;
+  uint32_t port = 0, backlog = 511;
+  if (argc < 4 || napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_length) != napi_ok ||
+      napi_get_value_uint32(env, argv[1], &port) != napi_ok || napi_get_value_uint32(env, argv[2], &backlog) != napi_ok || port > 65535) {
+    napi_throw_type_error(env, NULL, "listen(host, port, backlog, events)");
+    return NULL;
+  }
+  const char *names[CB_COUNT] = {"open", "data", "end", "drain", "close"};
+  napi_value fns[CB_COUNT];
+  for (int i = 0; i < CB_COUNT; i++) {
+    napi_valuetype type;
+    if (napi_get_named_property(env, argv[3], names[i], &fns[i]) != napi_ok || napi_typeof(env, fns[i], &type) != napi_ok || type != napi_function) {
+      napi_throw_type_error(env, NULL, "listen: events needs open, data, end, drain and close functions");
+      return NULL;
+    }
+  }
+
+  char port_text[8];
+  snprintf(port_text, sizeof port_text, "%u", port);
+  struct addrinfo hints = {0}, *found = NULL;
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  char address[300];
+  snprintf(address, sizeof address, "%s:%u", host, port);
+  int gai = getaddrinfo(host, port_text, &hints, &found);
+  if (gai != 0 || found == NULL) {
+    char message[400];
+    snprintf(message, sizeof message, "listen ENOTFOUND: %s %s", gai_strerror(gai), address);
+    napi_throw_error(env, "ENOTFOUND", message);
+    return NULL;
+  }
+  int fd = socket(found->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    freeaddrinfo(found);
+    throw_errno(env, "listen", errno, address);
+    return NULL;
+  }
+  int one = 1, zero = 0;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (found->ai_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+  if (bind(fd, found->ai_addr, found->ai_addrlen) != 0 || listen(fd, (int)backlog) != 0) {
+    int code = errno;
+    freeaddrinfo(found);
+    close(fd);
+    throw_errno(env, "listen", code, address);
+    return NULL;
+  }
+  freeaddrinfo(found);
+  struct sockaddr_storage bound;
+  socklen_t bound_length = sizeof bound;
+  getsockname(fd, (struct sockaddr *)&bound, &bound_length);
+  uint32_t bound_port = bound.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&bound)->sin6_port) : ntohs(((struct sockaddr_in *)&bound)->sin_port);
+
+  state_t *st = state_of(env);
+  server_t *s = calloc(1, sizeof(server_t));
+  if (s == NULL || uv_poll_init_socket(st->loop, &s->poll, fd) != 0) {
+    free(s);
+    close(fd);
+    napi_throw_error(env, "ENOMEM", "listen: out of memory");
+    return NULL;
+  }
+  s->env = env;
+  s->fd = fd;
+  s->listening = 1;
+  s->users = 1;
+  s->poll.data = s;
+  for (int i = 0; i < CB_COUNT; i++) napi_create_reference(env, fns[i], 1, &s->callbacks[i]);
+  napi_create_reference(env, argv[3], 1, &s->receiver);
+  napi_value name;
+  napi_create_string_utf8(env, "twinport.native", NAPI_AUTO_LENGTH, &name);
+  napi_async_init(env, argv[3], name, &s->async);
+  uv_poll_start(&s->poll, UV_READABLE, listen_cb);
+
+  napi_value result, handle, port_value;
+  napi_create_object(env, &result);
+  napi_create_external(env, s, NULL, NULL, &handle);
+  napi_create_uint32(env, bound_port, &port_value);
+  napi_set_named_property(env, result, "server", handle);
+  napi_set_named_property(env, result, "port", port_value);
+  return result;
+}
+
+static void on_listener_closed(uv_handle_t *handle) {
+  server_release(handle->data);
+}
+
+static napi_value js_close(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  void *data = NULL;
+  if (argc < 1 || napi_get_value_external(env, argv[0], &data) != napi_ok || data == NULL) {
+    napi_throw_type_error(env, NULL, "close(server)");
+    return NULL;
+  }
+  server_t *s = data;
+  if (s->listening) {
+    s->listening = 0;
+    uv_close((uv_handle_t *)&s->poll, on_listener_closed);
+    close(s->fd);
+  }
+  return undefined_value(env);
+}
+
+static napi_value js_write(napi_env env, napi_callback_info info) {
+  size_t argc = MAX_CHUNKS + 1;
+  napi_value argv[MAX_CHUNKS + 1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 1 || argc > MAX_CHUNKS + 1) {
+    napi_throw_type_error(env, NULL, "write(slot, ...chunks): 1 to 16 chunks");
+    return NULL;
+  }
+  struct iovec iov[MAX_CHUNKS];
+  int count = 0;
+  size_t total = 0;
+  for (size_t i = 1; i < argc; i++) {
+    napi_typedarray_type type;
+    size_t length = 0;
+    void *data = NULL;
+    if (napi_get_typedarray_info(env, argv[i], &type, &length, &data, NULL, NULL) != napi_ok || type != napi_uint8_array) {
+      napi_throw_type_error(env, NULL, "write: chunks must be Uint8Arrays");
+      return NULL;
+    }
+    if (length == 0) continue;
+    iov[count].iov_base = data;
+    iov[count].iov_len = length;
+    total += length;
+    count++;
+  }
+  conn_t *c = conn_arg(env, argv[0]);
+  if (c == NULL) return int_value(env, -EBADF);
+  if (c->flags & (END_ASKED | WRITE_SHUT)) return int_value(env, -EPIPE);
+  if (count == 0) return int_value(env, (int64_t)c->queued);
+  size_t sent = 0;
+  if (c->head == NULL) {
+    for (;;) {
+      ssize_t n = writev(c->fd, iov, count);
+      if (n >= 0) {
+        sent = (size_t)n;
+        break;
+      }
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      return int_value(env, -errno);
+    }
+  }
+  if (sent == total) return int_value(env, (int64_t)c->queued);
+  /* Keep what the kernel did not take: one chunk holding the rest of every array. */
+  size_t rest = total - sent;
+  chunk_t *chunk = malloc(sizeof(chunk_t) + rest);
+  if (chunk == NULL) return int_value(env, -ENOMEM);
+  chunk->next = NULL;
+  chunk->length = rest;
+  chunk->sent = 0;
+  size_t at = 0, skip = sent;
+  for (int i = 0; i < count; i++) {
+    size_t length = iov[i].iov_len;
+    if (skip >= length) {
+      skip -= length;
+      continue;
+    }
+    memcpy(chunk->bytes + at, (unsigned char *)iov[i].iov_base + skip, length - skip);
+    at += length - skip;
+    skip = 0;
+  }
+  if (c->tail != NULL) c->tail->next = chunk;
+  else c->head = chunk;
+  c->tail = chunk;
+  c->queued += rest;
+  watch(c);
+  return int_value(env, (int64_t)c->queued);
+}
+
+static napi_value js_end(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  conn_t *c = argc < 1 ? NULL : conn_arg(env, argv[0]);
+  if (c == NULL) return int_value(env, 1);
+  c->flags |= END_ASKED;
+  return int_value(env, finish_if_done(c));
+}
+
+static napi_value js_destroy(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  conn_t *c = argc < 1 ? NULL : conn_arg(env, argv[0]);
+  if (c != NULL) conn_close(c);
+  return undefined_value(env);
+}
+
+static napi_value set_paused(napi_env env, napi_callback_info info, int paused) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  conn_t *c = argc < 1 ? NULL : conn_arg(env, argv[0]);
+  if (c != NULL) {
+    c->flags = paused ? (c->flags | PAUSED) : (c->flags & ~PAUSED);
+    watch(c);
+  }
+  return undefined_value(env);
+}
+
+static napi_value js_pause(napi_env env, napi_callback_info info) { return set_paused(env, info, 1); }
+static napi_value js_resume(napi_env env, napi_callback_info info) { return set_paused(env, info, 0); }
+
+/* Open connections of this environment (for specs and memory figures). */
+static napi_value js_open_count(napi_env env, napi_callback_info info) {
+  (void)info;
+  state_t *st = state_of(env);
+  return int_value(env, (int64_t)(st->capacity - st->free_count));
+}
+
+static void state_finalize(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  state_t *st = data;
+  free(st->conns);
+  free(st->free_slots);
+  free(st);
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  state_t *st = calloc(1, sizeof(state_t));
+  if (st == NULL) return NULL;
+  if (napi_get_uv_event_loop(env, &st->loop) != napi_ok) {
+    free(st);
+    napi_throw_error(env, NULL, "twinport native: no libuv loop");
+    return NULL;
+  }
+  napi_set_instance_data(env, st, state_finalize, NULL);
+  napi_property_descriptor props[] = {
+      {"listen", NULL, js_listen, NULL, NULL, NULL, napi_default, NULL},
+      {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
+      {"write", NULL, js_write, NULL, NULL, NULL, napi_default, NULL},
+      {"end", NULL, js_end, NULL, NULL, NULL, napi_default, NULL},
+      {"destroy", NULL, js_destroy, NULL, NULL, NULL, napi_default, NULL},
+      {"pause", NULL, js_pause, NULL, NULL, NULL, napi_default, NULL},
+      {"resume", NULL, js_resume, NULL, NULL, NULL, napi_default, NULL},
+      {"openCount", NULL, js_open_count, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  napi_value size;
+  napi_create_uint32(env, (uint32_t)sizeof(conn_t), &size);
+  napi_set_named_property(env, exports, "connSize", size);
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

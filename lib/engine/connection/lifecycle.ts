@@ -80,12 +80,14 @@ export class Lifecycle<S> {
       10,
       Math.min(1000, limits.headerTimeoutMs / 4, limits.keepAliveTimeoutMs / 4, limits.requestTimeoutMs / 4, limits.heartbeatIntervalMs / 4, limits.streamIdleMs / 4),
     )
-    // A sweep later than two periods follows a stall of the server's own: it judges nothing
-    // (`HttpConnection.sweep`), so what arrived during the stall is read before any time-out.
+    // A sweep later than two periods (and 250 ms: short periods jitter on a busy machine)
+    // follows a stall of the server's own: it judges nothing (`HttpConnection.sweep`), so what
+    // arrived during the stall is read before any time-out.
+    const stallAfter = Math.max(2 * sweepEvery, sweepEvery + 250)
     let last = timers.now()
     this.sweeper = timers.setInterval(() => {
       const now = timers.now()
-      const stalled = now - last > 2 * sweepEvery
+      const stalled = now - last > stallAfter
       last = now
       for (const connection of table.http.values()) connection.sweep(now, stalled)
     }, sweepEvery)

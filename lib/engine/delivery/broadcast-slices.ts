@@ -29,8 +29,17 @@ export interface SlicedBroadcast {
   readonly target: BroadcastTarget | undefined
   readonly text: string | undefined
   readonly source: FrameSource | undefined
-  /** The receivers not reached yet (a live iterator over the target's members). */
-  readonly receivers: Iterator<number>
+  /** The receivers not reached yet (a live iterator over the target's members, never closed by a `break`). */
+  readonly receivers: IterableIterator<number>
+}
+
+// An iterator a `for…of` can leave and come back to: the built-in ones of Set, Map and Array
+// have no `return`; a generator's is hidden (a `break` would end it).
+const resumable = (receivers: Iterable<number>): IterableIterator<number> => {
+  const iterator = receivers[Symbol.iterator]() as IterableIterator<number>
+  if (iterator.return === undefined) return iterator
+  const next = iterator.next.bind(iterator)
+  return { next, [Symbol.iterator]() { return this } }
 }
 
 export class BroadcastSlices {
@@ -57,23 +66,28 @@ export class BroadcastSlices {
    */
   add(bytes: Uint8Array, target: BroadcastTarget | undefined, text: string | undefined, source: FrameSource | undefined, receivers: Iterable<number>): void {
     this.seq += 1
-    this.pending.push({ seq: this.seq, bytes, target, text, source, receivers: receivers[Symbol.iterator]() })
+    this.pending.push({ seq: this.seq, bytes, target, text, source, receivers: resumable(receivers) })
     if (this.pending.length === 1) this.slice()
   }
 
-  // One slice: up to `size` receivers, across the queue's broadcasts in order.
+  // One slice: up to `size` receivers, across the queue's broadcasts in order (a `for…of`
+  // over the live iterator, left with `break` and resumed by the next slice: no result object
+  // per receiver).
   private slice(): void {
     const pending = this.pending
     let budget = this.size
     while (budget > 0 && pending.length > 0) {
       const job = pending[0] as SlicedBroadcast
-      const next = job.receivers.next()
-      if (next.done === true) {
-        pending.shift()
-        continue
+      const except = job.target?.except
+      let done = true
+      for (const id of job.receivers) {
+        if (id !== except) this.deliver(id, job)
+        if (--budget === 0) {
+          done = false
+          break
+        }
       }
-      budget -= 1
-      if (next.value !== job.target?.except) this.deliver(next.value, job)
+      if (done) pending.shift()
     }
     if (pending.length > 0 && !this.scheduled) {
       this.scheduled = true

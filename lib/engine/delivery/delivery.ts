@@ -260,8 +260,9 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
   // own numbered frame when it has a session; a parked session keeps the text for its replay.
   // `held`: a broadcast written at once, whose writes wait for the end of the turn when
   // another broadcast came in it (the flush batcher); a slice's are written as they come.
-  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held = broadcast): boolean => {
-    const connection = connections.get(id)
+  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held = broadcast): boolean =>
+    deliverTo(connections.get(id), id, bytes, text, broadcast, source, held)
+  const deliverTo = (connection: Outlet<S> | undefined, id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held: boolean): boolean => {
     if (connection !== undefined) {
       if (!broadcast && slices !== undefined && slices.pending.length > 0) catchUp(connection)
       if (held) hold?.(connection.socket)
@@ -290,7 +291,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
       if ((connection.lastBroadcast ?? 0) >= job.seq) return
       connection.lastBroadcast = job.seq
     }
-    deliver(id, job.bytes, job.text, true, job.source, false)
+    deliverTo(connection, id, job.bytes, job.text, true, job.source, false)
   }
   const slices = afterIo === undefined ? undefined : new BroadcastSlices(sliceSize, afterIo, deliverSliced)
   // Whether client `id` is a receiver of `target` now.

@@ -42,6 +42,10 @@ export class HttpShared<S> {
   private readonly plans: BodyPlans
   /** The smallest body limit of any route: a whole body under it is dispatched without a look at its route. */
   readonly smallestMaxBody: number
+  /** How a route without body options takes its body: whole, within the server's `limits.maxBody`. */
+  readonly wholePlan: BodyPlan
+  /** Whether HTTP middleware runs: a body is then held back from it (it sees the head). */
+  readonly hasMiddleware: boolean
 
   constructor(
     platform: Platform<S>,
@@ -73,6 +77,8 @@ export class HttpShared<S> {
     this.plans = bodyPlans(compiled, { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody })
     this.httpLimits = this.plans.parseLimits
     this.smallestMaxBody = this.plans.smallestMaxBody
+    this.wholePlan = { stream: false, maxBody: limits.maxBody, limits: this.plans.parseLimits.maxBody === limits.maxBody ? this.plans.parseLimits : { ...this.plans.parseLimits, maxBody: limits.maxBody } }
+    this.hasMiddleware = dispatch.stack !== undefined || (dispatch.middleware !== undefined && dispatch.middleware.length > 0)
   }
 
   /**

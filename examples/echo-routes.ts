@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { errorResponse, httpRoute, serveStatic, sseRoute, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
+import { errorResponse, healthRoute, httpRoute, metricsRoute, serveStatic, sseRoute, json, onConnect, onMessage, readMultipart, response, routes, type ServerOptions, stream } from '../lib/index.js'
 
 const BCAST = 'bcast'
 const HELLO = json({ hello: 'world' })
@@ -83,7 +83,9 @@ export const echoRoutes = routes({
     if (chunks === undefined || size === undefined) return errorResponse(400, `expected chunks in 0..${MAX_CHUNKS} and size in 0..${MAX_CHUNK_SIZE}`)
     return stream(chunksOf(chunks, size), { contentType: 'application/octet-stream' })
   }),
-}, serveStatic('/static', fileURLToPath(new URL('./public', import.meta.url))))
+  // Operations (DESIGN §8): Prometheus text at /metrics, liveness and readiness at /health.
+  metrics: metricsRoute('/metrics'),
+}, healthRoute({ path: '/health' }), serveStatic('/static', fileURLToPath(new URL('./public', import.meta.url))))
 
 /** The echo server's options besides host, port and routes. */
 export const echoOptions = {

@@ -3,7 +3,9 @@
  * `examples/echo-routes.ts`:
  * - every WebSocket text or binary message is echoed back verbatim (up to 16 MiB);
  * - WebSocket clients on `/bcast` share one room: each message is sent to all of them;
- * - `GET /hello` answers `{"hello":"world"}`; `POST /echo` answers the body and its type.
+ * - `GET /hello` answers `{"hello":"world"}`; `POST /echo` answers the body and its type;
+ * - `GET /metrics` answers the server's metrics (Prometheus text), `GET /health` its
+ *   readiness as JSON (and `/health/live`, `/health/ready`).
  *
  * Run: `npm run example:echo` (HOST and PORT from the environment, default 0.0.0.0:6001);
  * the same app on Bun and Deno: `npm run example:echo:bun`, `npm run example:echo:deno`;

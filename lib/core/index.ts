@@ -8,6 +8,9 @@ export * from './http/index.js'
 export * from './ws/index.js'
 export * from './cluster/index.js'
 export * from './sse/index.js'
+export * from './metrics/index.js'
+export { metricsRoute } from './route/metrics-route.js'
+export { type HealthReport, healthRoute, type HealthRouteOptions } from './route/health-route.js'
 // `InvalidMethod` names an HTTP parse error and a route-table error: the HTTP one keeps the
 // short name; the route table's is reached through `RouteTableError`.
 export { type InvalidMethod } from './http/index.js'

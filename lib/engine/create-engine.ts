@@ -39,6 +39,8 @@ import { guardLogger } from './options/guard-logger.js'
 import { HttpShared } from './connection/http-shared.js'
 import { inProcessCluster } from './cluster/in-process-cluster.js'
 import { Lifecycle } from './connection/lifecycle.js'
+import { AcceptWall, isDescriptorError } from './connection/accept-wall.js'
+import { fitToFdLimit } from './options/fd-limit.js'
 import { createNamespaceRegistry } from './registry/namespace-registry.js'
 import type { Platform } from './platform.js'
 import type { ServerHandle } from './server-handle.js'
@@ -52,6 +54,8 @@ import { createWsCompression, type WsCompression } from './deflate/ws-compressio
 import { HttpCompression } from './http/http-compression.js'
 import { WsShared } from './connection/ws-shared.js'
 import { SseShared } from './connection/sse-shared.js'
+import { NO_INSTRUMENTATION } from './instrumentation/instrumentation.js'
+import { observeServer, startMetrics } from './instrumentation/start-metrics.js'
 import { startLimits } from './limit/start-limits.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
@@ -68,6 +72,12 @@ export interface Engine<S> {
   accept(socket: S): Client<S> | undefined
   /** The connection is gone (both sides closed, or destroyed). */
   closed(client: Client<S>): void
+  /**
+   * The runtime failed to accept a connection (an accept error it reports): out of file
+   * descriptors (EMFILE, ENFILE) is counted and logged once per interval with the counts
+   * (`AcceptWall`); anything else is logged as it comes.
+   */
+  acceptFailed(error: unknown): void
   /**
    * The operations of a running server, less what only the adapter knows (its address).
    * `close` stops the heartbeat and time-outs, closes WebSockets with 1001, finishes HTTP
@@ -103,7 +113,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const { io, timers, frames } = platform
   const resolved = resolveOptions(options)
   if (E.isLeft(resolved)) throw new Error(`runServer: invalid options\n  ${resolved.left.join('\n  ')}`)
-  const { limits, debug } = resolved.right
+  // maxConnections follows the open-file limit where the platform reads it (options/fd-limit.ts).
+  const fdLimit = platform.openFileLimit?.()
+  const fit = fitToFdLimit(resolved.right.limits, options.limits?.maxConnections !== undefined, fdLimit)
+  const settings: ResolvedOptions = fit.limits === resolved.right.limits ? resolved.right : { ...resolved.right, limits: fit.limits }
+  const { limits, debug } = settings
   const compiledEither = compileRoutes(routes(options.routes ?? []))
   if (E.isLeft(compiledEither)) throw new Error(`runServer: invalid route table\n  ${compiledEither.left.map(describeRouteTableError).join('\n  ')}`)
   const compiled = compiledEither.right
@@ -122,13 +136,16 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
 
   // The rest of the cluster (no other node by default); told when rooms open and close.
   const cluster = options.cluster ?? inProcessCluster()
+  // The server's metrics (on unless `metrics: false`), and the instrumentation the engine calls.
+  const metrics = startMetrics(options.metrics, options.cluster?.nodeId, new Set(compiled.events.keys()), timers)
+  const instrumentation = metrics?.instrumentation ?? NO_INSTRUMENTATION
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const table = new ClientTable<S>()
   // Told when a client is gone for good: `requests` is made below, and called only later.
   const handlers = new ConnectHandlers(compiled, onWsError, (clientId) => requests.gone(clientId))
   const recovery = new SessionRecovery<S>({
-    settings: resolved.right.recovery,
+    settings: settings.recovery,
     raw: compiled.raw !== undefined,
     table,
     registry,
@@ -140,6 +157,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     logger,
     debug: logDebug,
     nodeId: cluster.nodeId,
+    instrumentation,
   })
   const delivery = createDelivery<S>({
     io,
@@ -152,12 +170,14 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       if (broadcaster.busy) batcher.hold(socket)
     },
     afterIo: (run) => timers.afterIo(run),
-    onSlowConsumer: (outlet, bytes) =>
-      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes }),
+    onSlowConsumer: (outlet, bytes) => {
+      instrumentation.slowConsumer()
+      logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes })
+    },
   })
-  const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger)
+  const broadcaster = new Broadcaster<S>(delivery, cluster, recovery, timers, logger, instrumentation)
   const requests = new ClientRequests<S>(delivery, frames, timers, (clientId) => table.ws.has(clientId) || recovery.parked.has(clientId))
-  const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames, requests)
+  const ops = new ServerOps<S>(table, registry, delivery, broadcaster, recovery, io, frames, requests, instrumentation)
   // Rate limits, connection limits and the abuse log (the `rateLimits` option).
   const { limiter, gate, abuse } = startLimits(options.rateLimits, cluster, table, timers, logger)
   // Another node's post for an event stream of this one (`eventStreams` is made below, and called only later).
@@ -174,7 +194,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     ...(platform.files === undefined ? {} : { files: platform.files }),
     now: () => timers.now(),
     limiter,
+    ...(metrics === undefined ? {} : { metrics: metrics.registry }),
+    health: () => ({ draining: table.draining, cluster: options.cluster === undefined ? 'alone' : (options.cluster.linkState?.() ?? 'up'), node: cluster.nodeId }),
   }
+  if (metrics !== undefined) observeServer(metrics, { table, registry, parked: recovery.parked, io })
   // The HTTP middleware, composed once: for the dispatch and for the upgrade's decision alike.
   // Without middleware there is no stack: the dispatch answers synchronously when the handler does.
   const httpMiddleware = options.httpMiddleware ?? []
@@ -189,14 +212,14 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
 
   // permessage-deflate (RFC 7692), when on and the runtime has a codec.
   const frameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
-  const compression = startCompression(resolved.right, platform, frameLimits, logger, logDebug)
+  const compression = startCompression(settings, platform, frameLimits, logger, logDebug)
   const wsShared = new WsShared<S>(platform, limits, frameLimits, internals.smallFrames ?? true, compiled, options.wsMiddleware ?? [], onWsError, delivery, ops, batcher, logger, debug, abuse)
   const upgrades = new Upgrades<S>({
     table,
     io,
     options: {
-      allowedOrigins: resolved.right.allowedOrigins,
-      protocols: resolved.right.protocols,
+      allowedOrigins: settings.allowedOrigins,
+      protocols: settings.protocols,
       ...(platform.acceptKey === undefined ? {} : { acceptKey: platform.acceptKey }),
     },
     stack: httpStack,
@@ -216,11 +239,13 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
   const eventStreams = new SseShared<S>({
     io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
-    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins, requests, cluster,
+    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: settings.allowedOrigins, requests, cluster, instrumentation,
   })
-  const httpCompression = startHttpCompression(resolved.right, platform, logger)
-  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse)
-  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter), httpShared, registry, recovery, handlers, compression, cluster, gate, abuse })
+  const httpCompression = startHttpCompression(settings, platform, logger)
+  const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)
+  if (fit.warning !== undefined) logger.warning(fit.warning, { maxConnections: limits.maxConnections, fdLimit })
+  const wall = new AcceptWall(timers, logger, () => table.all.size, limits.maxConnections, fdLimit)
+  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
 
   const embedded = createEmbeddedHttp({
     compiled,
@@ -232,11 +257,15 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   })
 
   return {
-    options: resolved.right,
+    options: settings,
     logger,
     embedded,
     accept: (socket) => lifecycle.accept(socket),
     closed: (client) => lifecycle.closed(client),
+    acceptFailed: (error) => {
+      if (isDescriptorError(error)) wall.hit('descriptors')
+      else logger.exception(error, { phase: 'accept' })
+    },
     handle: {
       logger,
       namespaces: registry,

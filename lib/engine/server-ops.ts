@@ -21,6 +21,7 @@ import type { NamespaceRegistry } from './registry/namespace-registry.js'
 import { encodeRawFrame } from './delivery/outgoing.js'
 import type { FrameWriter, SocketIo } from './platform.js'
 import type { SessionRecovery } from './recovery/session-recovery.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from './instrumentation/instrumentation.js'
 
 export class ServerOps<S> implements ClientOps {
   constructor(
@@ -33,17 +34,21 @@ export class ServerOps<S> implements ClientOps {
     private readonly frames: FrameWriter,
     /** The server→client requests waiting for their answers. */
     readonly requests: ClientRequests<S>,
+    /** Where the engine reports what happens in it (`Instrumentation`); the no-op by default. */
+    readonly instrumentation: Instrumentation = NO_INSTRUMENTATION,
   ) {}
 
   /** An event to one WebSocket client of this node; false when there is none. */
   send(clientId: number, event: string, data: unknown): boolean {
     const text = encodeEvent({ event, data })
+    this.instrumentation.eventSent(event)
     return this.delivery.send(clientId, this.frames.text(text), text)
   }
 
   /** An event to every receiver of `target` on every node; answers this node's count. */
   broadcast(event: string, data: unknown, target: BroadcastTarget | undefined): number {
     const text = encodeEvent({ event, data })
+    this.instrumentation.eventSent(event)
     return this.broadcaster.publish(this.frames.text(text), target, text)
   }
 

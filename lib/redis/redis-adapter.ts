@@ -208,6 +208,8 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
 
   return {
     nodeId: config.nodeId,
+    // What a readiness check reads: `joining` is not up yet.
+    linkState: () => (self.link.state === 'joining' ? 'starting' : self.link.state),
     attach,
     // Cluster-wide rate limits (`rateLimit` routes): one script per check, on the command connection.
     limitStore: redisLimitStore(port, config.prefix),

@@ -4,6 +4,8 @@
  * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
  */
 import type { StaticFiles } from '../http/static/static-files.js'
+import type { MetricsRegistry } from '../metrics/metrics-registry.js'
+import type { ServerHealth } from '../metrics/server-health.js'
 import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { Handshake } from './handshake.js'
 import type { BroadcastTarget, DisconnectOptions } from './socket-context.js'
@@ -28,6 +30,10 @@ export interface HttpContext {
   readonly files?: StaticFiles
   /** The server's clock, milliseconds since the epoch; absent outside a server. */
   readonly now?: () => number
+  /** The server's metrics (`metricsRoute` renders them); absent when they are off or outside a server. */
+  readonly metrics?: MetricsRegistry
+  /** The server's state for `healthRoute`: draining, the cluster link; absent outside a server. */
+  readonly health?: () => ServerHealth
   /**
    * Present while the request is a WebSocket upgrade the server is deciding on: the client
    * data the connection starts with (see {@link Handshake}); `undefined` on other requests.

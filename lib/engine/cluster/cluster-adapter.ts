@@ -11,6 +11,7 @@
 import type { Sequence } from '../../core/cluster/cluster-message.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { Timers } from '../platform.js'
+import type { ClusterLinkState } from '../../core/metrics/server-health.js'
 import type { LimitStore } from '../limit/limit-store.js'
 
 /**
@@ -64,6 +65,11 @@ export interface ClusterAdapter {
   readonly nodeId: string
   /** Called once, when the engine starts, before any other call. */
   attach(host: ClusterHost): void
+  /**
+   * The link to the rest of the cluster now (`healthRoute({ requireCluster: true })` reads it);
+   * an adapter without one is taken to be `up`.
+   */
+  linkState?(): ClusterLinkState
   /**
    * A broadcast that started on this node (and is written to its local receivers): the
    * adapter sends the same frame bytes to the other nodes that have receivers of `target`.

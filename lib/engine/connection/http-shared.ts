@@ -28,10 +28,13 @@ import { isEventPost } from '../../core/sse/event-post.js'
 import { isEventStreamBody } from '../../core/sse/event-stream.js'
 import { type BodyPlan, type BodyPlans, bodyPlans } from '../http/body-plans.js'
 import type { HttpCompression } from '../http/http-compression.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 export class HttpShared<S> {
   readonly io: SocketIo<S>
   readonly timers: Timers
+  /** The clock, as one function per server (a streamed answer's pump calls it for every piece). */
+  readonly now: () => number
   /** A scratch array to join small answers into. */
   readonly allocate: (size: number) => Uint8Array
   /** The limits requests are parsed with: the largest body any route takes (`maxBody` per route). */
@@ -39,6 +42,10 @@ export class HttpShared<S> {
   private readonly plans: BodyPlans
   /** The smallest body limit of any route: a whole body under it is dispatched without a look at its route. */
   readonly smallestMaxBody: number
+  /** How a route without body options takes its body: whole, within the server's `limits.maxBody`. */
+  readonly wholePlan: BodyPlan
+  /** Whether HTTP middleware runs: a body is then held back from it (it sees the head). */
+  readonly hasMiddleware: boolean
 
   constructor(
     platform: Platform<S>,
@@ -59,13 +66,19 @@ export class HttpShared<S> {
     private readonly compression: HttpCompression | undefined = undefined,
     /** Where bad requests are counted, logged once per window (`AbuseLog`). */
     readonly abuse: AbuseLog | undefined = undefined,
+    /** Where requests are reported (`Instrumentation`); the no-op by default. */
+    readonly instrumentation: Instrumentation = NO_INSTRUMENTATION,
   ) {
     this.io = platform.io
     this.timers = platform.timers
+    const timers = platform.timers
+    this.now = () => timers.now()
     this.allocate = platform.allocate
     this.plans = bodyPlans(compiled, { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody })
     this.httpLimits = this.plans.parseLimits
     this.smallestMaxBody = this.plans.smallestMaxBody
+    this.wholePlan = { stream: false, maxBody: limits.maxBody, limits: this.plans.parseLimits.maxBody === limits.maxBody ? this.plans.parseLimits : { ...this.plans.parseLimits, maxBody: limits.maxBody } }
+    this.hasMiddleware = dispatch.stack !== undefined || (dispatch.middleware !== undefined && dispatch.middleware.length > 0)
   }
 
   /**

@@ -35,6 +35,7 @@ import { headerValue } from '../../core/http/header-value.js'
 import { readSessionCursor } from '../../core/sse/session-cursor.js'
 import { HEARTBEAT_MESSAGE, type ResyncReason } from '../../core/ws/session-wire.js'
 import { restoreSession } from '../recovery/restore-session.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { FoundAnswer } from '../cluster/cluster-request.js'
 
@@ -57,6 +58,8 @@ export interface SseSharedDeps<S> {
   readonly allowedOrigins: readonly string[]
   /** The server's requests to its clients: an event-stream client that announces `tp_r=1` answers them by post. */
   readonly requests: ClientRequests<S>
+  /** Where dispatched posts are reported (`Instrumentation`); the no-op when absent. */
+  readonly instrumentation?: Instrumentation
   /** The rest of the cluster: a post for a session another node's stream holds is forwarded there. */
   readonly cluster: ClusterAdapter
 }
@@ -86,7 +89,10 @@ export class SseShared<S> {
   // The node that last held a session this node forwarded a post for.
   private readonly nodes = new Map<string, string>()
 
+  /** Where the engine reports what happens in it. */
+  readonly instrumentation: Instrumentation
   constructor(private readonly deps: SseSharedDeps<S>) {
+    this.instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
     this.io = deps.io
     this.timers = deps.timers
     this.closeTimeoutMs = deps.limits.closeTimeoutMs

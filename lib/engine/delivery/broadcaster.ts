@@ -21,6 +21,7 @@ import type { Delivery } from './delivery.js'
 import { frameText } from './frame-text.js'
 import type { Timers } from '../platform.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 // The cluster target of a broadcast to everyone.
 const EVERYWHERE: ClusterTarget = {}
@@ -40,6 +41,7 @@ export class Broadcaster<S> {
     private readonly recovery: SessionRecovery<S>,
     private readonly timers: Timers,
     private readonly logger: Logger,
+    private readonly instrumentation: Instrumentation = NO_INSTRUMENTATION,
   ) {}
 
   /**
@@ -49,6 +51,7 @@ export class Broadcaster<S> {
    */
   publish(frame: Uint8Array, target: BroadcastTarget | undefined, text: string | undefined): number {
     const to: ClusterTarget = target === undefined ? EVERYWHERE : { namespace: target.namespace, room: target.room }
+    this.instrumentation.clusterPublished()
     try {
       this.cluster.publish(frame, to, text !== undefined)
     } catch (error) {
@@ -59,12 +62,14 @@ export class Broadcaster<S> {
 
   /** Another node's broadcast (`ClusterHost.deliver`): its text is read only when this node has sessions to number. */
   fromCluster(frame: Uint8Array, target: ClusterTarget, envelope: boolean, seq?: Sequence): number {
+    this.instrumentation.clusterReceived()
     const text = envelope && this.recovery.numbering ? frameText(frame) : undefined
     return this.fanOut(frame, target, text, text === undefined ? undefined : this.recovery.remoteSource(target, seq))
   }
 
   /** Another node's message to one client of this node (`ClusterHost.deliverTo`). */
   toClient(clientId: number, frame: Uint8Array, envelope: boolean): boolean {
+    this.instrumentation.clusterReceived()
     return this.delivery.send(clientId, frame, envelope && this.recovery.numbering ? frameText(frame) : undefined)
   }
 

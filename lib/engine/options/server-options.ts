@@ -12,6 +12,7 @@ import type { WsMiddleware } from '../../core/route/ws-middleware.js'
 import type { RouteSource } from '../../core/route/route.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import type { RecoveryStore } from '../recovery/recovery-store.js'
+import type { MetricsRegistry } from '../../core/metrics/metrics-registry.js'
 import { type CompressConfig, type CompressOptions, resolveCompressConfig } from '../../core/http/compress/compress-config.js'
 import type { DeflateConfig, DeflateOptions } from '../../core/ws/extensions/deflate-config.js'
 import { resolveDeflateConfig } from '../../core/ws/extensions/resolve-deflate-config.js'
@@ -83,6 +84,21 @@ export interface ServerOptions {
    * `RateLimitOptions`. Nothing is limited by default.
    */
   readonly rateLimits?: RateLimitOptions
+  /**
+   * The server's metrics (on by default; `false` turns them off): what `metricsRoute()` serves.
+   * `node` labels every series with this node's name (default:
+   * the cluster adapter's `nodeId` when a `cluster` is given, else no label); `registry` puts
+   * the instruments in a registry of the application's (its own labels then hold).
+   */
+  readonly metrics?: boolean | MetricsOptions
+}
+
+/** The `metrics` option. */
+export interface MetricsOptions {
+  /** The `node` label on every series (the process's name in its cluster). */
+  readonly node?: string
+  /** A registry of the application's to put the server's instruments in (one is made otherwise). */
+  readonly registry?: MetricsRegistry
 }
 
 /** The `recovery` option. */
@@ -169,6 +185,8 @@ const clusterShape = t.type({
 
 const storeShape = t.type({ saveSession: fn, loadSession: fn, append: fn, readSince: fn, deleteSession: fn })
 
+const metricsCodec = t.union([t.boolean, t.exact(t.partial({ node: t.string, registry: t.type({ counter: fn, gauge: fn, histogram: fn, instruments: fn }) }))])
+
 const limitProps = Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((k) => [k, positiveInt])) as Record<keyof Limits, typeof positiveInt>
 
 const OptionsCodec = t.partial({
@@ -187,6 +205,7 @@ const OptionsCodec = t.partial({
     t.exact(t.partial({ windowMs: positiveInt, maxMessages: positiveInt, store: storeShape, loadTimeoutMs: positiveInt, flushMs: positiveInt, maxPendingBytes: positiveInt })),
   ]),
   tls: tlsCodec,
+  metrics: metricsCodec,
 })
 
 // "limits.maxBody: expected a positive integer, got -1" from an io-ts error.

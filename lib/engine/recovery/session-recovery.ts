@@ -33,6 +33,7 @@ import type { Member } from '../registry/client-table.js'
 import { headerValue } from '../../core/http/header-value.js'
 import { encodeSseEvent } from '../../core/sse/encode-sse-event.js'
 import { readSessionCursor, sessionCursorId } from '../../core/sse/session-cursor.js'
+import type { Instrumentation } from '../instrumentation/instrumentation.js'
 
 export interface SessionRecoveryDeps<S> {
   /** The `recovery` option resolved; `undefined`: sessions are off. */
@@ -50,6 +51,8 @@ export interface SessionRecoveryDeps<S> {
   readonly debug: (message: string, context: Readonly<Record<string, unknown>>) => void
   /** This node's id (the cluster adapter's). */
   readonly nodeId: string
+  /** Told how each resume asked for ended (`Instrumentation`); the no-op when absent. */
+  readonly instrumentation?: Instrumentation
 }
 
 /** A session taken back by a new connection, and what its client missed. */
@@ -72,6 +75,13 @@ export class SessionRecovery<S> {
   readonly settings: ResolvedRecovery | undefined
   // The context of a parked session's last connection, for its disconnect handlers.
   private readonly awayCtx = new Map<ClientSession, Member<S>['ctx']>()
+
+  // How a resume ended, for the metrics (and a tracer).
+  private reportResume(resumed: boolean, resync: string | undefined): void {
+    const instrumentation = this.deps.instrumentation
+    if (instrumentation === undefined) return
+    instrumentation.sessionResume(resumed ? 'resumed' : resync === 'gap' ? 'gap' : resync === 'unknown_session' ? 'unknown_session' : 'other')
+  }
 
   constructor(readonly deps: SessionRecoveryDeps<S>) {
     const { settings, timers, logger, nodeId } = deps
@@ -230,6 +240,7 @@ export class SessionRecovery<S> {
     // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
     const resync =
       asked.resume === undefined || resumed !== undefined ? undefined : (decision.resync ?? (this.sessions.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
+    if (asked.resume !== undefined) this.reportResume(resumed !== undefined, resync)
     const session = resumed?.session ?? new ClientSession(newSessionId(), client.clientId, settings)
     this.sessions.set(session.sid, session)
     connection.session = session
@@ -271,6 +282,7 @@ export class SessionRecovery<S> {
     hooks.attach()
     if (resumed === undefined) hooks.join()
     const resync = cursor === undefined || resumed !== undefined ? undefined : (stored ?? (this.sessions.has(cursor.sid) ? 'gap' : 'unknown_session'))
+    if (cursor !== undefined) this.reportResume(resumed !== undefined, resync)
     const session = resumed?.session ?? new ClientSession(newSessionId(), client.id, settings)
     this.sessions.set(session.sid, session)
     connection.session = session

@@ -1,0 +1,120 @@
+/**
+ * Benchmark (not a test): what the server's metrics cost (issue 25, "Measured"), metrics on
+ * (the default, with `/metrics` and `/health` in the route table) against `metrics: false`, in
+ * the same process, rounds interleaved (off, on, on, off, …) so drift on a shared machine falls
+ * on both. The engine runs the echo example's routes in process over counting sockets (as
+ * bench/http-engine.ts and bench/ws-echo-engine.ts do): HTTP keep-alive, 10 pipelined
+ * `GET /hello` per chunk (wrk's head), and WebSocket echo with 10 masked 32-byte text frames
+ * in flight per chunk. Figures: ns of this process's CPU per request / message (median of
+ * the rounds), and on/off.
+ *
+ * Run: `npx tsx bench/metrics-overhead.ts [--conns 50] [--rounds 9] [--ms 300]`
+ */
+import { parseArgs } from 'node:util'
+import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
+import { OPCODE } from '../lib/core/ws/frame.js'
+import { createEngine } from '../lib/engine/create-engine.js'
+import { receivedBytes } from '../lib/engine/connection/received-bytes.js'
+import { echoOptions, echoRoutes } from '../examples/echo-routes.js'
+import { type CountingSocket, countingPlatform, countingSocket, upgradeRequest } from './load/counting-platform.js'
+import { cpuNs } from './load/engine-rounds.js'
+
+const { values: opt } = parseArgs({
+  options: {
+    conns: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '9' },
+    ms: { type: 'string', default: '300' },
+  },
+})
+const conns = Number(opt.conns)
+const rounds = Number(opt.rounds)
+const ms = Number(opt.ms)
+const BATCH = 10
+
+const engineWith = (metrics: boolean) => {
+  const engine = createEngine({ ...echoOptions, routes: echoRoutes, metrics, limits: { ...echoOptions.limits, heartbeatIntervalMs: 600_000 } }, countingPlatform)
+  const sockets: CountingSocket[] = []
+  const clients = Array.from({ length: conns }, () => {
+    const socket = countingSocket()
+    sockets.push(socket)
+    const client = engine.accept(socket)
+    if (client === undefined) throw new Error('refused')
+    return client
+  })
+  return { engine, sockets, clients }
+}
+
+const copyOf = (bytes: Uint8Array): Uint8Array => {
+  const copy = Buffer.allocUnsafe(bytes.length)
+  copy.set(bytes)
+  return copy
+}
+
+// HTTP: 10 pipelined GET /hello per chunk.
+const httpChunk = new TextEncoder().encode('GET /hello HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n'.repeat(BATCH))
+const httpWorkload = (metrics: boolean) => {
+  const { engine, clients } = engineWith(metrics)
+  const step = (): number => {
+    for (const client of clients) {
+      const copy = copyOf(httpChunk)
+      client.receiver.receive(new Uint8Array(copy.buffer, copy.byteOffset, copy.length))
+    }
+    return conns * BATCH
+  }
+  return { engine, clients, step }
+}
+
+// WebSocket echo: 10 masked 32-byte text frames per chunk.
+const frame = encodeFrameBytes({ opcode: OPCODE.TEXT, payload: new TextEncoder().encode('x'.repeat(32)) }, Uint8Array.of(1, 2, 3, 4))
+const wsChunk = new Uint8Array(frame.length * BATCH)
+for (let i = 0; i < BATCH; i++) wsChunk.set(frame, i * frame.length)
+const wsWorkload = async (metrics: boolean) => {
+  const { engine, clients } = engineWith(metrics)
+  for (const client of clients) client.receiver.receive(upgradeRequest('/echo'))
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  const step = (): number => {
+    for (const client of clients) client.receiver.receive(receivedBytes(client, copyOf(wsChunk) as Buffer))
+    return conns * BATCH
+  }
+  return { engine, clients, step }
+}
+
+// One round of `ms` ms of CPU: ns per operation.
+const round = (step: () => number): number => {
+  let ops = 0
+  const start = cpuNs()
+  let elapsed = 0
+  while (elapsed < ms * 1e6) {
+    for (let i = 0; i < 20; i++) ops += step()
+    elapsed = cpuNs() - start
+  }
+  return elapsed / ops
+}
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number
+
+const compare = async (name: string, make: (metrics: boolean) => Promise<{ step: () => number; engine: { closed(c: never): void; handle: { close(): Promise<void> } }; clients: readonly unknown[] }>): Promise<string> => {
+  const off = await make(false)
+  const on = await make(true)
+  round(off.step)
+  round(on.step)
+  const figures = { off: [] as number[], on: [] as number[] }
+  for (let r = 0; r < rounds; r++) {
+    const order: ('off' | 'on')[] = r % 2 === 0 ? ['off', 'on'] : ['on', 'off']
+    for (const which of order) figures[which].push(round((which === 'off' ? off : on).step))
+  }
+  for (const w of [off, on]) {
+    const closing = w.engine.handle.close()
+    for (const c of w.clients) w.engine.closed(c as never)
+    await closing
+  }
+  const a = median(figures.off)
+  const b = median(figures.on)
+  return `| ${name} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${((b / a - 1) * 100).toFixed(1)}% |`
+}
+
+console.log(`metrics overhead, engine in process, ${conns} connections, ${rounds} interleaved rounds of ${ms} ms CPU each, Node ${process.version}`)
+console.log('| workload | metrics off, ns/op (median) | metrics on, ns/op (median) | on vs off |')
+console.log('|---|--:|--:|--:|')
+console.log(await compare('HTTP keep-alive, 10 pipelined GET /hello', async (m) => httpWorkload(m)))
+console.log(await compare('WebSocket echo, 10 in flight (32 B text)', wsWorkload))

@@ -1,0 +1,79 @@
+/**
+ * `Instrumentation`: the one interface through which the engine tells what happens in it, at
+ * the points where it happens (an HTTP request read and answered, an event dispatched and
+ * settled, an error event sent, a slow consumer dropped, a session resumed or not, a frame
+ * published to or received from the cluster). Metrics (`metricsInstrumentation`) implement it
+ * today; a tracer can implement the same points. Calls carry only numbers and strings the
+ * engine already holds (no object per call), and a `started` token the implementation
+ * chose (a time for metrics, a span slot for a tracer). The default, `NO_INSTRUMENTATION`,
+ * does nothing. Must not import `node:*`, Buffer or process.
+ */
+import type { EventOutcome } from '../../core/route/event-outcome.js'
+
+/** Why a session resume asked for at an upgrade ended as it did. */
+export type ResumeOutcome = 'resumed' | 'gap' | 'unknown_session' | 'other'
+
+/** How an event dispatch ended: an acknowledgement, nothing to answer, or an error event. */
+export type EventEnd = 'ack' | 'no_reply' | 'error'
+
+export interface Instrumentation {
+  /** Whether the engine should call anything at all (`false`: the no-op; hot paths skip even the calls). */
+  readonly active: boolean
+  /**
+   * An HTTP request was read and is being dispatched; `now` is the engine's clock (ms) when its
+   * bytes came, already read for the time-outs (a clock read costs as much as a small request
+   * on some hosts). Answers the token given to `requestAnswered`.
+   */
+  requestStarted(method: string, now: number): number
+  /**
+   * The request's answer is ready to leave (its head, for a streamed answer): `route` is the
+   * matched route's path template (`/users/{id}`), `undefined` when no route matched. `ended`
+   * is the engine's clock then (ms); absent for an answer given while its chunk is handled:
+   * its end is the time of the next `settle`.
+   */
+  requestAnswered(method: string, route: string | undefined, status: number, started: number, ended?: number): void
+  /** The chunk is handled: the answers given without an end time left now (one clock read for all of them). */
+  settle(): void
+  /** An event envelope from a WebSocket or event-stream client is dispatched to its route. Answers a token. */
+  eventStarted(event: string): number
+  /** The event's dispatch settled: `code` is the error event's code when `end` is `'error'`. */
+  eventSettled(event: string, end: EventEnd, code: string | undefined, started: number): void
+  /** A message came without a route to take it (bad JSON, a bad envelope), answered with error `code`. */
+  inputRejected(code: string): void
+  /** An event was sent by the server (`send`, `broadcast`: once per call, whatever the receivers). */
+  eventSent(event: string): void
+  /** A client was disconnected because its send buffer passed `maxSendBuffer`. */
+  slowConsumer(): void
+  /** A client asked to resume a session; how it ended. */
+  sessionResume(outcome: ResumeOutcome): void
+  /** A broadcast was handed to the cluster. */
+  clusterPublished(): void
+  /** Frames from another node were delivered here (a broadcast, or one client's). */
+  clusterReceived(): void
+}
+
+const zero = (): number => 0
+const nothing = (): void => undefined
+
+/** Does nothing; the engine's default. */
+export const NO_INSTRUMENTATION: Instrumentation = Object.freeze({
+  active: false,
+  requestStarted: zero,
+  requestAnswered: nothing,
+  settle: nothing,
+  eventStarted: zero,
+  eventSettled: nothing,
+  inputRejected: nothing,
+  eventSent: nothing,
+  slowConsumer: nothing,
+  sessionResume: nothing,
+  clusterPublished: nothing,
+  clusterReceived: nothing,
+})
+
+/** Tells `instrumentation` how an event dispatch settled (what `WsConnection` and `SseConnection` both call). */
+export const reportOutcome = (instrumentation: Instrumentation, event: string, outcome: EventOutcome, started: number): void => {
+  if (outcome._tag === 'Ack') instrumentation.eventSettled(event, 'ack', undefined, started)
+  else if (outcome._tag === 'Failed') instrumentation.eventSettled(event, 'error', outcome.error.code, started)
+  else instrumentation.eventSettled(event, 'no_reply', undefined, started)
+}

@@ -1,0 +1,133 @@
+/**
+ * `metricsInstrumentation`: the engine's `Instrumentation` as metrics. Every label set a hot
+ * path uses is resolved once and kept (per route template, method and status class; per
+ * event name of the route table, plus `_unknown`), so a request or an event costs a few Map
+ * reads, additions and one histogram search: no allocation. Must not import `node:*`, Buffer
+ * or process.
+ */
+import type { CounterSeries } from '../../core/metrics/counter.js'
+import type { GaugeSeries } from '../../core/metrics/gauge.js'
+import type { HistogramSeries } from '../../core/metrics/histogram.js'
+import type { EventEnd, Instrumentation, ResumeOutcome } from './instrumentation.js'
+import type { ServerMetrics } from './server-metrics.js'
+
+// OpenTelemetry's rule: a method outside the known set is `_OTHER` (bounded cardinality).
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'])
+const STATUS_CLASSES: readonly string[] = Object.freeze(['1xx', '1xx', '2xx', '3xx', '4xx', '5xx'])
+const UNKNOWN_EVENT = '_unknown'
+const NO_ROUTE = ''
+
+// The series of one event name, resolved on its first message.
+interface EventSeries {
+  readonly received: CounterSeries
+  readonly acks: CounterSeries
+  readonly handled: readonly [HistogramSeries, HistogramSeries, HistogramSeries]
+}
+
+const END_INDEX: Readonly<Record<EventEnd, 0 | 1 | 2>> = Object.freeze({ ack: 0, no_reply: 1, error: 2 })
+
+/**
+ * The metrics side of the engine's instrumentation: `events` are the event names of the route
+ * table (any other is counted as `_unknown`); `clock` answers seconds with sub-millisecond
+ * resolution where the runtime has it.
+ */
+export const metricsInstrumentation = (metrics: ServerMetrics, events: ReadonlySet<string>, clock: () => number, engineClock: () => number): Instrumentation => {
+  // Answers given while their chunk was handled, observed at the chunk's end (`settle`).
+  const pendingSeries: HistogramSeries[] = []
+  const pendingStart: number[] = []
+  let pending = 0
+  // route → method → status class index → series
+  const byRoute = new Map<string, Map<string, HistogramSeries[]>>()
+  const active = new Map<string, GaugeSeries>()
+  const byEvent = new Map<string, EventSeries>()
+  const methodOf = (method: string): string => (KNOWN_METHODS.has(method) ? method : '_OTHER')
+  const activeOf = (method: string): GaugeSeries => {
+    let series = active.get(method)
+    if (series === undefined) {
+      series = metrics.activeRequests.series(methodOf(method))
+      active.set(method, series)
+    }
+    return series
+  }
+  const durationOf = (method: string, route: string, status: number): HistogramSeries => {
+    let methods = byRoute.get(route)
+    if (methods === undefined) byRoute.set(route, (methods = new Map()))
+    let classes = methods.get(method)
+    if (classes === undefined) methods.set(method, (classes = []))
+    const index = status >= 100 && status < 600 ? (status / 100) | 0 : 5
+    let series = classes[index]
+    if (series === undefined) classes[index] = series = metrics.requestDuration.labels(methodOf(method), route, STATUS_CLASSES[index] as string)
+    return series
+  }
+  const eventOf = (event: string): EventSeries => {
+    const name = events.has(event) ? event : UNKNOWN_EVENT
+    let series = byEvent.get(name)
+    if (series === undefined) {
+      series = {
+        received: metrics.messagesReceived.series(name),
+        acks: metrics.acks.series(name),
+        handled: [metrics.handlerDuration.labels(name, 'ack'), metrics.handlerDuration.labels(name, 'no_reply'), metrics.handlerDuration.labels(name, 'error')],
+      }
+      byEvent.set(name, series)
+    }
+    return series
+  }
+  const resumes: Readonly<Record<ResumeOutcome, CounterSeries>> = {
+    resumed: metrics.resumes.series('resumed'),
+    gap: metrics.resumes.series('gap'),
+    unknown_session: metrics.resumes.series('unknown_session'),
+    other: metrics.resumes.series('other'),
+  }
+  const slow = metrics.slowConsumers.labels()
+  const published = metrics.clusterPublished.labels()
+  const received = metrics.clusterReceived.labels()
+  return {
+    active: true,
+    requestStarted: (method, now) => {
+      activeOf(method).value++
+      return now
+    },
+    requestAnswered: (method, route, status, started, ended) => {
+      activeOf(method).value--
+      const series = durationOf(method, route ?? NO_ROUTE, status)
+      if (ended !== undefined) return series.observe(Math.max(0, ended - started) / 1000)
+      pendingSeries[pending] = series
+      pendingStart[pending] = started
+      pending++
+    },
+    settle: () => {
+      if (pending === 0) return
+      const now = engineClock()
+      for (let i = 0; i < pending; i++) (pendingSeries[i] as HistogramSeries).observe(Math.max(0, now - (pendingStart[i] as number)) / 1000)
+      pending = 0
+    },
+    eventStarted: (event) => {
+      eventOf(event).received.value++
+      return clock()
+    },
+    eventSettled: (event, end, code, started) => {
+      const series = eventOf(event)
+      series.handled[END_INDEX[end]].observe(Math.max(0, clock() - started))
+      if (end === 'ack') series.acks.value++
+      else if (end === 'error' && code !== undefined) metrics.errors.series(code).value++
+    },
+    inputRejected: (code) => {
+      metrics.errors.series(code).value++
+    },
+    eventSent: (event) => {
+      metrics.messagesSent.series(event).value++
+    },
+    slowConsumer: () => {
+      slow.value++
+    },
+    sessionResume: (outcome) => {
+      resumes[outcome].value++
+    },
+    clusterPublished: () => {
+      published.value++
+    },
+    clusterReceived: () => {
+      received.value++
+    },
+  }
+}

@@ -39,7 +39,7 @@ const fields = (line: string): Record<string, number> =>
  */
 export const sourceAddress = (index: number): string => `127.31.${1 + Math.floor(index / 250)}.${1 + (index % 250)}`
 
-/** Starts one wsload idle client of `conns` connections from `src` to `port`'s `/bcast`. */
+/** Starts one wsload idle client of `conns` connections from `src` (addresses, comma-separated, used in turn) to `port`'s `/bcast`. */
 export const startIdleClient = (binary: string, port: number, conns: number, src: string, concurrency: number, deadlineMs: number): IdleClient => {
   const child: ChildProcess = spawn(binary, ['--mode', 'idle', '--port', String(port), '--conns', String(conns), '--src', src,
     '--concurrency', String(concurrency), '--deadline', String(deadlineMs)], { stdio: ['pipe', 'pipe', 'inherit'] })

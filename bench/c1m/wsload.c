@@ -8,8 +8,9 @@
  * Two modes, both loopback only, both bounded by --deadline (ms, hard exit):
  *
  * idle: opens --conns WebSocket connections to 127.0.0.1:--port on --path, binding
- *   them to the source address --src (a 127.x.y.z of its own, so that many clients
- *   get their own ephemeral port ranges), at most --concurrency handshakes at a time;
+ *   them in turn to the source addresses --src a,b,… (127.x.y.z of its own, so that many
+ *   clients get their own ephemeral port ranges; keep each under ~10,000 connections:
+ *   past half its ports connect() searches long), at most --concurrency handshakes at a time;
  *   answers every ping with a pong, counts pings and data messages. Commands on stdin,
  *   one per line, answered by one line on stdout:
  *     stat  -> STAT open=<n> failed=<n> closed=<n> recv=<n> pings=<n> last=<ns> now=<ns>
@@ -69,7 +70,8 @@ static const uint8_t MASK[4] = {0x37, 0xfa, 0x21, 0x3d};
 static struct conn *conns;
 static int nconns, port, concurrency = 256, inflight = 10, msgsize = 32, server_pid = 0;
 static const char *path = "/bcast", *mode = "idle";
-static struct sockaddr_in src, dst;
+static struct sockaddr_in srcs[64], dst;
+static int nsrc;
 static int ep;
 static long long opened, failed, closed_n, recv_n, pings, pending, next_conn;
 static long long last_ns;
@@ -124,7 +126,7 @@ static void start_connect(int i) {
   int one = 1;
   setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  if (bind(fd, (struct sockaddr *)&src, sizeof src) < 0) die("bind");
+  if (bind(fd, (struct sockaddr *)&srcs[i % nsrc], sizeof srcs[0]) < 0) die("bind");
   memset(c, 0, sizeof *c);
   c->fd = fd;
   c->st = ST_CONNECTING;
@@ -370,12 +372,21 @@ int main(int argc, char **argv) {
     return 2;
   }
   signal(SIGPIPE, SIG_IGN);
-  memset(&src, 0, sizeof src);
-  src.sin_family = AF_INET;
-  if (inet_pton(AF_INET, src_ip, &src.sin_addr) != 1 || (ntohl(src.sin_addr.s_addr) >> 24) != 127) {
-    fprintf(stderr, "--src must be a loopback address, got %s\n", src_ip);
-    return 2;
+  /* --src a,b,c: connection i binds to address i % count. Each address should carry well under
+     half of the ~28,000 ephemeral ports: past that the kernel's port search in connect()
+     grows long and the client, not the server, becomes the limit. */
+  char srclist[1024];
+  snprintf(srclist, sizeof srclist, "%s", src_ip);
+  for (char *tok = strtok(srclist, ","); tok != NULL && nsrc < 64; tok = strtok(NULL, ",")) {
+    memset(&srcs[nsrc], 0, sizeof srcs[0]);
+    srcs[nsrc].sin_family = AF_INET;
+    if (inet_pton(AF_INET, tok, &srcs[nsrc].sin_addr) != 1 || (ntohl(srcs[nsrc].sin_addr.s_addr) >> 24) != 127) {
+      fprintf(stderr, "--src must be a loopback address, got %s\n", tok);
+      return 2;
+    }
+    nsrc++;
   }
+  if (nsrc == 0) { fprintf(stderr, "--src: no address\n"); return 2; }
   memset(&dst, 0, sizeof dst);
   dst.sin_family = AF_INET;
   dst.sin_port = htons((uint16_t)port);

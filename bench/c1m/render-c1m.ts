@@ -107,6 +107,8 @@ const panel = (x0: number, y0: number, w: number, h: number, title: string, seri
     if (good.length > 0) {
       out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="2"${s.dashed === true ? ' stroke-dasharray="5,4"' : ''} points="${good.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`)
       if (s.dashed !== true) for (const [x, y] of good) out.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${s.color}"/>`)
+      // A bound at a single N: a short level mark, so that it shows at all.
+      else if (good.length === 1) for (const [x, y] of good) out.push(`<line x1="${(px(x) - 30).toFixed(1)}" y1="${py(y).toFixed(1)}" x2="${(px(x) + 30).toFixed(1)}" y2="${py(y).toFixed(1)}" stroke="${s.color}" stroke-width="2" stroke-dasharray="5,4"/>`)
     }
     out.push(`<line x1="${x0 + L + 8}" y1="${y0 + 34 + i * 13}" x2="${x0 + L + 26}" y2="${y0 + 34 + i * 13}" stroke="${s.color}" stroke-width="2"${s.dashed === true ? ' stroke-dasharray="5,4"' : ''}/><text x="${x0 + L + 30}" y="${y0 + 38 + i * 13}" font-size="10">${s.name}</text>`)
   })
@@ -135,7 +137,7 @@ export const renderCostSvg = (run: C1mRun): string => {
       { name: 'server CPU per delivery', color: '#9467bd', points: on((st) => st.broadcastCpuUs) },
       { name: '1.3 × kernel write / cores', color: '#2ca02c', dashed: true, points: on((st) => (broadcastBoundMs(run, st) * 1000) / Math.max(1, st.opened)) },
     ], true),
-    panel(W, H, W, H, 'Event-loop delay p99 (ms, GET /hello every 10 ms)', [
+    panel(W, H, W, H, 'Event-loop delay p99 (ms, each worker probed every 10 ms)', [
       ...PHASES.map((p, i) => ({ name: p, color: ['#1f77b4', '#ff7f0e', '#d62728', '#9467bd'][i] as string, points: on((st) => st.delay[p]?.p99 ?? Number.NaN) })),
       { name: 'target: 20 ms', color: '#2ca02c', dashed: true, points: on(() => 20) },
     ], true),

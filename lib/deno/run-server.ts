@@ -217,9 +217,16 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
         socket.client?.receiver.peerEnded()
         return
       }
-      // The scratch buffer is reused: the engine keeps a copy.
-      socket.client?.receiver.receive(scratch.slice(0, n))
-      if (n === scratch.length && n < READ_MAX) scratch = new Uint8Array(n * 4)
+      // The engine keeps views of what it is given (a streamed request body's pieces), so the
+      // buffer it gets is never read into again. A read that filled at least half the buffer is
+      // handed over as it is and a new buffer taken (no copy, at most half of it idle); a
+      // smaller one is copied out, so a few bytes never pin a whole buffer, which is reused.
+      const next = n === scratch.length && n < READ_MAX ? n * 4 : scratch.length
+      if (n * 2 >= scratch.length) {
+        const read = scratch.subarray(0, n)
+        scratch = new Uint8Array(next)
+        socket.client?.receiver.receive(read)
+      } else socket.client?.receiver.receive(scratch.slice(0, n))
     }
   }
 

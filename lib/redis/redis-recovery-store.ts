@@ -52,6 +52,7 @@ const SessionCodec = t.intersection([
   }),
   t.partial({
     cursors: t.record(t.string, SequenceCodec),
+    lastOwn: t.record(t.string, t.number),
     otherRooms: t.readonlyArray(t.type({ namespace: t.string, room: t.string })),
     node: t.string,
   }),

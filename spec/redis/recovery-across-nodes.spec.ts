@@ -226,4 +226,36 @@ Recovery('the store unreachable: the client still gets a fresh session (resync "
   await shared.redis.restart()
 })
 
+Recovery('a session moved while its old node broadcasts (issue 29, soak): every broadcast the old node started reaches the client once, none lost between the load and the claim', async () => {
+  const a = await startNode('a')
+  const b = await startNode('b')
+  const proxy = await proxyTo(a.port)
+  const { c, got } = client(proxy, 200)
+  await c.request('join', 'lobby')
+  await c.request('shout', { room: 'lobby', n: 1 })
+  await eventually(() => got.n.length === 1, 3000, 'the first broadcast')
+  // The link breaks (the session is parked on a) and the client comes back on b, while a
+  // keeps broadcasting to its room every 2 ms: some land between b's load and its claim.
+  proxy.pointAt(b.port)
+  proxy.cut()
+  let n = 1
+  const last = 400
+  await new Promise<void>((resolve) => {
+    const tick = setInterval(() => {
+      a.server.broadcast('n', ++n, { room: 'lobby' })
+      if (n === last) {
+        clearInterval(tick)
+        resolve()
+      }
+    }, 2)
+  })
+  await eventually(() => got.sessions.length === 2, 5000, 'the client to resume on b')
+  assert.is(got.sessions[1]?.recovered, true)
+  await eventually(() => got.n.length >= last, 5000, 'every broadcast').catch(() => undefined)
+  await delay(200)
+  const missing = Array.from({ length: last }, (_, i) => i + 1).filter((k) => !got.n.includes(k))
+  assert.equal(missing, [], 'none lost')
+  assert.equal(got.n, Array.from({ length: last }, (_, i) => i + 1), 'in order, once')
+})
+
 Recovery.run()

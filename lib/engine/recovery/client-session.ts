@@ -39,6 +39,8 @@ export interface FrameSource {
   readonly origin: string
   readonly position?: Sequence
   readonly frame?: Uint8Array
+  /** The frame's `frameHash`, for a broadcast this node started (computed once per broadcast). */
+  readonly hash?: number
 }
 
 /** A message held while a session is being restored from the store, with its source. */
@@ -86,6 +88,11 @@ export class ClientSession {
    * the last broadcast to it the client was sent.
    */
   cursors: Map<string, Sequence> | undefined = undefined
+  /**
+   * With a recovery store: for each target, the `frameHash` of the last broadcast this node
+   * started and numbered for the session (`SessionRecord.lastOwn`).
+   */
+  lastOwn: Map<string, number> | undefined = undefined
   /** While the session is restored from the store: messages wait here, not numbered yet. */
   held: HeldMessage[] | undefined = undefined
 

@@ -6,9 +6,14 @@
  * Must not import `node:*`, Buffer or process.
  *
  * Which log entries are for the client:
- * - not those the node that held the session started: that node delivered its own
- *   broadcasts to its clients at once, before they entered the log (the client has them, or
- *   they are among its recorded messages);
+ * - not those the node that held the session started and numbered for it: that node
+ *   delivered its own broadcasts to its clients at once, before they entered the log (the
+ *   client has them, or they are among its recorded messages). They are its entries up to
+ *   the last one the session's record names (`formerLast`, by fingerprint: its broadcasts
+ *   enter a target's log in the order it numbered them); its entries after that one were
+ *   numbered after the record was written (between this node's load and its claim) or never,
+ *   and the client did not get them: they are for it (issue 29). A record without
+ *   `formerLast` (written before it existed) takes none of them;
  * - not raw messages (never numbered);
  * - not those that reached it here already: a broadcast from another node by its place in
  *   the log; one this node started (its place is not known when it is delivered) by its
@@ -17,6 +22,7 @@
  */
 import type { FrameSource, HeldMessage } from './client-session.js'
 import { frameText } from '../delivery/frame-text.js'
+import { frameHash } from './frame-hash.js'
 import type { RoomFrame } from './recovery-store.js'
 
 /** One target's log after the session's cursor. */
@@ -59,9 +65,11 @@ const overlap = (tail: readonly Uint8Array[], local: readonly Uint8Array[]): num
 export const mergeTail = (
   tails: readonly TailRead[],
   held: readonly HeldMessage[],
-  nodes: { readonly formerNode: string | undefined; readonly thisNode: string },
+  nodes: { readonly formerNode: string | undefined; readonly thisNode: string; readonly formerLast?: Readonly<Record<string, number>> | undefined },
 ): ToNumber[] => {
   const out: ToNumber[] = []
+  // The former node's broadcasts the client was sent, by place: held copies of them are dropped too.
+  const sent = new Set<string>()
   for (const { key, frames } of tails) {
     const seen = new Set<string>()
     const local: Uint8Array[] = []
@@ -70,9 +78,9 @@ export const mergeTail = (
       if (source.position !== undefined) seen.add(`${source.position.epoch}-${source.position.n}`)
       else if (source.origin === nodes.thisNode && source.frame !== undefined) local.push(source.frame)
     }
-    const entries = frames.filter(
-      (f) => f.envelope !== false && (f.origin === undefined || f.origin !== nodes.formerNode) && !seen.has(`${f.seq.epoch}-${f.seq.n}`),
-    )
+    const former = formerSent(frames, key, nodes)
+    for (const f of former) if (nodes.formerLast !== undefined) sent.add(`${key}\u0000${f.seq.epoch}-${f.seq.n}`)
+    const entries = frames.filter((f) => f.envelope !== false && !former.has(f) && !seen.has(`${f.seq.epoch}-${f.seq.n}`))
     const mine = entries.filter((f) => f.origin === nodes.thisNode)
     const drop = new Set(mine.slice(mine.length - overlap(mine.map((f) => f.frame), local)))
     for (const f of entries) {
@@ -81,6 +89,26 @@ export const mergeTail = (
       if (text !== undefined) out.push({ text, source: { key, origin: f.origin ?? '', position: f.seq } })
     }
   }
-  for (const h of held) out.push({ text: h.text, source: h.source })
+  for (const h of held) {
+    const at = h.source?.position
+    if (at !== undefined && sent.has(`${h.source?.key ?? ''}\u0000${at.epoch}-${at.n}`)) continue
+    out.push({ text: h.text, source: h.source })
+  }
   return out
+}
+
+// The former node's entries in a target's log that it numbered for the session: up to the
+// last whose fingerprint the record names (none when that one is before the cursor, so not
+// read); every one of them when the record names none (written before `lastOwn` existed).
+const formerSent = (
+  frames: readonly RoomFrame[],
+  key: string,
+  nodes: { readonly formerNode: string | undefined; readonly formerLast?: Readonly<Record<string, number>> | undefined },
+): Set<RoomFrame> => {
+  const former = frames.filter((f) => f.origin !== undefined && f.origin === nodes.formerNode)
+  if (nodes.formerLast === undefined) return new Set(former)
+  const last = nodes.formerLast[key]
+  let upTo = -1
+  if (last !== undefined) for (let i = former.length - 1; i >= 0 && upTo < 0; i--) if (frameHash((former[i] as RoomFrame).frame) === last) upTo = i
+  return new Set(former.slice(0, upTo + 1))
 }

@@ -156,6 +156,8 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
       expiresAt: expiresAt(session),
       ...(cursors === undefined ? {} : { cursors }),
       node: nodeId,
+      // Always written (empty too): a record without it is read as one from before it existed.
+      lastOwn: session.lastOwn === undefined ? {} : Object.fromEntries(session.lastOwn),
     }
   }
 
@@ -294,6 +296,7 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
   return {
     numbered(session, seq, text, source) {
       if (source?.position !== undefined) session.cursors?.set(source.key, source.position)
+      else if (source?.hash !== undefined) (session.lastOwn ??= new Map()).set(source.key, source.hash)
       if (!held.has(session)) return
       if (pendingBytes + text.length > maxPendingBytes) {
         // Not recorded: a resume from before it gets `gap`, never a hole nobody sees.

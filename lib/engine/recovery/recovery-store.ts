@@ -55,6 +55,14 @@ export interface SessionRecord {
   readonly cursors?: Readonly<Record<string, Sequence>>
   /** The node that holds the session (writes it); its own broadcasts reached the client at once. */
   readonly node?: string
+  /**
+   * For each target (`cursorKey`), the fingerprint (`frameHash`) of the last broadcast `node`
+   * started and numbered for the session, so the node that takes the session over knows which
+   * of `node`'s entries in the target's log the client was sent: those up to it, not those
+   * after (numbered after this record, or never). Absent in records written before it existed:
+   * then none of `node`'s entries is taken (issue 29).
+   */
+  readonly lastOwn?: Readonly<Record<string, number>>
 }
 
 /**

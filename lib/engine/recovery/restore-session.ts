@@ -4,7 +4,10 @@
  * recorded messages are loaded and checked (load-session.ts); the session is parked here,
  * in its namespace and rooms, holding what reaches it; the store is told this node holds it
  * now (`claim`); the broadcasts it missed while no node held it are read from the target
- * logs after its cursors and merged with what was held (merge-tail.ts). The upgrade's
+ * logs after its cursors and merged with what was held (merge-tail.ts): the old node's own
+ * broadcasts there are left out up to the last one its record names (`lastOwn`), so those it
+ * numbered after that record (between the load and the claim, or in a journal write the claim
+ * refused) reach the client from here (issue 29). The upgrade's
  * hand-over then resumes it like a local session. Every failure, or the store's silence past
  * `loadTimeoutMs`, is a fresh session with a resync reason: the answer here.
  * Must not import `node:*`, Buffer or process.
@@ -43,6 +46,8 @@ export const restoreSession = async <S>(recovery: SessionRecovery<S>, client: Cl
   session.restore(loaded.kept, record.lastSeq)
   session.recorder = journal
   session.cursors = new Map(Object.entries(record.cursors ?? {}))
+  // This node holds it now: its own broadcasts from here on.
+  session.lastOwn = new Map()
   session.held = []
   session.data = new Map(Object.entries(record.data))
   recovery.sessions.set(sid, session)
@@ -63,7 +68,7 @@ export const restoreSession = async <S>(recovery: SessionRecovery<S>, client: Cl
     if (tails === 'gap') return undo('gap')
     const held = session.held ?? []
     session.held = undefined
-    for (const item of mergeTail(tails, held, { formerNode: record.node, thisNode: nodeId })) session.number(item.text, item.source)
+    for (const item of mergeTail(tails, held, { formerNode: record.node, thisNode: nodeId, formerLast: record.lastOwn })) session.number(item.text, item.source)
     // Past every entry read, also those not numbered for it (its former node's, raw ones):
     // a later resume elsewhere must not hand them out again, nor look for them after a trim.
     for (const { key, frames: read } of tails) {

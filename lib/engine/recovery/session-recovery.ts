@@ -20,6 +20,7 @@ import { ClientSession, type FrameSource, newSessionId } from './client-session.
 import type { ClientTable } from '../registry/client-table.js'
 import type { ConnectHandlers } from '../connection/connect-handlers.js'
 import { cursorKey, cursorTarget } from './cursor-key.js'
+import { frameHash } from './frame-hash.js'
 import type { Limits } from '../options/limits.js'
 import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { FrameWriter, SocketIo, Timers } from '../platform.js'
@@ -123,7 +124,7 @@ export class SessionRecovery<S> {
 
   /** A broadcast this node starts: its place in the target's log is not known yet, so recovery knows it by its bytes. */
   localSource(to: ClusterTarget, frame: Uint8Array): FrameSource | undefined {
-    return this.journal === undefined ? undefined : { key: cursorKey(to), origin: this.deps.nodeId, frame }
+    return this.journal === undefined ? undefined : { key: cursorKey(to), origin: this.deps.nodeId, frame, hash: frameHash(frame) }
   }
 
   /** Another node's broadcast, with its place in the target's log when the adapter knows it. */

@@ -1,6 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { HeldMessage } from '../../../lib/engine/recovery/client-session.js'
+import { frameHash } from '../../../lib/engine/recovery/frame-hash.js'
 import { mergeTail } from '../../../lib/engine/recovery/merge-tail.js'
 import { portableFrames } from '../../../lib/engine/delivery/outgoing.js'
 import type { RoomFrame } from '../../../lib/engine/recovery/recovery-store.js'
@@ -41,6 +42,21 @@ test('mergeTail :: targets one after the other, each in its log\'s order; an ent
   const anon: RoomFrame = { seq: { epoch: 7, n: 9 }, frame: portableFrames.text(text(9)) }
   const out = mergeTail([{ key: '', frames: [entry(1, 'b', 10)] }, { key: ROOM, frames: [anon] }], [], nodes)
   assert.equal(out.map((m) => [m.text, m.source?.key, m.source?.origin]), [[text(10), '', 'b'], [text(9), ROOM, '']])
+})
+
+
+test('mergeTail :: the former node\'s entries after the last one its record names were never sent to the client: they are for it (issue 29)', () => {
+  // a numbered 2 and 4 for the session (its record names 4), then started 5 and 6 after the record was written.
+  const log = [entry(1, 'b'), entry(2, 'a'), entry(3, 'b'), entry(4, 'a'), entry(5, 'a'), entry(6, 'a')]
+  const formerLast = { [ROOM]: frameHash(entry(4, 'a').frame) }
+  const held: HeldMessage[] = [{ text: text(4), source: { key: ROOM, origin: '', position: { epoch: 7, n: 4 } } }]
+  const out = mergeTail([{ key: ROOM, frames: log }], held, { ...nodes, formerLast })
+  assert.equal(out.map((m) => m.text), [text(1), text(3), text(5), text(6)], 'a held copy of one it sent is dropped too')
+  // Its last one before the cursor (not read): every entry of it read is for the client.
+  assert.equal(mergeTail([{ key: ROOM, frames: [entry(5, 'a')] }], [], { ...nodes, formerLast }).map((m) => m.text), [text(5)])
+  // A record that names none for the target: likewise; a record from before `lastOwn`: none of them.
+  assert.equal(mergeTail([{ key: ROOM, frames: [entry(5, 'a')] }], [], { ...nodes, formerLast: {} }).map((m) => m.text), [text(5)])
+  assert.equal(mergeTail([{ key: ROOM, frames: [entry(5, 'a')] }], [], nodes).map((m) => m.text), [])
 })
 
 test.run()

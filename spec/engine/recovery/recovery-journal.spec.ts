@@ -63,7 +63,7 @@ test('createRecoveryJournal :: messages and state gather and go in one write per
   await fire()
   assert.equal(store.calls, ['saveProgress'])
   assert.equal(store.frames.get('s1')?.map((f) => new TextDecoder().decode(f.frame)), [1, 2, 3].map((i) => `{"event":"n","data":${i},"seq":${i}}`))
-  assert.equal(store.sessions.get('s1'), { sid: 's1', namespace: '/', rooms: ['lobby'], data: { name: 'Ada' }, lastSeq: 3, expiresAt: 3000, node: 'a' })
+  assert.equal(store.sessions.get('s1'), { sid: 's1', namespace: '/', rooms: ['lobby'], data: { name: 'Ada' }, lastSeq: 3, expiresAt: 3000, node: 'a', lastOwn: {} })
   journal.away(session)
   await fire()
   assert.is(store.sessions.get('s1')?.expiresAt, 2000, 'an away session ends with its window')

@@ -9,8 +9,15 @@
  * KEYS[1] stream, KEYS[2] counter hash; ARGV[1] the encoded message (its 20-byte sequence
  * trailer is replaced here), ARGV[2] stream length kept (approximate), ARGV[3] time to live
  * of stream and counter (ms), ARGV[4] this epoch if the target has none yet (ms), ARGV[5]
- * the channel, ARGV[6] '1' for SPUBLISH, '0' for PUBLISH, ARGV[7] '1' on a Redis Cluster.
- * Returns the number.
+ * the channel, ARGV[6] '1' for SPUBLISH, '0' for PUBLISH, ARGV[7] '1' on a Redis Cluster,
+ * ARGV[8] the origin node, ARGV[9] its publisher's run (random per start), ARGV[10] the
+ * publish's number in that run. Returns the number, or 0 when this publish ran already.
+ *
+ * A publish is sent again when the link broke before its reply came, though Redis may have
+ * run it (issue 29: the soak saw hundreds of broadcasts twice after a cut). So the counter
+ * keeps, per origin node, its run and the number of the last publish it took (`o:<origin>`):
+ * a node's publishes to a target run in the order it sent them, so one from the same run
+ * numbered no higher ran already and is answered 0 without a second entry or message.
  *
  * On a Redis Cluster the counter remembers which master numbered last (`m`, its `CLUSTER
  * MYID`). Another master means a failover (or a slot moved): replication is asynchronous,
@@ -24,6 +31,14 @@
  * the CRC is computed here bit by bit (16 bytes, 128 steps) with Redis' `bit` library.
  */
 export const PUBLISH_SCRIPT = `
+local origin = 'o:' .. ARGV[8]
+local last = redis.call('HGET', KEYS[2], origin)
+if last then
+  local run, id = string.match(last, '^(.*):(%d+)$')
+  if run == ARGV[9] and tonumber(id) >= tonumber(ARGV[10]) then
+    return 0
+  end
+end
 local epoch = redis.call('HGET', KEYS[2], 'e')
 if ARGV[7] == '1' then
   local me = redis.call('CLUSTER', 'MYID')
@@ -61,6 +76,7 @@ end
 crc = bit.bnot(crc)
 local message = string.sub(ARGV[1], 1, #ARGV[1] - 20) .. seq .. struct.pack('>i4', crc)
 redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], epoch .. '-' .. n, 'm', message)
+redis.call('HSET', KEYS[2], origin, ARGV[9] .. ':' .. ARGV[10])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 if ARGV[6] == '1' then

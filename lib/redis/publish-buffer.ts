@@ -10,6 +10,8 @@
 export interface Waiting<K> {
   readonly keys: K
   readonly message: Uint8Array
+  /** Its number among its publisher's publishes (sent again with it, so Redis runs it once). */
+  readonly id?: number
 }
 
 export class PublishBuffer<K> {

@@ -39,6 +39,9 @@ export class Publisher {
   private outage = { dropped: 0, warned: false }
   private readonly counts = { published: 0, sentAfterOutage: 0 }
   private readonly streamArgs: readonly [maxLength: string, ttlMs: string]
+  /** This publisher's run (random per start) and the number of its last publish: a publish sent again runs once. */
+  private readonly run = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
+  private lastId = 0
 
   constructor(
     private readonly ctx: AdapterContext,
@@ -78,7 +81,7 @@ export class Publisher {
       frame,
     })
     if (E.isLeft(encoded)) return this.ctx.host.logger.warning('cluster: a broadcast cannot cross to other nodes: {reason}', { reason: encoded.left.reason })
-    const entry = { keys: scopeKeys(this.ctx.prefix, target), message: encoded.right }
+    const entry = { keys: scopeKeys(this.ctx.prefix, target), message: encoded.right, id: ++this.lastId }
     const up = link.state === 'up'
     const held = !up || this.stall.targets.has(entry.keys.tag)
     if (!this.buffer.admit(entry.message.length)) {
@@ -117,7 +120,10 @@ export class Publisher {
   private evalPublish(entry: Waiting<ScopeKeys>, sha: string | undefined): Promise<unknown> {
     const { port, server, host } = this.ctx
     const { keys, message: bytes } = entry
-    const args = ['2', keys.stream, keys.counter, bytes, ...this.streamArgs, String(host.timers.now()), keys.channel, server.sharded ? '1' : '0', server.clustered ? '1' : '0']
+    const args = [
+      '2', keys.stream, keys.counter, bytes, ...this.streamArgs, String(host.timers.now()), keys.channel, server.sharded ? '1' : '0', server.clustered ? '1' : '0',
+      this.ctx.nodeId, this.run, String(entry.id ?? 0),
+    ]
     return sha === undefined ? port.command(['EVAL', PUBLISH_SCRIPT, ...args], { key: keys.stream }) : port.command(['EVALSHA', sha, ...args], { key: keys.stream })
   }
 
@@ -155,8 +161,8 @@ export class Publisher {
       if (this.ctx.link().state === 'closed') return this.buffer.settled(entry.message.length)
       if (outcome === 'refused') return this.refusedFor(entry, error)
       // Redis went away with this one in flight: it is sent again when Redis is back (if
-      // Redis ran it just before the line broke, it goes out twice: at least once,
-      // docs/decisions.md "Redis unavailable"). On a cluster whose other masters still
+      // Redis ran it just before the line broke, the script knows it by its id and does not
+      // run it twice: issue 29). On a cluster whose other masters still
       // answer, only this target waits (docs/decisions.md "Redis Cluster failover").
       if (!this.ctx.port.commandsReady) this.events.lost(error)
       else this.stallTarget(entry.keys, error)

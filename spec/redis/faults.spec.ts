@@ -12,6 +12,7 @@ import { onConnect, routes } from '../../lib/index.js'
 import { type NodeProcess, startNodeProcess, startRedis } from '../support/redis.js'
 import { type RedisNode, redisSuite } from '../support/redis-suite.js'
 import { delay, eventually, openClient, type TestClient } from '../support/server.js'
+import { startFaultProxy } from '../../bench/soak/fault-proxy.js'
 
 const app = routes({
   join: onConnect((ctx) => {
@@ -217,6 +218,26 @@ Faults('subscriptions cut by Redis (CLIENT KILL TYPE pubsub) come back, and what
   assert.equal(numbers(far), [0, 1, 2, 3, 4, 5, 6])
   console.log(`[figures] pub/sub connections killed: b backfilled ${b.adapter.stats().backfilled} from the stream, received ${b.adapter.stats().received}`)
   far.ws.close()
+})
+
+Faults('the link to Redis cut while the replies of published broadcasts are on their way (issue 29, soak): each reaches the other node once', async () => {
+  const proxy = await startFaultProxy(Number(new URL(shared.redis.url).port))
+  shared.defer(() => proxy.close())
+  const a = await startNode('a')
+  // b reaches Redis through the proxy: 150 ms each way, so a publish runs in Redis 150 ms
+  // after it left b and its reply is still on its way when the link is cut at 225 ms.
+  const b = await startNode('b', { url: `redis://127.0.0.1:${proxy.port}` })
+  const far = await openClient(a.port, '/?room=cut')
+  await delay(150)
+  proxy.shape(150, 0)
+  await delay(400)
+  for (let n = 0; n < 20; n++) b.server.broadcast('n', n, { room: 'cut' })
+  await delay(225)
+  proxy.cut()
+  proxy.shape(0, 0)
+  await eventually(() => numbers(far).length >= 20, 8000, 'the broadcasts on a')
+  await delay(1500)
+  assert.equal(numbers(far), Array.from({ length: 20 }, (_, n) => n), 'each once, in order')
 })
 
 Faults.run()

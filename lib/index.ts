@@ -18,6 +18,5 @@ export type { ClusterAdapter, ClusterHost, ClusterReplies, ClusterReply, Cluster
 export type { ClusterEventHandler, ClusterEventReply, ClusterHandle, ClusterQueryOptions, ClusterResult } from './engine/cluster/cluster-handle.js'
 export { clusterClientId, parseClusterClientId, type ClusterClientId } from './engine/cluster/cluster-client-id.js'
 export { inProcessCluster } from './engine/cluster/in-process-cluster.js'
-export type { Presence, PresenceChange, PresenceDiff, PresenceListener, PresenceOptions } from './engine/presence/presence.js'
 export type { RegistryListener } from './engine/registry/namespace-registry.js'
 export type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from './engine/recovery/recovery-store.js'

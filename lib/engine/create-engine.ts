@@ -246,7 +246,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   })
   const httpCompression = startHttpCompression(resolved.right, platform, logger)
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)
-  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter), httpShared, registry, recovery, handlers, compression, cluster, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
+  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter, (topic, options) => presence.topic(topic, options)), httpShared, registry, recovery, handlers, compression, cluster, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
 
   const embedded = createEmbeddedHttp({
     compiled,

@@ -10,7 +10,7 @@ import type { ClientType } from './connection/client.js'
 import type { ClusterHandle } from './cluster/cluster-handle.js'
 import type { NamespaceRegistry } from './registry/namespace-registry.js'
 import type { TlsOptions } from './options/tls-options.js'
-import type { Presence, PresenceOptions } from './presence/presence.js'
+import type { Presence, PresenceOptions } from '../core/presence/presence.js'
 
 /** What `runServer` resolves to: the seed's Server operations (§4.1) on a running server. */
 export interface ServerHandle {

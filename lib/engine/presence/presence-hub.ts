@@ -13,7 +13,7 @@ import type { NodeSnapshot, PresenceDelta } from '../../core/presence/presence-s
 import type { Timers } from '../platform.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { EventAnswer } from '../cluster/cluster-request.js'
-import type { Presence, PresenceDiff, PresenceOptions } from './presence.js'
+import type { Presence, PresenceDiff, PresenceOptions } from '../../core/presence/presence.js'
 import { PresenceTopic } from './presence-topic.js'
 
 /** The cluster event presence travels as (a server-to-server event name no application uses). */

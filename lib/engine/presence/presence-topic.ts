@@ -10,7 +10,7 @@ import { applyDelta } from '../../core/presence/apply-delta.js'
 import { listPresence, type PresenceList, type PresenceMeta, presenceRef } from '../../core/presence/list-presence.js'
 import { mergeSnapshot } from '../../core/presence/merge-snapshot.js'
 import { type EntryChanges, entryRef, type NodeClock, type NodeSnapshot, type NodeState, type PresenceDelta, type PresenceEntry, snapshotOf } from '../../core/presence/presence-state.js'
-import type { Presence, PresenceChange, PresenceDiff, PresenceListener } from './presence.js'
+import type { Presence, PresenceChange, PresenceDiff, PresenceListener } from '../../core/presence/presence.js'
 
 /** What a topic needs of its hub (presence-hub.ts). */
 export interface TopicLink {

@@ -2,10 +2,10 @@
  * What the application holds of a topic's presence (`server.presence(topic)`, issue 28): track
  * a connection under a key with metadata, read who is there, and subscribe to the joins and
  * leaves in the order they happened, the same on every node of the cluster. The state lives
- * in `PresenceTopic` (presence-topic.ts); its pure half is `lib/core/presence/`.
- * Types only. Must not import `node:*`, Buffer or process.
+ * in the engine's `PresenceTopic` (lib/engine/presence/presence-topic.ts); its pure half is
+ * beside this file. Types only; pure and portable.
  */
-import type { PresenceList, PresenceMeta } from '../../core/presence/list-presence.js'
+import type { PresenceList, PresenceMeta } from './list-presence.js'
 
 /** One connection of a key that joined or left. */
 export interface PresenceChange {

@@ -4,6 +4,7 @@
  * performs the effects; the core only passes it on. Types only; pure and portable.
  */
 import type { HttpRequest } from '../http/types.js'
+import type { TraceContext } from '../trace/trace-context.js'
 import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'
 import type { RawMessage } from './raw-message.js'
@@ -69,4 +70,10 @@ export interface SocketContext {
   readonly remoteAddress?: string | undefined
   /** The server's rate limiter (`rateLimit` events use it); absent outside a server: no limit. */
   readonly limiter?: RateLimiter
+  /**
+   * The span of the event being handled, as W3C Trace Context (its parent: the envelope's
+   * `traceparent`), when the server traces (`instrumentation`): a handler's own spans take it
+   * as their parent (`otelContext(ctx.trace)` from `twinport/otel`). Absent otherwise.
+   */
+  readonly trace?: TraceContext
 }

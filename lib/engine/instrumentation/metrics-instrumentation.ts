@@ -83,6 +83,7 @@ export const metricsInstrumentation = (metrics: ServerMetrics, events: ReadonlyS
   const received = metrics.clusterReceived.labels()
   return {
     active: true,
+    tracing: false,
     requestStarted: (method, now) => {
       activeOf(method).value++
       return now
@@ -129,5 +130,10 @@ export const metricsInstrumentation = (metrics: ServerMetrics, events: ReadonlyS
     clusterReceived: () => {
       received.value++
     },
+    traceOf: () => undefined,
+    clusterRequestStarted: () => 0,
+    clusterRequestEnded: () => undefined,
+    clusterAnswerStarted: () => 0,
+    clusterAnswerEnded: () => undefined,
   }
 }

@@ -74,9 +74,13 @@ export const otelInstrumentation = (options: OtelOptions = {}): OtelInstrumentat
   const name = options.name ?? 'twinport'
   const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(name, SCOPE_VERSION)
   const slots = new SpanSlots()
-  let node: Attributes = {}
-  const start = (spanName: string, kind: SpanKind, parent: TraceContext | undefined, attributes: Attributes): number =>
-    slots.open(tracer.startSpan(spanName, { kind, attributes: { ...node, ...attributes } }, parentContext(parent)))
+  // The node is set on each span after it starts: no attributes object is copied per span.
+  let node = ''
+  const start = (spanName: string, kind: SpanKind, parent: TraceContext | undefined, attributes: Attributes): number => {
+    const span = tracer.startSpan(spanName, { kind, attributes }, parentContext(parent))
+    if (node !== '') span.setAttribute('twinport.node', node)
+    return slots.open(span)
+  }
   const end = (slot: number, set: (span: Span) => void): void => {
     const span = slots.close(slot)
     if (span === undefined) return
@@ -89,7 +93,7 @@ export const otelInstrumentation = (options: OtelOptions = {}): OtelInstrumentat
     tracing: true,
     openSpans: () => slots.size,
     bind: (server: InstrumentedServer) => {
-      node = { 'twinport.node': server.node }
+      node = server.node
       const provider = options.meterProvider === undefined ? metrics.getMeterProvider() : options.meterProvider
       if (provider !== false && server.registry !== undefined) exportRegistry(server.registry, provider.getMeter(name, SCOPE_VERSION))
     },

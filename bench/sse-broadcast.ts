@@ -1,186 +1,245 @@
 /**
  * Server-Sent Events broadcast benchmark (issue 23, "Measured"): not part of `npm run bench`;
- * run it alone.
+ * run it alone (bench/README.md, "Server-Sent Events broadcast").
  *
- *   node --import tsx bench/sse-broadcast.ts                         10,000 receivers, 30 broadcasts
- *   node --import tsx bench/sse-broadcast.ts --clients 300 --rounds 10   a smoke run (seconds)
+ *   node --import tsx bench/sse-broadcast.ts                                 10,000 receivers, 3 rounds
+ *   node --import tsx bench/sse-broadcast.ts --clients 500 --rounds 1 --broadcasts 5   a smoke run
  *
- * Twinport's `examples/echo.ts` is started twice (pinned to CPU 0, bench/load/start-server.ts);
- * against one, N WebSocket clients join `/bcast`; against the other, N Server-Sent Events
- * clients open `GET /events` (the same room). In both, one more WebSocket client on `/bcast`
- * sends a text message of `--size` bytes, `--rounds` times, one after the other: each time, the
- * time from the send until the last of the N receivers has read the whole message (a 2-byte
- * header frame for WebSocket; one chunk `data: <text>\n\n` for SSE), counted in bytes on raw
- * `node:net` sockets, so the clients cost as little as they can. Reported: the median and p90
- * of those times, and the server's resident memory per idle client (VmRSS after the N clients
- * connected and settled, less before, over N). This process pins itself to CPU 1.
- * The Markdown section is printed and written to `bench/.tmp/sse-results.md` (`--out`).
+ * Contenders, each a fresh server per run pinned to CPU 0 (bench/load/start-server.ts):
+ * - `twinport-ws`: twinport's `examples/echo.ts` (compiled, as bench/run.ts runs it), N
+ *   WebSocket receivers on `/bcast`;
+ * - `twinport-sse`: the same app, N event-stream receivers on `GET /events` (the same room);
+ * - `better-sse`, `hono`: `bench/peers/sse-better-sse.ts` (a channel) and
+ *   `bench/peers/sse-hono.ts` (`streamSSE`, a loop over the open streams), N receivers on
+ *   `GET /events`.
+ * One sender asks for a broadcast of a `--size`-byte text ending with `~` (twinport: a
+ * WebSocket message on `/bcast`; the peers: `POST /bcast`), `--broadcasts` times one after
+ * the other: each time, the time from the request's write until the last of the N receivers
+ * has read the text's last byte (bench/load/marker-receivers.ts: raw sockets in this process,
+ * pinned to CPU 1). A warm-up broadcast before them is not counted. Memory per idle receiver:
+ * (server VmRSS with N open − with 500 open) / (N − 500), as the main bench's `ws-idle`.
+ * Rounds are outermost and the order of the contenders rotates each round; each run first
+ * waits (up to 3 s) for a quiet machine; `--budget` minutes bound the whole.
+ * Output: a Markdown section, printed and written to `bench/.tmp/sse-results.md` (`--out`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
+import { MARKER, markerReceivers } from './load/marker-receivers.js'
 import { pinSelf } from './load/own-cpu.js'
-import { parseVmRss } from './load/proc.js'
-import { LIVE, type RunningServer, startServer } from './load/start-server.js'
+import { CLK_TCK, processCpuTicks, processRssBytes } from './load/proc.js'
+import { waitForQuiet } from './load/quiet.js'
+import { LIVE, startServer } from './load/start-server.js'
+
+const CONTENDERS = ['twinport-ws', 'twinport-sse', 'better-sse', 'hono'] as const
+type Contender = (typeof CONTENDERS)[number]
 
 const { values: opt } = parseArgs({
   options: {
     clients: { type: 'string', default: '10000' },
-    rounds: { type: 'string', default: '30' },
+    rounds: { type: 'string', default: '3' },
+    broadcasts: { type: 'string', default: '10' },
     size: { type: 'string', default: '64' },
+    contenders: { type: 'string', default: CONTENDERS.join(',') },
+    budget: { type: 'string', default: '15' },
+    source: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.tmp/sse-results.md' },
   },
 })
 const CLIENTS = Number(opt.clients)
+const BASE = Math.min(500, Math.floor(CLIENTS / 2))
 const ROUNDS = Number(opt.rounds)
-const SIZE = Math.min(125, Math.max(1, Number(opt.size)))
-const MESSAGE = 'm'.repeat(SIZE)
-const WAIT_MS = 60_000
+const BROADCASTS = Number(opt.broadcasts)
+const SIZE = Math.min(125, Math.max(2, Number(opt.size)))
+const MESSAGE = `${'m'.repeat(SIZE - 1)}${String.fromCharCode(MARKER)}`
+const WAIT_MS = 30_000
+const DEADLINE = Date.now() + Number(opt.budget) * 60_000
+const chosen = opt.contenders.split(',').filter((c): c is Contender => (CONTENDERS as readonly string[]).includes(c))
 
-type Kind = 'ws' | 'sse'
-
-// What one broadcast brings each receiver, in bytes.
-const perMessage = (kind: Kind): number => {
-  if (kind === 'ws') return 2 + SIZE
-  const event = `data: ${MESSAGE}\n\n`
-  return event.length.toString(16).length + 2 + event.length + 2
-}
-
-const UPGRADE = (path: string): string =>
-  `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`
-const EVENTS = 'GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n'
-
-/** A receiver: counts the bytes after its answer's head. */
-interface Receiver {
-  readonly socket: Socket
-  bytes: number
-  headDone: boolean
-}
-
-const open = (port: number, request: string, onBytes: (r: Receiver) => void): Promise<Receiver> =>
-  new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port })
-    const r: Receiver = { socket, bytes: 0, headDone: false }
-    let head = ''
-    socket.setNoDelay(true)
-    socket.on('data', (chunk: Buffer) => {
-      if (!r.headDone) {
-        head += chunk.toString('latin1')
-        const end = head.indexOf('\r\n\r\n')
-        if (end < 0) return
-        r.headDone = true
-        r.bytes = head.length - end - 4
-        resolve(r)
-      } else r.bytes += chunk.length
-      onBytes(r)
-    })
-    socket.once('error', reject)
-    socket.once('connect', () => socket.write(request))
-  })
-
-// A masked client text frame (key 0: the payload as it is).
-const frame = (text: string): Buffer => Buffer.concat([Buffer.from([0x81, 0x80 | text.length, 0, 0, 0, 0]), Buffer.from(text, 'latin1')])
-
-const rssOf = (pid: number): number => parseVmRss(readFileSync(`/proc/${pid}/status`, 'utf8')) ?? 0
+const log = (line: string): void => void process.stderr.write(`${line}\n`)
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-interface Outcome {
-  readonly kind: Kind
+// twinport runs compiled (an application ships JavaScript; under tsx every closure pays
+// esbuild's keepNames helper); the peers' few lines of glue go through tsx, their libraries
+// are plain JavaScript. --source, or a failed build, runs twinport from source.
+const built =
+  !opt.source &&
+  (log('compiling (tsc -p tsconfig.bench.json)…'),
+  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { stdio: 'ignore', timeout: 300_000 }).status === 0)
+if (!opt.source && !built) log('the build failed: twinport runs from source under tsx')
+const ECHO = built ? 'bench/.tmp/dist/examples/echo.js' : 'examples/echo.ts'
+const SCRIPT: Record<Contender, string> = {
+  'twinport-ws': ECHO,
+  'twinport-sse': ECHO,
+  'better-sse': 'bench/peers/sse-better-sse.ts',
+  hono: 'bench/peers/sse-hono.ts',
+}
+
+const UPGRADE = 'GET /bcast HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n'
+const EVENTS = 'GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n'
+// A masked client text frame (key 0: the payload as it is), and the peers' POST.
+const WS_SEND = Buffer.concat([Buffer.from([0x81, 0x80 | SIZE, 0, 0, 0, 0]), Buffer.from(MESSAGE, 'latin1')])
+const POST_SEND = Buffer.from(`POST /bcast HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: ${SIZE}\r\n\r\n${MESSAGE}`, 'latin1')
+
+// The sender: a WebSocket on /bcast (twinport) or a keep-alive HTTP connection (the peers);
+// what it reads is thrown away. Resolves once it can send.
+const openSender = (port: number, ws: boolean): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, noDelay: true })
+    socket.once('error', reject)
+    socket.on('data', () => undefined)
+    if (!ws) socket.once('connect', () => resolve(socket))
+    else {
+      socket.once('connect', () => socket.write(UPGRADE))
+      socket.once('data', (head: Buffer) => (head.toString('latin1').startsWith('HTTP/1.1 101') ? resolve(socket) : reject(new Error('sender refused'))))
+    }
+  })
+
+/** One run of one contender. */
+interface Run {
+  readonly contender: Contender
   readonly times: readonly number[]
   readonly rssPerClient: number
+  readonly serverCpuMs: number
+  readonly clientCpuMs: number
 }
 
-const measure = async (kind: Kind, server: RunningServer): Promise<Outcome> => {
-  const size = perMessage(kind)
-  // Each receiver's byte target in the current round (none before the first).
-  let targetOf: (r: Receiver) => number = () => Number.POSITIVE_INFINITY
-  let done = 0
-  let finished: (() => void) | undefined
-  const reached = new Set<Receiver>()
-  const onBytes = (r: Receiver): void => {
-    if (!reached.has(r) && r.bytes >= targetOf(r)) {
-      reached.add(r)
-      done++
-      if (done === CLIENTS) finished?.()
+const measure = async (contender: Contender): Promise<Run | string> => {
+  const server = await startServer(SCRIPT[contender])
+  if (typeof server === 'string') return server
+  const receivers = markerReceivers(server.port, contender === 'twinport-ws' ? UPGRADE : EVENTS, contender === 'twinport-ws' ? 101 : 200)
+  let sender: Socket | undefined
+  try {
+    await waitForQuiet(3000)
+    await receivers.open(BASE)
+    await delay(500)
+    const before = processRssBytes(server.pid) ?? 0
+    await receivers.open(CLIENTS - BASE)
+    await delay(1000)
+    const rssPerClient = ((processRssBytes(server.pid) ?? 0) - before) / (CLIENTS - BASE)
+    sender = await openSender(server.port, contender.startsWith('twinport'))
+    const payload = contender.startsWith('twinport') ? WS_SEND : POST_SEND
+    const times: number[] = []
+    let serverTicks = 0
+    let clientUs = 0
+    for (let n = 1; n <= BROADCASTS + 1; n++) {
+      const all = receivers.reach(n, WAIT_MS)
+      const ticks = processCpuTicks(server.pid) ?? 0
+      const cpu = process.cpuUsage()
+      const started = process.hrtime.bigint()
+      sender.write(payload)
+      await all
+      const ms = Number(process.hrtime.bigint() - started) / 1e6
+      const used = process.cpuUsage(cpu)
+      if (n > 1) {
+        // The first is the warm-up.
+        times.push(ms)
+        serverTicks += (processCpuTicks(server.pid) ?? 0) - ticks
+        clientUs += used.user + used.system
+      }
+      await delay(50)
     }
+    return { contender, times, rssPerClient, serverCpuMs: ((serverTicks / CLK_TCK) * 1000) / BROADCASTS, clientCpuMs: clientUs / 1000 / BROADCASTS }
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  } finally {
+    sender?.destroy()
+    receivers.close()
+    await server.stop()
   }
-  await delay(300)
-  const before = rssOf(server.pid)
-  const receivers: Receiver[] = []
-  // In batches: the kernel's accept queue is finite.
-  for (let i = 0; i < CLIENTS; i += 200) {
-    const batch = Math.min(200, CLIENTS - i)
-    receivers.push(...(await Promise.all(Array.from({ length: batch }, () => open(server.port, kind === 'ws' ? UPGRADE('/bcast') : EVENTS, onBytes)))))
-  }
-  await delay(1000)
-  const rssPerClient = (rssOf(server.pid) - before) / CLIENTS
-  // What each receiver has before the first broadcast (an SSE client may have a first chunk).
-  const base = new Map(receivers.map((r) => [r, r.bytes]))
-  const sender = await open(server.port, UPGRADE('/bcast'), () => undefined)
-  const times: number[] = []
-  for (let round = 1; round <= ROUNDS; round++) {
-    reached.clear()
-    done = 0
-    const all = new Promise<void>((resolve, reject) => {
-      finished = resolve
-      setTimeout(() => reject(new Error(`${kind}: round ${round}: ${done} of ${CLIENTS} receivers within ${WAIT_MS} ms`)), WAIT_MS).unref()
-    })
-    // Its bytes before the first broadcast, and `round` messages.
-    targetOf = (r) => (base.get(r) ?? 0) + round * size
-    const started = process.hrtime.bigint()
-    sender.socket.write(frame(MESSAGE))
-    await all
-    times.push(Number(process.hrtime.bigint() - started) / 1e6)
-    await delay(20)
-  }
-  for (const r of [...receivers, sender]) r.socket.destroy()
-  return { kind, times, rssPerClient }
 }
 
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
+}
 const quantile = (xs: readonly number[], q: number): number => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN
+}
+const f = (x: number, digits = 1): string => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a')
+
+const LABEL: Record<Contender, string> = {
+  'twinport-ws': 'twinport, WebSocket `/bcast`',
+  'twinport-sse': 'twinport, SSE `/events` (`sseRoute`)',
+  'better-sse': 'better-sse 0.16 channel (node:http)',
+  hono: 'Hono 4 `streamSSE` (@hono/node-server)',
+}
+
+const render = (runs: readonly Run[], failures: readonly string[], skipped: number): string => {
+  const of = (c: Contender): readonly Run[] => runs.filter((r) => r.contender === c)
+  const timeOf = (c: Contender): number => median(of(c).flatMap((r) => r.times))
+  const memOf = (c: Contender): number => median(of(c).map((r) => r.rssPerClient))
+  const rows = chosen.map((c) => {
+    const rs = of(c)
+    const perRun = rs.map((r) => median(r.times))
+    return `| ${LABEL[c]} | ${f(timeOf(c))} | ${f(quantile(rs.flatMap((r) => r.times), 0.9))} | ${rs.length === 0 ? 'n/a' : `${f(Math.min(...perRun))}–${f(Math.max(...perRun))}`} | ${f(median(rs.map((r) => r.serverCpuMs)))} | ${f(median(rs.map((r) => r.clientCpuMs)))} | ${f(memOf(c) / 1024, 2)} | ${rs.length} |`
+  })
+  const ratio = (a: number, b: number): string => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : 'n/a')
+  const verdict = (x: number, bound: number): string => (Number.isFinite(x) ? (x <= bound ? 'met' : 'not met') : 'n/a')
+  const sse = timeOf('twinport-sse')
+  const targets = [
+    `| SSE broadcast / twinport WebSocket broadcast | ≤ 1.0× | ${ratio(sse, timeOf('twinport-ws'))} | ${verdict(sse / timeOf('twinport-ws'), 1.0)} |`,
+    `| SSE broadcast / better-sse | ≤ 0.5× | ${ratio(sse, timeOf('better-sse'))} | ${verdict(sse / timeOf('better-sse'), 0.5)} |`,
+    `| SSE broadcast / Hono streamSSE | ≤ 0.5× | ${ratio(sse, timeOf('hono'))} | ${verdict(sse / timeOf('hono'), 0.5)} |`,
+    `| memory per idle SSE client / per idle WebSocket client | ≤ 1.2× | ${ratio(memOf('twinport-sse'), memOf('twinport-ws'))} | ${verdict(memOf('twinport-sse') / memOf('twinport-ws'), 1.2)} |`,
+  ]
+  return [
+    `### Broadcast to ${CLIENTS.toLocaleString('en')} receivers: time to the last receipt, and memory per idle receiver`,
+    '',
+    `\`node --import tsx bench/sse-broadcast.ts --clients ${CLIENTS} --rounds ${ROUNDS} --broadcasts ${BROADCASTS} --size ${SIZE}\`${built ? '' : ' (twinport from source)'}: ${SIZE}-byte text, ${ROUNDS} interleaved rounds × ${BROADCASTS} broadcasts after a warm-up; time median and p90 over every broadcast, min–max of the runs' medians; CPU per broadcast (server on CPU 0, the receivers' process on CPU 1); memory = (RSS with ${CLIENTS.toLocaleString('en')} − RSS with ${BASE}) / ${(CLIENTS - BASE).toLocaleString('en')}, median of the runs.`,
+    '',
+    '| contender | median ms | p90 ms | runs\' medians ms | server CPU ms / bcast | client CPU ms / bcast | RSS per idle receiver KiB | runs |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    '| target (issue 23) | bound | measured | verdict |',
+    '|---|---|---|---|',
+    ...targets,
+    '',
+    ...(failures.length > 0 ? ['Failed runs:', '', ...failures.map((x) => `- ${x}`), ''] : []),
+    ...(skipped > 0 ? [`${skipped} runs skipped: past the ${opt.budget}-minute budget.`, ''] : []),
+  ].join('\n')
 }
 
 const main = async (): Promise<void> => {
-  if (!pinSelf(1)) console.error('taskset missing: this process is not pinned')
-  const outcomes: Outcome[] = []
-  for (const kind of ['ws', 'sse'] as const) {
-    const server = await startServer('examples/echo.ts')
-    if (typeof server === 'string') throw new Error(`echo server: ${server}`)
-    try {
-      outcomes.push(await measure(kind, server))
-    } finally {
-      await server.stop()
+  if (!pinSelf(1)) log('taskset missing: this process is not pinned')
+  const runs: Run[] = []
+  const failures: string[] = []
+  let skipped = 0
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = chosen.map((_, i) => chosen[(i + round) % chosen.length] as Contender)
+    for (const contender of order) {
+      if (Date.now() > DEADLINE) {
+        skipped++
+        continue
+      }
+      const run = await measure(contender)
+      if (typeof run === 'string') {
+        failures.push(`round ${round + 1}, ${contender}: ${run}`)
+        log(`round ${round + 1} ${contender}: failed: ${run}`)
+      } else {
+        runs.push(run)
+        log(`round ${round + 1} ${contender}: median ${f(median(run.times))} ms, server CPU ${f(run.serverCpuMs)} ms/bcast, client ${f(run.clientCpuMs)} ms/bcast, ${f(run.rssPerClient / 1024, 2)} KiB/receiver`)
+      }
     }
   }
-  const [ws, sse] = outcomes as [Outcome, Outcome]
-  const row = (o: Outcome): string =>
-    `| ${o.kind === 'ws' ? 'WebSocket `/bcast`' : 'SSE `/events`'} | ${quantile(o.times, 0.5).toFixed(2)} | ${quantile(o.times, 0.9).toFixed(2)} | ${(o.rssPerClient / 1024).toFixed(1)} |`
-  const md = [
-    `## Broadcast to ${CLIENTS.toLocaleString('en')} SSE vs WebSocket clients (\`bench/sse-broadcast.ts\`)`,
-    '',
-    `\`node --import tsx bench/sse-broadcast.ts --clients ${CLIENTS} --rounds ${ROUNDS} --size ${SIZE}\`: twinport's echo app on Node, ${ROUNDS} broadcasts of ${SIZE} bytes, time until the last receiver read it.`,
-    '',
-    '| receivers | median ms | p90 ms | server RSS per idle client (KiB) |',
-    '|---|---|---|---|',
-    row(ws),
-    row(sse),
-    '',
-    `SSE / WebSocket: time to the last receipt ${(quantile(sse.times, 0.5) / quantile(ws.times, 0.5)).toFixed(2)}× (median), memory per idle client ${(sse.rssPerClient / ws.rssPerClient).toFixed(2)}×.`,
-    '',
-  ].join('\n')
+  const md = render(runs, failures, skipped)
   console.log(md)
   mkdirSync(dirname(opt.out), { recursive: true })
   writeFileSync(opt.out, md)
 }
 
+process.on('exit', () => {
+  for (const child of LIVE) child.kill('SIGKILL')
+})
 main().then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(error)
-    for (const child of LIVE) child.kill('SIGKILL')
     process.exit(1)
   },
 )

@@ -17,7 +17,8 @@
  *  - against servers in Bun and in Deno, Node's clients (`ws`, `fetch`, raw sockets,
  *    Chromium): the integration specs (`spec/integration/run-server-*`, whose apps are fixtures of
  *    spec/integration/fixtures/, served by one child process of that runtime on its own adapter),
- *    the browser end-to-end spec of the chat demo, and the examples as processes. The Node
+ *    the browser end-to-end specs of the chat demo (with WebSocket, and behind a proxy that
+ *    refuses it), and the examples as processes. The Node
  *    run above serves the same fixtures in its own process (`TWINPORT_TARGET` picks: see
  *    spec/support/fixture-server.ts and runtimes.ts).
  */
@@ -176,6 +177,7 @@ else {
 const AGAINST_RUNTIMES = [
   { what: 'integration specs', dir: 'spec/integration', filter: 'run-server' },
   { what: 'chat demo in Chromium', dir: 'spec/examples', filter: 'chat-browser.spec' },
+  { what: 'chat demo in Chromium without WebSocket', dir: 'spec/examples', filter: 'chat-browser-fallback.spec' },
   { what: 'examples (chat)', dir: 'spec/examples', filter: 'server.spec' },
   { what: 'examples (echo)', dir: 'spec/examples', filter: 'echo.spec' },
 ] as const

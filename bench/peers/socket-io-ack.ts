@@ -1,6 +1,7 @@
 /**
  * Peer server for `bench/client-acks.ts`: Socket.IO v4, WebSocket transport only, with one
  * acknowledged event, `m`, answered with its data (`socket.on('m', (data, ack) => ack(data))`).
+ * `TRANSPORT=polling` serves HTTP long-polling only instead (`bench/fallback-acks.ts`).
  * Heartbeats pushed out of the measured window, as in `socket-io.ts`. HOST/PORT from the
  * environment.
  */
@@ -13,7 +14,7 @@ const http = createServer((_req, res) => {
 })
 
 const io = new Server(http, {
-  transports: ['websocket'],
+  transports: [process.env['TRANSPORT'] === 'polling' ? 'polling' : 'websocket'],
   serveClient: false,
   perMessageDeflate: false,
   pingInterval: 600_000,

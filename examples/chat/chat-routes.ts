@@ -15,7 +15,8 @@
  * room's head count changes. A departure is announced only after the grace period.
  *
  * HTTP: `GET /api/rooms`, `POST /api/rooms/{room}/messages` with JSON `{name, text}` (201 and
- * the message), and the page's files through `serveStatic` (`GET /`, `/app.js`, `/app.css`,
+ * the message), `GET`/`POST /events`: the same chat over Server-Sent Events and posts, for a page
+ * whose WebSocket upgrades are refused (its client's `sseFallback`), and the page's files through `serveStatic` (`GET /`, `/app.js`, `/app.css`,
  * `/twinport-client.js`: chat-assets.ts).
  */
 import { isLeft } from 'fp-ts/lib/Either.js'
@@ -32,6 +33,8 @@ import {
   routes,
   type SocketContext,
   socketOn,
+  ssePostRoute,
+  sseRoute,
 } from '../../lib/index.js'
 import { chatAssets } from './chat-assets.js'
 import { HelloPayload, PostPayload, RoomName, RoomPayload, SayPayload } from './chat-codecs.js'
@@ -166,6 +169,10 @@ export const chatRoutes = (deps: ChatDeps) => {
   const http = {
     listRooms: httpRoute('GET', '/api/rooms', () => ({ rooms: rooms.list() })),
     postMessage,
+    // Where the page's client goes when a proxy refuses its WebSocket: the stream is a client of
+    // the same registry (hello, rooms, sessions), the posts carry what it sends.
+    events: sseRoute('/events'),
+    eventPosts: ssePostRoute('/events'),
   }
 
   // The page and its files last: `GET /{*path}` takes what no API route took.

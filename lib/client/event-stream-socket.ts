@@ -37,6 +37,12 @@ export interface EventStreamSocketOptions {
 
 // The session message names the session the posts belong to (envelope-wire.ts's SESSION_EVENT).
 const SESSION_PREFIX = '{"event":"tp:session"'
+// The separator of a batch (envelope.ts's BATCH_SEPARATOR: not imported, the core's envelope
+// module would come into the bundle with it).
+const RS = '\x1e'
+// A post's body at most (UTF-16 units, 3 bytes of UTF-8 each at most: 192 KiB, under the
+// server's default `maxBody` of 1 MiB); a longer text is posted alone.
+const POST_UNITS = 65_536
 
 /**
  * A `WebSocketConstructor` over an event stream and posts.
@@ -61,6 +67,9 @@ export const eventStreamSocket = (options: EventStreamSocketOptions = {}): new (
     // client sends as the link opens waits for the stream's session event).
     private named: (() => void) | undefined
     private posting: Promise<unknown> = new Promise<void>((resolve) => (this.named = resolve))
+    // What `send` was given and no post carries yet; whether a post of it is on the chain.
+    private pending: string[] = []
+    private scheduled = false
 
     constructor(url: string) {
       const u = new URL(url)
@@ -71,7 +80,9 @@ export const eventStreamSocket = (options: EventStreamSocketOptions = {}): new (
       const last = query.get('tp_last')
       for (const name of ['tp_v', 'tp_sid', 'tp_last', 'tp_b', 'tp_c']) query.delete(name)
       this.url = u.href
-      this.fetch = options.fetch ?? (globalThis.fetch as unknown as StreamFetch)
+      // Called as a function, never as this object's method: a browser's `fetch` called with
+      // another `this` than the window throws "Illegal invocation".
+      this.fetch = options.fetch ?? ((url, init) => (globalThis.fetch as unknown as StreamFetch)(url, init))
       const headers: Record<string, string> = { accept: 'text/event-stream' }
       if (sid !== null && last !== null) headers['last-event-id'] = `${sid}:${last}`
       void this.read(headers)
@@ -79,16 +90,10 @@ export const eventStreamSocket = (options: EventStreamSocketOptions = {}): new (
 
     send(data: string): void {
       if (this.readyState !== 1) return
-      const url = this.url.replace(/\?.*$/, '')
-      this.posting = this.posting.then(() =>
-        this.readyState !== 1 ? undefined : this.fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-twinport-session': this.sid }, body: data, signal: this.controller.signal }).then(
-          (res) => {
-            // The session is gone from the node that answered: the link is, too.
-            if (res.status !== 202) this.end(1006, `post answered ${res.status}`)
-          },
-          () => this.end(1006, 'post failed'),
-        ),
-      )
+      this.pending.push(data)
+      if (this.scheduled) return
+      this.scheduled = true
+      this.posting = this.posting.then(() => this.post())
     }
 
     close(code = 1000, reason = ''): void {
@@ -97,6 +102,31 @@ export const eventStreamSocket = (options: EventStreamSocketOptions = {}): new (
 
     idle(): Promise<void> {
       return this.posting.then(() => undefined)
+    }
+
+    // Posts what is pending, one post at a time: what was sent while the last post was under way
+    // (or in the same tick) goes in one body, the texts separated by RS (a batch, which a post
+    // may always carry; docs/protocol.md, "Posting"), up to POST_UNITS; the rest in the next.
+    private post(): Promise<unknown> | undefined {
+      const pending = this.pending
+      if (this.readyState !== 1 || pending.length === 0) {
+        pending.length = 0
+        this.scheduled = false
+        return undefined
+      }
+      let n = 1
+      for (let units = (pending[0] as string).length; n < pending.length && units + 1 + (pending[n] as string).length <= POST_UNITS; n++) units += 1 + (pending[n] as string).length
+      const body = n === 1 ? (pending[0] as string) : pending.slice(0, n).join(RS)
+      pending.splice(0, n)
+      if (pending.length > 0) this.posting = this.posting.then(() => this.post())
+      else this.scheduled = false
+      return this.fetch(this.url.replace(/\?.*$/, ''), { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-twinport-session': this.sid }, body, signal: this.controller.signal }).then(
+        (res) => {
+          // The session is gone from the node that answered: the link is, too.
+          if (res.status !== 202) this.end(1006, `post answered ${res.status}`)
+        },
+        () => this.end(1006, 'post failed'),
+      )
     }
 
     private async read(headers: Record<string, string>): Promise<void> {

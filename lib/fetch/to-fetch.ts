@@ -11,12 +11,12 @@
  *
  * Portable: no node:* imports, no Buffer, no process (it runs in Workers).
  */
-import * as E from 'fp-ts/lib/Either.js'
 import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import { errorResponse } from '../core/http/response.js'
 import { createEngine } from '../engine/create-engine.js'
-import { hostBodyStream, readHostBody, type HostBody } from '../engine/http/host-body.js'
+import { bodyTooLarge } from '../core/http/http-error.js'
+import { hostBodyStream, type HostBody } from '../engine/http/host-body.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { fetchPlatform } from './fetch-platform.js'
@@ -117,21 +117,21 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
     }
     const plan = embedded.planOf(method, target.path)
     const length = declaredLength(request.headers)
-    let body: Uint8Array = EMPTY
-    let stream: BodyStream | undefined
-    if (plan.stream) stream = hostBodyStream(request.body === null ? NO_PIECES : piecesOf(request.body), plan.maxBody, length)
-    else if (request.body !== null) {
-      const read = await readHostBody(piecesOf(request.body), plan.maxBody, length)
-      if (E.isLeft(read)) {
-        // Refused by its Content-Length, the body was never read: the host is told it is not wanted.
-        if (length !== undefined && length > plan.maxBody) void request.body.cancel().catch(() => undefined)
-        return webResponseOf(httpErrorResponse(read.left), httpRequestOfWeb(request, target, EMPTY), embedded, now, () => undefined)
-      }
-      body = read.right
+    const http = httpRequestOfWeb(request, target, EMPTY)
+    const source = request.body
+    // Refused by its Content-Length before anything runs (as runServer): the host is told the body is not wanted.
+    if (source !== null && length !== undefined && length > plan.maxBody) {
+      void source.cancel().catch(() => undefined)
+      return webResponseOf(httpErrorResponse(bodyTooLarge(plan.maxBody)), http, embedded, now, () => undefined)
     }
-    const http = httpRequestOfWeb(request, target, body)
+    // As runServer: the middleware and the router run on the head; the body is read when the
+    // route asks for it (whole for a route that takes it whole, through the dispatch).
+    const stream = plan.stream || source !== null ? hostBodyStream(source === null ? NO_PIECES : piecesOf(source), plan.maxBody, length) : undefined
     const exchange = new Exchange(request, stream)
-    return webResponseOf(await embedded.respond(http, exchange), http, embedded, now, exchange.cancelled)
+    const answer = await embedded.respond(http, exchange)
+    // Refused before its body was read: the host is told it is not wanted.
+    if (!plan.stream && source !== null && !source.locked && !request.bodyUsed) void source.cancel().catch(() => undefined)
+    return webResponseOf(answer, http, embedded, now, exchange.cancelled)
   }
 
   return Object.assign(fetch, { ...engine.handle, close: () => engine.handle.close() })

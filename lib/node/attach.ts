@@ -18,12 +18,12 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { Server as HttpsServer } from 'node:https'
 import type { Duplex } from 'node:stream'
 import type { Socket } from 'node:net'
-import * as E from 'fp-ts/lib/Either.js'
 import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpRequest } from '../core/http/types.js'
 import { createEngine } from '../engine/create-engine.js'
-import { hostBodyStream, readHostBody } from '../engine/http/host-body.js'
+import { bodyTooLarge } from '../core/http/http-error.js'
+import { type HostBody, hostBodyStream } from '../engine/http/host-body.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { acceptSockets } from '../runtime/accept-sockets.js'
@@ -74,6 +74,14 @@ const isWebSocketUpgrade = (req: IncomingMessage): boolean => (req.headers.upgra
 
 const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
 
+// The request's body, with `100 Continue` sent when it is first read.
+const continuing = (req: IncomingMessage, res: ServerResponse): HostBody => ({
+  [Symbol.asyncIterator]: () => {
+    if (!res.headersSent) res.writeContinue()
+    return req[Symbol.asyncIterator]()
+  },
+})
+
 const declaredLength = (req: IncomingMessage): number | undefined => {
   const value = req.headers['content-length']
   if (value === undefined || req.headers['transfer-encoding'] !== undefined) return undefined
@@ -116,7 +124,11 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
     return true
   }
 
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  // As runServer: the middleware and the router run on the head; the body is read when the
+  // route asks for it (whole for a route that takes it whole, through the dispatch), so a
+  // refused request's body is never read. `continues`: the request waits for `100 Continue`
+  // (it came through `checkContinue`), sent when the body is first read.
+  const serve = async (req: IncomingMessage, res: ServerResponse, continues: boolean): Promise<void> => {
     const method = req.method ?? 'GET'
     const { path } = splitTarget(req.url ?? '/')
     const plan = embedded.planOf(method, path)
@@ -124,33 +136,32 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
     res.once('close', () => {
       if (!res.writableFinished) controller.abort(new Error('the client went away'))
     })
-    let body: Uint8Array = EMPTY
-    let stream: BodyStream | undefined
-    if (plan.stream) stream = hostBodyStream(req, plan.maxBody, declaredLength(req))
-    else if (hasBody(req)) {
-      const read = await readHostBody(req, plan.maxBody, declaredLength(req))
-      if (E.isLeft(read)) {
-        const request: HttpRequest = httpRequestOf(req, EMPTY)
-        return writeAnswer(res, httpErrorResponse(read.left), request, embedded, true)
-      }
-      body = read.right
-    }
-    const request = httpRequestOf(req, body)
+    const request: HttpRequest = httpRequestOf(req, EMPTY)
+    const length = declaredLength(req)
+    const withBody = hasBody(req)
+    // Refused by its Content-Length before anything runs, as runServer refuses it.
+    if (withBody && length !== undefined && length > plan.maxBody) return writeAnswer(res, httpErrorResponse(bodyTooLarge(plan.maxBody)), request, embedded, true)
+    const stream: BodyStream | undefined = plan.stream || withBody ? hostBodyStream(continues ? continuing(req, res) : req, plan.maxBody, length) : undefined
     const owner: ExchangeOwner = { signalOf: () => controller.signal, bodyOf: () => stream, remoteAddress: () => req.socket.remoteAddress }
-    writeAnswer(res, await embedded.respond(request, owner), request, embedded, false)
+    const answer = await embedded.respond(request, owner)
+    // Answered before its body was read to its end: the connection is not reused.
+    writeAnswer(res, answer, request, embedded, !plan.stream && withBody && !req.readableEnded)
   }
 
-  const handleRequest = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): boolean => {
-    if (closed || !embedded.claims(req.method ?? 'GET', splitTarget(req.url ?? '/').path)) {
-      next?.()
-      return false
-    }
-    void serve(req, res).catch((error: unknown) => {
+  const take = (req: IncomingMessage, res: ServerResponse, continues: boolean): boolean => {
+    if (closed || !embedded.claims(req.method ?? 'GET', splitTarget(req.url ?? '/').path)) return false
+    void serve(req, res, continues).catch((error: unknown) => {
       engine.logger.exception(error, { method: req.method, path: req.url, phase: 'attach' })
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":"Internal Server Error"}')
       else res.destroy()
     })
     return true
+  }
+
+  const handleRequest = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): boolean => {
+    if (take(req, res, false)) return true
+    next?.()
+    return false
   }
 
   // The server's upgrades: twinport's, then the other listeners'; none left: 404.
@@ -166,10 +177,20 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
     if (handleRequest(req, res)) return
     for (const listener of ownListeners) listener.call(server, req, res)
   }
+  // `Expect: 100-continue`: Node answers it before `request` unless `checkContinue` is
+  // handled. With `http`, twinport handles it (unless the server does): its own requests get
+  // `100 Continue` once the route reads the body; the others at once, then the server's listeners.
+  const onCheckContinue = (req: IncomingMessage, res: ServerResponse): void => {
+    if (take(req, res, true)) return
+    res.writeContinue()
+    for (const listener of ownListeners) listener.call(server, req, res)
+  }
+  const handlesContinue = http === true && server.listenerCount('checkContinue') === 0
   if (http === true) {
     server.removeAllListeners('request')
     server.on('request', onRequest)
   }
+  if (handlesContinue) server.on('checkContinue', onCheckContinue)
 
   return {
     ...engine.handle,
@@ -179,6 +200,7 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
       if (!closed) {
         closed = true
         server.off('upgrade', onUpgrade)
+        if (handlesContinue) server.off('checkContinue', onCheckContinue)
         if (http === true) {
           server.off('request', onRequest)
           for (const listener of ownListeners) server.on('request', listener)

@@ -12,42 +12,13 @@
  * TWINPORT_TARGET names (a fixture, spec/integration/fixtures/chat.ts; `npm start` in that runtime
  * for the restart), and npm test runs this file against Node, Bun and Deno.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { ARGS, CHROMIUM, inCi, kill, notices, REFUSED, roomHolds, say, sees, setName, startDemo, STEP_MS, TEST_MS, withDeadline } from '../support/chat-browser.js'
 import { type RemoteServer, serve } from '../support/fixture-server.js'
-import { scriptCommand, targetRuntime } from '../support/runtimes.js'
-
-const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-// Every wait is bounded; each test is bounded too, and the browser is always closed.
-const STEP_MS = 10_000
-const TEST_MS = 60_000
-
-const inCi = (process.env.CI ?? '') !== ''
-
-const withDeadline = async <A>(ms: number, what: string, run: () => Promise<A>): Promise<A> => {
-  let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms)
-  })
-  try {
-    return await Promise.race([run(), deadline])
-  } finally {
-    clearTimeout(timer)
-  }
-}
+import { targetRuntime } from '../support/runtimes.js'
 
 interface Ctx {
   chat: RemoteServer
@@ -110,11 +81,6 @@ const open = async (ctx: Ctx, viewport?: { width: number; height: number }, prep
   return page
 }
 
-const setName = async (page: Page, name: string): Promise<void> => {
-  await page.fill('#name', name)
-  await page.click('#name-form button')
-}
-
 // Opens the page, picks a name and joins `room`; resolves when the page shows the room.
 const enter = async (
   ctx: Ctx,
@@ -132,78 +98,8 @@ const enter = async (
   return page
 }
 
-const say = async (page: Page, text: string): Promise<void> => {
-  await page.fill('#message', text)
-  await page.click('#send-form button')
-}
-
-// Resolves when the page shows a message from `name` whose text is exactly `text`.
-const sees = async (page: Page, name: string, text: string): Promise<void> => {
-  const line = page.locator('#logs .msg').filter({ has: page.locator('.msg-name', { hasText: name }) }).filter({
-    has: page.locator('.msg-text', { hasText: text }),
-  })
-  await line.first().waitFor()
-  assert.is(await line.first().locator('.msg-text').textContent(), text)
-}
-
-const notices = async (page: Page): Promise<string[]> => page.locator('#logs .notice').allTextContents()
-
-// Resolves when the server at `url` counts `count` members in `room` (polled; bounded).
-const roomHolds = async (url: string, room: string, count: number, why: () => Promise<string>): Promise<void> => {
-  const members = async (): Promise<number> => {
-    const body = (await (await fetch(`${url}api/rooms`, { signal: AbortSignal.timeout(STEP_MS) })).json()) as { rooms: { room: string; members: number }[] }
-    return body.rooms.find((r) => r.room === room)?.members ?? 0
-  }
-  for (let tries = 0; (await members()) !== count; tries++) {
-    if (tries >= 300) assert.unreachable(`#${room} does not hold ${count} within 30 s: ${await why()}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
 // The WebSocket clients the server has now.
 const wsIds = async (chat: RemoteServer): Promise<Set<number>> => new Set((await chat.clients()).filter((c) => c.type === 'ws').map((c) => c.id))
-
-// `npm start` as a process on `port` (0: any); resolves with the process and its port.
-interface Demo {
-  readonly child: ChildProcess
-  readonly port: number
-}
-
-const startDemo = (port: number): Promise<Demo> => {
-  const { command, args } = scriptCommand(targetRuntime(), 'examples/chat/server.ts')
-  const child = spawn(command, [...args], { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
-  return withDeadline(
-    30_000,
-    'npm start',
-    () =>
-      new Promise<Demo>((resolve, reject) => {
-        let out = ''
-        const seen = (chunk: Buffer): void => {
-          out += chunk.toString('utf8')
-          const listening = /open http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)
-          if (listening !== null) resolve({ child, port: Number(listening[1]) })
-        }
-        child.stdout?.on('data', seen)
-        child.stderr?.on('data', seen)
-        child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${out}`)))
-      }),
-  ).catch((error: unknown) => {
-    child.kill('SIGKILL')
-    throw error
-  })
-}
-
-// SIGKILL: no close frames, no drain; resolves when the process is gone.
-const kill = (child: ChildProcess): Promise<void> =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => {
-        child.once('exit', () => resolve())
-        child.kill('SIGKILL')
-      })
-
-// Chromium logs each refused WebSocket handshake as a console error; during an outage that is expected.
-const REFUSED = /WebSocket connection to '[^']*' failed/
 
 const browserSuite = suite<Ctx>(`chat demo in Chromium, served by ${targetRuntime()}`, {
   chat: undefined as unknown as RemoteServer,

@@ -8,76 +8,19 @@
  * spec/integration/fixtures/sse.ts served by the runtime TWINPORT_TARGET names; the client is
  * Node's, its WebSocket the one of spec/support/client.ts.
  */
-import { connect as netConnect, createServer, type Server, type Socket } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { PlainOptions } from '../support/fixture.js'
 import { serve } from '../support/fixture-server.js'
 import { delay, eventually, openClient } from '../support/server.js'
 import { WebSocketImpl } from '../support/client.js'
+import { startUpgradeProxy } from '../support/upgrade-proxy.js'
 import { connect } from '../../lib/client/connect.js'
 import { sseFallback } from '../../lib/client/fallback.js'
 
 const Fallback = suite('runServer :: the client\'s fallback')
 
 const options: PlainOptions = { limits: { heartbeatIntervalMs: 300 } }
-
-/** What the proxy does with an upgrade: refuse it (403), swallow it (no answer), or pass it. */
-type UpgradeMode = 'refuse' | 'hang' | 'pass'
-
-interface UpgradeProxy {
-  readonly port: number
-  mode: UpgradeMode
-  /** Where the next connections go. */
-  pointAt(port: number): void
-  /** How many upgrades it refused or swallowed. */
-  readonly blocked: number
-  close(): Promise<void>
-}
-
-// A middlebox that breaks WebSocket: every connection's first request is looked at; an
-// `Upgrade` gets what `mode` says, anything else is piped to the server as it came.
-const startUpgradeProxy = (target: number, mode: UpgradeMode): Promise<UpgradeProxy> =>
-  new Promise((resolve, reject) => {
-    let to = target
-    const open = new Set<Socket>()
-    const proxy: { -readonly [K in keyof UpgradeProxy]: UpgradeProxy[K] } = { port: 0, mode, blocked: 0, pointAt: (p) => void (to = p), close: async () => undefined }
-    const server: Server = createServer((front) => {
-      open.add(front)
-      front.on('error', () => front.destroy()).on('close', () => open.delete(front))
-      front.once('data', (first: Buffer) => {
-        const head = first.toString('latin1').split('\r\n\r\n')[0] ?? ''
-        if (/\r\nupgrade:/i.test(head) && proxy.mode !== 'pass') {
-          proxy.blocked++
-          if (proxy.mode === 'refuse') front.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')
-          return
-        }
-        const back = netConnect(to, '127.0.0.1')
-        open.add(back)
-        const end = (): void => {
-          front.destroy()
-          back.destroy()
-          open.delete(back)
-        }
-        back.on('error', end).on('close', end)
-        front.on('close', end)
-        back.write(first)
-        front.pipe(back)
-        back.pipe(front)
-      })
-    })
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      proxy.port = typeof address === 'object' && address !== null ? address.port : 0
-      proxy.close = () =>
-        new Promise<void>((done) => {
-          for (const socket of open) socket.destroy()
-          server.close(() => done())
-        })
-      resolve(proxy)
-    })
-  })
 
 const typesOf = async (server: { clients(): Promise<readonly { id: number; type: string }[]> }): Promise<string[]> =>
   (await server.clients()).filter((c) => c.type !== 'http').map((c) => c.type)

@@ -298,6 +298,79 @@ Streaming('Expect: 100-continue: a middleware answering 401 gets no 100 and no b
   }
 })
 
+Streaming('a route that reads its body whole: the middleware runs on the head; refused under Expect: 100-continue, 401 with no 100, the body never read, the connection closed at once', async () => {
+  const { server, port } = await serve('streaming', 'main', options)
+  try {
+    const refused = await rawConnect(port)
+    refused.write('POST /guarded-whole HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n')
+    // The server does not wait for the body: it answers and closes.
+    const answer = (await refused.closed(1000)).toString('latin1')
+    assert.is(statusOf(answer), 401)
+    assert.not.match(answer, /100 Continue/)
+    assert.match(headOf(answer), /\r\nConnection: close/)
+    assert.is(await server.probe('wholeRead'), false)
+    const accepted = await rawConnect(port)
+    accepted.write('POST /guarded-whole HTTP/1.1\r\nHost: x\r\nAuthorization: yes\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n')
+    const cont = (await accepted.until((b) => b.includes('\r\n\r\n'))).toString('latin1')
+    assert.is(cont, 'HTTP/1.1 100 Continue\r\n\r\n')
+    assert.is(await server.probe('middlewareSaw'), 0)
+    accepted.write('hello' + 'GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    const done = (await accepted.closed()).toString('latin1')
+    assert.match(done, /HTTP\/1\.1 200 OK[^]*\{"text":"hello"\}HTTP\/1\.1 200 OK[^]*\{"hello":"world"\}$/)
+  } finally {
+    await server.close()
+  }
+})
+
+Streaming('a refused request: the middleware sees no body, however the bytes were cut; a body sent whole is dropped and the requests after it answered; one that follows unread closes the connection, never read as requests', async () => {
+  const { server, port } = await serve('streaming', 'main', options)
+  try {
+    // The whole body with the head, a request pipelined behind it: both answered, in order.
+    const whole = await rawExchange(port, 'POST /guarded-whole HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello' + 'GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    assert.match(whole, /^HTTP\/1\.1 401 [^]*HTTP\/1\.1 200 OK[^]*\{"hello":"world"\}$/)
+    assert.is(await server.probe('middlewareSaw'), 0)
+    // The body still to come holds what looks like a request: it is never answered.
+    const smuggled = 'GET /hello HTTP/1.1\r\nHost: x\r\n\r\n'
+    const cut = await rawConnect(port)
+    cut.write(`POST /guarded-whole HTTP/1.1\r\nHost: x\r\nContent-Length: ${smuggled.length + 10}\r\n\r\n`)
+    await delay(50)
+    cut.write(smuggled)
+    const text = (await cut.closed()).toString('latin1')
+    assert.is(statusOf(text), 401)
+    assert.not.match(text, /hello/)
+    assert.is(await server.probe('wholeRead'), false)
+  } finally {
+    await server.close()
+  }
+})
+
+Streaming('a chunked body to a route that reads it whole: accepted, read after the middleware (100 first); refused, 401 without 100; past maxBody, 413 as it crosses', async () => {
+  const { server, port } = await serve('streaming', 'main', options)
+  try {
+    const accepted = await rawConnect(port)
+    accepted.write('POST /guarded-whole HTTP/1.1\r\nHost: x\r\nAuthorization: yes\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n')
+    assert.is((await accepted.until((b) => b.includes('\r\n\r\n'))).toString('latin1'), 'HTTP/1.1 100 Continue\r\n\r\n')
+    accepted.write('3\r\nhel\r\n')
+    await delay(20)
+    accepted.write('2\r\nlo\r\n0\r\n\r\n')
+    assert.match((await accepted.closed()).toString('latin1'), /200 OK[^]*\{"text":"hello"\}$/)
+    const refused = await rawConnect(port)
+    refused.write('POST /guarded-whole HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n')
+    const answer = (await refused.closed(1000)).toString('latin1')
+    assert.is(statusOf(answer), 401)
+    assert.not.match(answer, /100 Continue/)
+    const big = await rawConnect(port)
+    big.write('POST /guarded-whole HTTP/1.1\r\nHost: x\r\nAuthorization: yes\r\nTransfer-Encoding: chunked\r\n\r\n')
+    big.write('3e8\r\n' + 'z'.repeat(1000) + '\r\n')
+    await delay(20)
+    big.write('3e8\r\n' + 'z'.repeat(1000) + '\r\n' + '3e8\r\n' + 'z'.repeat(1000) + '\r\n')
+    const tooBig = (await big.closed()).toString('latin1')
+    assert.is(statusOf(tooBig), 413)
+  } finally {
+    await server.close()
+  }
+})
+
 Streaming('a handler that does not read: the server pauses reading and holds a bounded number of bytes', async () => {
   const { server, port } = await serve('streaming', 'main', patient)
   try {

@@ -4,7 +4,7 @@
 // Everything a user typed is shown with textContent, never parsed as markup. Who you are
 // and your rooms are kept in sessionStorage, so a reload resumes you within the server's
 // grace period without the room seeing you leave and come back.
-import { connect, RequestError } from '/twinport-client.js'
+import { connect, RequestError, sseFallback } from '/twinport-client.js'
 
 const $ = (id) => document.getElementById(id)
 const el = (tag, className, text) => {
@@ -27,8 +27,10 @@ const state = {
 }
 
 // One client for the page's life, on the page's own origin. It connects in the background;
-// what is sent before it is open, or while it is away, waits in its queue.
-const client = connect('/')
+// what is sent before it is open, or while it is away, waits in its queue. Where a proxy
+// refuses WebSocket, the same client goes on over Server-Sent Events and posts to `/events`
+// (and back to WebSocket once it works): nothing below notices.
+const client = connect('/', { fallback: sseFallback({ path: '/events' }) })
 
 // --- this tab's session: name, resume token, rooms --------------------------------------
 const SESSION = 'twinport-chat'

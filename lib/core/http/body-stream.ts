@@ -35,13 +35,18 @@ export class BodyStreamError extends Error {
 
 /**
  * What a request knows of the exchange it belongs to, given by the server that reads it: the
- * exchange's cancellation signal and, for a route that streams its body, that body. A server
+ * exchange's cancellation signal and the body still to be read (streamed, or held back from the middleware). A server
  * passes itself and the exchange's number, so a request costs no object of its own for this.
  */
 export interface ExchangeOwner {
   /** Aborted when the client goes away, the exchange times out, or the server drains. */
   signalOf(exchange: number): AbortSignal
-  /** The streamed body of the exchange, when its route streams its body. */
+  /**
+   * The body of the exchange still to be read: for a route that streams its body, that body;
+   * for a route that takes it whole, the body the server held back from the middleware (the
+   * dispatch reads it once the middleware and the router let the request through, and gives the
+   * handler a request carrying it). `undefined` when the request carries its body itself.
+   */
   bodyOf(exchange: number): BodyStream | undefined
   /**
    * Told which route took the exchange (its path template, `/users/{id}`), as the router finds

@@ -19,8 +19,10 @@ const HEX_DIGITS = '0123456789abcdef'
  * new TextDecoder().decode(chunkSizeLine(255)) // 'ff\r\n'
  */
 export const chunkSizeLine = (size: number): Uint8Array => {
+  // Counted by division, not `16 ** digits`: a power is a call into the math library where
+  // the code is not optimised yet, and this runs for every piece of a streamed body.
   let digits = 1
-  while (digits < 14 && size >= 16 ** digits) digits++
+  for (let rest = Math.floor(size / 16); rest > 0 && digits < 14; rest = Math.floor(rest / 16)) digits++
   const out = new Uint8Array(digits + 2)
   let rest = size
   for (let i = digits - 1; i >= 0; i--) {

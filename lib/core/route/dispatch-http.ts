@@ -11,13 +11,14 @@
  */
 import { BodyStreamError, type ExchangeOwner } from '../http/body-stream.js'
 import { MultipartReadError } from '../http/multipart/read-multipart.js'
-import { makeRequest } from '../http/request.js'
+import { makeRequest, type Params } from '../http/request.js'
 import { errorResponse, isResponse, json, noContent } from '../http/response.js'
 import { withHeader } from '../http/response-updates.js'
 import type { HttpRequest, Json, Response } from '../http/types.js'
 import { composeHttp, type HttpStack } from './compose-http.js'
 import type { HttpMiddleware } from './http-middleware.js'
 import type { CompiledRoutes } from './compiled-routes.js'
+import type { HttpRoute } from './route.js'
 import type { HttpContext } from './http-context.js'
 import { inertHttpContext } from './inert-http-context.js'
 import { createRouteMemo, matchRoute, matchStatic, type RouteMemo } from './match-route.js'
@@ -88,6 +89,33 @@ const settle = (result: unknown, options: HttpDispatchOptions, request: HttpRequ
   })
 }
 
+const NO_PARAMS: Params = Object.freeze({})
+
+// The route's handler on its Request. A route that takes its body whole, on a server that held
+// the body back from the middleware (it had not all arrived with the head, or a middleware
+// runs), reads it now: the request got past the middleware and the router, so this is where
+// the body is wanted (`Expect: 100-continue` is answered here). The handler gets the body
+// whole, as if it had come with the head; a body that cannot be read is the client's fault
+// (413 past the route's limit, 400 cut off), answered by `settle`.
+const run = (
+  route: HttpRoute,
+  request: HttpRequest,
+  params: Params,
+  ctx: HttpContext,
+  options: HttpDispatchOptions,
+  owner: ExchangeOwner | undefined,
+  exchange: number,
+): Response | Promise<Response> => {
+  const streamed = route.body === 'stream'
+  if (!streamed && owner !== undefined) {
+    const held = owner.bodyOf(exchange)
+    if (held !== undefined) {
+      return settle(held.bytes().then((body) => route.handler(makeRequest({ ...request, body }, params, owner, exchange, false), ctx)), options, request)
+    }
+  }
+  return settle(route.handler(makeRequest(request, params, owner, exchange, streamed), ctx), options, request)
+}
+
 // The innermost step: the preflight or the route. Errors become a reported 500 here, inside
 // the middleware, so a middleware sees the 500 like any other answer.
 const answer = (
@@ -106,7 +134,7 @@ const answer = (
     const endpoint = matchStatic(compiled, request.method, request.path, memo)
     if (endpoint !== undefined) {
       owner?.routed?.(exchange, endpoint.route.path)
-      return settle(endpoint.route.handler(makeRequest(request, {}, owner, exchange, endpoint.route.body === 'stream'), ctx), options, request)
+      return run(endpoint.route, request, NO_PARAMS, ctx, options, owner, exchange)
     }
     const match = matchRoute(compiled, request.method, request.path, memo)
     switch (match._tag) {
@@ -118,7 +146,7 @@ const answer = (
         return errorResponse(400, 'Bad Request')
       case 'RouteFound':
         owner?.routed?.(exchange, match.route.path)
-        return settle(match.route.handler(makeRequest(request, match.params, owner, exchange, match.route.body === 'stream'), ctx), options, request)
+        return run(match.route, request, match.params, ctx, options, owner, exchange)
     }
   } catch (error) {
     const fault = clientFault(error)

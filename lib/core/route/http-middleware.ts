@@ -12,6 +12,8 @@ import type { Next } from '../middleware/compose.js'
  * To go on: `return next()`, or `next({ ...request, headers })` to change what the rest
  * (routing included) sees; the response of `next` can be changed on its way out. To
  * answer early: return a Response without calling `next`. Throwing or rejecting gives 500.
+ * On a server it runs on the request's head: `request.body` is empty, and the body is read
+ * (for the handler) only once the middleware has let the request through.
  *
  * @example
  * const requireToken: HttpMiddleware = (req, next) =>

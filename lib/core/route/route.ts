@@ -39,8 +39,9 @@ export type StreamHttpHandler<P extends Params, R = unknown> = (req: StreamReque
 /** How an HTTP route takes its request body. */
 export interface HttpRouteOptions {
   /**
-   * `'buffer'` (the default): the body is read whole, then the middleware and the handler
-   * run. `'stream'`: the middleware and the handler run on the head, and `req.body` is a
+   * `'buffer'` (the default): the middleware and the router run on the head, then the body
+   * is read whole (`Expect: 100-continue` answered first) and the handler gets it.
+   * `'stream'`: the middleware and the handler run on the head, and `req.body` is a
    * `BodyStream` read as it arrives (`Expect: 100-continue` is answered when it is first read).
    */
   readonly body?: 'buffer' | 'stream'

@@ -13,6 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { BodyStream, ExchangeOwner } from '../../core/http/body-stream.js'
 import type { TraceContext } from '../../core/trace/trace-context.js'
 import { bodyIncomplete, bodyTooLarge, type HttpError } from '../../core/http/http-error.js'
+import { bodyStreamOf } from '../../core/http/in-process-exchange.js'
 import { httpErrorResponse } from '../../core/http/http-error-response.js'
 import type { Head } from '../../core/http/parse-head.js'
 import { type HttpNeedMore, parseHttpRequest } from '../../core/http/parse-http-request.js'
@@ -31,6 +32,7 @@ import { isWebSocketUpgrade } from '../../core/ws/validate-upgrade.js'
 import { BodyIntake } from '../http/body-intake.js'
 import { RequestBody } from '../http/request-body.js'
 import { type PumpOutcome, ResponsePump } from '../http/response-pump.js'
+import { SocketSink } from '../http/socket-sink.js'
 import { ByteQueue } from './byte-queue.js'
 import { httpDate } from './http-date.js'
 import type { HttpShared } from './http-shared.js'
@@ -133,7 +135,8 @@ export class HttpConnection<S> implements ExchangeOwner {
   private finishing = false // end the connection once every owed response is written
   private flushQueued = false
   private requestStartedAt = 0
-  private idleSince: number
+  // When the connection last became idle; -1 until the first sweep after its accept (below).
+  private idleSince = -1
   // Responses ready together leave in one write. The first is kept as it is (a lone answer
   // is written uncopied), and so are the answers that are the same array again (`repeats`
   // copies of `out`); from the first other one on they are copied, one after another, into a
@@ -147,7 +150,7 @@ export class HttpConnection<S> implements ExchangeOwner {
   // exchange (its signal, its streamed body) is kept only while the exchange runs, and only once asked.
   private exchanges = 0
   private signals: Map<number, AbortController> | undefined = undefined
-  private bodies: Map<number, RequestBody> | undefined = undefined
+  private bodies: Map<number, BodyStream> | undefined = undefined
   // The route template of the exchange being dispatched now (`routed`), and of exchanges
   // routed later (an asynchronous middleware): what the metrics label a request with.
   private routing = 0
@@ -175,7 +178,6 @@ export class HttpConnection<S> implements ExchangeOwner {
     /** The id of the connection's client (the engine's record of it; it stays until an upgrade). */
     readonly clientId: number,
   ) {
-    this.idleSince = shared.timers.now()
   }
 
   /** Feeds bytes read from the socket. */
@@ -248,10 +250,18 @@ export class HttpConnection<S> implements ExchangeOwner {
     else if (this.shared.instrumentation.active) (this.lateRoutes ??= new Map()).set(exchange, route)
   }
 
-  /** Enforces the time-outs at time `now` (milliseconds). */
-  sweep(now: number): void {
+  /**
+   * Enforces the time-outs at time `now` (milliseconds). `stalled`: the sweep comes late, after
+   * a stall of the server's own (a long synchronous task), so nothing is judged this time:
+   * bytes that arrived meanwhile are read first (the sweep runs before the reads of its turn).
+   */
+  sweep(now: number, stalled = false): void {
     const { socket, queue, shared } = this
     if (shared.io.isClosed(socket) || shared.io.isEnded(socket)) return
+    // The idle clock of a fresh connection starts here, not at its accept: its request could
+    // not have been read before (a connection accepted just before a stall is not cut at once).
+    if (this.idleSince < 0) this.idleSince = now
+    if (stalled) return
     const pump = this.pump
     if (pump !== undefined) {
       // A socket that took nothing for a heartbeat is a client gone without a FIN (or one
@@ -262,8 +272,10 @@ export class HttpConnection<S> implements ExchangeOwner {
     }
     const intake = this.intake
     if (intake !== undefined) {
-      // Paused by us (the handler is behind) is no silence of the client's.
-      if (!this.paused && now - intake.lastAt > shared.limits.streamIdleMs) {
+      // Paused by us (the handler is behind) is no silence of the client's. A body read whole
+      // is also held to the request time-out, as when it was read with its head.
+      const idle = !this.paused && now - intake.lastAt > shared.limits.streamIdleMs
+      if (idle || (intake.whole && now - this.requestStartedAt > shared.limits.requestTimeoutMs)) {
         shared.debug('request body time-out', { received: intake.body.received })
         this.bodyFailed(bodyIncomplete(intake.body.received))
       }
@@ -395,7 +407,7 @@ export class HttpConnection<S> implements ExchangeOwner {
       slots.shift()
       this.gather(head.bytes)
       if (head.exchange !== undefined) this.endExchange(head.exchange)
-      if (!head.close && this.unreadBody(head.exchange)) head.close = true
+      if (this.unreadBody(head.exchange)) head.close = true
       if (head.close) {
         this.send()
         io.end(socket)
@@ -416,8 +428,8 @@ export class HttpConnection<S> implements ExchangeOwner {
   // An answer given synchronously is serialized at once and written when the chunk is parsed
   // (straight into the outgoing bytes when no earlier answer is owed); an asynchronous one
   // corks the socket, so answers settling in the same turn leave together.
-  private dispatch(request: HttpRequest, date: string, body?: RequestBody): void {
-    const keepAlive = request.keepAlive && !this.shared.draining()
+  private dispatch(request: HttpRequest, date: string, body?: BodyStream): void {
+    let keepAlive = request.keepAlive && !this.shared.draining()
     if (!keepAlive) this.stopped = true
     const exchange = ++this.exchanges
     if (body !== undefined) (this.bodies ??= new Map()).set(exchange, body)
@@ -432,6 +444,11 @@ export class HttpConnection<S> implements ExchangeOwner {
       if (instrumentation.active) {
         instrumentation.requestAnswered(request.method, this.route, answer.status, started)
         if (this.traces !== undefined) this.traces.delete(exchange)
+      }
+      // Answered before its body arrived (a 404, a refusal): nothing can follow it.
+      if (this.intake !== undefined && this.intake.exchange === exchange) {
+        keepAlive = false
+        this.stopped = true
       }
       if (isStreamBody(answer.body)) {
         this.slots.push(this.streamSlot(answer, request, keepAlive, date, exchange))
@@ -458,8 +475,15 @@ export class HttpConnection<S> implements ExchangeOwner {
       // Answered by the connection already (413 mid-body), or the client is gone.
       if (slot.settled === true || this.gone) return
       const now = this.shared.timers.now()
-      if (isStreamBody(res.body)) Object.assign(slot, this.streamSlot(res, request, keepAlive, httpDate(now), exchange))
-      else slot.bytes = this.serialize(res, request, keepAlive, httpDate(now))
+      // Answered before its body's end (a middleware's 401, a handler that did not read it):
+      // the answer says the connection closes, and it does once the answer is out.
+      const keep = keepAlive && (this.intake === undefined || this.intake.exchange !== exchange)
+      if (!keep) {
+        slot.close = true
+        this.stopped = true
+      }
+      if (isStreamBody(res.body)) Object.assign(slot, this.streamSlot(res, request, keep, httpDate(now), exchange))
+      else slot.bytes = this.serialize(res, request, keep, httpDate(now))
       // Flushed once after every answer settled in this turn, so pipelined answers leave together.
       if (this.slots[0] === slot && !this.flushQueued) {
         this.flushQueued = true
@@ -506,30 +530,37 @@ export class HttpConnection<S> implements ExchangeOwner {
     else decide(decided)
   }
 
-  // A request read whole: dispatched as it is, unless its route streams its body (then its
-  // body, here already, is that stream's only piece) or holds it to a smaller limit.
-  // (A route that streams its body reads a whole one as a stream of one piece: the Request
-  // makes it.) Only a body past the smallest limit of any route is looked at here.
+  // A request read whole: dispatched as it is, unless its route holds it to a smaller limit
+  // (only a body past the smallest limit of any route is looked at here) or a middleware runs.
+  // (A route that streams its body reads a whole one as a stream of one piece.)
   private dispatchWhole(request: HttpRequest, date: string): void {
     const size = request.body.length
+    if (size === 0) return this.dispatch(request, date)
     if (size > this.shared.smallestMaxBody) {
       const plan = this.shared.bodyPlan(request.method, request.path)
       if (plan !== undefined && size > plan.maxBody) return this.answerNow(httpErrorResponse(bodyTooLarge(plan.maxBody)), true)
     }
+    // The middleware sees the head alone, as when the body comes after it (however the bytes
+    // were cut): the body waits beside the request, and the dispatch gives it to the route.
+    if (this.shared.hasMiddleware) return this.dispatch({ ...request, body: EMPTY_BODY }, date, bodyStreamOf([request.body], size))
     this.dispatch(request, date)
   }
 
   // The head of a request whose body is still arriving. Answers whether the connection took
-  // the request over (its body is streamed, or it was refused); otherwise parsing goes on.
+  // the request over; otherwise (a handshake with a body) parsing goes on. The middleware and
+  // the router run on the head now; the body is read beside them, held (reading paused past
+  // `HIGH_WATER`) until the route asks for it: `req.body` of a route that streams it, or the
+  // dispatch for a route that takes it whole (then the handler gets it in one piece). A
+  // refusal is answered before any byte of it is wanted, so `Expect: 100-continue` never is.
   private headArrived(head: Head, view: Uint8Array, date: string, now: number): boolean {
-    const plan = this.shared.bodyPlan(head.method, head.path)
-    if (plan === undefined) return false
+    const plan = this.shared.bodyPlan(head.method, head.path) ?? this.shared.wholePlan
     if (head.framing._tag === 'Length' && head.framing.length > plan.maxBody) {
       this.queue.clear()
       this.answerNow(httpErrorResponse(bodyTooLarge(plan.maxBody)), true)
       return true
     }
-    if (!plan.stream) {
+    // A WebSocket handshake with a body (no client sends one) is read whole, then decided.
+    if (mayUpgrade(head.headers)) {
       this.bodyLimits = plan.limits
       return false
     }
@@ -545,7 +576,7 @@ export class HttpConnection<S> implements ExchangeOwner {
     this.continued = false
     const length = head.framing._tag === 'Length' ? head.framing.length : undefined
     const body = new RequestBody(length, this.bodyControl(head.expectContinue))
-    const intake = new BodyIntake(this.exchanges + 1, body, reader.right, { maxBody: plan.maxBody, maxHeaderBytes: this.shared.httpLimits.maxHeaderBytes }, now)
+    const intake = new BodyIntake(this.exchanges + 1, body, reader.right, { maxBody: plan.maxBody, maxHeaderBytes: this.shared.httpLimits.maxHeaderBytes }, now, !plan.stream)
     this.intake = intake
     this.wantContinue = false
     this.dispatch(requestOfHead(head, EMPTY_BODY, NO_TRAILERS), date, body)
@@ -691,17 +722,11 @@ export class HttpConnection<S> implements ExchangeOwner {
 
   private startPump(slot: Slot): void {
     const stream = slot.stream as NonNullable<Slot['stream']>
-    const { io, timers } = this.shared
+    const { io } = this.shared
     const socket = this.socket
     this.gather(slot.bytes as Uint8Array)
     this.send()
-    const sink = {
-      write: (bytes: Uint8Array) => io.write(socket, bytes),
-      buffered: () => io.buffered(socket),
-      cork: () => io.cork(socket),
-      uncork: () => io.uncork(socket),
-    }
-    const pump = new ResponsePump(stream.body.source, stream.framing, stream.length, sink, () => timers.now(), (outcome) => this.pumpEnded(slot, outcome))
+    const pump = new ResponsePump(stream.body.source, stream.framing, stream.length, new SocketSink(io, socket), this.shared.now, (outcome) => this.pumpEnded(slot, outcome))
     this.pump = pump
     pump.start()
   }

@@ -33,6 +33,8 @@ import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/ins
 export class HttpShared<S> {
   readonly io: SocketIo<S>
   readonly timers: Timers
+  /** The clock, as one function per server (a streamed answer's pump calls it for every piece). */
+  readonly now: () => number
   /** A scratch array to join small answers into. */
   readonly allocate: (size: number) => Uint8Array
   /** The limits requests are parsed with: the largest body any route takes (`maxBody` per route). */
@@ -40,6 +42,10 @@ export class HttpShared<S> {
   private readonly plans: BodyPlans
   /** The smallest body limit of any route: a whole body under it is dispatched without a look at its route. */
   readonly smallestMaxBody: number
+  /** How a route without body options takes its body: whole, within the server's `limits.maxBody`. */
+  readonly wholePlan: BodyPlan
+  /** Whether HTTP middleware runs: a body is then held back from it (it sees the head). */
+  readonly hasMiddleware: boolean
 
   constructor(
     platform: Platform<S>,
@@ -65,10 +71,14 @@ export class HttpShared<S> {
   ) {
     this.io = platform.io
     this.timers = platform.timers
+    const timers = platform.timers
+    this.now = () => timers.now()
     this.allocate = platform.allocate
     this.plans = bodyPlans(compiled, { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody })
     this.httpLimits = this.plans.parseLimits
     this.smallestMaxBody = this.plans.smallestMaxBody
+    this.wholePlan = { stream: false, maxBody: limits.maxBody, limits: this.plans.parseLimits.maxBody === limits.maxBody ? this.plans.parseLimits : { ...this.plans.parseLimits, maxBody: limits.maxBody } }
+    this.hasMiddleware = dispatch.stack !== undefined || (dispatch.middleware !== undefined && dispatch.middleware.length > 0)
   }
 
   /**

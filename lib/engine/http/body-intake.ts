@@ -1,6 +1,7 @@
 /**
- * `BodyIntake`: the part of a connection that reads one streamed request body off the socket
- * (a route declared `{ body: 'stream' }`): each read goes through the core's `readBodyPiece`,
+ * `BodyIntake`: the part of a connection that reads one request body off the socket once its
+ * head has been dispatched (a route declared `{ body: 'stream' }`, or a route that takes its
+ * body whole, whose body came after its head): each read goes through the core's `readBodyPiece`,
  * its data to the handler's `RequestBody`, and what follows the body back to the connection
  * as the next request's bytes. Only a framing line cut between two reads is copied.
  *
@@ -30,6 +31,8 @@ export class BodyIntake {
     private reader: BodyReader,
     private readonly limits: BodyReadLimits,
     now: number,
+    /** The route takes the body whole (the request time-out holds), rather than streaming it. */
+    readonly whole = false,
   ) {
     this.lastAt = now
   }

@@ -39,6 +39,10 @@ export class ResponsePump {
   private stopped: PumpOutcome | undefined
   private wake: (() => void) | undefined
   private sent = 0
+  // The size line of the last chunk, kept for the next one of the same size (a source most
+  // often gives pieces of one size): no array made per piece.
+  private lineFor = -1
+  private line: Uint8Array = LAST_CHUNK
   /** When the source last gave a piece (or the pump started), for the idle time-out. */
   idleSince: number
   /** When the pump started waiting for the socket to take its backlog, or -1. */
@@ -135,7 +139,11 @@ export class ResponsePump {
     if (this.framing === 'close') return this.sink.write(bytes)
     // One system call for the size line, the data (uncopied) and the tail.
     this.sink.cork()
-    this.sink.write(chunkSizeLine(bytes.length))
+    if (bytes.length !== this.lineFor) {
+      this.line = chunkSizeLine(bytes.length)
+      this.lineFor = bytes.length
+    }
+    this.sink.write(this.line)
     this.sink.write(bytes)
     this.sink.write(CHUNK_TAIL)
     this.sink.uncork()

@@ -71,6 +71,8 @@ test('chunk framing :: size lines in lower-case hex, the tail and the last chunk
   assert.is(dec.decode(chunkSizeLine(255)), 'ff\r\n')
   assert.is(dec.decode(chunkSizeLine(256)), '100\r\n')
   assert.is(dec.decode(chunkSizeLine(2 ** 32)), '100000000\r\n')
+  // Each edge where the line grows by a digit, up to the largest exact integer's range.
+  for (const n of [15, 16, 4095, 4096, 65535, 65536, 2 ** 32 - 1, 2 ** 52, 2 ** 53 - 1]) assert.is(dec.decode(chunkSizeLine(n)), `${n.toString(16)}\r\n`, String(n))
   for (let n = 1; n < 5000; n += 37) assert.is(dec.decode(chunkSizeLine(n)), `${n.toString(16)}\r\n`)
   assert.is(dec.decode(CHUNK_TAIL), '\r\n')
   assert.is(dec.decode(LAST_CHUNK), '0\r\n\r\n')

@@ -42,6 +42,9 @@ const answers = (socket: MemorySocket): string[] =>
     .split(/(?=HTTP\/1\.1 )/)
     .map((r) => `${r.slice(9, 12)} ${r.slice(r.indexOf('\r\n\r\n') + 4)}`)
 
+// A body that comes after its head is read once the route asks for it: answered a turn later.
+const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
+
 const GET = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:6391\r\n${extra}\r\n`
 
 test('HttpConnection :: pipelined requests answered synchronously leave in one write, in request order', async () => {
@@ -79,6 +82,7 @@ test('HttpConnection :: requests split at every byte are answered as when whole'
   const { socket, client, stop } = start()
   const raw = enc(GET('/a') + 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc' + GET('/b'))
   for (let i = 0; i < raw.length; i++) client.receiver.receive(raw.subarray(i, i + 1))
+  await settled()
   assert.equal(answers(socket), ['200 a', '200 abc', '200 {"b":1}'])
   await stop()
 })
@@ -86,7 +90,10 @@ test('HttpConnection :: requests split at every byte are answered as when whole'
 test('HttpConnection :: 100 Continue for a pipelined request leaves after the answers before it', async () => {
   const { socket, client, stop } = start()
   client.receiver.receive(enc(GET('/a') + 'POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n'))
+  await settled()
+  assert.equal(answers(socket), ['200 a', '100 '])
   client.receiver.receive(enc('abc'))
+  await settled()
   assert.equal(answers(socket), ['200 a', '100 ', '200 abc'])
   await stop()
 })
@@ -97,6 +104,81 @@ test('HttpConnection :: a JSON body that cannot be encoded goes out as 500 and i
   assert.equal(answers(socket), ['500 {"error":"unserializable_body"}', '200 a', '500 {"error":"unserializable_body"}'])
   const reports = entries.filter((e) => e.level === 'error' && e.message.includes('is not JSON'))
   assert.is(reports.length, 2)
+  await stop()
+})
+
+// A guard before a route that reads its body whole: what the middleware saw, whether the body was read.
+const guarded = () => {
+  const seen = { middleware: [] as number[], handled: 0 }
+  const engine = createEngine(
+    {
+      routes: [httpRoute('POST', '/echo', (req) => (seen.handled++, response(req.rawBody))), httpRoute('GET', '/a', () => text('a'))],
+      httpMiddleware: [
+        (req, next) => {
+          seen.middleware.push(req.body.length)
+          return req.headers.some(([name]) => name === 'Authorization') ? next() : json({ error: 'Unauthorized' }, 401)
+        },
+      ],
+      logger: makeLogger(() => undefined),
+    },
+    memoryPlatform<MemorySocket>(),
+  )
+  return { seen, ...acceptMemorySocket(engine) }
+}
+
+test('HttpConnection :: middleware runs on the head: it sees no body whether the body came with the head or after it; the handler gets it whole', async () => {
+  const { socket, client, seen, stop } = guarded()
+  const post = 'POST /echo HTTP/1.1\r\nHost: x\r\nAuthorization: y\r\nContent-Length: 3\r\n\r\nabc'
+  client.receiver.receive(enc(post))
+  await settled()
+  const raw = enc(post + GET('/a', 'Authorization: y\r\n'))
+  for (let i = 0; i < raw.length; i++) client.receiver.receive(raw.subarray(i, i + 1))
+  await settled()
+  assert.equal(answers(socket), ['200 abc', '200 abc', '200 a'])
+  assert.equal(seen.middleware, [0, 0, 0])
+  assert.is(socket.ended, false)
+  await stop()
+})
+
+test('HttpConnection :: refused under Expect: 100-continue: 401 with Connection: close, no 100, the body never read, the connection ended', async () => {
+  const { socket, client, seen, stop } = guarded()
+  client.receiver.receive(enc('POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n'))
+  await settled()
+  assert.equal(answers(socket), ['401 {"error":"Unauthorized"}'])
+  assert.match(latin1(socket.out[0] as Uint8Array), 'Connection: close\r\n')
+  assert.is(socket.ended, true)
+  // What comes after is neither body nor requests.
+  client.receiver.receive(enc('abc' + GET('/a', 'Authorization: y\r\n')))
+  await settled()
+  assert.is(answers(socket).length, 1)
+  assert.is(seen.handled, 0)
+  await stop()
+})
+
+test('HttpConnection :: accepted under Expect: 100-continue: 100 once the middleware let it through, then the answer; chunked alike', async () => {
+  const { socket, client, stop } = guarded()
+  client.receiver.receive(enc('POST /echo HTTP/1.1\r\nHost: x\r\nAuthorization: y\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n'))
+  await settled()
+  assert.equal(answers(socket), ['100 '])
+  client.receiver.receive(enc('2\r\nab\r\n'))
+  client.receiver.receive(enc('1\r\nc\r\n0\r\n\r\n'))
+  await settled()
+  assert.equal(answers(socket), ['100 ', '200 abc'])
+  assert.is(socket.ended, false)
+  await stop()
+})
+
+test('HttpConnection :: a refused body that had all arrived is dropped and the requests behind it answered; with no route, the body is not read either', async () => {
+  const { socket, client, stop } = guarded()
+  client.receiver.receive(enc('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n'))
+  client.receiver.receive(enc('abc' + GET('/a', 'Authorization: y\r\n')))
+  await settled()
+  assert.equal(answers(socket), ['401 {"error":"Unauthorized"}', '200 a'])
+  assert.is(socket.ended, false)
+  client.receiver.receive(enc('POST /nowhere HTTP/1.1\r\nHost: x\r\nAuthorization: y\r\nContent-Length: 3\r\n\r\n'))
+  await settled()
+  assert.equal(answers(socket).slice(2), ['404 {"error":"Not Found"}'])
+  assert.is(socket.ended, true)
   await stop()
 })
 

@@ -69,6 +69,15 @@ test('ResponsePump :: chunked: each piece as size line, data, CRLF in one cork, 
   assert.ok(pump.ended)
 })
 
+test('ResponsePump :: chunked: pieces of one size share a size line, and a piece of another size gets its own', async () => {
+  const a = new Uint8Array(16).fill(0x61)
+  const { pump, rec, outcome } = pumpOf(pieces(a, a, 'bcd', a, new Uint8Array(4096).fill(0x62), a), 'chunked')
+  pump.start()
+  assert.equal(await outcome, { _tag: 'Sent' })
+  const x16 = `10\r\n${'a'.repeat(16)}\r\n`
+  assert.is(rec.text(), `${x16}${x16}3\r\nbcd\r\n${x16}1000\r\n${'b'.repeat(4096)}\r\n${x16}0\r\n\r\n`)
+})
+
 test('ResponsePump :: length: the bytes as they are, and Sent when exactly the length came', async () => {
   const { pump, rec, outcome } = pumpOf(pieces('ab', 'cde'), 'length', 5)
   pump.start()

@@ -1,6 +1,7 @@
 /**
- * The chat page's copy of `twinport/client` (`examples/chat/public/twinport-client.js`) is
- * the bundle of `lib/client/` as it is now, holds nothing from outside it, and is served.
+ * The chat page's copy of `twinport/client` and `twinport/client/fallback`
+ * (`examples/chat/public/twinport-client.js`) is the bundle of `lib/client/` as it is now, holds
+ * nothing from outside it but the core's two dependency-free readers, and is served.
  */
 import { readFileSync } from 'node:fs'
 import { suite } from 'uvu'
@@ -16,18 +17,20 @@ bundle('bundleClient :: the committed file is the bundle of lib/client (run exam
   assert.ok(committed === (await bundleClient()), 'examples/chat/public/twinport-client.js is stale: run `npx tsx examples/chat/bundle-client.ts`')
 })
 
-bundle('bundleClient :: an ES module of lib/client and the core\'s dependency-free wire module alone, exporting connect and RequestError', async () => {
+bundle('bundleClient :: an ES module of lib/client and the core\'s dependency-free wire module and SSE reader alone, exporting connect, RequestError and sseFallback', async () => {
   const text = await bundleClient()
   const sources = [...text.matchAll(/^\/\/ (\S+\.ts)$/gm)].map((m) => m[1] as string)
   assert.ok(sources.length > 5, String(sources))
   assert.equal(
-    // The envelope's wire rules are the server's own (lib/core/ws/envelope-wire.ts, no imports).
-    sources.filter((s) => !s.startsWith('lib/client/') && s !== 'lib/core/ws/envelope-wire.ts'),
+    // The envelope's wire rules are the server's own (lib/core/ws/envelope-wire.ts, no imports),
+    // and so is the fallback's reader of event streams (lib/core/sse/read-sse-events.ts).
+    sources.filter((s) => !s.startsWith('lib/client/') && s !== 'lib/core/ws/envelope-wire.ts' && s !== 'lib/core/sse/read-sse-events.ts'),
     [],
   )
   assert.not.match(text, /^import /m)
   assert.match(text, /export \{[^}]*\bconnect\b[^}]*\}/)
   assert.match(text, /export \{[^}]*\bRequestError\b[^}]*\}/)
+  assert.match(text, /export \{[^}]*\bsseFallback\b[^}]*\}/)
 })
 
 bundle('chat routes :: GET /twinport-client.js serves the bundle as JavaScript', async () => {

@@ -1,0 +1,37 @@
+/**
+ * A free 127.0.0.1 port, and waiting until a port accepts connections (bench/static-files.ts's
+ * nginx, which is not started through bench/load/start-server.ts).
+ */
+import { connect, createServer } from 'node:net'
+
+/** A port free now on 127.0.0.1 (the kernel's pick). */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      s.close(() => resolve(port))
+    })
+  })
+
+const accepts = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port })
+    s.once('connect', () => {
+      s.destroy()
+      resolve(true)
+    })
+    s.once('error', () => resolve(false))
+  })
+
+/** Whether `port` accepts a connection within `timeoutMs`, tried every 100 ms. */
+export const waitForPort = async (port: number, timeoutMs: number): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await accepts(port)) return true
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return false
+}

@@ -56,6 +56,7 @@ import { HttpCompression } from './http/http-compression.js'
 import { WsShared } from './connection/ws-shared.js'
 import { SseShared } from './connection/sse-shared.js'
 import { NO_INSTRUMENTATION } from './instrumentation/instrumentation.js'
+import { combineInstrumentation } from './instrumentation/combine-instrumentation.js'
 import { observeServer, startMetrics } from './instrumentation/start-metrics.js'
 import { startLimits } from './limit/start-limits.js'
 
@@ -139,7 +140,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const cluster = options.cluster ?? inProcessCluster()
   // The server's metrics (on unless `metrics: false`), and the instrumentation the engine calls.
   const metrics = startMetrics(options.metrics, options.cluster?.nodeId, new Set(compiled.events.keys()), timers)
-  const instrumentation = metrics?.instrumentation ?? NO_INSTRUMENTATION
+  const instrumentation = combineInstrumentation(metrics?.instrumentation ?? NO_INSTRUMENTATION, options.instrumentation ?? NO_INSTRUMENTATION)
+  instrumentation.bind?.({ registry: metrics?.registry, node: cluster.nodeId })
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const table = new ClientTable<S>()

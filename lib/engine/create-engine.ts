@@ -176,6 +176,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       if (broadcaster.busy) batcher.hold(socket)
     },
     afterIo: (run) => timers.afterIo(run),
+    now: () => timers.now(),
     onSlowConsumer: (outlet, bytes) => {
       instrumentation.slowConsumer()
       logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes })

@@ -4,6 +4,7 @@
  * performs the effects; the core only passes it on. Types only; pure and portable.
  */
 import type { HttpRequest } from '../http/types.js'
+import type { AdminView } from '../admin/admin-snapshot.js'
 import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'
 import type { RawMessage } from './raw-message.js'
@@ -69,4 +70,6 @@ export interface SocketContext {
   readonly remoteAddress?: string | undefined
   /** The server's rate limiter (`rateLimit` events use it); absent outside a server: no limit. */
   readonly limiter?: RateLimiter
+  /** Read-only: the server's state for the admin page (`adminRoutes`); absent outside a server. */
+  readonly admin?: AdminView
 }

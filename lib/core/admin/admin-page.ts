@@ -20,6 +20,7 @@ export const adminHtml = (path: string, refreshMs: number): string => `<!doctype
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>twinport admin</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${escapeAttribute(path)}/admin.css">
 <script type="module" src="${escapeAttribute(path)}/admin.js"></script>
 </head>
@@ -78,8 +79,9 @@ h2 { margin: 0 0 8px; font-size: 15px; text-transform: uppercase; letter-spacing
 #status { margin: 0; padding: 2px 10px; border-radius: 999px; font-size: 13px; border: 1px solid var(--line); }
 #status[data-state="open"] { color: var(--ok); border-color: currentColor; }
 #status[data-state="refused"], #status[data-state="closed"] { color: var(--bad); border-color: currentColor; }
-main { max-width: 1200px; margin: 0 auto; padding: 16px; display: grid; gap: 20px; }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 10px; }
+main { max-width: 1200px; margin: 0 auto; padding: 16px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 20px; }
+main > section { min-width: 0; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); gap: 10px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; display: flex; flex-direction: column; min-width: 0; }
 .card .label { font-size: 12px; color: var(--muted); }
 .card .value { font-size: 22px; font-weight: 600; font-variant-numeric: tabular-nums; }
@@ -96,6 +98,7 @@ tr.missing td { color: var(--bad); }
 #errors { list-style: none; margin: 0; padding: 0; background: var(--card); border: 1px solid var(--line); border-radius: 8px; max-height: 320px; overflow-y: auto; }
 #errors li { padding: 7px 10px; border-bottom: 1px solid var(--line); display: grid; grid-template-columns: auto auto 1fr; gap: 4px 10px; align-items: baseline; }
 #errors li:last-child { border-bottom: 0; }
+#errors:empty { display: none; }
 #errors .when, #errors .where { font-size: 12px; color: var(--muted); font-variant-numeric: tabular-nums; }
 #errors .what { overflow-wrap: anywhere; min-width: 0; }
 #errors .kind-event .what { color: var(--accent); }

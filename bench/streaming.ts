@@ -20,11 +20,20 @@
  *             RSS growth ≤ 32 MiB.
  *   upload1g  one 1 GiB [64 MiB] upload the same way, the file kept and hashed again from disk
  *             after the run (byte-identical), then deleted. Target: twinport RSS growth ≤ 16 MiB.
+ *   parse1g   the same 1 GiB [64 MiB] upload with `?sink=count`: the file's bytes are counted,
+ *             not hashed or written, so the server CPU per GiB is the upload path's alone
+ *             (socket reads, body framing, the multipart parser). No target; the share of the
+ *             sink is upload1g's CPU minus this.
  *
- * Every answer is checked (body length and framing; each file's size and sha256 and the
+ * Warm-up, the same for every contender on each fresh server: downloads, `--warm-runs` [2]
+ * full-size downloads (default 4), the first of which is reported apart as the cold run;
+ * uploads, four uploads of one client's file size, one after the other. Then a full GC
+ * (every peer runs with `--expose-gc` and collects on SIGUSR2, bench/peers/gc-on-signal.ts)
+ * and a wait until the server's RSS holds still (streaming/settle-rss.ts), then the measured
+ * run. Every answer is checked (body length and framing; each file's size and sha256 and the
  * text field), and a run that fails is reported with its reason, not measured. Server RSS
  * growth is the peak during the run (kernel high-water mark reset at the start, and sampled)
- * minus the RSS before it, after a short warm-up request. Servers are started pinned to CPU 0
+ * minus that settled RSS. Servers are started pinned to CPU 0
  * (load/start-server.ts, 127.0.0.1, a free port), this process and its clients run on CPU 1.
  * Client bodies are streamed from a generator (views of one 64 KiB pattern), never held.
  * Every wait is bounded; the temporary directory is removed at exit. The Markdown section is
@@ -33,7 +42,7 @@
 import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CLK_TCK, processCpuTicks } from './load/proc.js'
@@ -44,14 +53,17 @@ import { download } from './streaming/download-client.js'
 import { patternSha256 } from './streaming/multipart-body.js'
 import { renderStreaming, type StreamRun, type StreamWorkload } from './streaming/render-streaming.js'
 import { startRssMeter } from './streaming/rss-meter.js'
+import { settleRss } from './streaming/settle-rss.js'
+import type { SinkMode } from './peers/stream-sink.js'
 import { upload, type Upload } from './streaming/upload-client.js'
 
 const { values: opt } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
-    only: { type: 'string', default: 'download,upload64,upload1g' },
+    only: { type: 'string', default: 'download,upload64,upload1g,parse1g' },
     contenders: { type: 'string' },
+    'warm-runs': { type: 'string' },
     source: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.tmp/streaming-results.md' },
   },
@@ -62,8 +74,9 @@ const ROUNDS = Math.max(1, Math.min(20, Number(opt.rounds ?? (QUICK ? 1 : 3)) ||
 const KIB = 1024
 const MIB = 1024 * KIB
 const SIZES = QUICK
-  ? { chunks: 512, chunk: 64 * KIB, clients: 8, clientFile: 2 * MIB, big: 64 * MIB, warmDownload: 4 * MIB }
-  : { chunks: 4096, chunk: 64 * KIB, clients: 64, clientFile: 16 * MIB, big: 1024 * MIB, warmDownload: 16 * MIB }
+  ? { chunks: 512, chunk: 64 * KIB, clients: 8, clientFile: 2 * MIB, big: 64 * MIB }
+  : { chunks: 4096, chunk: 64 * KIB, clients: 64, clientFile: 16 * MIB, big: 1024 * MIB }
+const WARM_RUNS = Math.max(1, Math.min(10, Number(opt['warm-runs'] ?? (QUICK ? 2 : 4)) || 1))
 const DOWNLOAD_TIMEOUT_MS = 60_000
 const UPLOAD_TIMEOUT_MS = 180_000
 const BIG_TIMEOUT_MS = 300_000
@@ -72,6 +85,7 @@ const WORKLOADS: Record<StreamWorkload, readonly string[]> = {
   download: ['twinport', 'raw-net', 'node-http'],
   upload64: ['twinport', 'fastify'],
   upload1g: ['twinport', 'fastify'],
+  parse1g: ['twinport', 'fastify'],
 }
 const SCRIPTS: Record<string, string> = {
   twinport: 'stream-twinport',
@@ -107,6 +121,10 @@ if (opt.source !== true && !built) log('the build failed: every server runs from
 const scriptOf = (contender: string): string =>
   built ? `bench/.tmp/dist/bench/peers/${SCRIPTS[contender]}.js` : `bench/peers/${SCRIPTS[contender]}.ts`
 
+// The machine's load when the section is written: other engineers share the 2 cores.
+const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(' / ')
+const loadAverage = (): string => `load average (1 / 5 / 15 min) ${loadAtStart} at the start, ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end`
+
 // ---- one run ---------------------------------------------------------------------------------
 
 const PATTERN = randomBytes(64 * KIB)
@@ -131,7 +149,7 @@ interface UploadAnswer {
 }
 
 // What is wrong with an upload's answer, or undefined when it is right.
-const checkUpload = (u: Upload, client: string, size: number): string | undefined => {
+const checkUpload = (u: Upload, client: string, size: number, mode: SinkMode): string | undefined => {
   if (u.status !== 200) return `status ${u.status}${u.error === undefined ? '' : ` (${u.error})`}: ${u.body.slice(0, 200)}`
   let answer: UploadAnswer
   try {
@@ -144,7 +162,7 @@ const checkUpload = (u: Upload, client: string, size: number): string | undefine
   if (answer.files?.length !== 1 || file === undefined) return `expected one file, got ${JSON.stringify(answer.files)}`
   if (file.field !== 'file' || file.filename !== `client-${client}.bin`) return `file part named ${JSON.stringify(file.field)} / ${JSON.stringify(file.filename)}`
   if (file.size !== size) return `file size: expected ${size}, got ${JSON.stringify(file.size)}`
-  if (file.sha256 !== expectedSha(size)) return 'sha256 differs from the bytes sent'
+  if (mode !== 'count' && file.sha256 !== expectedSha(size)) return 'sha256 differs from the bytes sent'
   return undefined
 }
 
@@ -169,15 +187,19 @@ const downloadOnce = async (port: number, chunks: number): Promise<Measured> => 
   return { ok: error === undefined, ms: d.ms, bytes: d.bodyBytes, ...(error === undefined ? {} : { error }) }
 }
 
-const uploadMany = async (port: number, clients: number, size: number, keep: boolean): Promise<Measured> => {
+const TARGETS: Record<SinkMode, string> = { delete: '/upload', keep: '/upload?keep=1', count: '/upload?sink=count' }
+
+const uploadMany = async (port: number, clients: number, size: number, mode: SinkMode): Promise<Measured> => {
+  const keep = mode === 'keep'
+  const timeoutMs = clients === 1 && size > 256 * MIB ? BIG_TIMEOUT_MS : UPLOAD_TIMEOUT_MS
   const t0 = performance.now()
   const answers = await Promise.all(
     Array.from({ length: clients }, (_, i) =>
-      upload({ port, target: keep ? '/upload?keep=1' : '/upload', boundary: boundary(), client: String(i), size, pattern: PATTERN, timeoutMs: keep ? BIG_TIMEOUT_MS : UPLOAD_TIMEOUT_MS }),
+      upload({ port, target: TARGETS[mode], boundary: boundary(), client: String(i), size, pattern: PATTERN, timeoutMs }),
     ),
   )
   const ms = performance.now() - t0
-  const problems = answers.map((u, i) => checkUpload(u, String(i), size)).filter((p): p is string => p !== undefined)
+  const problems = answers.map((u, i) => checkUpload(u, String(i), size, mode)).filter((p): p is string => p !== undefined)
   if (problems.length > 0) return { ok: false, ms, bytes: clients * size, error: `${problems.length} of ${clients} uploads wrong; first: ${problems[0]}` }
   if (keep) {
     // The file as written to disk is byte-identical to what was sent.
@@ -197,33 +219,61 @@ const measure = async (workload: StreamWorkload, server: RunningServer): Promise
     case 'download':
       return downloadOnce(server.port, SIZES.chunks)
     case 'upload64':
-      return uploadMany(server.port, SIZES.clients, SIZES.clientFile, false)
+      return uploadMany(server.port, SIZES.clients, SIZES.clientFile, 'delete')
     case 'upload1g':
-      return uploadMany(server.port, 1, SIZES.big, true)
+      return uploadMany(server.port, 1, SIZES.big, 'keep')
+    case 'parse1g':
+      return uploadMany(server.port, 1, SIZES.big, 'count')
   }
 }
 
-// A short request of the same kind first, so the figures are not those of a cold server.
-const warmUp = async (workload: StreamWorkload, server: RunningServer): Promise<string | undefined> => {
-  const m = workload === 'download' ? await downloadOnce(server.port, SIZES.warmDownload / SIZES.chunk) : await uploadMany(server.port, 1, MIB, false)
-  return m.ok ? undefined : m.error
+/** What the warm-up did: the cold first download (downloads only), or why it failed. */
+interface Warm {
+  readonly error?: string
+  readonly coldMs?: number
+}
+
+// The same warm-up for every contender, long enough for the JIT to have compiled the
+// per-chunk path (Session 10's profile: one 16 MiB download left it interpreted): WARM_RUNS
+// full-size downloads, the first one kept as the cold figure; or four uploads of one client's
+// file, one after the other.
+const warmUp = async (workload: StreamWorkload, server: RunningServer): Promise<Warm> => {
+  if (workload === 'download') {
+    const seen: string[] = []
+    let coldMs: number | undefined
+    for (let i = 0; i < WARM_RUNS; i++) {
+      const m = await downloadOnce(server.port, SIZES.chunks)
+      if (!m.ok) return { error: `warm-up download ${i + 1}: ${m.error ?? 'failed'}` }
+      coldMs ??= m.ms
+      seen.push((m.bytes / MIB / (m.ms / 1000)).toFixed(0))
+    }
+    log(`  warm-up MiB/s: ${seen.join(', ')}`)
+    return coldMs === undefined ? {} : { coldMs }
+  }
+  for (let i = 0; i < 4; i++) {
+    const m = await uploadMany(server.port, 1, SIZES.clientFile, workload === 'parse1g' ? 'count' : 'delete')
+    if (!m.ok) return { error: `warm-up upload ${i + 1}: ${m.error ?? 'failed'}` }
+  }
+  return {}
 }
 
 const runOne = async (workload: StreamWorkload, contender: string, round: number): Promise<StreamRun> => {
   const base = { workload, contender, round }
-  const failed = (error: string): StreamRun => ({ ...base, ok: false, error, ms: Number.NaN, bytes: 0, rssGrowth: Number.NaN, serverCpuMs: Number.NaN, quiet: true })
-  const server = await startServer(scriptOf(contender), 20_000, [], { UPLOAD_DIR: DIR })
+  const failed = (error: string): StreamRun => ({ ...base, ok: false, error, ms: Number.NaN, bytes: 0, rssGrowth: Number.NaN, serverCpuMs: Number.NaN, quiet: true, settled: false })
+  // --expose-gc for every contender: the settled baseline below asks each for a full GC.
+  const server = await startServer(scriptOf(contender), 20_000, ['--expose-gc'], { UPLOAD_DIR: DIR })
   if (typeof server === 'string') return failed(`server did not start: ${server}`)
   try {
     const warm = await warmUp(workload, server)
-    if (warm !== undefined) return failed(`warm-up: ${warm}`)
+    if (warm.error !== undefined) return failed(`warm-up: ${warm.error}`)
+    const { settled } = await settleRss(server.pid, true)
     const { quiet } = await waitForQuiet(3000, 0.3)
     const cpu0 = processCpuTicks(server.pid) ?? Number.NaN
     const meter = startRssMeter(server.pid)
     const m = await measure(workload, server)
     const rss = meter.stop()
     const cpu1 = processCpuTicks(server.pid) ?? Number.NaN
-    return { ...base, ...m, rssGrowth: rss.growth, serverCpuMs: ((cpu1 - cpu0) * 1000) / CLK_TCK, quiet }
+    return { ...base, ...m, rssGrowth: rss.growth, serverCpuMs: ((cpu1 - cpu0) * 1000) / CLK_TCK, quiet, settled, ...(warm.coldMs === undefined ? {} : { coldMs: warm.coldMs }) }
   } finally {
     await server.stop()
     emptyDir()
@@ -244,7 +294,7 @@ for (let round = 1; round <= ROUNDS && Date.now() < deadline; round++) {
     for (const contender of order) {
       const run = await runOne(workload, contender, round)
       runs.push(run)
-      log(`round ${round} ${workload} ${contender}: ${run.ok ? `${(run.ms / 1000).toFixed(2)} s, ${(run.bytes / MIB / (run.ms / 1000)).toFixed(0)} MiB/s, RSS +${(run.rssGrowth / MIB).toFixed(1)} MiB` : `FAILED: ${run.error}`}`)
+      log(`round ${round} ${workload} ${contender}: ${run.ok ? `${(run.ms / 1000).toFixed(2)} s, ${(run.bytes / MIB / (run.ms / 1000)).toFixed(0)} MiB/s, RSS +${(run.rssGrowth / MIB).toFixed(1)} MiB, CPU ${((run.serverCpuMs * 1024 * MIB) / run.bytes).toFixed(0)} ms/GiB${run.quiet ? '' : ' (busy machine)'}` : `FAILED: ${run.error}`}`)
     }
   }
 }
@@ -254,7 +304,8 @@ const section = renderStreaming(runs, {
   command: `node --import tsx bench/streaming.ts${argv === '' ? '' : ` ${argv}`}`,
   date: new Date().toISOString().slice(0, 10),
   machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}`,
-  sizes: `Sizes: download ${(SIZES.chunks * SIZES.chunk) / MIB} MiB in ${SIZES.chunk / KIB} KiB chunks; ${SIZES.clients} concurrent uploads of ${SIZES.clientFile / MIB} MiB; one upload of ${SIZES.big / MIB} MiB.`,
+  sizes: `Sizes: download ${(SIZES.chunks * SIZES.chunk) / MIB} MiB in ${SIZES.chunk / KIB} KiB chunks, after ${WARM_RUNS} warm-up download(s) of that size on the same server (the first is the cold run); ${SIZES.clients} concurrent uploads of ${SIZES.clientFile / MIB} MiB; one upload of ${SIZES.big / MIB} MiB (uploads after four warm-up uploads of ${SIZES.clientFile / MIB} MiB). RSS growth from a settled baseline (full GC, RSS still).`,
+  load: loadAverage(),
   rounds: ROUNDS,
   compiled: built,
   notes: ['twinport\'s upload route reads the parts with the core\'s `readMultipart` and writes each file as it arrives (bench/peers/stream-sink.ts, shared with Fastify).'],

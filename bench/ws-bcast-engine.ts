@@ -4,7 +4,8 @@
  * the engine with Node's frame writer and buffer pool over the counting sockets of
  * bench/load/counting-platform.ts; `--conns` clients connect to `/bcast` (one room), and one
  * of them sends a masked text frame, which the app broadcasts to the room (as the `ws-bcast`
- * workload does), then the I/O turn ends (the flush batcher's uncorks run).
+ * workload does), then the I/O turns end until the last receiver has it (the flush batcher's
+ * uncorks run; a large broadcast's slices are written).
  *
  * Beside it, the ceiling's loop in process: one prebuilt frame written to every counting
  * socket in a plain loop (bench/peers/raw-net.ts `onBroadcast`), so the difference is what
@@ -49,13 +50,18 @@ for (const s of sockets) {
   s.flushes = 0
 }
 
-// One broadcast through the engine: a frame from the first client, then the end of the turn.
+// One broadcast through the engine: a frame from the first client, then the end of the turn,
+// and more turns until the last receiver has it (a broadcast past 512 receivers goes out a
+// slice per turn, lib/engine/delivery/broadcast-slices.ts).
 const sender = clients[0]!
+const last = sockets[conns - 1]!
 const engineStep = async (): Promise<void> => {
+  const want = last.bytes + serverFrame.length
   const copy = Buffer.allocUnsafe(frame.length)
   copy.set(frame)
   sender.receiver.receive(receivedBytes(sender, copy))
-  await turn()
+  do await turn()
+  while (last.bytes < want)
 }
 // The ceiling's loop: the prebuilt frame to every socket, then the end of the turn.
 const io = countingPlatform.io

@@ -2,13 +2,16 @@
  * Peer server of the streaming bench's uploads (`bench/streaming.ts`): fastify 5 with
  * `@fastify/multipart` (busboy) on `POST /upload`, reading the parts with `req.parts()` and
  * writing each file through the same sink as twinport's (`stream-sink.ts`: sha256 as the
- * bytes arrive, written to `UPLOAD_DIR`, then deleted), answering the same JSON as DESIGN §8's
+ * bytes arrive, written to `UPLOAD_DIR`, then deleted; `?sink=count` counts only), answering the same JSON as DESIGN §8's
  * `/upload`. Limits raised to let a 1 GiB file through (the plugin's default `fileSize` is
  * fastify's 1 MiB `bodyLimit`); no logger. HOST/PORT/UPLOAD_DIR from the environment.
  */
 import multipart from '@fastify/multipart'
 import Fastify from 'fastify'
-import { sinkFile, type SunkFile, uploadDir } from './stream-sink.js'
+import { sinkFile, sinkModeOf, type SunkFile, uploadDir } from './stream-sink.js'
+import { gcOnSignal } from './gc-on-signal.js'
+
+gcOnSignal()
 
 const DIR = uploadDir()
 const app = Fastify({ logger: false })
@@ -20,11 +23,11 @@ interface FileEntry extends SunkFile {
 }
 
 app.post('/upload', async (req) => {
-  const keep = (req.query as Record<string, string | undefined>)['keep'] === '1'
+  const mode = sinkModeOf(req.query as Record<string, unknown>)
   const fields: Record<string, string> = {}
   const files: FileEntry[] = []
   for await (const part of req.parts()) {
-    if (part.type === 'file') files.push({ field: part.fieldname, filename: part.filename, ...(await sinkFile(DIR, part.file, keep)) })
+    if (part.type === 'file') files.push({ field: part.fieldname, filename: part.filename, ...(await sinkFile(DIR, part.file, mode)) })
     else fields[part.fieldname] = String(part.value)
   }
   return { fields, files }

@@ -6,6 +6,9 @@
  */
 import { createServer, type ServerResponse } from 'node:http'
 import { streamAsk } from './stream-query.js'
+import { gcOnSignal } from './gc-on-signal.js'
+
+gcOnSignal()
 
 // Resolves on 'drain' or 'close', whichever comes first, and leaves no listener behind.
 const drained = (out: ServerResponse): Promise<void> =>

@@ -8,6 +8,9 @@
  */
 import { createServer, type Socket } from 'node:net'
 import { streamAsk } from './stream-query.js'
+import { gcOnSignal } from './gc-on-signal.js'
+
+gcOnSignal()
 
 const HEAD = Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n')
 const LAST = Buffer.from('0\r\n\r\n')

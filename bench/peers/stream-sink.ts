@@ -18,16 +18,30 @@ export interface SunkFile {
   readonly path?: string
 }
 
+/** What the sink does with a file: write it and delete it, write and keep it, or count its bytes only. */
+export type SinkMode = 'delete' | 'keep' | 'count'
+
+/** The mode a request's query asks for: `?keep=1`, `?sink=count`, else `delete`. */
+export const sinkModeOf = (query: Readonly<Record<string, unknown>>): SinkMode =>
+  query['sink'] === 'count' ? 'count' : query['keep'] === '1' ? 'keep' : 'delete'
+
 /** The directory uploads go to: `UPLOAD_DIR` from the environment (the harness makes and removes it). */
 export const uploadDir = (): string => process.env['UPLOAD_DIR'] ?? tmpdir()
 
 /**
- * Hashes and writes `data` to a fresh file under `dir`; deletes it unless `keep`.
+ * Hashes and writes `data` to a fresh file under `dir`; deletes it unless `mode` is `keep`.
+ * With `count`, reads `data` to its end and answers its size alone (`sha256` empty).
  *
  * @example
- * const { size, sha256 } = await sinkFile(uploadDir(), part.file, false)
+ * const { size, sha256 } = await sinkFile(uploadDir(), part.file, 'delete')
  */
-export const sinkFile = async (dir: string, data: AsyncIterable<Uint8Array>, keep: boolean): Promise<SunkFile> => {
+export const sinkFile = async (dir: string, data: AsyncIterable<Uint8Array>, mode: SinkMode): Promise<SunkFile> => {
+  if (mode === 'count') {
+    let counted = 0
+    for await (const chunk of data) counted += chunk.length
+    return { size: counted, sha256: '' }
+  }
+  const keep = mode === 'keep'
   const path = join(dir, `upload-${process.pid}-${randomBytes(8).toString('hex')}`)
   const hash = createHash('sha256')
   const file = await open(path, 'wx')

@@ -6,12 +6,12 @@
  *   tick), the generator yields as fast as the engine pulls: the bench measures the engine.
  * - `POST /upload`: a route with `{ body: 'stream', maxBody: 2 GiB }`; the multipart body is
  *   split as it arrives and each file hashed and written to `UPLOAD_DIR`, then deleted
- *   (`stream-sink.ts`; kept and its path answered with `?keep=1`); answers
+ *   (`stream-sink.ts`; kept and its path answered with `?keep=1`, only counted with `?sink=count`); answers
  *   `{"fields":{…},"files":[{"field","filename","size","sha256"}]}`; the parts come from the
  *   core's `readMultipart`.
  */
 import { httpRoute, json, readMultipart, routes, stream } from '../../lib/core/index.js'
-import { sinkFile, type SunkFile, uploadDir } from './stream-sink.js'
+import { sinkFile, sinkModeOf, type SunkFile, uploadDir } from './stream-sink.js'
 
 const MAX_CHUNKS = 1 << 20
 const MAX_SIZE = 1 << 24
@@ -37,13 +37,13 @@ export const streamRoute = httpRoute('GET', '/stream', (req) =>
   )
 
 export const uploadRoute = httpRoute('POST', '/upload', { body: 'stream', maxBody: 2 ** 31 }, async (req) => {
-    const keep = req.query['keep'] === '1'
+    const mode = sinkModeOf(req.query)
     const fields: Record<string, string> = {}
     const files: FileEntry[] = []
     // A body that is no valid form throws MultipartReadError: the server answers its status.
     for await (const part of readMultipart(req)) {
       if (part.kind === 'field') fields[part.name] = part.value
-      else files.push({ field: part.name, filename: part.filename, ...(await sinkFile(uploadDir(), part.data, keep)) })
+      else files.push({ field: part.name, filename: part.filename, ...(await sinkFile(uploadDir(), part.data, mode)) })
     }
     return json({ fields, files: files.map((f) => ({ ...f })) })
   })

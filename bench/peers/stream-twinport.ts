@@ -6,6 +6,9 @@
  */
 import { runServer } from '../../lib/index.js'
 import { streamRoutes } from './stream-twinport-routes.js'
+import { gcOnSignal } from './gc-on-signal.js'
+
+gcOnSignal()
 
 const server = await runServer({
   host: process.env['HOST'] ?? '0.0.0.0',

@@ -1,14 +1,15 @@
 /**
  * The streaming bench's Markdown section (`bench/streaming.ts`): per workload, each
  * contender's median over the rounds (min–max beside it), its ratio to the references, its
- * server RSS growth (median and worst run) and server CPU, then the issue 22 targets judged
+ * server RSS growth (median and worst run) and server CPU (the download's cold first run
+ * apart; the upload path's CPU without the sink in `parse1g`), then the issue 22 targets judged
  * (a run that failed counts as no figure, and a contender with none fails its targets), then
  * every failure with its reason. Pure.
  */
 import { summarize } from '../report/stats.js'
 
 /** The three workloads. */
-export type StreamWorkload = 'download' | 'upload64' | 'upload1g'
+export type StreamWorkload = 'download' | 'upload64' | 'upload1g' | 'parse1g'
 
 /** One measured run. */
 export interface StreamRun {
@@ -25,6 +26,10 @@ export interface StreamRun {
   readonly serverCpuMs: number
   /** The machine was quiet before the run (`load/quiet.ts`). */
   readonly quiet: boolean
+  /** The server's RSS held still after the warm-up and a full GC (`settle-rss.ts`). */
+  readonly settled: boolean
+  /** Downloads: the first (cold) full-size download on the same server, before the warm-up ended. */
+  readonly coldMs?: number
 }
 
 /** How the section was made, for its first lines. */
@@ -35,6 +40,8 @@ export interface StreamContext {
   readonly sizes: string
   readonly rounds: number
   readonly compiled: boolean
+  /** The machine's load averages, as text. */
+  readonly load: string
   readonly notes: readonly string[]
 }
 
@@ -50,6 +57,7 @@ interface Row {
   readonly seconds: ReturnType<typeof summarize>
   readonly rssMib: ReturnType<typeof summarize>
   readonly cpuMsPerGib: number
+  readonly coldMibPerS: number
 }
 
 const rowsOf = (runs: readonly StreamRun[], workload: StreamWorkload, contenders: readonly string[]): Row[] =>
@@ -65,6 +73,7 @@ const rowsOf = (runs: readonly StreamRun[], workload: StreamWorkload, contenders
       seconds: summarize(good.map((r) => r.ms / 1000)),
       rssMib: summarize(good.map((r) => r.rssGrowth / MIB)),
       cpuMsPerGib: summarize(good.map((r) => r.serverCpuMs / (r.bytes / (1024 * MIB)))).median,
+      coldMibPerS: summarize(good.flatMap((r) => (r.coldMs === undefined ? [] : [r.bytes / MIB / (r.coldMs / 1000)]))).median,
     }]
   })
 
@@ -87,10 +96,12 @@ const rssPass = (row: Row | undefined, mib: number): boolean | undefined =>
 export const renderStreaming = (runs: readonly StreamRun[], ctx: StreamContext): string => {
   const out: string[] = []
   out.push('## Streaming (issue 22)', '')
-  out.push(`\`${ctx.command}\`, ${ctx.date}; ${ctx.machine}; ${ctx.rounds} round(s), contenders interleaved, a fresh server per run; servers ${ctx.compiled ? 'compiled (tsc -p tsconfig.bench.json), plain node' : 'from source under tsx'}, pinned to CPU 0, clients on CPU 1. ${ctx.sizes}`)
+  out.push(`\`${ctx.command}\`, ${ctx.date}; ${ctx.machine}; ${ctx.rounds} round(s), contenders interleaved, a fresh server per run; servers ${ctx.compiled ? 'compiled (tsc -p tsconfig.bench.json), plain node' : 'from source under tsx'}, pinned to CPU 0, clients on CPU 1. ${ctx.sizes} Machine: ${ctx.load}.`)
   for (const note of ctx.notes) out.push('', note)
   const disturbed = runs.filter((r) => !r.quiet).length
   if (disturbed > 0) out.push('', `${disturbed} of ${runs.length} runs started on a busy machine (another process used CPU): read their figures with care.`)
+  const unsettled = runs.filter((r) => r.ok && !r.settled).length
+  if (unsettled > 0) out.push('', `In ${unsettled} of ${runs.length} runs the server's RSS had not held still within 3 s of the GC: their baseline is the last sample.`)
 
   const download = rowsOf(runs, 'download', ['twinport', 'raw-net', 'node-http'])
   if (download.length > 0) {
@@ -98,10 +109,10 @@ export const renderStreaming = (runs: readonly StreamRun[], ctx: StreamContext):
     const http = download.find((r) => r.contender === 'node-http')
     const tp = download.find((r) => r.contender === 'twinport')
     out.push('', '### Streamed download, one connection', '')
-    out.push('| contender | MiB/s (median) | min–max | vs raw node:net | vs node:http | server RSS growth MiB (median / worst) | server CPU ms per GiB | runs ok |')
-    out.push('|---|--:|--:|--:|--:|--:|--:|--:|')
+    out.push('| contender | MiB/s warm (median) | min–max | vs raw node:net | vs node:http | cold first run MiB/s (median) | cold vs raw cold | server RSS growth MiB (median / worst) | server CPU ms per GiB | runs ok |')
+    out.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
     for (const r of download) {
-      out.push(`| ${r.contender} | ${fmt(r.mibPerS.median, 0)} | ${range(r.mibPerS, 0)} | ${times(ratio(r.mibPerS.median, raw?.mibPerS.median ?? Number.NaN))} | ${times(ratio(r.mibPerS.median, http?.mibPerS.median ?? Number.NaN))} | ${fmt(r.rssMib.median)} / ${fmt(r.rssMib.max)} | ${fmt(r.cpuMsPerGib, 0)} | ${r.ok}/${r.runs} |`)
+      out.push(`| ${r.contender} | ${fmt(r.mibPerS.median, 0)} | ${range(r.mibPerS, 0)} | ${times(ratio(r.mibPerS.median, raw?.mibPerS.median ?? Number.NaN))} | ${times(ratio(r.mibPerS.median, http?.mibPerS.median ?? Number.NaN))} | ${fmt(r.coldMibPerS, 0)} | ${times(ratio(r.coldMibPerS, raw?.coldMibPerS ?? Number.NaN))} | ${fmt(r.rssMib.median)} / ${fmt(r.rssMib.max)} | ${fmt(r.cpuMsPerGib, 0)} | ${r.ok}/${r.runs} |`)
     }
     out.push('')
     out.push(`- twinport ≥ 0.9× raw node:net: ${judge(ratioOrUndefined(ratio(tp?.mibPerS.median ?? Number.NaN, raw?.mibPerS.median ?? Number.NaN), 0.9), tp)}`)
@@ -126,6 +137,17 @@ export const renderStreaming = (runs: readonly StreamRun[], ctx: StreamContext):
     out.push('')
     if (speedTarget) out.push(`- twinport ≥ 1.5× faster than fastify + @fastify/multipart: ${judge(ratioOrUndefined(ratio(fastify?.seconds.median ?? Number.NaN, tp?.seconds.median ?? Number.NaN), 1.5), tp)}`)
     out.push(`- twinport's server RSS growth ≤ ${rssTarget} MiB in every run: ${judge(rssPass(tp, rssTarget), tp)}`)
+  }
+
+  const parse = rowsOf(runs, 'parse1g', ['twinport', 'fastify'])
+  if (parse.length > 0) {
+    const fastify = parse.find((r) => r.contender === 'fastify')
+    out.push('', '### The upload path without the sink (one large upload, bytes counted only)', '')
+    out.push('| contender | total s (median) | MiB/s of files | server CPU ms per GiB | CPU vs fastify | runs ok |')
+    out.push('|---|--:|--:|--:|--:|--:|')
+    for (const r of parse) {
+      out.push(`| ${r.contender} | ${fmt(r.seconds.median, 2)} | ${fmt(r.mibPerS.median, 0)} | ${fmt(r.cpuMsPerGib, 0)} | ${times(ratio(r.cpuMsPerGib, fastify?.cpuMsPerGib ?? Number.NaN))} | ${r.ok}/${r.runs} |`)
+    }
   }
 
   const failed = runs.filter((r) => !r.ok)

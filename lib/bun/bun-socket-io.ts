@@ -3,7 +3,8 @@
  * operations on it (`bunSocketIo`): Bun's `socket.write` takes what the kernel accepts and
  * answers how much, so the rest waits here, in order, for `drain`; corked writes are joined
  * into one write on uncork. `buffered` (the backlog and the corked bytes) is what the
- * engine's slow-consumer rule measures.
+ * engine's slow-consumer rule measures. The receiver is told `writable` whenever that is all
+ * taken: on `drain`, and on an uncork the kernel takes whole (which brings no `drain`).
  *
  * A server holds tens of thousands of these, so a `Conn` is six fields: the TLS handshake's
  * time-out lives in the server's map of handshakes, and the three yes-or-no facts (corking,
@@ -176,6 +177,12 @@ export const bunSocketIo: SocketIo<Conn> = {
     conn.corked = undefined
     const bytes = Array.isArray(corked) ? join(corked) : (corked as Uint8Array)
     conn.pending -= bytes.length
-    if ((conn.flags & CLOSED) === 0) writeThrough(conn, bytes)
+    if ((conn.flags & CLOSED) !== 0) return
+    writeThrough(conn, bytes)
+    // The kernel took the corked bytes whole: Bun sends no `drain` for a write it took, so say
+    // here what `drain` would have. A streamed answer whose piece was corked behind its head
+    // counted more than its high-water mark and waits for this (docs/decisions.md "The Bun
+    // adapter's lost wake-up").
+    if (conn.pending === 0) conn.client?.receiver.writable?.()
   },
 }

@@ -24,6 +24,7 @@ import { createLogger } from '../runtime/log/create-logger.js'
 import { nativeAcceptKey } from '../runtime/native-accept-key.js'
 import { nodeFrames } from '../runtime/node-frames.js'
 import { nodeTimers } from '../runtime/node-timers.js'
+import { openFileLimit } from '../runtime/open-file-limit.js'
 import { checkTlsMaterial } from '../runtime/tls/tls-material.js'
 import { bunApi, bunTls } from './bun-api.js'
 import { bunFiles } from './bun-files.js'
@@ -40,6 +41,7 @@ const bunPlatform: Platform<Conn> = {
   deflate: createPerMessageDeflate,
   compression: createZlibHttpCodec,
   files: bunFiles,
+  openFileLimit,
 }
 
 /**

@@ -17,12 +17,16 @@ export interface DenoConn {
 
 export interface DenoListener extends AsyncIterable<DenoConn> {
   readonly addr: { readonly hostname: string; readonly port: number }
+  /** The next connection; rejects when the listener is closed, or when the accept failed (EMFILE). */
+  accept(): Promise<DenoConn>
   close(): void
 }
 
 export interface DenoApi {
   listen(options: { readonly hostname: string; readonly port: number; readonly transport?: 'tcp' }): DenoListener
   unrefTimer(id: number): void
+  /** Whether a permission is granted, asked without prompting. */
+  readonly permissions?: { querySync?(descriptor: { readonly name: 'read'; readonly path: string }): { readonly state: string } }
 }
 
 /** The `Deno` global, or undefined outside Deno. */

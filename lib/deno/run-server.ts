@@ -25,6 +25,8 @@ import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.j
 import { createZlibHttpCodec } from '../runtime/compress/zlib-http-codec.js'
 import { createLogger } from '../runtime/log/create-logger.js'
 import { nodeFiles } from '../runtime/node-files.js'
+import { openFileLimit } from '../runtime/open-file-limit.js'
+import { isDescriptorError } from '../engine/connection/accept-wall.js'
 import { nativeAcceptKey } from '../runtime/native-accept-key.js'
 import { type DenoConn, denoApi } from './deno-api.js'
 
@@ -46,6 +48,8 @@ interface Socket {
 // A pending read holds its buffer, so every idle connection holds one: it starts small and
 // grows (×4, up to 64 KiB) when a read fills it, i.e. once the peer sends faster.
 const READ_FIRST = 2 * 1024
+// After an accept failed for want of file descriptors, the next try waits this long.
+const ACCEPT_RETRY_MS = 50
 const READ_MAX = 64 * 1024
 
 const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
@@ -184,6 +188,8 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     deflate: createPerMessageDeflate,
     compression: createZlibHttpCodec,
     files: nodeFiles,
+    // Read only with the permission already granted: a server never prompts for it.
+    openFileLimit: () => (deno.permissions?.querySync?.({ name: 'read', path: '/proc/self/limits' }).state === 'granted' ? openFileLimit() : undefined),
   }
   const engine = createEngine(options, platform)
   closedHook = (socket) => {
@@ -211,9 +217,16 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
         socket.client?.receiver.peerEnded()
         return
       }
-      // The scratch buffer is reused: the engine keeps a copy.
-      socket.client?.receiver.receive(scratch.slice(0, n))
-      if (n === scratch.length && n < READ_MAX) scratch = new Uint8Array(n * 4)
+      // The engine keeps views of what it is given (a streamed request body's pieces), so the
+      // buffer it gets is never read into again. A read that filled at least half the buffer is
+      // handed over as it is and a new buffer taken (no copy, at most half of it idle); a
+      // smaller one is copied out, so a few bytes never pin a whole buffer, which is reused.
+      const next = n === scratch.length && n < READ_MAX ? n * 4 : scratch.length
+      if (n * 2 >= scratch.length) {
+        const read = scratch.subarray(0, n)
+        scratch = new Uint8Array(next)
+        socket.client?.receiver.receive(read)
+      } else socket.client?.receiver.receive(scratch.slice(0, n))
     }
   }
 
@@ -224,22 +237,29 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     await engine.handle.close()
     throw error
   }
+  let stopped = false
   const accepting = (async () => {
-    try {
-      for await (const conn of listener) {
-        const socket: Socket = { conn, client: undefined, backlog: [], backlogBytes: 0, corked: undefined, writing: false, ended: false, peerEnded: false, closed: false, paused: undefined }
-        conn.setNoDelay?.(true)
-        socket.client = engine.accept(socket)
-        void serve(socket)
+    for (;;) {
+      let conn
+      try {
+        conn = await listener.accept()
+      } catch (error) {
+        // The listener was closed; or out of file descriptors (EMFILE): counted, then tried
+        // again a little later (an accept loop must outlive the wall).
+        if (stopped || !isDescriptorError(error)) return
+        engine.acceptFailed(error)
+        await new Promise((resolve) => setTimeout(resolve, ACCEPT_RETRY_MS))
+        continue
       }
-    } catch {
-      // The listener was closed.
+      const socket: Socket = { conn, client: undefined, backlog: [], backlogBytes: 0, corked: undefined, writing: false, ended: false, peerEnded: false, closed: false, paused: undefined }
+      conn.setNoDelay?.(true)
+      socket.client = engine.accept(socket)
+      void serve(socket)
     }
   })()
   const port = listener.addr.port
   logger.info('twinport listening on {host}:{port}', { host, port })
 
-  let stopped = false
   return {
     ...engine.handle,
     address: { host, port },

@@ -39,6 +39,8 @@ import { guardLogger } from './options/guard-logger.js'
 import { HttpShared } from './connection/http-shared.js'
 import { inProcessCluster } from './cluster/in-process-cluster.js'
 import { Lifecycle } from './connection/lifecycle.js'
+import { AcceptWall, isDescriptorError } from './connection/accept-wall.js'
+import { fitToFdLimit } from './options/fd-limit.js'
 import { createNamespaceRegistry } from './registry/namespace-registry.js'
 import type { Platform } from './platform.js'
 import type { ServerHandle } from './server-handle.js'
@@ -75,6 +77,12 @@ export interface Engine<S> {
   /** The connection is gone (both sides closed, or destroyed). */
   closed(client: Client<S>): void
   /**
+   * The runtime failed to accept a connection (an accept error it reports): out of file
+   * descriptors (EMFILE, ENFILE) is counted and logged once per interval with the counts
+   * (`AcceptWall`); anything else is logged as it comes.
+   */
+  acceptFailed(error: unknown): void
+  /**
    * The operations of a running server, less what only the adapter knows (its address).
    * `close` stops the heartbeat and time-outs, closes WebSockets with 1001, finishes HTTP
    * answers, cuts what outlives the grace period, and resolves once no connection is left;
@@ -109,7 +117,11 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const { io, timers, frames } = platform
   const resolved = resolveOptions(options)
   if (E.isLeft(resolved)) throw new Error(`runServer: invalid options\n  ${resolved.left.join('\n  ')}`)
-  const { limits, debug } = resolved.right
+  // maxConnections follows the open-file limit where the platform reads it (options/fd-limit.ts).
+  const fdLimit = platform.openFileLimit?.()
+  const fit = fitToFdLimit(resolved.right.limits, options.limits?.maxConnections !== undefined, fdLimit)
+  const settings: ResolvedOptions = fit.limits === resolved.right.limits ? resolved.right : { ...resolved.right, limits: fit.limits }
+  const { limits, debug } = settings
   const compiledEither = compileRoutes(routes(options.routes ?? []))
   if (E.isLeft(compiledEither)) throw new Error(`runServer: invalid route table\n  ${compiledEither.left.map(describeRouteTableError).join('\n  ')}`)
   const compiled = compiledEither.right
@@ -139,7 +151,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // Told when a client is gone for good: `requests` is made below, and called only later.
   const handlers = new ConnectHandlers(compiled, onWsError, (clientId) => requests.gone(clientId))
   const recovery = new SessionRecovery<S>({
-    settings: resolved.right.recovery,
+    settings: settings.recovery,
     raw: compiled.raw !== undefined,
     table,
     registry,
@@ -210,14 +222,14 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
 
   // permessage-deflate (RFC 7692), when on and the runtime has a codec.
   const frameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
-  const compression = startCompression(resolved.right, platform, frameLimits, logger, logDebug)
+  const compression = startCompression(settings, platform, frameLimits, logger, logDebug)
   const wsShared = new WsShared<S>(platform, limits, frameLimits, internals.smallFrames ?? true, compiled, options.wsMiddleware ?? [], onWsError, delivery, ops, batcher, logger, debug, abuse)
   const upgrades = new Upgrades<S>({
     table,
     io,
     options: {
-      allowedOrigins: resolved.right.allowedOrigins,
-      protocols: resolved.right.protocols,
+      allowedOrigins: settings.allowedOrigins,
+      protocols: settings.protocols,
       ...(platform.acceptKey === undefined ? {} : { acceptKey: platform.acceptKey }),
     },
     stack: httpStack,
@@ -237,11 +249,13 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // The parser's scratch and the serialiser's pool and caches: this server's alone.
   const eventStreams = new SseShared<S>({
     io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
-    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: resolved.right.allowedOrigins, requests, cluster, instrumentation,
+    compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: settings.allowedOrigins, requests, cluster, instrumentation,
   })
-  const httpCompression = startHttpCompression(resolved.right, platform, logger)
+  const httpCompression = startHttpCompression(settings, platform, logger)
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)
-  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter, admin), httpShared, registry, recovery, handlers, compression, cluster, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
+  if (fit.warning !== undefined) logger.warning(fit.warning, { maxConnections: limits.maxConnections, fdLimit })
+  const wall = new AcceptWall(timers, logger, () => table.all.size, limits.maxConnections, fdLimit)
+  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter, admin), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
 
   const embedded = createEmbeddedHttp({
     compiled,
@@ -253,11 +267,15 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   })
 
   return {
-    options: resolved.right,
+    options: settings,
     logger,
     embedded,
     accept: (socket) => lifecycle.accept(socket),
     closed: (client) => lifecycle.closed(client),
+    acceptFailed: (error) => {
+      if (isDescriptorError(error)) wall.hit('descriptors')
+      else logger.exception(error, { phase: 'accept' })
+    },
     handle: {
       logger,
       namespaces: registry,

@@ -101,4 +101,10 @@ export interface Platform<S> {
    * `node:zlib`). Absent: answers leave uncompressed, and the start-up log says so.
    */
   readonly compression?: (config: CompressConfig) => HttpCodec
+  /**
+   * The process's open-file limit, read once at start-up where the runtime lets a program
+   * read it (`openFileLimit` on Linux's `/proc/self/limits`); `undefined` or absent: unknown.
+   * `maxConnections`'s default follows it (options/fd-limit.ts).
+   */
+  readonly openFileLimit?: () => number | undefined
 }

@@ -1,7 +1,7 @@
 /**
  * `nodeFiles`: the Platform's `files` over `node:fs` (realpath, stat, a FileHandle read at
- * positions), for Node, for Deno (its `node:fs`), and for Bun's stat. A range is read in
- * pieces of at most 256 KiB, each into its own buffer (the engine may still hold the last
+ * positions), for Node, for Deno (its `node:fs`), and for Bun (which runs `node:fs` natively). A
+ * range is read in pieces of at most 256 KiB, each into its own buffer (the engine may still hold the last
  * piece while the next is read), and the file is opened only at the first pull. Part of the
  * shared runtime layer (lib/runtime/): imports the core and `node:*`, never an adapter.
  */
@@ -36,8 +36,8 @@ export const statFile = async (path: string): Promise<FileInfo | undefined> => {
 }
 
 /**
- * A reader of byte ranges in pieces of at most `piece` bytes (Bun keeps 64 KiB: see
- * lib/bun/bun-files.ts).
+ * A reader of byte ranges in pieces of at most `piece` bytes (`readRange` is the one of
+ * `FILE_PIECE`, which Node, Deno and Bun read with).
  *
  * @example
  * const read = rangeReader(64 * 1024)

@@ -89,7 +89,9 @@ export const serveNet = async (options: NetServerOptions, platform: Platform<Soc
     await engine.handle.close()
     throw error
   }
-  server.on('error', (error) => logger.exception(error, { phase: 'listen' }))
+  // An accept the runtime failed (libuv tells only when it could not shed the connection itself):
+  // out of file descriptors is counted and logged once per interval by the engine.
+  server.on('error', (error) => ((error as { syscall?: unknown }).syscall === 'accept' ? engine.acceptFailed(error) : logger.exception(error, { phase: 'listen' })))
 
   const bound = server.address()
   const address = typeof bound === 'string'

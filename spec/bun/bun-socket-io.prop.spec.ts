@@ -5,7 +5,9 @@
  * keeps a field for each fact (the layout it replaced), for any sequence of writes, corks,
  * ends, drains (the kernel taking a random number of bytes), destroys and closes: the same
  * calls reach the socket with the same bytes, and `buffered`, `isEnded` and `isClosed`
- * answer the same after every step. Runs in Node (no Bun API is used).
+ * answer the same after every step. And the receiver hears `writable` whenever the corked
+ * bytes are all taken, on the uncork itself when the kernel takes them whole (Bun sends no
+ * `drain` then). Runs in Node (no Bun API is used).
  */
 import fc from 'fast-check'
 import { test } from 'uvu'
@@ -213,6 +215,35 @@ test('bunSocketIo :: a destroyed connection whose backlog drains is written to a
   socket.room = 10
   flushBacklog(socket as unknown as Socket)
   assert.equal([socket.calls, bunSocketIo.buffered(conn), bunSocketIo.isClosed(conn)], [['write 8800 -> 1', 'terminate', 'write 00 -> 1'], 0, true])
+})
+
+test('bunSocketIo :: writable when the corked bytes are all taken: on an uncork the kernel takes whole (no drain follows), else on the drain', () => {
+  const socket = fakeSocket()
+  const conn = newConn(socket as unknown as Socket)
+  ;(socket as unknown as { data: Conn }).data = conn
+  let writables = 0
+  conn.client = { receiver: { writable: () => void (writables += 1) } } as unknown as Conn['client']
+  // An answer's head and its first piece, corked together: more than the pump's high-water mark.
+  bunSocketIo.cork(conn)
+  bunSocketIo.write(conn, Uint8Array.of(1, 2))
+  bunSocketIo.write(conn, Uint8Array.of(3, 4, 5))
+  socket.room = 100
+  bunSocketIo.uncork(conn)
+  assert.equal([bunSocketIo.buffered(conn), writables], [0, 1])
+  // Taken in part: nothing yet; the drain that takes the rest says it.
+  bunSocketIo.cork(conn)
+  bunSocketIo.write(conn, Uint8Array.of(6, 7, 8))
+  socket.room = 1
+  bunSocketIo.uncork(conn)
+  assert.equal([bunSocketIo.buffered(conn), writables], [2, 1])
+  socket.room = 100
+  flushBacklog(socket as unknown as Socket)
+  assert.equal([bunSocketIo.buffered(conn), writables], [0, 2])
+  // An uncork with nothing corked, and a write taken whole outside a cork: nothing was waiting.
+  bunSocketIo.cork(conn)
+  bunSocketIo.uncork(conn)
+  bunSocketIo.write(conn, Uint8Array.of(9))
+  assert.equal(writables, 2)
 })
 
 test.run()

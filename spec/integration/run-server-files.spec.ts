@@ -3,7 +3,9 @@
  * reading a directory this spec makes through that runtime's file API, checked with curl
  * (conditional requests, ranges, HEAD, precompressed siblings, traversal sent as is) and
  * fetch (a 3 MiB file streamed whole, byte for byte). Links leaving the root are real
- * symbolic and hard links.
+ * symbolic and hard links. Many answers in a row on one keep-alive connection each come
+ * within a bound far above any slow machine's, far below the 30 s a lost wake-up of the
+ * response pump stalled them for on Bun.
  */
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
@@ -13,7 +15,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { serve } from '../support/fixture-server.js'
-import { rawExchange, statusOf } from '../support/server.js'
+import { rawConnect, rawExchange, statusOf } from '../support/server.js'
 
 const Files = suite('runServer :: static files')
 
@@ -92,6 +94,50 @@ Files('a file: type, length, validators, policy; a 3 MiB file streamed byte for 
     assert.is(docs.headers.get('location'), '/static/docs/')
     assert.is((await curl(`${url}/hello`)).body, '{"hello":"world"}')
   } finally {
+    await server.close()
+  }
+})
+
+// The answers complete in `data`: status, Content-Range and body, each framed by its Content-Length.
+const answersIn = (data: Buffer): { status: number; range: string | undefined; body: Buffer }[] => {
+  const answers = []
+  let at = 0
+  for (;;) {
+    const end = data.indexOf('\r\n\r\n', at)
+    if (end < 0) return answers
+    const head = data.subarray(at, end).toString('latin1')
+    const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0)
+    if (data.length < end + 4 + length) return answers
+    answers.push({ status: statusOf(head), range: /\r\ncontent-range: ([^\r]+)/i.exec(head)?.[1], body: data.subarray(end + 4, end + 4 + length) })
+    at = end + 4 + length
+  }
+}
+
+// Each answer may take this long: generous for a loaded machine, short of the 30 s stall.
+const ANSWER_BOUND_MS = 10_000
+
+Files('keep-alive: 48 ranges of 64 KiB, then the 3 MiB file twice, one request at a time on one connection, none stalls', async () => {
+  const { server, port } = await serve('files', 'main', {}, { root })
+  const conn = await rawConnect(port)
+  try {
+    const piece = 64 * 1024
+    const requests: { target: string; first: number; last: number }[] = []
+    for (let i = 0; i < 48; i++) {
+      const first = (i * 7919 * 16) % (big.length - piece)
+      requests.push({ target: `/static/big.bin`, first, last: first + piece - 1 })
+    }
+    requests.push({ target: '/static/big.bin', first: 0, last: big.length - 1 }, { target: '/static/big.bin', first: 0, last: big.length - 1 })
+    for (const [i, { target, first, last }] of requests.entries()) {
+      const whole = first === 0 && last === big.length - 1
+      conn.write(`GET ${target} HTTP/1.1\r\nHost: x\r\n${whole ? '' : `Range: bytes=${first}-${last}\r\n`}\r\n`)
+      const data = await conn.until((received) => answersIn(received).length > i, ANSWER_BOUND_MS)
+      const answer = answersIn(data)[i] as ReturnType<typeof answersIn>[number]
+      assert.is(answer.status, whole ? 200 : 206, `answer ${i}`)
+      if (!whole) assert.is(answer.range, `bytes ${first}-${last}/${big.length}`)
+      assert.is(sha256(answer.body), sha256(big.subarray(first, last + 1)), `answer ${i}`)
+    }
+  } finally {
+    conn.socket.destroy()
     await server.close()
   }
 })

@@ -73,7 +73,7 @@ test('readRange :: a file shorter than its stat said ends early, never padded', 
   })
 })
 
-test('rangeReader :: pieces of the size asked (Bun keeps 64 KiB)', async () => {
+test('rangeReader :: pieces of the size asked', async () => {
   const bytes = pattern(150_000)
   await withFile(bytes, async (path) => {
     const pieces = await collect(rangeReader(65_536)(path, 0, bytes.length - 1))

@@ -17,7 +17,10 @@ export interface Receiver {
   peerEnded(): void
   /**
    * The socket took what was waiting to be sent (Node's `drain`, Bun's `drain`, Deno's last
-   * write settled): a streamed response pulls its next piece. Adapters call it when present.
+   * write settled): a streamed response pulls its next piece. Adapters call it when present,
+   * every time what `SocketIo.buffered` counted is all taken, also when that happens inside
+   * `uncork` (the kernel took the corked bytes whole, so no `drain` will follow): a pump
+   * waiting on a corked backlog is woken by nothing else.
    */
   writable?(): void
   /** Set by an event-stream connection (its framing). */

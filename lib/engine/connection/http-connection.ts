@@ -134,7 +134,8 @@ export class HttpConnection<S> implements ExchangeOwner {
   private finishing = false // end the connection once every owed response is written
   private flushQueued = false
   private requestStartedAt = 0
-  private idleSince: number
+  // When the connection last became idle; -1 until the first sweep after its accept (below).
+  private idleSince = -1
   // Responses ready together leave in one write. The first is kept as it is (a lone answer
   // is written uncopied), and so are the answers that are the same array again (`repeats`
   // copies of `out`); from the first other one on they are copied, one after another, into a
@@ -174,7 +175,6 @@ export class HttpConnection<S> implements ExchangeOwner {
     /** The id of the connection's client (the engine's record of it; it stays until an upgrade). */
     readonly clientId: number,
   ) {
-    this.idleSince = shared.timers.now()
   }
 
   /** Feeds bytes read from the socket. */
@@ -242,10 +242,18 @@ export class HttpConnection<S> implements ExchangeOwner {
     else if (this.shared.instrumentation.active) (this.lateRoutes ??= new Map()).set(exchange, route)
   }
 
-  /** Enforces the time-outs at time `now` (milliseconds). */
-  sweep(now: number): void {
+  /**
+   * Enforces the time-outs at time `now` (milliseconds). `stalled`: the sweep comes late, after
+   * a stall of the server's own (a long synchronous task), so nothing is judged this time:
+   * bytes that arrived meanwhile are read first (the sweep runs before the reads of its turn).
+   */
+  sweep(now: number, stalled = false): void {
     const { socket, queue, shared } = this
     if (shared.io.isClosed(socket) || shared.io.isEnded(socket)) return
+    // The idle clock of a fresh connection starts here, not at its accept: its request could
+    // not have been read before (a connection accepted just before a stall is not cut at once).
+    if (this.idleSince < 0) this.idleSince = now
+    if (stalled) return
     const pump = this.pump
     if (pump !== undefined) {
       // A socket that took nothing for a heartbeat is a client gone without a FIN (or one

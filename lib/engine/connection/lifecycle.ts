@@ -2,8 +2,8 @@
  * `Lifecycle`: a connection's life in the server and the server's own. `accept` admits a
  * connection as an HTTP client (or refuses it with 503 past `maxConnections` or while
  * shutting down); `closed` lets it go (a WebSocket client's session parked or ended, its
- * disconnect handlers run); the sweeper enforces the HTTP time-outs and the heartbeat pings
- * WebSocket clients; `close` drains: WebSockets closed with 1001, HTTP answers finished,
+ * disconnect handlers run); the sweeper enforces the HTTP time-outs and the heartbeat wheel
+ * (heartbeat-wheel.ts) pings the registry's clients a slice per tick; `close` drains: WebSockets closed with 1001, HTTP answers finished,
  * what outlives the grace period cut, then compression, the recovery journal and the
  * cluster, in that order. Must not import `node:*`, Buffer or process.
  */
@@ -13,11 +13,13 @@ import type { Logger } from '../../core/log/logger.js'
 import { CLOSE_CODE } from '../../core/ws/close-code.js'
 import type { Client, Receiver } from './client.js'
 import { RefusedUpgrade } from './refused-upgrade.js'
+import type { AcceptWall } from './accept-wall.js'
 import type { ClientContext, ClientContexts } from './client-context.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { type ClientTable, type Member, memberOf } from '../registry/client-table.js'
 import type { ConnectHandlers } from './connect-handlers.js'
 import { httpDate } from './http-date.js'
+import { HeartbeatWheel, heartbeatTicks } from './heartbeat-wheel.js'
 import { HttpConnection } from './http-connection.js'
 import type { HttpShared } from './http-shared.js'
 import type { Limits } from '../options/limits.js'
@@ -42,6 +44,8 @@ export interface LifecycleDeps<S> {
   readonly handlers: ConnectHandlers
   readonly compression: WsCompression | undefined
   readonly cluster: ClusterAdapter
+  /** Counts the connections not taken and logs them once per interval. */
+  readonly wall: AcceptWall
   /** The metrics' event-loop probe, started with the timers and stopped at close; absent with metrics off. */
   readonly probe?: { start(): void; stop(): void }
   /** The connections per address (the `rateLimits` option), when limited. */
@@ -49,6 +53,9 @@ export interface LifecycleDeps<S> {
   /** The abuse log, closed with the server. */
   readonly abuse?: AbuseLog | undefined
 }
+
+// The heartbeat wheel's visit: a client of the registry is pinged (or ended), an HTTP one skipped.
+const beat = <S>(client: ClientContext<S>, tick: number, settle: number): void => memberOf(client)?.heartbeat(tick, settle)
 
 // The receiver of a WebSocket client that is gone: its socket is closed, nothing reaches it.
 const GONE: Receiver = { receive: () => undefined, peerEnded: () => undefined }
@@ -73,21 +80,30 @@ export class Lifecycle<S> {
       10,
       Math.min(1000, limits.headerTimeoutMs / 4, limits.keepAliveTimeoutMs / 4, limits.requestTimeoutMs / 4, limits.heartbeatIntervalMs / 4, limits.streamIdleMs / 4),
     )
+    // A sweep later than two periods (and 250 ms: short periods jitter on a busy machine)
+    // follows a stall of the server's own: it judges nothing (`HttpConnection.sweep`), so what
+    // arrived during the stall is read before any time-out.
+    const stallAfter = Math.max(2 * sweepEvery, sweepEvery + 250)
+    let last = timers.now()
     this.sweeper = timers.setInterval(() => {
       const now = timers.now()
-      for (const connection of table.http.values()) connection.sweep(now)
+      const stalled = now - last > stallAfter
+      last = now
+      for (const connection of table.http.values()) connection.sweep(now, stalled)
     }, sweepEvery)
-    this.heartbeat = timers.setInterval(() => {
-      for (const client of table.all.values()) memberOf(client)?.heartbeat()
-    }, limits.heartbeatIntervalMs)
+    // The heartbeat spread over its interval: each tick pings one slice of the clients.
+    // The first round starts an interval after the first connection, as the pings always did.
+    const ticks = heartbeatTicks(limits.heartbeatIntervalMs)
+    const wheel = new HeartbeatWheel(table.all, beat, ticks, ticks - 1)
+    this.heartbeat = timers.setInterval(() => wheel.turn(), limits.heartbeatIntervalMs / wheel.ticks)
     this.deps.probe?.start()
   }
 
   /** A new connection, as an HTTP client; `undefined` when it is refused (a 503 is queued and it is ended). */
   accept(socket: S): ClientContext<S> | undefined {
-    const { table, io, timers, limits, logger } = this.deps
+    const { table, io, timers, limits } = this.deps
     if (table.draining || table.all.size >= limits.maxConnections) {
-      logger.warning('connection refused: {reason}', { reason: table.draining ? 'shutting down' : 'too many connections' })
+      this.deps.wall.hit(table.draining ? 'draining' : 'full')
       timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
       io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }, this.deps.httpShared.answers))
       return undefined
@@ -143,6 +159,7 @@ export class Lifecycle<S> {
       recovery.leaveAll()
       if (this.sweeper !== undefined) timers.clearInterval(this.sweeper)
       if (this.heartbeat !== undefined) timers.clearInterval(this.heartbeat)
+      this.deps.wall.close()
       this.deps.probe?.stop()
       // Sockets that outlive the grace period are cut.
       const force = timers.setTimeout(() => {

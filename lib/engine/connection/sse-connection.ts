@@ -23,8 +23,9 @@ import { type ClientSession, PENDING } from '../recovery/client-session.js'
 import type { TimerId } from '../platform.js'
 import type { SseShared } from './sse-shared.js'
 import { reportOutcome } from '../instrumentation/instrumentation.js'
+import { pingSettled, stampPing } from './heartbeat-wheel.js'
 
-// The bits of `SseConnection.flags`.
+// The bits of `SseConnection.flags` (the bits from 8 up hold the last heartbeat's tick, heartbeat-wheel.ts).
 const SERVER_CLOSED = 1
 const SHUT = 2
 const STALLED = 4
@@ -32,6 +33,8 @@ const CLOSING = 8
 
 export class SseConnection<S> {
   inFlight = 0
+  /** The last sliced broadcast written to it (`Outlet.lastBroadcast`, delivery/broadcast-slices.ts). */
+  lastBroadcast = 0
   /** The client's session, when recovery is on (numbered events, `Last-Event-ID`). */
   session: ClientSession | undefined = undefined
   private flags = 0
@@ -143,16 +146,22 @@ export class SseConnection<S> {
     }
   }
 
-  /** A heartbeat to keep the stream alive; a backlog untaken since the last heartbeat ends the connection. */
-  heartbeat(): void {
+  /**
+   * The heartbeat wheel's visit at tick `tick` (`Beating`): a heartbeat to keep the stream
+   * alive; a backlog untaken since the last heartbeat, `settle` ticks ago or more, ends the connection.
+   */
+  heartbeat(tick: number, settle: number): void {
     const { io } = this.shared
     if ((this.flags & CLOSING) !== 0) return
     const waiting = io.buffered(this.socket)
     if ((this.flags & STALLED) !== 0 && waiting > 0) {
+      // The last heartbeat is too recent to judge (the connection moved up the table).
+      if (!pingSettled(this.flags, tick, settle)) return
       this.shared.debug('event-stream client stopped taking bytes', { clientId: this.ctx.clientId, waiting })
       io.destroy(this.socket)
       return
     }
+    this.flags = stampPing(this.flags, tick)
     if (waiting > 0) this.flags |= STALLED
     this.shared.admit(this, this.shared.heartbeatOf(this.eventStream, this.session !== undefined))
   }

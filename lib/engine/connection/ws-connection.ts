@@ -44,7 +44,7 @@ import type { EventError, EventId, EventMessage } from '../../core/ws/event.js'
 import { OPCODE } from '../../core/ws/frame.js'
 import { maskedFrameSize } from '../../core/ws/frame-header.js'
 import { closeFrame, pingFrame, pongFrame } from '../../core/ws/out-frame.js'
-import { HEARTBEAT_MESSAGE } from '../../core/ws/session-wire.js'
+import { pingSettled, stampPing } from './heartbeat-wheel.js'
 import { ByteQueue } from './byte-queue.js'
 import { type ClientSession, PENDING } from '../recovery/client-session.js'
 import type { Outlet } from '../delivery/delivery.js'
@@ -100,7 +100,10 @@ const releaseHeld = (): void => {
   if (run !== undefined) connection?.admit(run)
 }
 
-// The bits of `WsConnection.flags`.
+// The ping every heartbeat sends, built once and shared by every connection (never written into).
+const PING = encodeFrameBytes(pingFrame())
+
+// The bits of `WsConnection.flags` (the bits from 8 up hold the last ping's tick, heartbeat-wheel.ts).
 const CLOSING = 1
 const ALIVE = 2
 const WAITING = 4
@@ -122,6 +125,8 @@ const rare = (): Rare => ({ session: undefined, batch: 0, outbox: undefined, ass
 
 export class WsConnection<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
+  /** The last sliced broadcast written to it (`Outlet.lastBroadcast`, delivery/broadcast-slices.ts). */
+  lastBroadcast = 0
   /** permessage-deflate, when the handshake agreed on it (set right after construction). */
   deflate: WsDeflate | undefined = undefined
   // Bytes no frame has consumed yet; made when a chunk ends inside a frame and dropped once
@@ -345,18 +350,23 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
     this.destroyLater()
   }
 
-  /** Sends a ping when the client answered the last one, or ends it when it did not. */
-  heartbeat(): void {
+  /**
+   * The heartbeat wheel's visit at tick `tick` (`Beating`): sends a ping when the client
+   * answered the last one, or ends it when it did not in `settle` ticks.
+   */
+  heartbeat(tick: number, settle: number): void {
     if (!this.alive) {
+      // Pinged too recently to judge (it moved up the table): judged at its next visit.
+      if (!pingSettled(this.flags, tick, settle)) return
       this.shared.debug('websocket client missed a heartbeat', { clientId: this.ctx.clientId })
       this.shared.io.destroy(this.socket)
       return
     }
-    this.alive = false
+    this.flags = stampPing(this.flags & ~ALIVE, tick)
     if (this.closing) return
-    this.write(encodeFrameBytes(pingFrame()))
+    this.write(PING)
     // Browsers cannot see pings: a session client watches for this event instead.
-    if (this.session !== undefined) this.write(this.shared.frames.text(HEARTBEAT_MESSAGE))
+    if (this.session !== undefined) this.write(this.shared.heartbeatFrame)
   }
 
   private write(bytes: Uint8Array): void {
@@ -412,6 +422,12 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
     const end = bytes.length
     let at = 0
     while (at < end && !io.isClosed(this.socket)) {
+      // A whole empty pong (the answer to the heartbeat's ping, RFC 6455 §5.5.3: FIN, opcode
+      // 0xA, masked, no payload): `receive` already marked the client alive; nothing to decode.
+      if (bytes[at] === 0x8a && bytes[at + 1] === 0x80 && end - at >= 6) {
+        at += 6
+        continue
+      }
       if (this.shared.smallFrames && this.deflate === undefined && !this.closing && this.assembly === initialAssembly) {
         at = this.decodeSmall(bytes, at, Math.min(frameLimits.maxPayload, messageLimits.maxMessage))
         if (io.isEnded(this.socket)) {

@@ -13,6 +13,7 @@ import type { RawMessage } from '../../core/route/raw-message.js'
 import type { WsErrorReporter } from '../../core/route/ws-error-reporter.js'
 import type { AssemblyLimits } from '../../core/ws/assemble-message.js'
 import type { FrameLimits } from '../../core/ws/frame.js'
+import { HEARTBEAT_MESSAGE } from '../../core/ws/session-wire.js'
 import type { ServerOps } from '../server-ops.js'
 import type { Delivery } from '../delivery/delivery.js'
 import type { FlushBatcher } from '../delivery/flush-batcher.js'
@@ -33,6 +34,8 @@ export class WsShared<S> {
   readonly allocate: (size: number) => Uint8Array
   /** The ASCII text in `bytes[from, to)` (the platform's fastest reader). */
   readonly decodeAscii: (bytes: Uint8Array, from: number, to: number) => string
+  /** The `tp:heartbeat` message a session client gets with each ping, framed once for the server. */
+  readonly heartbeatFrame: Uint8Array
   constructor(
     platform: Platform<S>,
     readonly limits: Limits,
@@ -60,6 +63,7 @@ export class WsShared<S> {
     this.messageLimits = { maxMessage: limits.maxMessage }
     this.allocate = platform.allocate
     this.decodeAscii = platform.decodeAscii ?? decodeAsciiPortably
+    this.heartbeatFrame = platform.frames.text(HEARTBEAT_MESSAGE)
   }
 
   /** Writes bytes to a client (through its compression, if any), respecting its send-buffer limit. */

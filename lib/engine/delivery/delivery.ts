@@ -25,6 +25,12 @@
  * framing (chunked or until close) and the same bytes are written to every such receiver,
  * under the same slow-consumer rule; a receiver with a session gets its own numbered event
  * (`id:` its session cursor). Binary messages have no event-stream form and skip them.
+ *
+ * A broadcast to more than `BROADCAST_SLICE` receivers is written a slice per I/O turn
+ * (`BroadcastSlices`, broadcast-slices.ts), and so is every broadcast while one is still
+ * being delivered, in order. What is written to one client meanwhile (a reply, `send`) first
+ * catches it up on the queued broadcasts that target it and have not reached it, so each
+ * client still gets its messages in the order they were sent.
  */
 import type { BroadcastTarget } from '../../core/route/socket-context.js'
 import { BATCH_SEPARATOR } from '../../core/ws/envelope.js'
@@ -33,6 +39,7 @@ import { encodeSseEvent } from '../../core/sse/encode-sse-event.js'
 import { sessionCursorId } from '../../core/sse/session-cursor.js'
 import { type SseFraming, sseWire } from '../../core/sse/sse-wire.js'
 import { frameText } from './frame-text.js'
+import { BROADCAST_SLICE, BroadcastSlices, type SlicedBroadcast } from './broadcast-slices.js'
 import type { ClientSession, FrameSource } from '../recovery/client-session.js'
 import type { NamespaceRegistry } from '../registry/namespace-registry.js'
 import type { FrameWriter, SocketIo } from '../platform.js'
@@ -70,6 +77,10 @@ export interface Outlet<S> {
   outbox?: string[] | undefined
   /** Set for a Server-Sent Events connection: how its answer's body is framed; `undefined` for a WebSocket. */
   readonly eventStream?: SseFraming | undefined
+  /** The client's id, so that a direct write catches it up on the sliced broadcasts it is owed. */
+  readonly ctx?: { readonly clientId: number }
+  /** The `seq` of the last sliced broadcast written to it (broadcast-slices.ts); 0: none. */
+  lastBroadcast?: number
 }
 
 /** The event a session client of an event stream is sent for numbered envelope `numbered`: `id:` is `<sid>:<seq>`. */
@@ -87,8 +98,11 @@ export interface DeliveryDeps<S> {
   readonly maxSendBuffer: number
   readonly registry: NamespaceRegistry
   readonly frames: FrameWriter
-  /** The connected WebSocket clients by id (a `Map`, or the server's view of its registry). */
-  readonly connections: { get(id: number): Outlet<S> | undefined; keys(): Iterable<number> }
+  /**
+   * The connected WebSocket clients by id (a `Map`, or the server's view of its registry);
+   * `size` may count more (it only decides whether a broadcast to everyone is sliced).
+   */
+  readonly connections: { get(id: number): Outlet<S> | undefined; keys(): Iterable<number>; readonly size: number }
   /** Sessions whose client is away (within the recovery window): what they miss is kept. */
   readonly parked: ReadonlyMap<number, ClientSession>
   /** Told before a slow consumer is dropped. */
@@ -98,8 +112,14 @@ export interface DeliveryDeps<S> {
    * so the broadcasts of one turn reach each receiver in one write; absent: written at once.
    */
   readonly hold?: (socket: S) => void
-  /** Runs `run` once the current batch of I/O callbacks is handled (the batching connections' outboxes leave then). */
+  /**
+   * Runs `run` once the current batch of I/O callbacks is handled (the batching connections'
+   * outboxes leave then, and the next slice of a large broadcast); absent: every broadcast is
+   * written at once.
+   */
   readonly afterIo?: (run: () => void) => void
+  /** Receivers per slice of a large broadcast (`BROADCAST_SLICE`). */
+  readonly sliceSize?: number
 }
 
 export interface Delivery<S> {
@@ -119,8 +139,9 @@ export interface Delivery<S> {
    */
   sendToSession(clientId: number, text: string): boolean
   /**
-   * Writes to every receiver of `target`; answers how many there were. `source` is the
-   * broadcast's origin for the sessions' cursors (a recovery store is on), else undefined.
+   * Writes to every receiver of `target`; answers how many there were (for a sliced broadcast,
+   * how many it is addressed to as it starts). `source` is the broadcast's origin for the
+   * sessions' cursors (a recovery store is on), else undefined.
    */
   broadcast(bytes: Uint8Array, target: BroadcastTarget | undefined, text?: string, source?: FrameSource): number
   /** Writes a batching connection's outbox now (before a close frame, say). */
@@ -131,8 +152,8 @@ export interface Delivery<S> {
 // unit, and its separator. Never less than its bytes, so a batch never passes the limit.
 const batchBytes = (text: string): number => text.length * 3 + 1
 
-export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connections, parked, onSlowConsumer, hold, afterIo }: DeliveryDeps<S>): Delivery<S> => {
-  const admit = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connections, parked, onSlowConsumer, hold, afterIo, sliceSize = BROADCAST_SLICE }: DeliveryDeps<S>): Delivery<S> => {
+  const admitNow = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     outlet.release?.()
     const socket = outlet.socket
     if (io.isClosed(socket) || io.isEnded(socket) || outlet.shut === true) return
@@ -150,8 +171,8 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
   }
 
   // A compressing connection's frames go through its queue, which admits them in order.
-  const write = (outlet: Outlet<S>, bytes: Uint8Array): void => {
-    if (outlet.deflate === undefined) admit(outlet, bytes)
+  const writeNow = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+    if (outlet.deflate === undefined) admitNow(outlet, bytes)
     else outlet.deflate.send(bytes, false)
   }
 
@@ -159,7 +180,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
   const outboxes = new Set<Outlet<S>>()
   let scheduled = false
   const writeBatch = (outlet: Outlet<S>, texts: readonly string[], from: number, to: number): void =>
-    write(outlet, frames.text(to - from === 1 ? (texts[from] as string) : texts.slice(from, to).join(BATCH_SEPARATOR)))
+    writeNow(outlet, frames.text(to - from === 1 ? (texts[from] as string) : texts.slice(from, to).join(BATCH_SEPARATOR)))
   const flushOut = (outlet: Outlet<S>): void => {
     const texts = outlet.outbox
     if (texts === undefined) return
@@ -220,12 +241,12 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
     const session = connection.session
     if (session !== undefined && text !== undefined) {
       const numbered = session.number(text, source)
-      admit(connection, sseWire(session.held === undefined ? sessionEvent(session, numbered) : encodeSseEvent({ data: numbered }), framing))
+      admitNow(connection, sseWire(session.held === undefined ? sessionEvent(session, numbered) : encodeSseEvent({ data: numbered }), framing))
       return true
     }
     const wire = sseWireOf(bytes, text, framing)
     if (wire === undefined) return false
-    admit(connection, wire)
+    admitNow(connection, wire)
     return true
   }
 
@@ -237,19 +258,23 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
 
   // One receiver: the shared frame (through its compression, shared by a broadcast), or its
   // own numbered frame when it has a session; a parked session keeps the text for its replay.
-  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined): boolean => {
-    const connection = connections.get(id)
+  // `held`: a broadcast written at once, whose writes wait for the end of the turn when
+  // another broadcast came in it (the flush batcher); a slice's are written as they come.
+  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held = broadcast): boolean =>
+    deliverTo(connections.get(id), id, bytes, text, broadcast, source, held)
+  const deliverTo = (connection: Outlet<S> | undefined, id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held: boolean): boolean => {
     if (connection !== undefined) {
-      if (broadcast) hold?.(connection.socket)
+      if (!broadcast && slices !== undefined && slices.pending.length > 0) catchUp(connection)
+      if (held) hold?.(connection.socket)
       const framing = connection.eventStream
       if (framing !== undefined) return deliverEvent(connection, framing, bytes, text, source)
       const session = connection.session
       if (session !== undefined && text !== undefined) {
         if (connection.batch && afterIo !== undefined) queueOut(connection, session.number(text, source))
-        else write(connection, frames.text(session.number(text, source)))
+        else writeNow(connection, frames.text(session.number(text, source)))
       }
       else if (bytes === undefined) return false
-      else if (connection.deflate === undefined) admit(connection, bytes)
+      else if (connection.deflate === undefined) admitNow(connection, bytes)
       else connection.deflate.send(bytes, broadcast)
       return true
     }
@@ -259,15 +284,62 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
     return true
   }
 
+  // --- large broadcasts, a slice per turn; a client is written each of them once.
+  const deliverSliced = (id: number, job: SlicedBroadcast): void => {
+    const connection = connections.get(id)
+    if (connection !== undefined) {
+      if ((connection.lastBroadcast ?? 0) >= job.seq) return
+      connection.lastBroadcast = job.seq
+    }
+    deliverTo(connection, id, job.bytes, job.text, true, job.source, false)
+  }
+  const slices = afterIo === undefined ? undefined : new BroadcastSlices(sliceSize, afterIo, deliverSliced)
+  // Whether client `id` is a receiver of `target` now.
+  const targets = (target: BroadcastTarget | undefined, id: number): boolean => {
+    if (id === target?.except) return false
+    if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace)?.has(id) === true
+    if (target?.namespace !== undefined) return registry.namespaceMembers(target.namespace)?.has(id) === true
+    return true
+  }
+  // Before a direct write to `outlet`: the queued broadcasts that target it and have not reached it yet, in order.
+  const catchUp = (outlet: Outlet<S>): void => {
+    const id = outlet.ctx?.clientId
+    if (id === undefined) return
+    for (const job of (slices as BroadcastSlices).pending) {
+      if ((outlet.lastBroadcast ?? 0) < job.seq && targets(job.target, id)) deliverSliced(id, job)
+    }
+  }
+  const owed = (outlet: Outlet<S>): void => {
+    if (slices !== undefined && slices.pending.length > 0) catchUp(outlet)
+  }
+  // How many receivers `ids` holds (a set's size, the table's count for everyone), without reading them.
+  const countOf = (ids: Iterable<number>, target: BroadcastTarget | undefined): number => {
+    if (ids instanceof Set) return ids.size - (target?.except !== undefined && ids.has(target.except) ? 1 : 0)
+    if (Array.isArray(ids)) return ids.length
+    return connections.size
+  }
+
   return {
-    write,
-    admit,
+    write: (outlet, bytes) => {
+      owed(outlet)
+      writeNow(outlet, bytes)
+    },
+    admit: (outlet, bytes) => {
+      owed(outlet)
+      admitNow(outlet, bytes)
+    },
     flushOut,
     send: (clientId, bytes, text) => deliver(clientId, bytes, text, false, undefined),
     sendToSession: (clientId, text) => deliver(clientId, undefined, text, false, undefined),
     broadcast(bytes, target, text, source) {
+      const ids = receivers(target)
+      if (slices !== undefined && (slices.pending.length > 0 || countOf(ids, target) > slices.size)) {
+        const count = countOf(ids, target)
+        slices.add(bytes, target, text, source, ids)
+        return count
+      }
       let count = 0
-      for (const id of receivers(target)) {
+      for (const id of ids) {
         if (id !== target?.except && deliver(id, bytes, text, true, source)) count += 1
       }
       return count

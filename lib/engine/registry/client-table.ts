@@ -30,11 +30,7 @@ export class ClientTable<S> {
    * The clients of the registry by id (WebSocket and event-stream connections): the view
    * delivery writes through (`DeliveryDeps.connections`).
    */
-  readonly ws = {
-    get: (clientId: number): Member<S> | undefined => memberOf(this.all.get(clientId)),
-    has: (clientId: number): boolean => memberOf(this.all.get(clientId)) !== undefined,
-    keys: (): Generator<number, void, undefined> => memberIds(this.all),
-  }
+  readonly ws = registryView(this.all, this.http)
 
   /** A fresh client id. */
   newId(): number {
@@ -70,3 +66,14 @@ export const memberOf = <S>(client: Client<S> | undefined): Member<S> | undefine
 function* memberIds<S>(all: ReadonlyMap<number, Client<S>>): Generator<number, void, undefined> {
   for (const client of all.values()) if (client.receiver instanceof WsConnection || client.receiver instanceof SseConnection) yield client.id
 }
+
+// The table's clients of the registry, read through `all` (`ClientTable.ws`).
+const registryView = <S>(all: ReadonlyMap<number, ClientContext<S>>, http: ReadonlyMap<number, unknown>) => ({
+  get: (clientId: number): Member<S> | undefined => memberOf(all.get(clientId)),
+  has: (clientId: number): boolean => memberOf(all.get(clientId)) !== undefined,
+  keys: (): Generator<number, void, undefined> => memberIds(all),
+  /** How many clients of the registry there are: the connections not speaking HTTP (a refused upgrade being closed counts too). */
+  get size(): number {
+    return all.size - http.size
+  },
+})

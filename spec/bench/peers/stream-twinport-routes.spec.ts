@@ -40,7 +40,7 @@ test('stream-twinport /stream :: a streamed body of N chunks of S bytes of 0x61,
   assert.equal([pieces, bytes], [5, 5000])
 })
 
-test('stream-twinport /upload :: fields and files hashed as they arrive, the file deleted, or kept with ?keep=1', async () => {
+test('stream-twinport /upload :: fields and files hashed as they arrive, the file deleted, kept with ?keep=1, or only counted with ?sink=count', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'stream-routes-spec-'))
   const before = process.env['UPLOAD_DIR']
   process.env['UPLOAD_DIR'] = dir
@@ -58,6 +58,11 @@ test('stream-twinport /upload :: fields and files hashed as they arrive, the fil
     const path = answer.files[0]?.path ?? ''
     assert.ok(existsSync(path) && path.startsWith(dir), path)
     assert.is(readFileSync(path).length, size)
+    rmSync(path)
+    // ?sink=count: the bytes counted, no hash, no file written.
+    const counted = (await uploadRoute.handler(requestOf({ query: { sink: 'count' }, contentType: frame.contentType, body: pieces(body, 777) }) as never, CTX)) as Response
+    assert.equal(jsonOf(counted), { fields: { client: '9' }, files: [{ ...file, sha256: '' }] })
+    assert.equal(readdirSync(dir), [])
   } finally {
     if (before === undefined) delete process.env['UPLOAD_DIR']
     else process.env['UPLOAD_DIR'] = before

@@ -99,11 +99,12 @@ test('WsConnection :: the fields set to what they start as (and the flags, to an
   )
 })
 
-test('WsConnection :: an idle session has eight fields, and its socket is its client\'s', () => {
+// Nine since issue 31: `lastBroadcast` (a small integer) keeps each client's order across sliced broadcasts.
+test('WsConnection :: an idle session has nine fields, and its socket is its client\'s', () => {
   const socket = {}
   const session = sessionOf(socket)
   assert.is(session.socket, socket)
-  assert.equal(Object.keys(session).sort(), ['ctx', 'deflate', 'flags', 'inFlight', 'more', 'partial', 'queue', 'shared'])
+  assert.equal(Object.keys(session).sort(), ['ctx', 'deflate', 'flags', 'inFlight', 'lastBroadcast', 'more', 'partial', 'queue', 'shared'])
   session.peerCloseCode = 1000
   assert.equal((session as unknown as { more: unknown }).more, {
     session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: 1000, closeTimer: undefined,

@@ -1,0 +1,49 @@
+/**
+ * Uploads to `/upload` of a server already running on 127.0.0.1 (`bench/peers/stream-twinport.ts`
+ * or `stream-fastify.ts`, started by hand): one warm-up upload of the same size, then
+ * `clients` uploads at once, printing the time, the statuses and, with the server's pid, its
+ * RSS growth and CPU per GiB. With `--gc` (only for a peer started with `node --expose-gc`, which
+ * collects on SIGUSR2: bench/peers/gc-on-signal.ts) the RSS baseline is taken after a full GC
+ * and once the RSS holds still, as `bench/streaming.ts` does; without it, the baseline is
+ * wherever GC left the heap after the warm-up. `--count` asks the server to count the file's
+ * bytes only (`?sink=count`: no hash, no file), to see the upload path's CPU alone.
+ *
+ *   node --import tsx bench/streaming/upload-runs.ts <port> <clients> <MiB each> [pid] [--gc] [--count]
+ *
+ * Loopback only; at most 256 clients of 4 GiB; each upload given up after 600 s. The file is
+ * views of one random 64 KiB pattern (`upload-client.ts`), never held. Exit code 1 when an
+ * upload was not answered 200.
+ */
+import { randomBytes } from 'node:crypto'
+import { CLK_TCK, processCpuTicks } from '../load/proc.js'
+import { startRssMeter } from './rss-meter.js'
+import { settleRss } from './settle-rss.js'
+import { upload } from './upload-client.js'
+
+const MIB = 1024 * 1024
+const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')))
+const [port = 0, clients = 0, mib = 0, pid = 0] = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number)
+if (!(port > 0 && port < 65536 && clients >= 1 && clients <= 256 && mib >= 1 && mib <= 4096)) {
+  console.error('usage: upload-runs.ts <port> <clients 1..256> <MiB each 1..4096> [pid] [--gc] [--count]')
+  process.exit(2)
+}
+const target = flags.has('--count') ? '/upload?sink=count' : '/upload'
+const PATTERN = randomBytes(65536)
+const one = (i: number): ReturnType<typeof upload> =>
+  upload({ port, target, boundary: `----twinport-runs-${randomBytes(8).toString('hex')}`, client: String(i), size: mib * MIB, pattern: PATTERN, timeoutMs: 600_000 })
+
+const warm = await one(clients)
+if (warm.status !== 200) console.error(`warm-up upload: status ${warm.status} ${warm.error ?? ''}`)
+const settled = pid > 0 && flags.has('--gc') ? await settleRss(pid, true) : undefined
+const meter = pid > 0 ? startRssMeter(pid) : undefined
+const cpu0 = pid > 0 ? processCpuTicks(pid) : undefined
+const t0 = performance.now()
+const answers = await Promise.all(Array.from({ length: clients }, (_, i) => one(i)))
+const ms = performance.now() - t0
+const cpu1 = pid > 0 ? processCpuTicks(pid) : undefined
+const rss = meter?.stop()
+const statuses = [...new Set(answers.map((a) => a.status))].join(',')
+const cpu = cpu0 === undefined || cpu1 === undefined ? '' : `, server CPU ${(((cpu1 - cpu0) * 1000) / CLK_TCK / ((clients * mib) / 1024)).toFixed(0)} ms/GiB`
+const growth = rss === undefined ? '' : `, RSS +${(rss.growth / MIB).toFixed(1)} MiB (from ${(rss.before / MIB).toFixed(0)} MiB${settled === undefined ? '' : settled.settled ? ', settled after GC' : ', not settled'}, peak ${(rss.peak / MIB).toFixed(0)} MiB)`
+console.log(`${clients} x ${mib} MiB${flags.has('--count') ? ' (counted only)' : ''}: ${ms.toFixed(0)} ms, statuses ${statuses}${cpu}${growth}`)
+process.exit(answers.every((a) => a.status === 200) ? 0 : 1)

@@ -1,0 +1,154 @@
+/**
+ * Large broadcasts a slice per I/O turn (lib/engine/delivery/broadcast-slices.ts, through
+ * delivery.ts): small ones written at once, large ones a bounded slice at a time; a broadcast
+ * started during another waits behind it; a direct write to a client first catches it up on
+ * the broadcasts it is owed, and is not followed by them again. The I/O turns are the spec's
+ * (`afterIo` queues, `turn()` runs one): no timing. Portable (Node, Bun, Deno).
+ */
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { BROADCAST_SLICE } from '../../../lib/engine/delivery/broadcast-slices.js'
+import { createDelivery, type Outlet } from '../../../lib/engine/delivery/delivery.js'
+import { portableFrames } from '../../../lib/engine/delivery/outgoing.js'
+import { createNamespaceRegistry } from '../../../lib/engine/registry/namespace-registry.js'
+import type { SocketIo } from '../../../lib/engine/platform.js'
+
+// A socket that logs the messages written to it by name (each frame's one payload byte).
+interface LogSocket {
+  readonly got: string[]
+}
+const frame = (name: string): Uint8Array => portableFrames.text(name)
+const nameOf = (bytes: Uint8Array): string => String.fromCharCode(bytes[2] as number)
+
+let writesThisTurn = 0
+const io: SocketIo<LogSocket> = {
+  write: (s, bytes) => {
+    writesThisTurn += 1
+    s.got.push(nameOf(bytes))
+  },
+  buffered: () => 0,
+  isClosed: () => false,
+  isEnded: () => false,
+  end: () => undefined,
+  destroy: () => undefined,
+  cork: () => undefined,
+  uncork: () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
+}
+
+const SLICE = 4
+const setup = (clients: number) => {
+  const registry = createNamespaceRegistry()
+  const connections = new Map<number, Outlet<LogSocket>>()
+  for (let id = 1; id <= clients; id++) {
+    connections.set(id, { socket: { got: [] }, inFlight: 0, dropSlow: () => undefined, deflate: undefined, ctx: { clientId: id }, lastBroadcast: 0 })
+    registry.joinNamespace(id)
+  }
+  let queued: (() => void)[] = []
+  const delivery = createDelivery({
+    io, frames: portableFrames, maxSendBuffer: 1 << 20, registry, connections, parked: new Map(), onSlowConsumer: () => undefined,
+    afterIo: (run) => void queued.push(run), sliceSize: SLICE,
+  })
+  // One I/O turn: what waited for its end runs; answers how many writes it made.
+  const turn = (): number => {
+    writesThisTurn = 0
+    const now = queued
+    queued = []
+    for (const run of now) run()
+    return writesThisTurn
+  }
+  const got = (id: number): string => (connections.get(id) as Outlet<LogSocket>).socket.got.join('')
+  const outlet = (id: number): Outlet<LogSocket> => connections.get(id) as Outlet<LogSocket>
+  return { registry, delivery, turn, got, outlet, pending: () => queued.length }
+}
+
+test('BROADCAST_SLICE :: is documented as 512 receivers', () => {
+  assert.is(BROADCAST_SLICE, 512)
+})
+
+test('broadcast slices :: a broadcast to at most a slice, none queued: written at once', () => {
+  const { delivery, got, pending } = setup(SLICE)
+  assert.is(delivery.broadcast(frame('A'), undefined), SLICE)
+  assert.is(pending(), 0, 'nothing left for later')
+  for (let id = 1; id <= SLICE; id++) assert.is(got(id), 'A')
+})
+
+test('broadcast slices :: a large broadcast: one slice now, one per turn after, every receiver once', () => {
+  const { delivery, got, turn } = setup(10)
+  writesThisTurn = 0
+  assert.is(delivery.broadcast(frame('A'), undefined), 10, 'answers the receivers it is addressed to')
+  assert.is(writesThisTurn, SLICE, 'the first slice at once')
+  assert.is(turn(), SLICE)
+  assert.is(turn(), 2)
+  assert.is(turn(), 0, 'done: no turn scheduled')
+  for (let id = 1; id <= 10; id++) assert.is(got(id), 'A')
+})
+
+test('broadcast slices :: except is skipped; a room broadcast counts its members', () => {
+  const { delivery, registry, got, turn } = setup(12)
+  for (let id = 1; id <= 9; id++) registry.joinRoom(id, 'r')
+  assert.is(delivery.broadcast(frame('A'), { room: 'r', except: 3 }), 8)
+  while (turn() > 0);
+  assert.equal([...Array(12).keys()].map((i) => got(i + 1)), ['A', 'A', '', 'A', 'A', 'A', 'A', 'A', 'A', '', '', ''])
+})
+
+test('broadcast slices :: two overlapping broadcasts and a small one: each receiver gets them in order, no slice past the bound', () => {
+  const { delivery, registry, got, turn } = setup(11)
+  for (const id of [2, 7, 11]) registry.joinRoom(id, 'small')
+  delivery.broadcast(frame('A'), undefined) // 11 receivers: sliced
+  delivery.broadcast(frame('B'), undefined) // started during A: behind it
+  delivery.broadcast(frame('C'), { room: 'small' }) // small, but queued behind both
+  for (let writes = turn(); writes > 0; writes = turn()) assert.ok(writes <= SLICE, `${writes} writes in a turn`)
+  for (let id = 1; id <= 11; id++) assert.is(got(id), [2, 7, 11].includes(id) ? 'ABC' : 'AB', `client ${id}`)
+})
+
+test('broadcast slices :: a direct send during a broadcast catches the client up first, and the slice does not repeat it', () => {
+  const { delivery, got, turn } = setup(10)
+  delivery.broadcast(frame('A'), undefined)
+  delivery.broadcast(frame('B'), undefined)
+  // Client 9 is not reached yet by A: a direct message to it comes after A and B.
+  assert.is(delivery.send(9, frame('X')), true)
+  assert.is(got(9), 'ABX')
+  // Client 2 got A already; it is owed B only.
+  delivery.send(2, frame('Y'))
+  assert.is(got(2), 'ABY')
+  while (turn() > 0);
+  assert.is(got(9), 'ABX', 'not written again by the slices')
+  assert.is(got(2), 'ABY')
+  assert.is(got(10), 'AB')
+  delivery.send(10, frame('Z'))
+  assert.is(got(10), 'ABZ', 'nothing owed once the queue is empty')
+})
+
+test('broadcast slices :: a reply written to a connection (write, admit) catches it up too', () => {
+  const { delivery, got, outlet, turn } = setup(10)
+  delivery.broadcast(frame('A'), undefined)
+  delivery.write(outlet(8), frame('R'))
+  delivery.admit(outlet(7), frame('S'))
+  while (turn() > 0);
+  assert.is(got(8), 'AR')
+  assert.is(got(7), 'AS')
+})
+
+test('broadcast slices :: a client that joins the room before its turn gets it; one that leaves does not', () => {
+  const { delivery, registry, got, turn } = setup(12)
+  for (let id = 1; id <= 10; id++) registry.joinRoom(id, 'r')
+  delivery.broadcast(frame('A'), { room: 'r' })
+  registry.leaveRoom(9, 'r')
+  registry.joinRoom(12, 'r')
+  while (turn() > 0);
+  assert.is(got(9), '')
+  assert.is(got(12), 'A')
+  assert.is(got(11), '')
+})
+
+test('broadcast slices :: without afterIo every broadcast is written at once', () => {
+  const connections = new Map<number, Outlet<LogSocket>>()
+  for (let id = 1; id <= 2 * BROADCAST_SLICE; id++) connections.set(id, { socket: { got: [] }, inFlight: 0, dropSlow: () => undefined, deflate: undefined })
+  const delivery = createDelivery({ io, frames: portableFrames, maxSendBuffer: 1 << 20, registry: createNamespaceRegistry(), connections, parked: new Map(), onSlowConsumer: () => undefined })
+  assert.is(delivery.broadcast(frame('A'), undefined), 2 * BROADCAST_SLICE)
+  assert.ok([...connections.values()].every((o) => o.socket.got.join('') === 'A'))
+})
+
+test.run()

@@ -5,6 +5,7 @@
  */
 import type { HttpRequest } from '../http/types.js'
 import type { TraceContext } from '../trace/trace-context.js'
+import type { AdminView } from '../admin/admin-snapshot.js'
 import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { Presence, PresenceOptions } from '../presence/presence.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'
@@ -82,4 +83,6 @@ export interface SocketContext {
    * as their parent (`otelContext(ctx.trace)` from `twinport/otel`). Absent otherwise.
    */
   readonly trace?: TraceContext
+  /** Read-only: the server's state for the admin page (`adminRoutes`); absent outside a server. */
+  readonly admin?: AdminView
 }

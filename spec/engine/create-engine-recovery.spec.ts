@@ -120,33 +120,36 @@ test('recovery store :: a session moves to another node: rooms, data, its record
   assert.equal([record?.rooms, record?.data, record?.lastSeq, record?.node], [['lobby'], { name: 'Ada' }, 3, 'a'])
   assert.equal(Object.keys(record?.cursors ?? {}).sort(), ['', '/', '/\u0000lobby'])
 
-  // The link dies (a keeps the session for its window); meanwhile other nodes broadcast, and a
-  // broadcast of a's own is in the log too (a delivered it at once: not for the replay).
+  // The link dies (a keeps the session for its window); a broadcasts to the room (numbered 4
+  // for the session and recorded; in the log too: not for the replay from the log), and
+  // other nodes broadcast.
   first.socket.closed = true
   a.engine.closed(first.client)
+  a.engine.handle.broadcast('n', 99, { room: 'lobby' })
+  await tick()
   store.log({ namespace: '/', room: 'lobby' }, envelope('n', 4), 'x')
   store.log({ namespace: '/', room: 'lobby' }, envelope('n', 99), 'a')
   store.log({}, envelope('n', 5), 'x')
 
-  // The client saw up to 2: it gets 3 (recorded), then 5 (everyone's log) and 4 (its room's).
+  // The client saw up to 2: it gets 3 and 4 (recorded), then 5 (everyone's log) and 4 (its room's).
   const back = await open(b, `tp_v=1&tp_sid=${sid}&tp_last=2`)
   const got = messages(back)
   assert.equal(got[0], { event: 'tp:session', data: { sid, recovered: true, heartbeat: 30000 } })
-  assert.equal(got.slice(1).map((m) => [m['event'], m['data'], m['seq']]), [['d', 1, 3], ['n', 5, 4], ['n', 4, 5]])
+  assert.equal(got.slice(1).map((m) => [m['event'], m['data'], m['seq']]), [['d', 1, 3], ['n', 99, 4], ['n', 5, 5], ['n', 4, 6]])
   assert.equal(b.engine.handle.namespaces.clientsInRoom('lobby'), [back.client.id])
   assert.equal(b.engine.handle.getClientData(back.client.id), { name: 'Ada' })
   b.engine.handle.broadcast('n', 6, { room: 'lobby' })
-  assert.equal(messages(back).map((m) => [m['data'], m['seq']]), [[6, 6]])
+  assert.equal(messages(back).map((m) => [m['data'], m['seq']]), [[6, 7]])
   await tick()
   assert.is(store.sessions.get(sid)?.node, 'b')
-  assert.equal(store.frames.get(sid)?.map((f) => f.seq), [1, 2, 3, 4, 5, 6])
+  assert.equal(store.frames.get(sid)?.map((f) => f.seq), [1, 2, 3, 4, 5, 6, 7])
 
   // a still held it (parked): its next write is refused, and it lets the session go.
   a.engine.handle.broadcast('n', 7, { room: 'lobby' })
   await tick()
   assert.equal(a.engine.handle.namespaces.clientsInRoom('lobby'), [])
   assert.is(store.sessions.get(sid)?.node, 'b')
-  assert.equal(store.frames.get(sid)?.map((f) => f.seq), [1, 2, 3, 4, 5, 6])
+  assert.equal(store.frames.get(sid)?.map((f) => f.seq), [1, 2, 3, 4, 5, 6, 7])
   await close(a, b)
 })
 

@@ -8,7 +8,9 @@
  * not included; `ws-idle` in bench/run.ts measures RSS).
  *
  * Loopback only, bounded in count. Run: `npx tsx bench/idle-heap.ts --transport native`
- * (`--clients 10000 --base 500 --top 25`). Snapshots go to bench/.tmp/ and are removed after.
+ * (`--clients 10000 --base 500 --top 25`; `--rss-only`: no snapshots, the RSS figures alone, as
+ * `ws-idle` reads them and after a full GC; `--settle 12000`: read them 12 s after the last
+ * connection instead of 1 s, when V8's memory reducer has had time to shrink the young generation). Snapshots go to bench/.tmp/ and are removed after.
  */
 import { fork } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -23,6 +25,8 @@ interface Usage {
   readonly rss: number
   readonly rssAfterGc: number
   readonly heapUsed: number
+  readonly heapTotal: number
+  readonly external: number
 }
 
 interface Row {
@@ -43,8 +47,9 @@ const serve = async (transport: 'net' | 'native'): Promise<void> => {
     gc?.()
     gc?.()
     const usage = process.memoryUsage()
-    v8.writeHeapSnapshot(message.snap)
-    process.send?.({ done: message.snap, rss, rssAfterGc: usage.rss, heapUsed: usage.heapUsed })
+    if (message.snap !== '') v8.writeHeapSnapshot(message.snap)
+    if (process.env.IDLE_HEAP_SPACES === '1') console.error(v8.getHeapSpaceStatistics().map((s) => `${s.space_name} size ${(s.space_size / 1048576).toFixed(1)} used ${(s.space_used_size / 1048576).toFixed(1)}`).join('\n'))
+    process.send?.({ done: message.snap, rss, rssAfterGc: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external })
   })
   process.send?.({ port: server.address.port })
 }
@@ -102,23 +107,25 @@ const main = async (): Promise<void> => {
       clients: { type: 'string', default: '10000' },
       base: { type: 'string', default: '500' },
       top: { type: 'string', default: '25' },
+      'rss-only': { type: 'boolean', default: false },
+      settle: { type: 'string', default: '1000' },
     },
   })
   if (values.serve !== undefined) return serve(values.serve === 'native' ? 'native' : 'net')
   const clients = Number(values.clients)
   const base = Number(values.base)
   mkdirSync('bench/.tmp', { recursive: true })
-  const child = fork(new URL(import.meta.url).pathname, ['--serve', values.transport], { execArgv: ['--expose-gc', '--import', 'tsx'] })
+  const child = fork(new URL(import.meta.url).pathname, ['--serve', values.transport], { execArgv: ['--expose-gc', ...(process.env.IDLE_HEAP_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== ''), '--import', 'tsx'] })
   const reply = <T>(): Promise<T> => new Promise((resolve) => child.once('message', (message) => resolve(message as T)))
   const { port } = await reply<{ port: number }>()
   const snap = async (name: string): Promise<{ rows: Map<string, Row>; usage: Usage }> => {
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    const path = `bench/.tmp/idle-heap-${name}.heapsnapshot`
+    await new Promise((resolve) => setTimeout(resolve, Number(values.settle)))
+    const path = values['rss-only'] === true ? '' : `bench/.tmp/idle-heap-${name}.heapsnapshot`
     const done = reply<Usage>()
     child.send({ snap: path })
     const usage = await done
-    const rows = tally(path)
-    rmSync(path)
+    const rows = path === '' ? new Map<string, Row>() : tally(path)
+    if (path !== '') rmSync(path)
     return { rows, usage }
   }
   const sockets: Socket[] = []
@@ -128,7 +135,7 @@ const main = async (): Promise<void> => {
   const { rows: after, usage: now } = await snap('all')
   const extra = clients - base
   const per = (key: keyof Usage): string => `${((now[key] - was[key]) / extra / 1024).toFixed(2)} KiB`
-  console.log(`per connection: RSS ${per('rss')} (after a full GC ${per('rssAfterGc')}), heap used after GC ${per('heapUsed')}`)
+  console.log(`per connection: RSS ${per('rss')} (after a full GC ${per('rssAfterGc')}), heap used after GC ${per('heapUsed')} of ${per('heapTotal')} committed, external ${per('external')}`)
   const diff = [...after].map(([name, row]) => {
     const was = before.get(name) ?? { count: 0, size: 0 }
     return { name, count: (row.count - was.count) / extra, size: (row.size - was.size) / extra }

@@ -25,6 +25,12 @@ export interface NativeEvents {
   drain(slot: number): void
   /** The connection is gone (reset, or both sides ended in a poll callback). */
   close(slot: number): void
+  /**
+   * accept failed for want of descriptors or memory (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`):
+   * the listener stops watching its socket for a while (100 ms) instead of spinning on the
+   * connection left in the kernel's queue, and calls this once per back-off.
+   */
+  acceptFailed?(code: string): void
 }
 
 /** A listening socket of the addon. */

@@ -9,7 +9,8 @@
  *
  * Loopback only, bounded in count. Run: `npx tsx bench/idle-heap.ts --transport native`
  * (`--clients 10000 --base 500 --top 25`; `--rss-only`: no snapshots, the RSS figures alone, as
- * `ws-idle` reads them and after a full GC; `--settle 12000`: read them 12 s after the last
+ * `ws-idle` reads them and after a full GC; `--path /bcast`: clients in the echo
+ * app's room; `--settle 12000`: read them 12 s after the last
  * connection instead of 1 s, when V8's memory reducer has had time to shrink the young generation). Snapshots go to bench/.tmp/ and are removed after.
  */
 import { fork } from 'node:child_process'
@@ -17,8 +18,9 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { parseArgs } from 'node:util'
 
-const REQUEST =
-  'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+const request = (path: string): string =>
+  `GET ${path} HTTP/1.1` +
+  '\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
   'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n'
 
 interface Usage {
@@ -80,14 +82,14 @@ const tally = (path: string): Map<string, Row> => {
   return rows
 }
 
-const open = (port: number, count: number, into: Socket[]): Promise<void> =>
+const open = (port: number, path: string, count: number, into: Socket[]): Promise<void> =>
   new Promise((resolve, reject) => {
     let upgraded = 0
     let started = 0
     const next = (): void => {
       while (started < count && started - upgraded < 200) {
         started++
-        const socket = connect(port, '127.0.0.1', () => socket.write(REQUEST))
+        const socket = connect(port, '127.0.0.1', () => socket.write(request(path)))
         socket.once('data', () => {
           if (++upgraded === count) resolve()
           else next()
@@ -109,6 +111,7 @@ const main = async (): Promise<void> => {
       top: { type: 'string', default: '25' },
       'rss-only': { type: 'boolean', default: false },
       settle: { type: 'string', default: '1000' },
+      path: { type: 'string', default: '/' },
     },
   })
   if (values.serve !== undefined) return serve(values.serve === 'native' ? 'native' : 'net')
@@ -129,9 +132,9 @@ const main = async (): Promise<void> => {
     return { rows, usage }
   }
   const sockets: Socket[] = []
-  await open(port, base, sockets)
+  await open(port, values.path, base, sockets)
   const { rows: before, usage: was } = await snap('base')
-  await open(port, clients - base, sockets)
+  await open(port, values.path, clients - base, sockets)
   const { rows: after, usage: now } = await snap('all')
   const extra = clients - base
   const per = (key: keyof Usage): string => `${((now[key] - was[key]) / extra / 1024).toFixed(2)} KiB`

@@ -50,6 +50,7 @@ import { type ResolvedOptions, resolveOptions, type ServerOptions } from './opti
 import { SessionRecovery } from './recovery/session-recovery.js'
 import { Upgrades } from './connection/upgrades.js'
 import { wireCluster } from './cluster/wire-cluster.js'
+import { PresenceHub } from './presence/presence-hub.js'
 import { createWsCompression, type WsCompression } from './deflate/ws-compression.js'
 import { HttpCompression } from './http/http-compression.js'
 import { WsShared } from './connection/ws-shared.js'
@@ -143,7 +144,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const batcher = createFlushBatcher(io, timers)
   const table = new ClientTable<S>()
   // Told when a client is gone for good: `requests` is made below, and called only later.
-  const handlers = new ConnectHandlers(compiled, onWsError, (clientId) => requests.gone(clientId))
+  const handlers = new ConnectHandlers(compiled, onWsError, (clientId) => {
+    requests.gone(clientId)
+    presence.clientGone(clientId)
+  })
   const recovery = new SessionRecovery<S>({
     settings: settings.recovery,
     raw: compiled.raw !== undefined,
@@ -181,7 +185,18 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // Rate limits, connection limits and the abuse log (the `rateLimits` option).
   const { limiter, gate, abuse } = startLimits(options.rateLimits, cluster, table, timers, logger)
   // Another node's post for an event stream of this one (`eventStreams` is made below, and called only later).
-  const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post: (sid, text) => eventStreams.deliver(sid, text) })
+  const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post: (sid, text) => eventStreams.deliver(sid, text), nodeLeft: (node) => presence.nodeLeft(node) })
+  // Presence topics (`server.presence`), kept the same on every node through the cluster.
+  const presence = new PresenceHub({
+    adapter: cluster,
+    on: (event, handler) => clusterHandle.on(event, handler),
+    isClient: (clientId) => table.ws.has(clientId),
+    sendToRoom: (room, event, data) => {
+      for (const clientId of registry.clientsInRoom(room)) ops.send(clientId, event, data)
+    },
+    timers,
+    logger,
+  })
 
   const httpContext: HttpContext = {
     send: (clientId, event, data) => void ops.send(clientId, event, data),
@@ -245,7 +260,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)
   if (fit.warning !== undefined) logger.warning(fit.warning, { maxConnections: limits.maxConnections, fdLimit })
   const wall = new AcceptWall(timers, logger, () => table.all.size, limits.maxConnections, fdLimit)
-  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
+  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter, (topic, options) => presence.topic(topic, options)), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
 
   const embedded = createEmbeddedHttp({
     compiled,
@@ -282,6 +297,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       getClientData: (clientId, key) => ops.getClientData(clientId, key),
       requestClient: (clientId, event, data, options) => ops.requestClient(clientId, event, data, options),
       requestRoom: (room, event, data, options) => ops.requestRoom(room, event, data, options),
+      presence: (topic, options) => presence.topic(topic, options),
       clients: () => [...table.all.values()].map((c) => ({ id: c.id, type: c.type })),
       log: (message) => {
         if (debug) logger.debug(message)

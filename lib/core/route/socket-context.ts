@@ -5,6 +5,7 @@
  */
 import type { HttpRequest } from '../http/types.js'
 import type { RateLimiter } from '../limit/rate-limiter.js'
+import type { Presence, PresenceOptions } from '../presence/presence.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'
 import type { RawMessage } from './raw-message.js'
 
@@ -69,4 +70,9 @@ export interface SocketContext {
   readonly remoteAddress?: string | undefined
   /** The server's rate limiter (`rateLimit` events use it); absent outside a server: no limit. */
   readonly limiter?: RateLimiter
+  /**
+   * A topic's presence on the server (`server.presence(topic, options)`): the same object for
+   * every client of the server. Absent outside a server (a context made by hand, a Worker hub).
+   */
+  readonly presence?: (topic: string, options?: PresenceOptions) => Presence
 }

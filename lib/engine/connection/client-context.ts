@@ -54,6 +54,9 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
   /** The server's rate limiter, from the prototype of the server's class. */
   abstract get limiter(): RateLimiter | undefined
 
+  /** The server's presence topics, from the prototype of the server's class. */
+  abstract get presence(): SocketContext['presence']
+
   /** `ws` from the accepted upgrade on; `sse` from the event stream's head on. */
   get type(): ClientType {
     if ((this.request as HttpRequest | undefined) === undefined) return 'http'
@@ -119,12 +122,15 @@ export type ClientContexts<S> = new (id: number, socket: S, receiver: Receiver) 
  * const client = new Clients(1, socket, httpSession) // client.type === 'http'
  * client.request = compactRequest(upgrade)           // client.type === 'ws'; handlers get `client`
  */
-export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter): ClientContexts<S> =>
+export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter, presence?: SocketContext['presence']): ClientContexts<S> =>
   class extends ClientContext<S> {
     protected get ops(): ClientOps {
       return ops
     }
     get limiter(): RateLimiter | undefined {
       return limiter
+    }
+    get presence(): SocketContext['presence'] {
+      return presence
     }
   }

@@ -16,6 +16,8 @@
  *    failed (the caller destroys it). At most 16 chunks, each a Uint8Array.
  *  - end(slot) -> 1 when the connection is now closed (both sides done), else 0.
  *  - destroy(slot), pause(slot), resume(slot), close(server).
+ *  - remoteAddress(slot) -> the peer's address as text (getpeername, read when asked: nothing
+ *    is kept per connection for it), or undefined.
  *  - connSize: the bytes of one connection's native record.
  * Callbacks into JS come only from poll callbacks (never from inside a call JS made), so the
  * engine is never re-entered; a close JS caused (destroy, end) is JS's to report.
@@ -30,6 +32,7 @@
 #define NAPI_VERSION 8
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -686,6 +689,23 @@ static napi_value set_paused(napi_env env, napi_callback_info info, int paused) 
 static napi_value js_pause(napi_env env, napi_callback_info info) { return set_paused(env, info, 1); }
 static napi_value js_resume(napi_env env, napi_callback_info info) { return set_paused(env, info, 0); }
 
+/* The peer's address as text, as node:net's remoteAddress gives it; undefined when unknown. */
+static napi_value js_remote_address(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  conn_t *c = argc < 1 ? NULL : conn_arg(env, argv[0]);
+  struct sockaddr_storage peer;
+  socklen_t length = sizeof peer;
+  char text[INET6_ADDRSTRLEN];
+  if (c == NULL || getpeername(c->fd, (struct sockaddr *)&peer, &length) != 0) return undefined_value(env);
+  const void *address = peer.ss_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)&peer)->sin6_addr : (const void *)&((struct sockaddr_in *)&peer)->sin_addr;
+  if ((peer.ss_family != AF_INET && peer.ss_family != AF_INET6) || inet_ntop(peer.ss_family, address, text, sizeof text) == NULL) return undefined_value(env);
+  napi_value result;
+  napi_create_string_latin1(env, text, NAPI_AUTO_LENGTH, &result);
+  return result;
+}
+
 /* Open connections of this environment (for specs and memory figures). */
 static napi_value js_open_count(napi_env env, napi_callback_info info) {
   (void)info;
@@ -720,6 +740,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"pause", NULL, js_pause, NULL, NULL, NULL, napi_default, NULL},
       {"resume", NULL, js_resume, NULL, NULL, NULL, napi_default, NULL},
       {"openCount", NULL, js_open_count, NULL, NULL, NULL, napi_default, NULL},
+      {"remoteAddress", NULL, js_remote_address, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   napi_value size;

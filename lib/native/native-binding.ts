@@ -51,6 +51,8 @@ export interface NativeBinding {
   destroy(slot: number): void
   pause(slot: number): void
   resume(slot: number): void
+  /** The peer's address (getpeername, read when asked), or undefined; absent in binaries built before it. */
+  remoteAddress?(slot: number): string | undefined
   /** Open connections in this process. */
   openCount(): number
   /** Bytes of one connection's native record. */

@@ -4,6 +4,7 @@
  *   npm run bench:c1m                                   # steps 10k,100k,250k,500k,1M (default heartbeat)
  *   npm run bench:c1m -- --steps 10k,100k --heartbeat-ms 10000 --broadcasts 3
  *   npm run bench:c1m -- --steps 250k --max-used-gib 16 --time-limit 20 --out /tmp/c1m
+ *   npm run bench:c1m -- --steps 10k --per-process 19000 --cpu-prof /tmp/c1m-prof   # one worker, profiled
  *
  * For each step N it starts a real redis-server (once per run, on a free port), K twinport
  * processes sharing one port through node:cluster on the Redis adapter (bench/c1m/server.ts),
@@ -60,6 +61,7 @@ const { values: opt } = parseArgs({
     source: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.tmp/c1m' },
     'stall-s': { type: 'string', default: '60' },
+    'cpu-prof': { type: 'string' },
   },
 })
 
@@ -129,7 +131,7 @@ const startCluster = (workers: number, port: number, redisUrl: string, prefix: s
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...SERVER], {
       env: { ...process.env, NODE_ENV: 'production', PORT: String(port), WORKERS: String(workers), REDIS_URL: redisUrl, PREFIX: prefix,
-        HEARTBEAT_MS: String(HEARTBEAT_MS), MAX_CONNS: String(PER_PROCESS), SCHED: opt.sched ?? 'rr' },
+        HEARTBEAT_MS: String(HEARTBEAT_MS), MAX_CONNS: String(PER_PROCESS), SCHED: opt.sched ?? 'rr', CPU_PROF: opt['cpu-prof'] ?? '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     live.add(child)
@@ -300,7 +302,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   clearInterval(watch)
   for (const c of clients.splice(0)) c.stop()
   cluster.child.kill('SIGTERM')
-  await sleep(2000)
+  await sleep(opt['cpu-prof'] === undefined ? 2000 : 6000)
 
   const byPhase = (samples: readonly DelaySample[], phase: Phase): readonly number[] =>
     samples.filter((s) => phases.some((p) => p.phase === phase && s.at >= p.from && s.at < p.to)).map((s) => s.ms)

@@ -11,7 +11,9 @@
  * shared socket). Each worker also answers `GET /` on a probe port of its own (a plain
  * node:http server, `exclusive`, on the worker's event loop) so that the driver can time
  * that loop alone. Prints `C1M_READY {"primary":pid,"workers":[pids],"probes":[ports]}` once
- * every worker listens with its adapter ready; SIGTERM stops all. Loopback only.
+ * every worker listens with its adapter ready; SIGTERM stops all. CPU_PROF (a directory): each
+ * worker runs with `--cpu-prof` into it, and SIGTERM first asks the workers to exit, so that they
+ * do it normally and write their profiles. Loopback only.
  * Must not import from bench/c1m/run.ts (it is started by it).
  */
 import cluster from 'node:cluster'
@@ -39,11 +41,18 @@ if (cluster.isPrimary) {
     if (!stopping) console.error(`c1m server: worker ${worker.process.pid ?? '?'} exited (${signal ?? code})`)
   })
   let stopping = false
+  const profile = process.env.CPU_PROF
+  if (profile !== undefined && profile !== '') cluster.setupPrimary({ execArgv: [...process.execArgv, '--cpu-prof', '--cpu-prof-dir', profile] })
   for (let i = 0; i < workers; i++) cluster.fork()
   process.once('SIGTERM', () => {
     stopping = true
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL')
-    setTimeout(() => process.exit(0), 200)
+    const all = Object.values(cluster.workers ?? {})
+    // Profiled workers are asked to exit (so they write their profile); the rest are killed.
+    if (profile !== undefined && profile !== '') for (const worker of all) worker?.send({ c1m: 'exit' })
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL')
+      process.exit(0)
+    }, profile !== undefined && profile !== '' ? 5000 : 200)
   })
 } else {
   const heartbeat = process.env.HEARTBEAT_MS === undefined ? {} : { heartbeatIntervalMs: Number(process.env.HEARTBEAT_MS) }
@@ -62,4 +71,7 @@ if (cluster.isPrimary) {
   await new Promise<void>((resolve) => probe.listen({ host: '127.0.0.1', port: 0, exclusive: true }, resolve))
   process.send?.({ c1m: 'ready', probe: (probe.address() as AddressInfo).port })
   process.once('disconnect', () => process.exit(0))
+  process.on('message', (message: { c1m?: string } | null) => {
+    if (message?.c1m === 'exit') process.exit(0)
+  })
 }

@@ -56,8 +56,13 @@ import { HttpCompression } from './http/http-compression.js'
 import { WsShared } from './connection/ws-shared.js'
 import { SseShared } from './connection/sse-shared.js'
 import { NO_INSTRUMENTATION } from './instrumentation/instrumentation.js'
+import { combineInstrumentation } from './instrumentation/combine-instrumentation.js'
 import { observeServer, startMetrics } from './instrumentation/start-metrics.js'
 import { startLimits } from './limit/start-limits.js'
+import { errorRing } from '../core/admin/error-ring.js'
+import type { ServerHealth } from '../core/metrics/server-health.js'
+import { createAdminView } from './admin/admin-view.js'
+import { recordingInstrumentation, recordingLogger } from './admin/record-errors.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
 export interface Engine<S> {
@@ -128,7 +133,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     if (E.isLeft(config)) throw new Error(`runServer: invalid option cors.${config.left.field}: ${config.left.message}`)
     cors = compileCors(config.right)
   }
-  const logger: Logger = guardLogger(options.logger ?? platform.defaultLogger(debug))
+  // The last errors (log lines, error events) for the admin page: this server's own ring.
+  const errors = errorRing()
+  const logger: Logger = recordingLogger(guardLogger(options.logger ?? platform.defaultLogger(debug)), errors, () => timers.now())
   const logDebug = (message: string, context: Readonly<Record<string, unknown>>): void => {
     if (debug) logger.debug(message, context)
   }
@@ -139,7 +146,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const cluster = options.cluster ?? inProcessCluster()
   // The server's metrics (on unless `metrics: false`), and the instrumentation the engine calls.
   const metrics = startMetrics(options.metrics, options.cluster?.nodeId, new Set(compiled.events.keys()), timers)
-  const instrumentation = metrics?.instrumentation ?? NO_INSTRUMENTATION
+  const instrumentation = recordingInstrumentation(combineInstrumentation(metrics?.instrumentation ?? NO_INSTRUMENTATION, options.instrumentation ?? NO_INSTRUMENTATION), errors, () => timers.now())
+  instrumentation.bind?.({ registry: metrics?.registry, node: cluster.nodeId })
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const table = new ClientTable<S>()
@@ -174,6 +182,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       if (broadcaster.busy) batcher.hold(socket)
     },
     afterIo: (run) => timers.afterIo(run),
+    now: () => timers.now(),
     onSlowConsumer: (outlet, bytes) => {
       instrumentation.slowConsumer()
       logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes })
@@ -197,6 +206,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     timers,
     logger,
   })
+  const health = (): ServerHealth => ({ draining: table.draining, cluster: options.cluster === undefined ? 'alone' : (options.cluster.linkState?.() ?? 'up'), node: cluster.nodeId })
+  // What the admin page reads (`ctx.admin`): every node's when a cluster adapter is in use.
+  const admin = createAdminView({ table, registry, io, metrics: metrics?.registry, ring: errors, health, now: () => timers.now(), cluster: options.cluster === undefined ? undefined : clusterHandle })
 
   const httpContext: HttpContext = {
     send: (clientId, event, data) => void ops.send(clientId, event, data),
@@ -210,7 +222,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     now: () => timers.now(),
     limiter,
     ...(metrics === undefined ? {} : { metrics: metrics.registry }),
-    health: () => ({ draining: table.draining, cluster: options.cluster === undefined ? 'alone' : (options.cluster.linkState?.() ?? 'up'), node: cluster.nodeId }),
+    health,
+    admin,
   }
   if (metrics !== undefined) observeServer(metrics, { table, registry, parked: recovery.parked, io })
   // The HTTP middleware, composed once: for the dispatch and for the upgrade's decision alike.
@@ -260,7 +273,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)
   if (fit.warning !== undefined) logger.warning(fit.warning, { maxConnections: limits.maxConnections, fdLimit })
   const wall = new AcceptWall(timers, logger, () => table.all.size, limits.maxConnections, fdLimit)
-  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter, (topic, options) => presence.topic(topic, options)), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
+  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter, (topic, options) => presence.topic(topic, options), admin), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
 
   const embedded = createEmbeddedHttp({
     compiled,

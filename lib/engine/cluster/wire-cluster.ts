@@ -57,6 +57,7 @@ export const wireCluster = <S>({ cluster, registry, table, delivery, broadcaster
     leave: (clientId, room, namespace) => ifWsClient(clientId, () => ops.leaveRoom(clientId, room, namespace)),
     post,
     logger,
+    instrumentation: ops.instrumentation,
   })
   // Frames from other nodes are written to local sockets as they came: no JSON on the way.
   cluster.attach({

@@ -10,6 +10,7 @@
 import type { HttpRequest } from '../../core/http/types.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from '../../core/route/client-answer.js'
 import type { RawMessage } from '../../core/route/raw-message.js'
+import type { AdminView } from '../../core/admin/admin-snapshot.js'
 import type { RateLimiter } from '../../core/limit/rate-limiter.js'
 import type { BroadcastTarget, DisconnectOptions, SocketContext } from '../../core/route/socket-context.js'
 import type { Client, ClientType, Receiver } from './client.js'
@@ -56,6 +57,8 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
 
   /** The server's presence topics, from the prototype of the server's class. */
   abstract get presence(): SocketContext['presence']
+  /** What the admin page reads of the server, from the prototype of the server's class. */
+  abstract get admin(): AdminView | undefined
 
   /** `ws` from the accepted upgrade on; `sse` from the event stream's head on. */
   get type(): ClientType {
@@ -122,7 +125,7 @@ export type ClientContexts<S> = new (id: number, socket: S, receiver: Receiver) 
  * const client = new Clients(1, socket, httpSession) // client.type === 'http'
  * client.request = compactRequest(upgrade)           // client.type === 'ws'; handlers get `client`
  */
-export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter, presence?: SocketContext['presence']): ClientContexts<S> =>
+export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter, presence?: SocketContext['presence'], admin?: AdminView): ClientContexts<S> =>
   class extends ClientContext<S> {
     protected get ops(): ClientOps {
       return ops
@@ -132,5 +135,8 @@ export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter, presenc
     }
     get presence(): SocketContext['presence'] {
       return presence
+    }
+    get admin(): AdminView | undefined {
+      return admin
     }
   }

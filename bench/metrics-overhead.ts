@@ -5,8 +5,10 @@
  * on both. The engine runs the echo example's routes in process over counting sockets (as
  * bench/http-engine.ts and bench/ws-echo-engine.ts do): HTTP keep-alive, 10 pipelined
  * `GET /hello` per chunk (wrk's head), and WebSocket echo with 10 masked 32-byte text frames
- * in flight per chunk. Figures: ns of this process's CPU per request / message (median of
- * the rounds), and on/off.
+ * in flight per chunk. A third engine has metrics on and an OpenTelemetry SDK attached
+ * (`otelInstrumentation`, exporters that drop: bench/load/otel-sdk.ts), in the same rounds.
+ * Figures: ns of this process's CPU per request / message (median of the rounds), and each
+ * against off. The end-to-end figures are bench/metrics-overhead-e2e.ts's.
  *
  * Run: `npx tsx bench/metrics-overhead.ts [--conns 50] [--rounds 9] [--ms 300]`
  */
@@ -18,6 +20,7 @@ import { receivedBytes } from '../lib/engine/connection/received-bytes.js'
 import { echoOptions, echoRoutes } from '../examples/echo-routes.js'
 import { type CountingSocket, countingPlatform, countingSocket, upgradeRequest } from './load/counting-platform.js'
 import { cpuNs } from './load/engine-rounds.js'
+import { attachedSdk } from './load/otel-sdk.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -31,8 +34,12 @@ const rounds = Number(opt.rounds)
 const ms = Number(opt.ms)
 const BATCH = 10
 
-const engineWith = (metrics: boolean) => {
-  const engine = createEngine({ ...echoOptions, routes: echoRoutes, metrics, limits: { ...echoOptions.limits, heartbeatIntervalMs: 600_000 } }, countingPlatform)
+type Mode = 'off' | 'on' | 'otel'
+const MODES: readonly Mode[] = ['off', 'on', 'otel']
+
+const engineWith = (mode: Mode) => {
+  const options = { ...echoOptions, routes: echoRoutes, metrics: mode !== 'off', limits: { ...echoOptions.limits, heartbeatIntervalMs: 600_000 } }
+  const engine = createEngine(mode === 'otel' ? { ...options, instrumentation: attachedSdk() } : options, countingPlatform)
   const sockets: CountingSocket[] = []
   const clients = Array.from({ length: conns }, () => {
     const socket = countingSocket()
@@ -52,8 +59,8 @@ const copyOf = (bytes: Uint8Array): Uint8Array => {
 
 // HTTP: 10 pipelined GET /hello per chunk.
 const httpChunk = new TextEncoder().encode('GET /hello HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n'.repeat(BATCH))
-const httpWorkload = (metrics: boolean) => {
-  const { engine, clients } = engineWith(metrics)
+const httpWorkload = (mode: Mode) => {
+  const { engine, clients } = engineWith(mode)
   const step = (): number => {
     for (const client of clients) {
       const copy = copyOf(httpChunk)
@@ -68,8 +75,8 @@ const httpWorkload = (metrics: boolean) => {
 const frame = encodeFrameBytes({ opcode: OPCODE.TEXT, payload: new TextEncoder().encode('x'.repeat(32)) }, Uint8Array.of(1, 2, 3, 4))
 const wsChunk = new Uint8Array(frame.length * BATCH)
 for (let i = 0; i < BATCH; i++) wsChunk.set(frame, i * frame.length)
-const wsWorkload = async (metrics: boolean) => {
-  const { engine, clients } = engineWith(metrics)
+const wsWorkload = async (mode: Mode) => {
+  const { engine, clients } = engineWith(mode)
   for (const client of clients) client.receiver.receive(upgradeRequest('/echo'))
   await new Promise((resolve) => setTimeout(resolve, 20))
   const step = (): number => {
@@ -93,28 +100,32 @@ const round = (step: () => number): number => {
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number
 
-const compare = async (name: string, make: (metrics: boolean) => Promise<{ step: () => number; engine: { closed(c: never): void; handle: { close(): Promise<void> } }; clients: readonly unknown[] }>): Promise<string> => {
-  const off = await make(false)
-  const on = await make(true)
-  round(off.step)
-  round(on.step)
-  const figures = { off: [] as number[], on: [] as number[] }
+type Workload = { step: () => number; engine: { closed(c: never): void; handle: { close(): Promise<void> } }; clients: readonly unknown[] }
+
+const compare = async (name: string, make: (mode: Mode) => Promise<Workload>): Promise<string> => {
+  const made = {} as Record<Mode, Workload>
+  for (const mode of MODES) made[mode] = await make(mode)
+  for (const mode of MODES) round(made[mode].step)
+  const figures: Record<Mode, number[]> = { off: [], on: [], otel: [] }
   for (let r = 0; r < rounds; r++) {
-    const order: ('off' | 'on')[] = r % 2 === 0 ? ['off', 'on'] : ['on', 'off']
-    for (const which of order) figures[which].push(round((which === 'off' ? off : on).step))
+    // The order turns every round, so drift falls on every mode alike.
+    for (let i = 0; i < MODES.length; i++) {
+      const mode = MODES[(i + r) % MODES.length] as Mode
+      figures[mode].push(round(made[mode].step))
+    }
   }
-  for (const w of [off, on]) {
+  for (const w of Object.values(made)) {
     const closing = w.engine.handle.close()
     for (const c of w.clients) w.engine.closed(c as never)
     await closing
   }
-  const a = median(figures.off)
-  const b = median(figures.on)
-  return `| ${name} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${((b / a - 1) * 100).toFixed(1)}% |`
+  const [off, on, otel] = MODES.map((m) => median(figures[m])) as [number, number, number]
+  const vs = (x: number): string => `${((x / off - 1) * 100).toFixed(1)}%`
+  return `| ${name} | ${off.toFixed(0)} | ${on.toFixed(0)} | ${vs(on)} | ${otel.toFixed(0)} | ${vs(otel)} |`
 }
 
 console.log(`metrics overhead, engine in process, ${conns} connections, ${rounds} interleaved rounds of ${ms} ms CPU each, Node ${process.version}`)
-console.log('| workload | metrics off, ns/op (median) | metrics on, ns/op (median) | on vs off |')
-console.log('|---|--:|--:|--:|')
+console.log('| workload | off, ns/op | metrics on, ns/op | on vs off | on + OTel SDK, ns/op | OTel vs off |')
+console.log('|---|--:|--:|--:|--:|--:|')
 console.log(await compare('HTTP keep-alive, 10 pipelined GET /hello', async (m) => httpWorkload(m)))
 console.log(await compare('WebSocket echo, 10 in flight (32 B text)', wsWorkload))

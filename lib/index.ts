@@ -19,4 +19,6 @@ export type { ClusterEventHandler, ClusterEventReply, ClusterHandle, ClusterQuer
 export { clusterClientId, parseClusterClientId, type ClusterClientId } from './engine/cluster/cluster-client-id.js'
 export { inProcessCluster } from './engine/cluster/in-process-cluster.js'
 export type { RegistryListener } from './engine/registry/namespace-registry.js'
+export { type EventEnd, type Instrumentation, type InstrumentedServer, NO_INSTRUMENTATION, type ResumeOutcome } from './engine/instrumentation/instrumentation.js'
+export { combineInstrumentation } from './engine/instrumentation/combine-instrumentation.js'
 export type { MissedFrame, ReadRoomSince, ReadSince, RecoveryStore, RoomFrame, SessionRecord } from './engine/recovery/recovery-store.js'

@@ -10,6 +10,7 @@ import { parseClientResult, type ClientResult } from './client-result.js'
 import { pinned, LIVE, type RunningServer } from './start-server.js'
 import { childrenCpuTicks, CLK_TCK, machineTicks, processCpuTicks } from './proc.js'
 import { parseWrk } from './wrk-output.js'
+import { buildC } from '../c1m/build-c.js'
 import type { Sizing, Workload } from './workloads.js'
 import type { Contender } from '../peers/contenders.js'
 import type { Sample } from '../report/sample.js'
@@ -114,6 +115,17 @@ const wrk = async (workload: Workload, contender: Contender, server: RunningServ
   }
 }
 
+// Built once per harness run; undefined (with a note on stderr, once) without a C compiler.
+let wsload: string | null | undefined
+const wsloadBinary = (): string | undefined => {
+  if (wsload === undefined) {
+    const built = buildC('wsload')
+    wsload = 'path' in built ? built.path : null
+    if ('error' in built) console.error(`echo workloads use the JS load client: ${built.error}`)
+  }
+  return wsload ?? undefined
+}
+
 const client = async (workload: Workload, contender: Contender, server: RunningServer, sizing: Sizing, round: number, quietBefore: boolean): Promise<Sample | string> => {
   const p = workload.params
   const common = ['--port', String(server.port), '--server-pid', String(server.pid), '--dialect', contender.dialect,
@@ -125,18 +137,24 @@ const client = async (workload: Workload, contender: Contender, server: RunningS
     idle: ['--mode', 'idle', '--clients', String(sizing.clients), '--base', String(Math.min(p['base'] ?? 500, sizing.clients / 4))],
   }
   const deadline = 110_000
+  // Issue 32: the C client for plain-WebSocket echo where `cc` built it (the JS client otherwise).
+  const c = workload.cClient === true && workload.kind === 'echo' && contender.dialect === 'ws' && workload.clientArgs === undefined ? wsloadBinary() : undefined
+  const command = c !== undefined
+    ? [c, '--mode', 'echo', '--port', String(server.port), '--server-pid', String(server.pid), '--conns', String(p['conns'] ?? 50),
+        '--inflight', String(p['inflight'] ?? 1), '--size', '32', '--warmup', String(sizing.warmupMs), '--ms', String(sizing.measureMs), '--deadline', String(deadline)]
+    : [process.execPath, '--import', 'tsx', 'bench/load/ws-client.ts', ...common, ...(byKind[workload.kind] ?? []), ...(workload.clientArgs ?? []),
+        '--deadline', String(deadline)]
   const w = openWindow(server.pid)
-  const ran = await runPinned(
-    [process.execPath, '--import', 'tsx', 'bench/load/ws-client.ts', ...common, ...(byKind[workload.kind] ?? []), ...(workload.clientArgs ?? []),
-      '--deadline', String(deadline)],
-    deadline + 10_000,
-  )
+  const ran = await runPinned(command, deadline + 10_000)
   const other = others(w, server.pid)
   const r: ClientResult | undefined = parseClientResult(ran.stdout)
   if (r === undefined) return `load client printed no result (exit ${ran.code}): ${ran.stderr.trim().split('\n').slice(-3).join(' | ')}`
   if (!r.ok) return `load client: ${r.error ?? 'failed'}`
   if (r.failures > 0) return `load client: ${r.failures} connections failed: ${r.error ?? ''}`
-  const base = { workload: workload.id, contender: contender.id, round, otherCores: other, disturbed: !quietBefore || other > DISTURBED_CORES }
+  const base = {
+    workload: workload.id, contender: contender.id, round, otherCores: other, disturbed: !quietBefore || other > DISTURBED_CORES,
+    ...(workload.cClient === true ? { loadGenerator: c !== undefined ? 'wsload.c' : 'ws-client.ts' } : {}),
+  }
   const perOp = (ms: number, ops: number): number => (ms * 1000) / Math.max(1, ops)
   // Compression workloads: bytes on the wire per message, and the share of handshakes that agreed.
   const wire = r.wire === undefined || workload.clientArgs === undefined ? {} : {

@@ -45,6 +45,12 @@ export interface Workload {
   readonly clientArgs?: readonly string[]
   /** Served over TLS: the servers get TLS_KEY/TLS_CERT, the load generator an https:// URL. */
   readonly tls?: boolean
+  /**
+   * Issue 32: driven by the C load client (bench/c1m/wsload.c, built with the system `cc`) for
+   * contenders speaking plain WebSocket, so the figure is the server's, not the JS client's;
+   * without `cc`, or for Socket.IO's dialect, the JS client (bench/load/ws-client.ts).
+   */
+  readonly cClient?: boolean
 }
 
 /** Durations and counts of one run. */
@@ -115,14 +121,14 @@ export const WORKLOADS: readonly Workload[] = [
   },
   {
     id: 'ws-echo-10', title: 'WebSocket echo, 50 connections, 10 in flight, 32-byte text', kind: 'echo',
-    params: { conns: 50, inflight: 10 },
+    params: { conns: 50, inflight: 10 }, cClient: true,
     // With the young-generation cap of the memory workload, to show what it costs in throughput.
     contenders: [...WS, 'twinport-young1'], reference: 'ws', unit: 'msg/s', higherIsBetter: true,
     goals: [nodeCeiling(true), onBun('twinport', times(1.5)), ON_DENO, issue6('ws', times(2))],
   },
   {
     id: 'ws-echo-1', title: 'WebSocket echo, 50 connections, 1 in flight, 32-byte text', kind: 'echo',
-    params: { conns: 50, inflight: 1 },
+    params: { conns: 50, inflight: 1 }, cClient: true,
     contenders: WS, reference: 'ws', unit: 'msg/s', higherIsBetter: true,
     goals: [nodeCeiling(true), onBun('bun-serve', REPORT), ON_DENO, issue6('ws', times(1.2))],
   },

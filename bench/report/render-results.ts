@@ -112,6 +112,11 @@ export const renderResults = (report: Report, workloads: readonly Workload[]): s
       ]
     })
     out.push(...table(head, body), '')
+    const generators = [...new Set(rows.flatMap((r) => r.samples.map((s) => s.loadGenerator)).filter((g) => g !== undefined))]
+    if (generators.length > 0) {
+      const byGenerator = generators.map((g) => `${g}: ${rows.filter((r) => r.samples.some((s) => s.loadGenerator === g)).map((r) => label(r.id)).join(', ')}`)
+      out.push(`Load generator (bench/c1m/wsload.c where \`cc\` built it; the JS client for Socket.IO's dialect or without a compiler): ${byGenerator.join('; ')}.`, '')
+    }
     const failed = report.failures.filter((f) => f.workload === w.id)
     for (const f of failed) out.push(`- round ${f.round}, ${label(f.contender)}: ${f.reason}`)
     if (failed.length > 0) out.push('')

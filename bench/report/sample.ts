@@ -16,6 +16,8 @@ export interface Sample {
   readonly serverCpuUs: number
   /** load generator CPU per operation, µs; undefined when not known. */
   readonly clientCpuUs?: number
+  /** which load generator measured it, when a workload can use more than one ('wsload.c', 'ws-client.ts'). */
+  readonly loadGenerator?: string
   /** further numbers (p99 latency, …) by name. */
   readonly extra?: Readonly<Record<string, number>>
   /** average CPU of other processes during the run, in cores. */

@@ -46,7 +46,7 @@ export const check = (data: Uint8Array): void => {
   same(decodeEnvelopes(text, false), [decodeEnvelope(text)], 'decodeEnvelopes without batches')
   const batch = decodeEnvelopes(text, true)
   const pieces = text.includes(BATCH_SEPARATOR) ? text.split(BATCH_SEPARATOR) : [text]
-  same(batch, pieces.map(decodeEnvelope), 'decodeEnvelopes with batches')
+  same(batch, pieces.map((piece) => decodeEnvelope(piece)), 'decodeEnvelopes with batches')
 }
 
 /** jazzer.js's entry point. */

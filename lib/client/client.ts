@@ -88,7 +88,7 @@ export interface RequestOptions {
   readonly resend?: boolean
 }
 
-/** Options of `events(name)`. */
+/** Options of `events(client, name)` (events.ts). */
 export interface StreamOptions {
   /** Ends the iteration when it fires. */
   readonly signal?: AbortSignal
@@ -136,8 +136,6 @@ export interface Client<App = RouteTable, Events extends object = EventMap, Asks
   once<K extends ListenName<Events>>(event: K, listener: (payload: Payload<Events, K>) => void): () => void
   /** Removes a listener added with `on` or `once`. */
   off<K extends ListenName<Events>>(event: K, listener: (payload: Payload<Events, K>) => void): void
-  /** The server's `event` messages as an async iteration; it ends when the client closes. */
-  events<K extends keyof Events & string>(event: K, options?: StreamOptions): AsyncIterableIterator<Events[K]>
   /**
    * Starts again after the client closed for good (a refusal, a kick, no more attempts, or
    * `close()`): a new first connection, `open` when it opens. Does nothing while not closed.

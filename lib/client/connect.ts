@@ -21,10 +21,9 @@ import type { RouteSource, RouteTable } from '../core/route/route.js'
 import { BATCH_SEPARATOR, CLOSE_RECONNECTING, encodeEnvelope as encode, HEARTBEAT_EVENT, SESSION_EVENT, sessionQuery } from '../core/ws/envelope-wire.js'
 import type { EventMap } from './app-types.js'
 import { backoffDelay } from './backoff-delay.js'
-import type { AskMap, Client, LifecycleName, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
+import type { AskMap, Client, LifecycleName, RequestOptions, ResyncReason, SessionInfo } from './client.js'
 import { type ClientOptions, resolveClientOptions } from './client-options.js'
 import type { ClientProblem } from './client-problem.js'
-import { type EventStream, eventStream } from './event-stream.js'
 import { createListeners, type Listener } from './create-listeners.js'
 import { readServerMessage, type ServerMessage } from './read-server-message.js'
 import type { LinkState } from './link-state.js'
@@ -38,7 +37,6 @@ import type { WebSocketLike } from './web-socket-like.js'
 export { CLOSE_RECONNECTING } from '../core/ws/envelope-wire.js'
 
 const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'refused', 'kicked', 'error'])
-const RESYNC_REASONS: ReadonlySet<unknown> = new Set<ResyncReason>(['unknown_session', 'gap', 'unavailable'])
 
 /**
  * Opens a client on `url` (`ws:`, `wss:`, or `http(s):`, or a path relative to the page in
@@ -73,7 +71,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
   let liveTimer: unknown
   // Whether the server said anything on this connection: a 4xxx close before is a refusal.
   let heard = false
-  const streams = new Set<EventStream<unknown>>()
   // The handlers of the server's requests, by event.
   const asks = new Map<string, (data: unknown) => unknown>()
 
@@ -139,7 +136,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     const previous = sid
     // A resume that failed: the server's reason, or (an older server) "unknown" when the id changed.
     const resync: ResyncReason | undefined =
-      d.recovered || !previous ? undefined : RESYNC_REASONS.has(d.resync) ? (d.resync as ResyncReason) : 'unknown_session'
+      d.recovered || !previous ? undefined : d.resync === 'gap' || d.resync === 'unavailable' ? d.resync : 'unknown_session'
     sid = d.sid
     recovered = d.recovered
     // A new session numbers from 1 again.
@@ -217,7 +214,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       link = { _tag: 'closed', closed }
       failClosed(closed, true)
       queue.length = 0
-      for (const stream of streams) stream.end()
       // The server's "stay away" (docs/protocol.md, "Refused upgrades and kicks").
       if (!final && code >= 4000 && code <= 4999) listeners.emit(heard ? 'kicked' : 'refused', { code, reason })
       return
@@ -326,22 +322,6 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     on: (event: string, fn: Listener) => listeners.on(event, fn),
     once: (event: string, fn: Listener) => listeners.on(event, fn, true),
     off: listeners.off,
-    events: (event: string, opts?: StreamOptions) => {
-      const stream: EventStream<unknown> = eventStream({
-        ...opts,
-        subscribe: (push) => {
-          const off = listeners.on(event, push)
-          return () => {
-            off()
-            streams.delete(stream)
-          }
-        },
-        name: event,
-      })
-      if (link._tag === 'closed') stream.end()
-      else streams.add(stream)
-      return stream
-    },
     reconnect: () => {
       if (link._tag !== 'closed') return
       link = { _tag: 'connecting' }

@@ -1,6 +1,6 @@
 /**
  * `eventStream`: a push source turned into an async iterator, for `for await (const m of
- * client.events('message'))`. Messages that arrive while the loop is busy wait in a bounded
+ * events(client, 'message'))`. Messages that arrive while the loop is busy wait in a bounded
  * buffer; past it the iteration fails with a `RangeError` rather than grow without bound.
  * Pure (no I/O).
  */

@@ -5,6 +5,7 @@
  * this folder and that one file. See docs/client.md.
  */
 export { connect, CLOSE_RECONNECTING } from './connect.js'
+export { events, type ClientEvents } from './events.js'
 export type { Client, ClientState, EmitArgs, EmitOptions, LifecycleEvents, LifecycleName, ListenName, Payload, RequestArgs, RequestOptions, ResyncReason, SessionInfo, StreamOptions } from './client.js'
 export { resolveClientOptions, type ClientOptions, type ReconnectOptions, type ResolvedClientOptions } from './client-options.js'
 export type { ClientProblem } from './client-problem.js'

@@ -50,14 +50,20 @@ import { type ResolvedOptions, resolveOptions, type ServerOptions } from './opti
 import { SessionRecovery } from './recovery/session-recovery.js'
 import { Upgrades } from './connection/upgrades.js'
 import { wireCluster } from './cluster/wire-cluster.js'
+import { PresenceHub } from './presence/presence-hub.js'
 import { createWsCompression, type WsCompression } from './deflate/ws-compression.js'
 import { HttpCompression } from './http/http-compression.js'
 import { webHttpDecoder } from './http/web-http-decoder.js'
 import { WsShared } from './connection/ws-shared.js'
 import { SseShared } from './connection/sse-shared.js'
 import { NO_INSTRUMENTATION } from './instrumentation/instrumentation.js'
+import { combineInstrumentation } from './instrumentation/combine-instrumentation.js'
 import { observeServer, startMetrics } from './instrumentation/start-metrics.js'
 import { startLimits } from './limit/start-limits.js'
+import { errorRing } from '../core/admin/error-ring.js'
+import type { ServerHealth } from '../core/metrics/server-health.js'
+import { createAdminView } from './admin/admin-view.js'
+import { recordingInstrumentation, recordingLogger } from './admin/record-errors.js'
 
 /** A running engine: what an adapter calls, and the handle's operations. */
 export interface Engine<S> {
@@ -128,7 +134,9 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     if (E.isLeft(config)) throw new Error(`runServer: invalid option cors.${config.left.field}: ${config.left.message}`)
     cors = compileCors(config.right)
   }
-  const logger: Logger = guardLogger(options.logger ?? platform.defaultLogger(debug))
+  // The last errors (log lines, error events) for the admin page: this server's own ring.
+  const errors = errorRing()
+  const logger: Logger = recordingLogger(guardLogger(options.logger ?? platform.defaultLogger(debug)), errors, () => timers.now())
   const logDebug = (message: string, context: Readonly<Record<string, unknown>>): void => {
     if (debug) logger.debug(message, context)
   }
@@ -139,12 +147,16 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const cluster = options.cluster ?? inProcessCluster()
   // The server's metrics (on unless `metrics: false`), and the instrumentation the engine calls.
   const metrics = startMetrics(options.metrics, options.cluster?.nodeId, new Set(compiled.events.keys()), timers)
-  const instrumentation = metrics?.instrumentation ?? NO_INSTRUMENTATION
+  const instrumentation = recordingInstrumentation(combineInstrumentation(metrics?.instrumentation ?? NO_INSTRUMENTATION, options.instrumentation ?? NO_INSTRUMENTATION), errors, () => timers.now())
+  instrumentation.bind?.({ registry: metrics?.registry, node: cluster.nodeId })
   const registry = createNamespaceRegistry(cluster)
   const batcher = createFlushBatcher(io, timers)
   const table = new ClientTable<S>()
   // Told when a client is gone for good: `requests` is made below, and called only later.
-  const handlers = new ConnectHandlers(compiled, onWsError, (clientId) => requests.gone(clientId))
+  const handlers = new ConnectHandlers(compiled, onWsError, (clientId) => {
+    requests.gone(clientId)
+    presence.clientGone(clientId)
+  })
   const recovery = new SessionRecovery<S>({
     settings: settings.recovery,
     raw: compiled.raw !== undefined,
@@ -171,6 +183,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       if (broadcaster.busy) batcher.hold(socket)
     },
     afterIo: (run) => timers.afterIo(run),
+    now: () => timers.now(),
     onSlowConsumer: (outlet, bytes) => {
       instrumentation.slowConsumer()
       logger.warning('slow consumer disconnected: {bytes} bytes waiting', { clientId: (outlet as Member<S>).ctx.clientId, bytes })
@@ -182,7 +195,21 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // Rate limits, connection limits and the abuse log (the `rateLimits` option).
   const { limiter, gate, abuse } = startLimits(options.rateLimits, cluster, table, timers, logger)
   // Another node's post for an event stream of this one (`eventStreams` is made below, and called only later).
-  const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post: (sid, text) => eventStreams.deliver(sid, text) })
+  const clusterHandle = wireCluster({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post: (sid, text) => eventStreams.deliver(sid, text), nodeLeft: (node) => presence.nodeLeft(node) })
+  // Presence topics (`server.presence`), kept the same on every node through the cluster.
+  const presence = new PresenceHub({
+    adapter: cluster,
+    on: (event, handler) => clusterHandle.on(event, handler),
+    isClient: (clientId) => table.ws.has(clientId),
+    sendToRoom: (room, event, data) => {
+      for (const clientId of registry.clientsInRoom(room)) ops.send(clientId, event, data)
+    },
+    timers,
+    logger,
+  })
+  const health = (): ServerHealth => ({ draining: table.draining, cluster: options.cluster === undefined ? 'alone' : (options.cluster.linkState?.() ?? 'up'), node: cluster.nodeId })
+  // What the admin page reads (`ctx.admin`): every node's when a cluster adapter is in use.
+  const admin = createAdminView({ table, registry, io, metrics: metrics?.registry, ring: errors, health, now: () => timers.now(), cluster: options.cluster === undefined ? undefined : clusterHandle })
 
   const httpContext: HttpContext = {
     send: (clientId, event, data) => void ops.send(clientId, event, data),
@@ -196,7 +223,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     now: () => timers.now(),
     limiter,
     ...(metrics === undefined ? {} : { metrics: metrics.registry }),
-    health: () => ({ draining: table.draining, cluster: options.cluster === undefined ? 'alone' : (options.cluster.linkState?.() ?? 'up'), node: cluster.nodeId }),
+    health,
+    admin,
   }
   if (metrics !== undefined) observeServer(metrics, { table, registry, parked: recovery.parked, io })
   // The HTTP middleware, composed once: for the dispatch and for the upgrade's decision alike.
@@ -248,7 +276,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)
   if (fit.warning !== undefined) logger.warning(fit.warning, { maxConnections: limits.maxConnections, fdLimit })
   const wall = new AcceptWall(timers, logger, () => table.all.size, limits.maxConnections, fdLimit)
-  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
+  const lifecycle = new Lifecycle<S>({ table, io, timers, limits, logger, Clients: clientContexts<S>(ops, limiter, (topic, options) => presence.topic(topic, options), admin), httpShared, registry, recovery, handlers, compression, cluster, wall, gate, abuse, ...(metrics === undefined ? {} : { probe: metrics.probe }) })
 
   const embedded = createEmbeddedHttp({
     compiled,
@@ -285,6 +313,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       getClientData: (clientId, key) => ops.getClientData(clientId, key),
       requestClient: (clientId, event, data, options) => ops.requestClient(clientId, event, data, options),
       requestRoom: (room, event, data, options) => ops.requestRoom(room, event, data, options),
+      presence: (topic, options) => presence.topic(topic, options),
       clients: () => [...table.all.values()].map((c) => ({ id: c.id, type: c.type })),
       log: (message) => {
         if (debug) logger.debug(message)

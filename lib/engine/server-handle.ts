@@ -10,6 +10,7 @@ import type { ClientType } from './connection/client.js'
 import type { ClusterHandle } from './cluster/cluster-handle.js'
 import type { NamespaceRegistry } from './registry/namespace-registry.js'
 import type { TlsOptions } from './options/tls-options.js'
+import type { Presence, PresenceOptions } from '../core/presence/presence.js'
 
 /** What `runServer` resolves to: the seed's Server operations (§4.1) on a running server. */
 export interface ServerHandle {
@@ -58,6 +59,12 @@ export interface ServerHandle {
   requestClient<A = unknown>(clientId: number, event: string, data?: unknown, options?: ClientRequestOptions): Promise<ClientAnswer<A>>
   /** Asks every client of a room on this node: one answer (or reason) per client, in room order. */
   requestRoom<A = unknown>(room: string, event: string, data?: unknown, options?: RoomRequestOptions): Promise<readonly ClientAnswer<A>[]>
+  /**
+   * A topic's presence: connections tracked under keys with metadata, their joins and leaves
+   * in order, the same on every node of the cluster (docs/guide.md "Presence"). The first call
+   * for a topic opens it and takes `options`; later calls answer the same object.
+   */
+  presence(topic: string, options?: PresenceOptions): Presence
   /** Every open connection with its type (seed `$clientTypes`). */
   clients(): readonly { readonly id: number; readonly type: ClientType }[]
   /** Logs at debug level, only in debug mode (seed `Server::log`). */

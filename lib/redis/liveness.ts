@@ -25,6 +25,8 @@ export class Liveness {
     private readonly timing: { readonly heartbeatIntervalMs: number; readonly heartbeatTimeoutMs: number; readonly requestTimeoutMs: number },
     /** Another node is new or came back: what it published may be in the streams only. */
     private readonly nodesChanged: () => void,
+    /** Another node is no longer alive (it left, or its heartbeat ran out). */
+    private readonly nodeGone: (node: string) => void = () => undefined,
   ) {
     this.nodes = nodesKey(ctx.prefix)
     this.generations = generationsKey(ctx.prefix)
@@ -54,7 +56,11 @@ export class Liveness {
       if (this.live.get(id) !== gen) changed = true
       this.live.set(id, gen)
     }
-    for (const id of [...this.live.keys()]) if (!seen.has(id)) this.live.delete(id)
+    for (const id of [...this.live.keys()]) {
+      if (seen.has(id)) continue
+      this.live.delete(id)
+      this.nodeGone(id)
+    }
     if (changed && alive) this.nodesChanged()
   }
 

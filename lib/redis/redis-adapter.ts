@@ -188,7 +188,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
   const attach = (host: ClusterHost): void => {
     const ctx: AdapterContext = { nodeId: config.nodeId, prefix: config.prefix, port, host, server, link: () => self.link }
     const scopes = new ScopeListener(ctx, config.streamMaxLength)
-    const liveness = new Liveness(ctx, config, () => scopes.refillAll())
+    const liveness = new Liveness(ctx, config, () => scopes.refillAll(), (node) => ctx.host.nodeLeft?.(node))
     const publisher: Publisher = new Publisher(ctx, config, { lost: (error) => linkLost(parts, error), caughtUp: () => liveness.nextGeneration() })
     const parts: Parts = { ctx, publisher, scopes, nodes: new NodeChannel(ctx, config.requestTimeoutMs, liveness), liveness }
     self.parts = parts

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { posix } from 'node:path'
 
 /** A folder of `lib/` (or `entry`, the Node entry point `lib/index.ts`). */
-export type Layer = 'core' | 'engine' | 'runtime' | 'native' | 'node' | 'bun' | 'deno' | 'fetch' | 'workers' | 'client' | 'redis' | 'entry'
+export type Layer = 'core' | 'engine' | 'runtime' | 'native' | 'node' | 'bun' | 'deno' | 'fetch' | 'workers' | 'client' | 'redis' | 'otel' | 'entry'
 
 /** What the files of one layer may import: layers of `lib/`, and packages by name (`node:` for every built-in). */
 export interface LayerRule {
@@ -25,7 +25,8 @@ const ADAPTER_PACKAGES = ['fp-ts', 'node:']
  * built-ins; each adapter the core, the engine, the runtime layer and its own folder; the
  * fetch handler (lib/fetch) the core, the engine and itself, no built-ins; the Workers entry
  * (lib/workers) the same and the fetch handler; the client only
- * the core and itself.
+ * the core and itself; the OpenTelemetry bridge (lib/otel) the core, the engine, itself and
+ * `@opentelemetry/api`, and no other layer imports it.
  */
 export const LAYER_RULES: Readonly<Record<Layer, LayerRule>> = {
   core: { layers: ['core'], packages: ['fp-ts', 'io-ts'] },
@@ -42,6 +43,8 @@ export const LAYER_RULES: Readonly<Record<Layer, LayerRule>> = {
   workers: { layers: ['core', 'engine', 'fetch', 'workers'], packages: ['fp-ts', 'io-ts'] },
   client: { layers: ['core', 'client'], packages: [] },
   redis: { layers: ['core', 'engine', 'redis'], packages: ['fp-ts', 'io-ts', 'redis', 'node:'] },
+  // The OpenTelemetry bridge (twinport/otel, issue 25): the API only (an optional peer dependency), no built-ins.
+  otel: { layers: ['core', 'engine', 'otel'], packages: ['@opentelemetry/api'] },
   entry: { layers: ['core', 'engine', 'runtime', 'node', 'fetch'], packages: [] },
 }
 

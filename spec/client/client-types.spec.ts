@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert'
 import type { AckData, EventData, EventName } from '../../lib/client/app-types.js'
 import type { ApiBody, ApiPath, HttpResult } from '../../lib/client/api-types.js'
 import { connect } from '../../lib/client/connect.js'
+import { events } from '../../lib/client/events.js'
 import { createApi } from '../../lib/client/create-api.js'
 import { httpRoute, intParam, json, mount, type Response, routes, socketOn, type TypedHttpContext, type TypedSocketContext } from '../../lib/index.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
@@ -110,7 +111,7 @@ test('types :: server events are typed by the shared map, lifecycle events by th
     // @ts-expect-error: tick carries a number
     client.on('tick', (s: string) => s)
     await nextOf(client, 'open')
-    const stream = client.events('tick')
+    const stream = events(client, 'tick')
     await client.request('ticks', 1)
     const first = await stream.next()
     check<Equal<typeof first, IteratorResult<number>>>()

@@ -5,6 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { connect } from '../../lib/client/connect.js'
+import { events } from '../../lib/client/events.js'
 import type { ClientProblem } from '../../lib/client/client-problem.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import { type AnyClient, nextOf, record, WebSocketImpl } from '../support/client.js'
@@ -108,12 +109,12 @@ test('connect :: a broadcast to a room reaches its members only', async (ctx) =>
   ])
 })
 
-test('connect :: events() iterates a server event in order', async (ctx) => {
+test('connect :: events(client) iterates a server event in order', async (ctx) => {
   const c = client(ctx)
   await nextOf(c, 'open')
   const seen: unknown[] = []
   const done = (async () => {
-    for await (const n of c.events('tick')) {
+    for await (const n of events(c, 'tick')) {
       seen.push(n)
       if (n === 4) break
     }
@@ -123,21 +124,21 @@ test('connect :: events() iterates a server event in order', async (ctx) => {
   assert.equal(seen, [1, 2, 3, 4])
 })
 
-test('connect :: events() ends when the client closes, and at once on a closed client', async (ctx) => {
+test('connect :: events(client) ends when the client closes, and at once on a closed client', async (ctx) => {
   const c = client(ctx)
   await nextOf(c, 'open')
-  const stream = c.events('tick')
+  const stream = events(c, 'tick')
   const next = stream.next()
   c.close()
   assert.equal(await next, { value: undefined, done: true })
-  assert.equal(await c.events('tick').next(), { value: undefined, done: true })
+  assert.equal(await events(c, 'tick').next(), { value: undefined, done: true })
 })
 
-test('connect :: events() stops on its abort signal', async (ctx) => {
+test('connect :: events(client) stops on its abort signal', async (ctx) => {
   const c = client(ctx)
   await nextOf(c, 'open')
   const ac = new AbortController()
-  const stream = c.events('tick', { signal: ac.signal })
+  const stream = events(c, 'tick', { signal: ac.signal })
   await c.request('ticks', 1)
   ac.abort()
   assert.equal(await stream.next(), { value: 1, done: false })

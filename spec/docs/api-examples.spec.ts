@@ -54,6 +54,7 @@ const tsBlocks = (markdown: string): readonly Block[] => {
 // `twinport`, `twinport/core` and `twinport/client` as the files they name in this checkout.
 const pointAtLib = (code: string): string =>
   code
+    .replaceAll(`from 'twinport/otel'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'otel', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/redis'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'redis', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/core'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'core', 'index.ts')).href)}`)
     .replaceAll(`from 'twinport/workers'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'workers', 'index.ts')).href)}`)
@@ -123,7 +124,7 @@ const typeCheck = (dir: string): Promise<string> => {
     compilerOptions: {
       noEmit: true,
       rootDir: root,
-      paths: { twinport: [join(root, 'lib', 'index.ts')], 'twinport/core': [join(root, 'lib', 'core', 'index.ts')], 'twinport/redis': [join(root, 'lib', 'redis', 'index.ts')], 'twinport/fetch': [join(root, 'lib', 'fetch', 'index.ts')], 'twinport/workers': [join(root, 'lib', 'workers', 'index.ts')], 'twinport/client/fallback': [join(root, 'lib', 'client', 'fallback.ts')] },
+      paths: { twinport: [join(root, 'lib', 'index.ts')], 'twinport/core': [join(root, 'lib', 'core', 'index.ts')], 'twinport/redis': [join(root, 'lib', 'redis', 'index.ts')], 'twinport/otel': [join(root, 'lib', 'otel', 'index.ts')], 'twinport/fetch': [join(root, 'lib', 'fetch', 'index.ts')], 'twinport/workers': [join(root, 'lib', 'workers', 'index.ts')], 'twinport/client/fallback': [join(root, 'lib', 'client', 'fallback.ts')] },
     },
     include: ['*.ts'],
     exclude: [],

@@ -67,53 +67,6 @@ var resolveClientOptions = ({
   };
 };
 
-// lib/client/event-stream.ts
-var eventStream = ({ subscribe, buffer = 1024, name, signal }) => {
-  const items = [];
-  let wake = () => void 0;
-  let done = false;
-  let failure;
-  const end = () => {
-    if (!done) {
-      done = true;
-      unsubscribe();
-      signal?.removeEventListener("abort", end);
-    }
-    wake();
-  };
-  const unsubscribe = subscribe((value) => {
-    if (items.length < buffer) items.push(value);
-    else {
-      failure = new RangeError(`events("${name}"): over ${buffer} messages waiting`);
-      end();
-    }
-    wake();
-  });
-  if (signal?.aborted) end();
-  else signal?.addEventListener("abort", end);
-  async function* read() {
-    try {
-      for (; ; ) {
-        if (items.length) yield items.shift();
-        else if (failure) throw failure;
-        else if (done) return;
-        else await new Promise((resolve) => wake = resolve);
-      }
-    } finally {
-      end();
-    }
-  }
-  const stream = read();
-  const stop = stream.return.bind(stream);
-  stream.end = end;
-  stream.return = (value) => {
-    items.length = 0;
-    end();
-    return stop(value);
-  };
-  return stream;
-};
-
 // lib/client/create-listeners.ts
 var createListeners = (onThrow) => {
   const byEvent = /* @__PURE__ */ new Map();
@@ -287,7 +240,6 @@ var socketUrl = (url) => {
 
 // lib/client/connect.ts
 var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "refused", "kicked", "error"]);
-var RESYNC_REASONS = /* @__PURE__ */ new Set(["unknown_session", "gap", "unavailable"]);
 function connect(url, options = {}) {
   const o = resolveClientOptions(options);
   const { clock } = o;
@@ -301,7 +253,6 @@ function connect(url, options = {}) {
   let lastSeen = 0;
   let liveTimer;
   let heard = false;
-  const streams = /* @__PURE__ */ new Set();
   const asks = /* @__PURE__ */ new Map();
   const report = (problem) => listeners.emit("error", problem);
   const threw = (event, error) => report({ _tag: "ListenerFailed", event, error, message: `"${event}" listener threw: ${String(error)}` });
@@ -340,7 +291,7 @@ function connect(url, options = {}) {
     const d = data ?? {};
     if (typeof d.sid !== "string" || !d.sid || typeof d.recovered !== "boolean") return report({ _tag: "InvalidMessage", message: "bad tp:session" });
     const previous = sid;
-    const resync = d.recovered || !previous ? void 0 : RESYNC_REASONS.has(d.resync) ? d.resync : "unknown_session";
+    const resync = d.recovered || !previous ? void 0 : d.resync === "gap" || d.resync === "unavailable" ? d.resync : "unknown_session";
     sid = d.sid;
     recovered = d.recovered;
     if (!recovered) lastSeq = 0;
@@ -395,7 +346,6 @@ function connect(url, options = {}) {
       link = { _tag: "closed", closed };
       failClosed(closed, true);
       queue.length = 0;
-      for (const stream of streams) stream.end();
       if (!final && code >= 4e3 && code <= 4999) listeners.emit(heard ? "kicked" : "refused", { code, reason });
       return;
     }
@@ -493,22 +443,6 @@ function connect(url, options = {}) {
     on: (event, fn) => listeners.on(event, fn),
     once: (event, fn) => listeners.on(event, fn, true),
     off: listeners.off,
-    events: (event, opts) => {
-      const stream = eventStream({
-        ...opts,
-        subscribe: (push) => {
-          const off = listeners.on(event, push);
-          return () => {
-            off();
-            streams.delete(stream);
-          };
-        },
-        name: event
-      });
-      if (link._tag === "closed") stream.end();
-      else streams.add(stream);
-      return stream;
-    },
     reconnect: () => {
       if (link._tag !== "closed") return;
       link = { _tag: "connecting" };
@@ -542,6 +476,72 @@ function connect(url, options = {}) {
   open();
   return client;
 }
+
+// lib/client/event-stream.ts
+var eventStream = ({ subscribe, buffer = 1024, name, signal }) => {
+  const items = [];
+  let wake = () => void 0;
+  let done = false;
+  let failure;
+  const end = () => {
+    if (!done) {
+      done = true;
+      unsubscribe();
+      signal?.removeEventListener("abort", end);
+    }
+    wake();
+  };
+  const unsubscribe = subscribe((value) => {
+    if (items.length < buffer) items.push(value);
+    else {
+      failure = new RangeError(`events("${name}"): over ${buffer} messages waiting`);
+      end();
+    }
+    wake();
+  });
+  if (signal?.aborted) end();
+  else signal?.addEventListener("abort", end);
+  async function* read() {
+    try {
+      for (; ; ) {
+        if (items.length) yield items.shift();
+        else if (failure) throw failure;
+        else if (done) return;
+        else await new Promise((resolve) => wake = resolve);
+      }
+    } finally {
+      end();
+    }
+  }
+  const stream = read();
+  const stop = stream.return.bind(stream);
+  stream.end = end;
+  stream.return = (value) => {
+    items.length = 0;
+    end();
+    return stop(value);
+  };
+  return stream;
+};
+
+// lib/client/events.ts
+var events = (client, event, options) => {
+  const on = client.on;
+  const stream = eventStream({
+    ...options,
+    name: event,
+    subscribe: (push) => {
+      const off = on(event, push);
+      const offClose = on("close", (({ reconnect }) => reconnect || stream.end()));
+      return () => {
+        off();
+        offClose();
+      };
+    }
+  });
+  if (client.state === "closed") stream.end();
+  return stream;
+};
 
 // lib/client/api-error.ts
 var ApiError = class extends Error {
@@ -592,7 +592,7 @@ var createApi = (base = "", options = {}) => {
 // lib/core/sse/read-sse-events.ts
 var SSE_READER_START = Object.freeze({ lastEventId: "", retry: void 0 });
 var readSseEvents = (reader, text) => {
-  const events = [];
+  const events2 = [];
   let committed = reader;
   let lastEventId = reader.lastEventId;
   let retry = reader.retry;
@@ -611,7 +611,7 @@ var readSseEvents = (reader, text) => {
     const line = text.slice(at, end);
     at = next;
     if (line === "") {
-      if (hasData) events.push({ event: type === "" ? "message" : type, data: data.slice(0, -1), lastEventId });
+      if (hasData) events2.push({ event: type === "" ? "message" : type, data: data.slice(0, -1), lastEventId });
       committed = lastEventId === committed.lastEventId && retry === committed.retry ? committed : { lastEventId, retry };
       type = "";
       data = "";
@@ -634,7 +634,7 @@ var readSseEvents = (reader, text) => {
     } else if (name === "retry" && /^\d+$/.test(value)) retry = Number(value);
   }
   if (eventStart > 0 && committed === SSE_READER_START) committed = { lastEventId: committed.lastEventId, retry: committed.retry };
-  return { events, reader: committed, rest: text.slice(eventStart) };
+  return { events: events2, reader: committed, rest: text.slice(eventStart) };
 };
 
 // lib/client/event-stream-socket.ts
@@ -910,6 +910,7 @@ export {
   createApi,
   describeFailure,
   eventStreamSocket,
+  events,
   readServerMessage,
   resolveClientOptions,
   shouldReconnect,

@@ -7,6 +7,7 @@
  * Types and one error class; pure and portable: no node:* imports.
  */
 import type { HttpError } from './http-error.js'
+import type { TraceContext } from '../trace/trace-context.js'
 
 /** A request body read as it arrives. Read it once, one way. */
 export interface BodyStream extends AsyncIterable<Uint8Array> {
@@ -54,4 +55,6 @@ export interface ExchangeOwner {
   routed?(exchange: number, route: string): void
   /** The peer's address as the socket saw it, when the server knows it. */
   remoteAddress?(): string | undefined
+  /** The span of the exchange as W3C Trace Context, when the server traces it. */
+  traceOf?(exchange: number): TraceContext | undefined
 }

@@ -23,6 +23,7 @@ import { percentDecode } from './percent-decode.js'
 import { parseQuery, type Query } from './parse-query.js'
 import { parseRequestBody, type RequestBodyValue } from './parse-request-body.js'
 import type { Header, HttpRequest } from './types.js'
+import type { TraceContext } from '../trace/trace-context.js'
 
 export type { Query, QueryValue } from './parse-query.js'
 export type { RequestBodyValue } from './parse-request-body.js'
@@ -62,6 +63,12 @@ export interface Request<P extends Params = Params> {
    * `rateLimit`'s `'ip'` key reads it through the server's trusted-proxy rule.
    */
   readonly remoteAddress?: string | undefined
+  /**
+   * The request's span as W3C Trace Context (its parent: the `traceparent` header), when the
+   * server traces (`instrumentation`): a handler's own spans take it as their parent
+   * (`otelContext(req.trace)` from `twinport/otel`). `undefined` otherwise.
+   */
+  readonly trace?: TraceContext | undefined
 }
 
 /**
@@ -142,6 +149,10 @@ class LazyRequest<P extends Params> implements Request<P> {
 
   get remoteAddress(): string | undefined {
     return this.#owner?.remoteAddress?.()
+  }
+
+  get trace(): TraceContext | undefined {
+    return this.#owner?.traceOf?.(this.#exchange)
   }
 }
 

@@ -9,6 +9,9 @@ import { SeriesTable } from './series-table.js'
 /** OpenTelemetry's advised boundaries for `http.server.request.duration`, in seconds. */
 export const DURATION_BUCKETS: readonly number[] = Object.freeze([0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10])
 
+/** Told each observation of a histogram's series (`Histogram.listen`): what an exporter that records them itself needs. */
+export type HistogramListener = (series: HistogramSeries, value: number) => void
+
 /** One label set of a histogram: a count per bucket (the last: past every bound), the sum and count. */
 export class HistogramSeries {
   readonly counts: Float64Array
@@ -17,11 +20,19 @@ export class HistogramSeries {
   constructor(
     readonly values: readonly string[],
     private readonly bounds: readonly number[],
+    private readonly owner?: { readonly listener: HistogramListener | undefined },
   ) {
     this.counts = new Float64Array(bounds.length + 1)
   }
   /** Counts `value` in the first bucket whose upper bound is at least it. */
   observe(value: number): void {
+    this.observeMany(value, 1)
+  }
+  /**
+   * Counts `value` `times` times: one bucket search for observations that are equal (the
+   * answers of one chunk of pipelined requests, timed together).
+   */
+  observeMany(value: number, times: number): void {
     const bounds = this.bounds
     let low = 0
     let high = bounds.length
@@ -30,9 +41,11 @@ export class HistogramSeries {
       if (value <= (bounds[mid] as number)) high = mid
       else low = mid + 1
     }
-    ;(this.counts[low] as number)++
-    this.sum += value
-    this.count++
+    ;(this.counts[low] as number) += times
+    this.sum += value * times
+    this.count += times
+    const listener = this.owner?.listener
+    if (listener !== undefined) for (let i = 0; i < times; i++) listener(this, value)
   }
 }
 
@@ -45,6 +58,8 @@ export interface HistogramSpec extends InstrumentSpec {
 export class Histogram {
   readonly kind = 'histogram' as const
   readonly buckets: readonly number[]
+  /** Told each observation, when something listens (`listen`). */
+  listener: HistogramListener | undefined = undefined
   private readonly table: SeriesTable<HistogramSeries>
   constructor(readonly spec: HistogramSpec) {
     const buckets = spec.buckets ?? DURATION_BUCKETS
@@ -52,7 +67,7 @@ export class Histogram {
       if (!((buckets[i] as number) > (buckets[i - 1] as number))) throw new Error(`histogram ${spec.name}: buckets must ascend`)
     }
     this.buckets = Object.freeze([...buckets])
-    this.table = new SeriesTable(spec.labels?.length ?? 0, spec.maxSeries ?? DEFAULT_MAX_SERIES, (values) => new HistogramSeries(values, this.buckets))
+    this.table = new SeriesTable(spec.labels?.length ?? 0, spec.maxSeries ?? DEFAULT_MAX_SERIES, (values) => new HistogramSeries(values, this.buckets, this))
   }
   labels(...values: string[]): HistogramSeries {
     return this.table.get(values)
@@ -63,5 +78,13 @@ export class Histogram {
   }
   all(): readonly HistogramSeries[] {
     return this.table.all()
+  }
+  /**
+   * Tells `listener` each observation from now on (after the series counted it), as well as any
+   * listener before: `twinport/otel` records them on an OpenTelemetry histogram this way.
+   */
+  listen(listener: HistogramListener): void {
+    const before = this.listener
+    this.listener = before === undefined ? listener : (series, value) => (before(series, value), listener(series, value))
   }
 }

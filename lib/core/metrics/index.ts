@@ -3,7 +3,7 @@
  */
 export { Counter, CounterSeries } from './counter.js'
 export { Gauge, GaugeSeries, type GaugeReader } from './gauge.js'
-export { DURATION_BUCKETS, Histogram, HistogramSeries, type HistogramSpec } from './histogram.js'
+export { DURATION_BUCKETS, Histogram, type HistogramListener, HistogramSeries, type HistogramSpec } from './histogram.js'
 export { DEFAULT_MAX_SERIES, OVERFLOW_LABEL, type InstrumentKind, type InstrumentSpec } from './instrument.js'
 export { createMetricsRegistry, type Instrument, MetricsRegistry, type MetricsRegistryOptions } from './metrics-registry.js'
 export { prometheusLabel, prometheusName } from './prometheus-name.js'

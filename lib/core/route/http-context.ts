@@ -3,6 +3,7 @@
  * WebSocket clients, so a REST endpoint can broadcast to a room (the demo's
  * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
  */
+import type { AdminView } from '../metrics/admin-snapshot.js'
 import type { StaticFiles } from '../http/static/static-files.js'
 import type { MetricsRegistry } from '../metrics/metrics-registry.js'
 import type { ServerHealth } from '../metrics/server-health.js'
@@ -41,4 +42,6 @@ export interface HttpContext {
   readonly handshake?: Handshake
   /** The server's rate limiter (`rateLimit` routes use it); absent outside a server: no limit. */
   readonly limiter?: RateLimiter
+  /** Read-only: the server's state for the admin page (`adminRoutes`); absent outside a server. */
+  readonly admin?: AdminView
 }

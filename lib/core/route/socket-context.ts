@@ -4,7 +4,10 @@
  * performs the effects; the core only passes it on. Types only; pure and portable.
  */
 import type { HttpRequest } from '../http/types.js'
+import type { TraceContext } from '../trace/trace-context.js'
+import type { AdminView } from '../metrics/admin-snapshot.js'
 import type { RateLimiter } from '../limit/rate-limiter.js'
+import type { Presence, PresenceOptions } from '../presence/presence.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'
 import type { RawMessage } from './raw-message.js'
 
@@ -69,4 +72,17 @@ export interface SocketContext {
   readonly remoteAddress?: string | undefined
   /** The server's rate limiter (`rateLimit` events use it); absent outside a server: no limit. */
   readonly limiter?: RateLimiter
+  /**
+   * A topic's presence on the server (`server.presence(topic, options)`): the same object for
+   * every client of the server. Absent outside a server (a context made by hand, a Worker hub).
+   */
+  readonly presence?: (topic: string, options?: PresenceOptions) => Presence
+  /**
+   * The span of the event being handled, as W3C Trace Context (its parent: the envelope's
+   * `traceparent`), when the server traces (`instrumentation`): a handler's own spans take it
+   * as their parent (`otelContext(ctx.trace)` from `twinport/otel`). Absent otherwise.
+   */
+  readonly trace?: TraceContext
+  /** Read-only: the server's state for the admin page (`adminRoutes`); absent outside a server. */
+  readonly admin?: AdminView
 }

@@ -16,6 +16,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { BATCH_SEPARATOR, encodeEnvelope, envelopeFault } from './envelope-wire.js'
 import type { EventError, EventId, EventMessage } from './event.js'
+import { traceContextOf } from '../trace/trace-context.js'
 
 export { BATCH_SEPARATOR, encodeAck } from './envelope-wire.js'
 
@@ -62,6 +63,12 @@ export const EventEnvelope = new t.Type<EventMessage, WireEvent, unknown>(
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
+// A message with the sender's trace, when it carries a valid one.
+const traced_ = (event: string, data: unknown, id: EventId | undefined, value: Record<string, unknown>): EventMessage => {
+  const trace = value['traceparent'] === undefined ? undefined : traceContextOf(value['traceparent'], value['tracestate'])
+  return { event, data, ...(id === undefined ? {} : { id }), ...(trace === undefined ? {} : { trace }) }
+}
+
 const SHAPE = 'expected {"event": "<name>", "data": <json>, "id"?: <string | number>}'
 
 /**
@@ -72,8 +79,15 @@ const SHAPE = 'expected {"event": "<name>", "data": <json>, "id"?: <string | num
  * @example
  * decodeEnvelope('{"event":"join","data":{"room":"a"},"id":7}') // Right({ event: 'join', data: { room: 'a' }, id: 7 })
  * decodeEnvelope('{"event":""}') // Left({ code: 'invalid_message', message: 'event must be a non-empty string; ...' })
+ *
+ * With `traced` (the server traces), a valid `traceparent` field (and its `tracestate`) is kept
+ * as the message's `trace`; without, like any other extra key, they are ignored.
+ *
+ * @example
+ * decodeEnvelope('{"event":"a","traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}', true)
+ * // Right({ event: 'a', data: null, trace: { traceparent: '00-4bf92f…-01' } })
  */
-export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage> => {
+export const decodeEnvelope = (text: string, traced = false): E.Either<EventError, EventMessage> => {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -85,6 +99,7 @@ export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage>
   // codec below, for its error message.
   if (!envelopeFault(value, false)) {
     const { event, data = null, id } = value as { event: string; data?: unknown; id?: EventId }
+    if (traced) return E.right(traced_(event, data, id, value as Record<string, unknown>))
     return E.right(id === undefined ? { event, data } : { event, data, id })
   }
   const decoded = EventEnvelope.decode(value)
@@ -111,8 +126,8 @@ export const decodeEnvelope = (text: string): E.Either<EventError, EventMessage>
  * // [Right({ event: 'a', data: null, id: 1 }), Left({ code: 'invalid_message', ... })]
  * decodeEnvelopes('{"event":"a"}', true) // [Right({ event: 'a', data: null })]
  */
-export const decodeEnvelopes = (text: string, batches: boolean): readonly E.Either<EventError, EventMessage>[] =>
-  batches && text.includes(BATCH_SEPARATOR) ? text.split(BATCH_SEPARATOR).map(decodeEnvelope) : [decodeEnvelope(text)]
+export const decodeEnvelopes = (text: string, batches: boolean, traced = false): readonly E.Either<EventError, EventMessage>[] =>
+  batches && text.includes(BATCH_SEPARATOR) ? text.split(BATCH_SEPARATOR).map((part) => decodeEnvelope(part, traced)) : [decodeEnvelope(text, traced)]
 
 /**
  * The text of an event. `undefined` data is sent as `null`; the data must be something JSON can

@@ -2,6 +2,7 @@
  * The event envelope of DESIGN §3 as types: what a client sends and what the server
  * sends back, including the error events. Pure and portable.
  */
+import type { TraceContext } from '../trace/trace-context.js'
 
 /** An acknowledgement id chosen by the client. */
 export type EventId = string | number
@@ -11,6 +12,11 @@ export interface EventMessage {
   readonly event: string
   readonly data: unknown
   readonly id?: EventId
+  /**
+   * The sender's trace (the envelope's optional `traceparent` and `tracestate` fields,
+   * docs/protocol.md "Trace context"), read only by a server that traces.
+   */
+  readonly trace?: TraceContext
 }
 
 /** The codes of the error events the server sends (stable: never renamed). */

@@ -52,6 +52,11 @@ export interface ClusterHost {
   deliverTo(clientId: number, frame: Uint8Array, envelope: boolean): boolean
   /** Answers a request from another node (`body` is JSON data, checked by the engine). */
   answer(body: unknown, from: string): Promise<unknown>
+  /**
+   * Node `node` is no longer in the cluster (it left, or its heartbeat ran out): what it had
+   * in presence topics leaves. An adapter without node liveness never calls it.
+   */
+  nodeLeft?(node: string): void
   readonly logger: Logger
   readonly timers: Timers
 }

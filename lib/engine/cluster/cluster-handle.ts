@@ -16,17 +16,27 @@ import type { ClusterAdapter, ClusterReplies, ClusterTarget } from './cluster-ad
 import { type ClusterClientId, clusterClientId, parseClusterClientId } from './cluster-client-id.js'
 import { ClientsAnswer, ClusterRequest, CountAnswer, EventAnswer, FoundAnswer } from './cluster-request.js'
 import type { NamespaceRegistry } from '../registry/namespace-registry.js'
+import type { Instrumentation } from '../instrumentation/instrumentation.js'
+import { type TraceContext, traceContextOf } from '../../core/trace/trace-context.js'
 
-/** The time bound of one query; the adapter's default when absent. */
+/** The time bound of one query (the adapter's default when absent), and the caller's trace. */
 export interface ClusterQueryOptions {
   readonly timeoutMs?: number
+  /**
+   * The trace the query belongs to (a handler's `req.trace` / `ctx.trace`): with a tracing
+   * `instrumentation`, the query's span is its child, and the nodes asked continue it.
+   */
+  readonly trace?: TraceContext
 }
 
 /** What a query found, and the live nodes that did not answer in time. */
 export type ClusterResult<A> = A & { readonly missingNodes: readonly string[] }
 
-/** A server-to-server event handler: its value (JSON data) is the sender's acknowledgement. */
-export type ClusterEventHandler = (data: unknown, fromNode: string) => unknown
+/**
+ * A server-to-server event handler: its value (JSON data) is the sender's acknowledgement.
+ * `trace` is the span answering it, when the server traces (its parent: the sender's query).
+ */
+export type ClusterEventHandler = (data: unknown, fromNode: string, trace?: TraceContext) => unknown
 
 /** One node's acknowledgement of a server-to-server event. */
 export interface ClusterEventReply {
@@ -86,6 +96,8 @@ export interface ClusterHandleDeps {
   /** Hands what an event-stream client posted to another node to the stream of this node that holds session `sid`; false when none does. */
   readonly post: (sid: string, text: string) => boolean
   readonly logger: Logger
+  /** Where queries and answers are reported (a span each, with a tracer); none by default. */
+  readonly instrumentation?: Instrumentation
 }
 
 export interface ClusterSide {
@@ -124,6 +136,21 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
   const { adapter, registry, logger } = deps
   const self = adapter.nodeId
   const handlers = new Map<string, ClusterEventHandler>()
+  const instrumentation = deps.instrumentation
+
+  // One query to the adapter; with a tracer, in a span whose context travels in the body
+  // (`traceparent`, `tracestate`: JSON the adapter carries as it is, across Redis too).
+  const ask = (body: ClusterRequest, options: ClusterQueryOptions | undefined, node?: string): Promise<ClusterReplies> => {
+    const bound = { ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(node === undefined ? {} : { node }) }
+    if (instrumentation === undefined || !instrumentation.tracing) return adapter.request(body, bound)
+    const started = instrumentation.clusterRequestStarted(body.q === 'event' ? `event ${body.event}` : body.q, options?.trace)
+    const trace = instrumentation.traceOf(started)
+    const carried = trace === undefined ? body : { ...body, traceparent: trace.traceparent, ...(trace.tracestate === undefined ? {} : { tracestate: trace.tracestate }) }
+    return adapter.request(carried, bound).then((replies) => {
+      instrumentation.clusterRequestEnded(replies.replies.length, replies.missingNodes.length, started)
+      return replies
+    })
+  }
 
   const localOf = (target: ClusterTarget | undefined): Iterable<number> => {
     if (target?.room !== undefined) return registry.roomMembers(target.room, target.namespace) ?? []
@@ -142,7 +169,7 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
 
   const clients: ClusterHandle['clients'] = async (target, options) => {
     const local = [...localOf(target)].map((id) => clusterClientId(self, id))
-    const { values, missing } = collect(await adapter.request({ q: 'clients', ...targetOf(target) }, options), ClientsAnswer, logger)
+    const { values, missing } = collect(await ask({ q: 'clients', ...targetOf(target) }, options), ClientsAnswer, logger)
     return { clients: [...local, ...values.flatMap((v) => v.value)], missingNodes: missing }
   }
 
@@ -156,7 +183,7 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
     const parsed = parseClusterClientId(id)
     if (parsed === undefined) return { found: false, missingNodes: [] }
     if (parsed.node === self) return { found: local(parsed.clientId), missingNodes: [] }
-    const { values, missing } = collect(await adapter.request(body(parsed.clientId), { ...options, node: parsed.node }), FoundAnswer, logger)
+    const { values, missing } = collect(await ask(body(parsed.clientId), options, parsed.node), FoundAnswer, logger)
     return { found: values.some((v) => v.value), missingNodes: missing }
   }
 
@@ -177,7 +204,7 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
     clients,
     clientsInRoom: (room, namespace, options) => clients({ room, ...(namespace === undefined ? {} : { namespace }) }, options),
     count: async (target, options) => {
-      const { values, missing } = collect(await adapter.request({ q: 'count', ...targetOf(target) }, options), CountAnswer, logger)
+      const { values, missing } = collect(await ask({ q: 'count', ...targetOf(target) }, options), CountAnswer, logger)
       return { count: values.reduce((sum, v) => sum + v.value, countOf(target)), missingNodes: missing }
     },
     disconnectClient: (id, options) => {
@@ -189,18 +216,18 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
     leaveRoom: (id, room, namespace, options) =>
       onClient(id, (clientId) => deps.leave(clientId, room, namespace), (clientId) => ({ q: 'leave', clientId, room, namespace }), options),
     emit: async (event, data, options) => {
-      const { values, missing } = collect(await adapter.request({ q: 'event', event, data }, options), EventAnswer, logger)
+      const { values, missing } = collect(await ask({ q: 'event', event, data }, options), EventAnswer, logger)
       return { replies: values.map((v) => ({ node: v.node, ...v.value })), missingNodes: missing }
     },
     on: (event, handler) => void handlers.set(event, handler),
   }
 
-  const runHandler = async (event: string, data: unknown, from: string): Promise<EventAnswer> => {
+  const runHandler = async (event: string, data: unknown, from: string, trace: TraceContext | undefined): Promise<EventAnswer> => {
     const handler = handlers.get(event)
     if (handler === undefined) return { error: 'no_handler' }
     let value: unknown
     try {
-      value = await handler(data, from)
+      value = await (trace === undefined ? handler(data, from) : handler(data, from, trace))
     } catch (error) {
       logger.exception(error, { clusterEvent: event, fromNode: from })
       return { error: 'handler_error' }
@@ -213,6 +240,7 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
     return { data: value }
   }
 
+  // Another node's request, in a span continuing the trace it carried when the server traces.
   const answer = async (body: unknown, from: string): Promise<unknown> => {
     const decoded = ClusterRequest.decode(body)
     if (E.isLeft(decoded)) {
@@ -220,6 +248,16 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
       return undefined
     }
     const request = decoded.right
+    if (instrumentation === undefined || !instrumentation.tracing) return answerNow(request, from, undefined)
+    const carried = body as { readonly traceparent?: unknown; readonly tracestate?: unknown }
+    const started = instrumentation.clusterAnswerStarted(request.q === 'event' ? `event ${request.event}` : request.q, from, traceContextOf(carried.traceparent, carried.tracestate))
+    const result = await answerNow(request, from, instrumentation.traceOf(started))
+    const error = request.q === 'event' && typeof result === 'object' && result !== null && 'error' in result ? String((result as { error: unknown }).error) : undefined
+    instrumentation.clusterAnswerEnded(error, started)
+    return result
+  }
+
+  const answerNow = async (request: ClusterRequest, from: string, trace: TraceContext | undefined): Promise<unknown> => {
     switch (request.q) {
       case 'clients':
         return [...localOf(request)].map((id) => clusterClientId(self, id))
@@ -236,7 +274,7 @@ export const createClusterHandle = (deps: ClusterHandleDeps): ClusterSide => {
       case 'leave':
         return deps.leave(request.clientId, request.room, request.namespace)
       case 'event':
-        return runHandler(request.event, request.data, from)
+        return runHandler(request.event, request.data, from, trace)
       case 'post':
         return deps.post(request.sid, request.text)
     }

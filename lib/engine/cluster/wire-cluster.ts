@@ -30,10 +30,12 @@ export interface WireClusterDeps<S> {
   readonly timers: Timers
   /** Another node's post for an event-stream session of this node (sse-shared.ts); false when none holds it. */
   readonly post: (sid: string, text: string) => boolean
+  /** A node is no longer in the cluster (the adapter's `nodeLeft`): presence drops its entries. */
+  readonly nodeLeft: (node: string) => void
 }
 
 /** Attaches the cluster adapter to this server; answers `server.cluster`. */
-export const wireCluster = <S>({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post }: WireClusterDeps<S>): ClusterHandle => {
+export const wireCluster = <S>({ cluster, registry, table, delivery, broadcaster, ops, frames, logger, timers, post, nodeLeft }: WireClusterDeps<S>): ClusterHandle => {
   // Another node's request about a client of this one: done when it is a WebSocket client here.
   const ifWsClient = (clientId: number, run: () => void): boolean => {
     if (!table.ws.has(clientId)) return false
@@ -55,12 +57,14 @@ export const wireCluster = <S>({ cluster, registry, table, delivery, broadcaster
     leave: (clientId, room, namespace) => ifWsClient(clientId, () => ops.leaveRoom(clientId, room, namespace)),
     post,
     logger,
+    instrumentation: ops.instrumentation,
   })
   // Frames from other nodes are written to local sockets as they came: no JSON on the way.
   cluster.attach({
     deliver: (frame, target, envelope, seq) => broadcaster.fromCluster(frame, target, envelope, seq),
     deliverTo: (clientId, frame, envelope) => broadcaster.toClient(clientId, frame, envelope),
     answer: side.answer,
+    nodeLeft,
     logger,
     timers,
   })

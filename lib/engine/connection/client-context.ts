@@ -10,6 +10,7 @@
 import type { HttpRequest } from '../../core/http/types.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from '../../core/route/client-answer.js'
 import type { RawMessage } from '../../core/route/raw-message.js'
+import type { AdminView } from '../../core/metrics/admin-snapshot.js'
 import type { RateLimiter } from '../../core/limit/rate-limiter.js'
 import type { BroadcastTarget, DisconnectOptions, SocketContext } from '../../core/route/socket-context.js'
 import type { Client, ClientType, Receiver } from './client.js'
@@ -53,6 +54,11 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
 
   /** The server's rate limiter, from the prototype of the server's class. */
   abstract get limiter(): RateLimiter | undefined
+
+  /** The server's presence topics, from the prototype of the server's class. */
+  abstract get presence(): SocketContext['presence']
+  /** What the admin page reads of the server, from the prototype of the server's class. */
+  abstract get admin(): AdminView | undefined
 
   /** `ws` from the accepted upgrade on; `sse` from the event stream's head on. */
   get type(): ClientType {
@@ -119,12 +125,18 @@ export type ClientContexts<S> = new (id: number, socket: S, receiver: Receiver) 
  * const client = new Clients(1, socket, httpSession) // client.type === 'http'
  * client.request = compactRequest(upgrade)           // client.type === 'ws'; handlers get `client`
  */
-export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter): ClientContexts<S> =>
+export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter, presence?: SocketContext['presence'], admin?: AdminView): ClientContexts<S> =>
   class extends ClientContext<S> {
     protected get ops(): ClientOps {
       return ops
     }
     get limiter(): RateLimiter | undefined {
       return limiter
+    }
+    get presence(): SocketContext['presence'] {
+      return presence
+    }
+    get admin(): AdminView | undefined {
+      return admin
     }
   }

@@ -11,6 +11,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { BodyStream, ExchangeOwner } from '../../core/http/body-stream.js'
+import type { TraceContext } from '../../core/trace/trace-context.js'
 import { bodyIncomplete, bodyTooLarge, type HttpError } from '../../core/http/http-error.js'
 import { bodyStreamOf } from '../../core/http/in-process-exchange.js'
 import { httpErrorResponse } from '../../core/http/http-error-response.js'
@@ -155,6 +156,8 @@ export class HttpConnection<S> implements ExchangeOwner {
   private routing = 0
   private route: string | undefined = undefined
   private lateRoutes: Map<number, string> | undefined = undefined
+  // The span of each exchange being answered, when the server traces (`req.trace`).
+  private traces: Map<number, TraceContext> | undefined = undefined
   // A streamed request body being read off the socket, and a streamed answer being sent.
   private intake: BodyIntake | undefined = undefined
   private pump: ResponsePump | undefined = undefined
@@ -234,6 +237,11 @@ export class HttpConnection<S> implements ExchangeOwner {
   /** The streamed body of exchange `exchange`, for a route that streams its body. */
   bodyOf(exchange: number): BodyStream | undefined {
     return this.bodies?.get(exchange)
+  }
+
+  /** The span of exchange `exchange` while it is answered, when the server traces. */
+  traceOf(exchange: number): TraceContext | undefined {
+    return this.traces?.get(exchange)
   }
 
   /** The router found the route of exchange `exchange` (its path template). */
@@ -426,13 +434,17 @@ export class HttpConnection<S> implements ExchangeOwner {
     const exchange = ++this.exchanges
     if (body !== undefined) (this.bodies ??= new Map()).set(exchange, body)
     const instrumentation = this.shared.instrumentation
-    const started = instrumentation.active ? instrumentation.requestStarted(request.method, this.requestStartedAt) : 0
+    const started = instrumentation.active ? instrumentation.requestStarted(request.method, this.requestStartedAt, request) : 0
+    if (instrumentation.tracing) this.traced(exchange, instrumentation.traceOf(started))
     this.routing = exchange
     this.route = undefined
     const answer = this.shared.respond(request, this, exchange)
     this.routing = 0
     if (!(answer instanceof Promise)) {
-      if (instrumentation.active) instrumentation.requestAnswered(request.method, this.route, answer.status, started)
+      if (instrumentation.active) {
+        instrumentation.requestAnswered(request.method, this.route, answer.status, started)
+        if (this.traces !== undefined) this.traces.delete(exchange)
+      }
       // Answered before its body arrived (a 404, a refusal): nothing can follow it.
       if (this.intake !== undefined && this.intake.exchange === exchange) {
         keepAlive = false
@@ -458,6 +470,7 @@ export class HttpConnection<S> implements ExchangeOwner {
         const late = this.lateRoutes?.get(exchange)
         if (late !== undefined) this.lateRoutes?.delete(exchange)
         instrumentation.requestAnswered(request.method, early ?? late, res.status, started, this.shared.timers.now())
+        if (this.traces !== undefined) this.traces.delete(exchange)
       }
       // Answered by the connection already (413 mid-body), or the client is gone.
       if (slot.settled === true || this.gone) return
@@ -480,6 +493,10 @@ export class HttpConnection<S> implements ExchangeOwner {
         })
       }
     })
+  }
+
+  private traced(exchange: number, trace: TraceContext | undefined): void {
+    if (trace !== undefined) (this.traces ??= new Map()).set(exchange, trace)
   }
 
   // The bytes of an answer; a JSON body that cannot be encoded is serialized again with the

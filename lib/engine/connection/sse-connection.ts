@@ -22,7 +22,7 @@ import type { SseFraming } from '../../core/sse/sse-wire.js'
 import { type ClientSession, PENDING } from '../recovery/client-session.js'
 import type { TimerId } from '../platform.js'
 import type { SseShared } from './sse-shared.js'
-import { reportOutcome } from '../instrumentation/instrumentation.js'
+import { reportOutcome, withTrace } from '../instrumentation/instrumentation.js'
 import { pingSettled, stampPing } from './heartbeat-wheel.js'
 
 // The bits of `SseConnection.flags` (the bits from 8 up hold the last heartbeat's tick, heartbeat-wheel.ts).
@@ -103,7 +103,7 @@ export class SseConnection<S> {
    */
   receiveText(text: string): void {
     if ((this.flags & CLOSING) !== 0) return
-    for (const envelope of decodeEnvelopes(text, true)) this.onEnvelope(envelope)
+    for (const envelope of decodeEnvelopes(text, true, this.shared.instrumentation.tracing)) this.onEnvelope(envelope)
   }
 
   private onEnvelope(envelope: E.Either<EventError, EventMessage>): void {
@@ -124,8 +124,9 @@ export class SseConnection<S> {
       if (answer !== undefined) return shared.sendToSession(clientId, answer)
       session.remember(id as EventId, PENDING)
     }
-    const started = instrumentation.active ? instrumentation.eventStarted(event) : 0
-    void dispatchEvent(shared.compiled, envelope.right, this.ctx, { middleware: shared.wsMiddleware, onError: shared.onError }).then((outcome) => {
+    const started = instrumentation.active ? instrumentation.eventStarted(event, envelope.right.trace) : 0
+    const ctx = instrumentation.tracing ? withTrace(this.ctx, instrumentation.traceOf(started)) : this.ctx
+    void dispatchEvent(shared.compiled, envelope.right, ctx, { middleware: shared.wsMiddleware, onError: shared.onError }).then((outcome) => {
       if (instrumentation.active) reportOutcome(instrumentation, event, outcome, started)
       const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
       if (session !== undefined) {

@@ -52,7 +52,7 @@ import { textArrived, textDispatched } from '../delivery/outgoing.js'
 import type { TimerId } from '../platform.js'
 import type { DeflateHost, Inflated, WsDeflate } from '../deflate/ws-deflate.js'
 import type { WsShared } from './ws-shared.js'
-import { reportOutcome } from '../instrumentation/instrumentation.js'
+import { reportOutcome, withTrace } from '../instrumentation/instrumentation.js'
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 type TextMessage = RawMessage & { readonly _tag: 'Text' }
@@ -607,8 +607,9 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
       return
     }
     // A batch (only from a client that negotiated them) is its envelopes, one after the other.
-    if (this.batch === 0) return this.onEnvelope(decodeEnvelope(message.text))
-    for (const envelope of decodeEnvelopes(message.text, true)) this.onEnvelope(envelope)
+    const traced = this.shared.ops.instrumentation.tracing
+    if (this.batch === 0) return this.onEnvelope(decodeEnvelope(message.text, traced))
+    for (const envelope of decodeEnvelopes(message.text, true, traced)) this.onEnvelope(envelope)
   }
 
   // One envelope, as if it had come alone: answered at once (an error, a retried id), or
@@ -632,8 +633,9 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
       session.remember(id as EventId, PENDING)
     }
     this.waiting = true
-    const started = instrumentation.active ? instrumentation.eventStarted(event) : 0
-    void dispatchEvent(compiled, envelope.right, this.ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
+    const started = instrumentation.active ? instrumentation.eventStarted(event, envelope.right.trace) : 0
+    const ctx = instrumentation.tracing ? withTrace(this.ctx, instrumentation.traceOf(started)) : this.ctx
+    void dispatchEvent(compiled, envelope.right, ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
       if (instrumentation.active) reportOutcome(instrumentation, event, outcome, started)
       const text = outcome._tag === 'Ack' ? this.ackText(outcome.id, outcome.value, event) : outcome._tag === 'Failed' ? encodeErrorEvent(outcome.error) : undefined
       if (session !== undefined) {

@@ -27,7 +27,7 @@
  * (`id:` its session cursor). Binary messages have no event-stream form and skip them.
  *
  * A broadcast to more than `BROADCAST_SLICE` receivers is written a slice per I/O turn
- * (`BroadcastSlices`, broadcast-slices.ts), and so is every broadcast while one is still
+ * (`BroadcastSlices`, broadcast-slices.ts; a slice also ends past `BROADCAST_SLICE_MS` of `now`), and so is every broadcast while one is still
  * being delivered, in order. What is written to one client meanwhile (a reply, `send`) first
  * catches it up on the queued broadcasts that target it and have not reached it, so each
  * client still gets its messages in the order they were sent.
@@ -120,6 +120,11 @@ export interface DeliveryDeps<S> {
   readonly afterIo?: (run: () => void) => void
   /** Receivers per slice of a large broadcast (`BROADCAST_SLICE`). */
   readonly sliceSize?: number
+  /**
+   * The clock (ms) that bounds a slice's time (`BROADCAST_SLICE_MS`, broadcast-slices.ts);
+   * absent: slices are bounded by `sliceSize` only.
+   */
+  readonly now?: () => number
 }
 
 export interface Delivery<S> {
@@ -152,7 +157,7 @@ export interface Delivery<S> {
 // unit, and its separator. Never less than its bytes, so a batch never passes the limit.
 const batchBytes = (text: string): number => text.length * 3 + 1
 
-export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connections, parked, onSlowConsumer, hold, afterIo, sliceSize = BROADCAST_SLICE }: DeliveryDeps<S>): Delivery<S> => {
+export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connections, parked, onSlowConsumer, hold, afterIo, sliceSize = BROADCAST_SLICE, now }: DeliveryDeps<S>): Delivery<S> => {
   const admitNow = (outlet: Outlet<S>, bytes: Uint8Array): void => {
     outlet.release?.()
     const socket = outlet.socket
@@ -293,7 +298,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
     }
     deliverTo(connection, id, job.bytes, job.text, true, job.source, false)
   }
-  const slices = afterIo === undefined ? undefined : new BroadcastSlices(sliceSize, afterIo, deliverSliced)
+  const slices = afterIo === undefined ? undefined : new BroadcastSlices(sliceSize, afterIo, deliverSliced, now)
   // Whether client `id` is a receiver of `target` now.
   const targets = (target: BroadcastTarget | undefined, id: number): boolean => {
     if (id === target?.except) return false

@@ -19,6 +19,7 @@ import { encodedHeaders, notModifiedHeaders } from '../../core/http/compress/enc
 import type { CompressConfig, ContentCoding } from '../../core/http/compress/compress-config.js'
 import type { CodingStream, HttpCodec } from '../../core/http/compress/http-codec.js'
 import { type CompressionPolicy, planCompression } from '../../core/http/compress/plan-compression.js'
+import { isEventStreamBody } from '../../core/sse/event-stream.js'
 import { headerValue } from '../../core/http/header-value.js'
 import { type BodySource, isStreamBody, StreamBody } from '../../core/http/stream-body.js'
 import { stringifyJson } from '../../core/http/stringify-json.js'
@@ -130,6 +131,9 @@ export class HttpCompression {
       return headers === undefined ? res : { ...res, headers }
     }
     const body = res.body
+    // The SSE transport's answer: its events are written by the event-stream client the
+    // connection becomes, encoded once per broadcast; wrapping the body would hide what it is.
+    if (isEventStreamBody(body)) return res
     const streamed = isStreamBody(body)
     const bytes = streamed ? undefined : bytesOf(body)
     if (!streamed && bytes === undefined) return res

@@ -13,6 +13,7 @@ import type { RouteSource } from '../../core/route/route.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import type { RecoveryStore } from '../recovery/recovery-store.js'
 import type { MetricsRegistry } from '../../core/metrics/metrics-registry.js'
+import type { Instrumentation } from '../instrumentation/instrumentation.js'
 import { type CompressConfig, type CompressOptions, resolveCompressConfig } from '../../core/http/compress/compress-config.js'
 import type { DeflateConfig, DeflateOptions } from '../../core/ws/extensions/deflate-config.js'
 import { resolveDeflateConfig } from '../../core/ws/extensions/resolve-deflate-config.js'
@@ -91,6 +92,13 @@ export interface ServerOptions {
    * the instruments in a registry of the application's (its own labels then hold).
    */
   readonly metrics?: boolean | MetricsOptions
+  /**
+   * More instrumentation beside the metrics, called at the same points (docs/architecture.md,
+   * "The instrumentation interface"): a tracer such as `otelInstrumentation(…)` from
+   * `twinport/otel`, which makes a span per HTTP request, event dispatch and cluster query,
+   * and exports the metrics through the OpenTelemetry Meter API. None by default.
+   */
+  readonly instrumentation?: Instrumentation
 }
 
 /** The `metrics` option. */
@@ -206,6 +214,7 @@ const OptionsCodec = t.partial({
   ]),
   tls: tlsCodec,
   metrics: metricsCodec,
+  instrumentation: t.type({ active: t.boolean, tracing: t.boolean, requestStarted: fn, requestAnswered: fn, eventStarted: fn, eventSettled: fn, traceOf: fn }),
 })
 
 // "limits.maxBody: expected a positive integer, got -1" from an io-ts error.

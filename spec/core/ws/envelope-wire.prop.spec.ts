@@ -66,7 +66,7 @@ test('wire :: what the client encodes, the server decodes back (one envelope, or
     fc.property(fc.array(message, { minLength: 1, maxLength: 4 }), (messages) => {
       const texts = messages.map((m) => encodeEnvelope(m.event, m.data, m.id))
       const expected = messages.map((m) => E.right({ event: m.event, data: viaJson(m.data), ...(m.id !== undefined && { id: viaJson(m.id) }) }))
-      assert.equal(texts.map(decodeEnvelope), expected)
+      assert.equal(texts.map((text) => decodeEnvelope(text)), expected)
       assert.equal(decodeEnvelopes(texts.join(BATCH_SEPARATOR), true), expected)
     }),
   )

@@ -124,4 +124,22 @@ test('decodeEnvelopes :: RS separates the envelopes of a batch; an empty or malf
   assert.equal(decodeEnvelopes(batch, false), [E.left({ code: 'invalid_json', message: 'message is not valid JSON' })])
 })
 
+const TP = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
+
+test('decodeEnvelope :: traceparent and tracestate are ignored unless traced; traced, a valid one is the message\'s trace', () => {
+  const text = `{"event":"a","id":1,"traceparent":"${TP}","tracestate":"k=v"}`
+  assert.equal(decodeEnvelope(text), E.right({ event: 'a', data: null, id: 1 }))
+  assert.equal(decodeEnvelope(text, true), E.right({ event: 'a', data: null, id: 1, trace: { traceparent: TP, tracestate: 'k=v' } }))
+  // Bad trace fields never make a bad envelope: the message stands without a trace.
+  for (const bad of ['"traceparent":42', '"traceparent":"00-zz"', `"traceparent":"ff-${TP.slice(3)}"`]) {
+    assert.equal(decodeEnvelope(`{"event":"a",${bad}}`, true), E.right({ event: 'a', data: null }), bad)
+    assert.equal(decodeEnvelope(`{"event":"a",${bad}}`), E.right({ event: 'a', data: null }), bad)
+  }
+  assert.equal(decodeEnvelope(`{"event":"a","traceparent":"${TP}","tracestate":7}`, true), E.right({ event: 'a', data: null, trace: { traceparent: TP } }))
+  assert.equal(decodeEnvelopes(`{"event":"a","traceparent":"${TP}"}${BATCH_SEPARATOR}{"event":"b"}`, true, true), [
+    E.right({ event: 'a', data: null, trace: { traceparent: TP } }),
+    E.right({ event: 'b', data: null }),
+  ])
+})
+
 test.run()

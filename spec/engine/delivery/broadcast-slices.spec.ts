@@ -7,7 +7,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { BROADCAST_SLICE } from '../../../lib/engine/delivery/broadcast-slices.js'
+import { BROADCAST_CHECK_EVERY, BROADCAST_SLICE, BROADCAST_SLICE_MS } from '../../../lib/engine/delivery/broadcast-slices.js'
 import { createDelivery, type Outlet } from '../../../lib/engine/delivery/delivery.js'
 import { portableFrames } from '../../../lib/engine/delivery/outgoing.js'
 import { createNamespaceRegistry } from '../../../lib/engine/registry/namespace-registry.js'
@@ -38,7 +38,7 @@ const io: SocketIo<LogSocket> = {
 }
 
 const SLICE = 4
-const setup = (clients: number) => {
+const setup = (clients: number, clock?: { now: () => number; sliceSize: number }) => {
   const registry = createNamespaceRegistry()
   const connections = new Map<number, Outlet<LogSocket>>()
   for (let id = 1; id <= clients; id++) {
@@ -48,7 +48,8 @@ const setup = (clients: number) => {
   let queued: (() => void)[] = []
   const delivery = createDelivery({
     io, frames: portableFrames, maxSendBuffer: 1 << 20, registry, connections, parked: new Map(), onSlowConsumer: () => undefined,
-    afterIo: (run) => void queued.push(run), sliceSize: SLICE,
+    afterIo: (run) => void queued.push(run), sliceSize: clock?.sliceSize ?? SLICE,
+    ...(clock === undefined ? {} : { now: clock.now }),
   })
   // One I/O turn: what waited for its end runs; answers how many writes it made.
   const turn = (): number => {
@@ -65,6 +66,45 @@ const setup = (clients: number) => {
 
 test('BROADCAST_SLICE :: is documented as 512 receivers', () => {
   assert.is(BROADCAST_SLICE, 512)
+})
+
+test('BROADCAST_SLICE_MS :: a slice is documented to end past 4 ms, the clock read every 16 receivers', () => {
+  assert.is(BROADCAST_SLICE_MS, 4)
+  assert.is(BROADCAST_CHECK_EVERY, 16)
+})
+
+// A clock that moves 1 ms per write: a slice (20 receivers) reaches its time bound first, at its first check.
+const slowWrites = (): { now: () => number; sliceSize: number } => ({ now: () => writesThisTurn, sliceSize: 20 })
+
+test('broadcast slices :: a slice ends at the first clock check past its time bound, the rest follow turn by turn', () => {
+  const { delivery, got, turn } = setup(100, slowWrites())
+  writesThisTurn = 0
+  assert.is(delivery.broadcast(frame('A'), undefined), 100)
+  assert.is(writesThisTurn, BROADCAST_CHECK_EVERY, 'the first slice stops at its first check (16 ms > 4 ms)')
+  const turns: number[] = []
+  for (let writes = turn(); writes > 0; writes = turn()) turns.push(writes)
+  assert.equal(turns, [16, 16, 16, 16, 16, 4])
+  for (let id = 1; id <= 100; id++) assert.is(got(id), 'A', `client ${id} once`)
+})
+
+test('broadcast slices :: time-bounded slices keep the order per receiver across overlapping broadcasts', () => {
+  const { delivery, registry, got, turn } = setup(40, slowWrites())
+  for (const id of [3, 20, 39]) registry.joinRoom(id, 'r')
+  delivery.broadcast(frame('A'), undefined)
+  delivery.broadcast(frame('B'), undefined)
+  delivery.broadcast(frame('C'), { room: 'r' })
+  delivery.send(30, frame('X')) // not reached by A yet: caught up on A and B first
+  for (let writes = turn(); writes > 0; writes = turn()) assert.ok(writes <= BROADCAST_CHECK_EVERY + 2, `${writes} writes in a turn`)
+  for (let id = 1; id <= 40; id++) assert.is(got(id), id === 30 ? 'ABX' : [3, 20, 39].includes(id) ? 'ABC' : 'AB', `client ${id}`)
+})
+
+test('broadcast slices :: with a clock that stands still, a slice is bounded by its count', () => {
+  const { delivery, turn } = setup(1200, { now: () => 0, sliceSize: 500 })
+  writesThisTurn = 0
+  delivery.broadcast(frame('A'), undefined)
+  assert.is(writesThisTurn, 500)
+  assert.is(turn(), 500)
+  assert.is(turn(), 200)
 })
 
 test('broadcast slices :: a broadcast to at most a slice, none queued: written at once', () => {

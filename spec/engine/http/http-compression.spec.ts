@@ -5,6 +5,7 @@
  * failure answered uncompressed, and the `paths` scope.
  */
 import { test } from 'uvu'
+import { eventStream } from '../../../lib/core/sse/event-stream.js'
 import * as assert from 'uvu/assert'
 import { DEFAULT_COMPRESS_CONFIG } from '../../../lib/core/http/compress/compress-config.js'
 import type { CodingStream, HttpCodec } from '../../../lib/core/http/compress/http-codec.js'
@@ -93,6 +94,12 @@ test('HttpCompression :: a streamed body is compressed as pulled; an event strea
   assert.is(await drain(plain), 'gzip[aaaaabbbbbccccc]end|')
   const events = (await compression.apply(request('br'), stream(pieces('data: 1\n\n', 'data: 2\n\n'), { contentType: 'text/event-stream' }))) as Response
   assert.is(await drain(events), 'br[data: 1\n\n]|br[data: 2\n\n]|br[]end|')
+})
+
+test('HttpCompression :: the SSE transport\'s answer is left as it is (the connection must still see an event stream)', () => {
+  const compression = new HttpCompression(config, fakeCodec([]), () => undefined)
+  const answer = eventStream({ rooms: ['news'] })
+  assert.is(compression.apply(request('br'), answer), answer)
 })
 
 test('HttpCompression :: cutting the answer cancels the source at once and aborts the coder', async () => {

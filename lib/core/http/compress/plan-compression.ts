@@ -3,10 +3,8 @@
  * Accept-Encoding with q-values (RFC 9110 §12.5.3, through `pickEncoding`), a size
  * threshold, and the answers never compressed: 1xx (an upgrade's 101 included), 204, 206,
  * 304, HEAD, `Cache-Control: no-transform` (RFC 9111 §5.2.2.6), an answer that already has a
- * `Content-Encoding` (a precompressed file), types that are compressed already
- * (`isCompressible`), and event streams (`text/event-stream`: each event must reach the reader
- * when written, which a compressor holding bytes back for its window defeats; and a broadcast's
- * event text is encoded once for all its receivers, not compressed per connection).
+ * `Content-Encoding` (a precompressed file), and types that are compressed already
+ * (`isCompressible`).
  *
  * Pure and portable: no node:* imports, no Buffer.
  */
@@ -45,9 +43,6 @@ export interface CompressionPolicy {
   readonly threshold: number
 }
 
-// Server-Sent Events (WHATWG HTML §9.2): never compressed on the fly, parameters or not.
-const EVENT_STREAM = /^\s*text\/event-stream\s*(?:;|$)/i
-
 const hasNoTransform = (res: Response): boolean => {
   const cache = headerValue(res.headers, 'cache-control')
   return cache !== undefined && /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(cache)
@@ -67,7 +62,7 @@ export const planCompression = (req: CompressionRequest, res: Response, size: nu
   const status = res.status
   // RFC 9110 §15.3.7: a 206's ranges are of the identity bytes; 1xx, 204, 304 carry no content.
   if (status < 200 || status === 204 || status === 206 || status === 304) return LEAVE
-  if (res.contentType === '' || !isCompressible(res.contentType) || EVENT_STREAM.test(res.contentType)) return LEAVE
+  if (res.contentType === '' || !isCompressible(res.contentType)) return LEAVE
   if (headerValue(res.headers, 'content-encoding') !== undefined || hasNoTransform(res)) return LEAVE
   if (policy.codings.length === 0) return LEAVE
   // HEAD: the headers of a GET would depend on Accept-Encoding too, so say so; nothing to compress.

@@ -1,0 +1,372 @@
+/**
+ * bench/c1m (issue 31): N idle WebSocket connections on one box, and what each costs.
+ *
+ *   npm run bench:c1m                                   # steps 10k,100k,250k,500k,1M (default heartbeat)
+ *   npm run bench:c1m -- --steps 10k,100k --heartbeat-ms 10000 --broadcasts 3
+ *   npm run bench:c1m -- --steps 250k --max-used-gib 16 --time-limit 20 --out /tmp/c1m
+ *   npm run bench:c1m -- --steps 10k --per-process 19000 --cpu-prof /tmp/c1m-prof   # one worker, profiled
+ *
+ * For each step N it starts a real redis-server (once per run, on a free port), K twinport
+ * processes sharing one port through node:cluster on the Redis adapter (bench/c1m/server.ts),
+ * K = ⌈N / per-process⌉ with per-process under the open-file limit it finds, and M C load
+ * clients (bench/c1m/wsload.c, built with the system cc) each on a 127.31.x.y source address
+ * of its own; then measures, while a `GET /hello` probe runs every 10 ms (event-loop delay
+ * p50/p99/max per phase: each worker's own loop on a kept-alive connection, and `GET /hello`
+ * on a fresh connection through the shared port):
+ *   connect   accept + upgrade rate, server CPU per connection;
+ *   idle      Σ worker RSS growth and kernel memory growth (/proc/meminfo Slab, SUnreclaim,
+ *             sockstat TCP pages) per connection; server CPU per connection per heartbeat
+ *             interval over --idle-intervals intervals, less the workers' CPU with no client
+ *             (the shared-port probe pauses meanwhile); probe samples taken while pings
+ *             arrived are the `heartbeat` phase, the rest `idle`;
+ *   broadcast --broadcasts messages to all N (sent by one client to /bcast; time to the last
+ *             receipt over every client, CLOCK_MONOTONIC), server CPU per delivery.
+ * The kernel floor (bench/c1m/floor.c: one small write + one read per loopback pair) is
+ * measured at the start of the run, for the targets.
+ *
+ * Bounded: a step is skipped when the memory it would need (from the previous step's figures,
+ * or 12 KiB per connection) would take the machine past --max-used-gib (default 18) of
+ * MemTotal − MemAvailable, and a step stops itself as soon as that is crossed; the run stops
+ * at --time-limit minutes (default 45); a connect phase that opens fewer than 1 % of N in
+ * --stall-s seconds (60) ends its step with what it reached. Loopback only. It changes no sysctl and no limit: it
+ * sizes itself to the open-file limit it finds. Every process it started is killed at exit.
+ * Writes c1m.json, c1m.md and c1m-cost.svg into --out (default bench/.tmp/c1m).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { parseArgs } from 'node:util'
+import { buildC } from './build-c.js'
+import { startDelayProbe, type DelaySample } from './delay-probe.js'
+import { sourceAddress, startIdleClient, sumStats, type IdleClient } from './idle-clients.js'
+import { parseOpenFileLimit, readListenOverflows, readMemInfo } from './meminfo.js'
+import { renderC1m, renderCostSvg } from './render-c1m.js'
+import { delayFigures, type C1mRun, type DelayFigures, type Floor, type Phase, type StepResult } from './step-result.js'
+import { CLK_TCK, processCpuTicks, processRssBytes } from '../load/proc.js'
+import { freePort, startRedis } from '../../spec/support/redis.js'
+
+const { values: opt } = parseArgs({
+  options: {
+    steps: { type: 'string', default: '10k,100k,250k,500k,1M' },
+    'heartbeat-ms': { type: 'string', default: '30000' },
+    'idle-intervals': { type: 'string', default: '2' },
+    broadcasts: { type: 'string', default: '3' },
+    'max-used-gib': { type: 'string', default: '18' },
+    'time-limit': { type: 'string', default: '45' },
+    'per-process': { type: 'string' },
+    concurrency: { type: 'string', default: '128' },
+    sched: { type: 'string', default: 'rr' },
+    source: { type: 'boolean', default: false },
+    out: { type: 'string', default: 'bench/.tmp/c1m' },
+    'stall-s': { type: 'string', default: '60' },
+    'cpu-prof': { type: 'string' },
+  },
+})
+
+const started = Date.now()
+const GIB = 1024 ** 3
+const log = (line: string): void => console.log(`[c1m ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+const parseCount = (s: string): number => {
+  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(s.trim())
+  if (m === null) throw new Error(`--steps: expected counts like 10k or 1M, got ${s}`)
+  return Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'k' ? 1e3 : m[2]?.toLowerCase() === 'm' ? 1e6 : 1))
+}
+const STEPS = (opt.steps ?? '').split(',').map(parseCount)
+const HEARTBEAT_MS = Number(opt['heartbeat-ms'])
+const IDLE_INTERVALS = Math.max(1, Number(opt['idle-intervals']))
+const BROADCASTS = Math.max(1, Number(opt.broadcasts))
+const MAX_USED = Number(opt['max-used-gib']) * GIB
+const DEADLINE = started + Number(opt['time-limit']) * 60_000
+const CONCURRENCY = Math.max(16, Number(opt.concurrency))
+const OUT = opt.out ?? 'bench/.tmp/c1m'
+const STALL_MS = Math.max(10, Number(opt['stall-s'])) * 1000
+
+// The open-file limit bounds every process: servers keep a margin for Redis, files and the
+// probe's connections; clients for stdio and epoll.
+const FD_LIMIT = parseOpenFileLimit(readFileSync('/proc/self/limits', 'utf8')) ?? 1024
+const PER_PROCESS = Math.min(Number(opt['per-process'] ?? Number.POSITIVE_INFINITY), FD_LIMIT - 1000, 60_000)
+if (!(PER_PROCESS > 100)) throw new Error(`open-file limit ${FD_LIMIT} is too low for this harness (ulimit -n)`)
+
+const live = new Set<ChildProcess>()
+const clients: IdleClient[] = []
+const killAll = (): void => {
+  for (const c of clients) c.stop()
+  for (const child of live) child.kill('SIGKILL')
+}
+process.on('exit', killAll)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
+
+const wsload = buildC('wsload')
+const floorBin = buildC('floor')
+if ('error' in wsload) throw new Error(wsload.error)
+if ('error' in floorBin) throw new Error(floorBin.error)
+
+const floor = (bytes: number): Floor => {
+  const pairs = Math.min(5000, Math.floor((FD_LIMIT - 100) / 2))
+  const ran = spawnSync(floorBin.path, ['--pairs', String(pairs), '--rounds', '7', '--bytes', String(bytes)], { encoding: 'utf8', timeout: 120_000 })
+  const line = ran.stdout.split('\n').find((l) => l.startsWith('FLOOR '))
+  if (line === undefined) throw new Error(`floor probe failed: ${ran.stderr}`)
+  return JSON.parse(line.slice(6)) as Floor
+}
+
+// The servers run compiled (tsc -p tsconfig.bench.json), as an application ships them; --source
+// or a failed build runs them under tsx.
+const COMPILED = 'bench/.tmp/dist/bench/c1m/server.js'
+const built = opt.source !== true &&
+  spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { stdio: 'ignore' }).status === 0 && existsSync(COMPILED)
+const SERVER: readonly string[] = built ? [COMPILED] : ['--import', 'tsx', 'bench/c1m/server.ts']
+
+interface Cluster {
+  readonly child: ChildProcess
+  readonly port: number
+  readonly primary: number
+  readonly workers: readonly number[]
+  readonly probes: readonly number[]
+}
+
+const startCluster = (workers: number, port: number, redisUrl: string, prefix: string): Promise<Cluster> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...SERVER], {
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), WORKERS: String(workers), REDIS_URL: redisUrl, PREFIX: prefix,
+        HEARTBEAT_MS: String(HEARTBEAT_MS), MAX_CONNS: String(PER_PROCESS), SCHED: opt.sched ?? 'rr', CPU_PROF: opt['cpu-prof'] ?? '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    live.add(child)
+    child.once('exit', () => live.delete(child))
+    const timer = setTimeout(() => reject(new Error(`${workers} workers did not all start within ${30 + workers * 2} s`)), (30 + workers * 2) * 1000)
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('C1M_READY ')) return
+      clearTimeout(timer)
+      const ready = JSON.parse(line.slice(10)) as { primary: number; workers: number[]; probes: number[] }
+      resolve({ child, port, primary: ready.primary, workers: ready.workers, probes: ready.probes })
+    })
+    child.once('exit', (code) => reject(new Error(`server cluster exited with ${code}`)))
+  })
+
+const cpuTicks = (pids: readonly number[]): number => pids.reduce((a, p) => a + (processCpuTicks(p) ?? 0), 0)
+const rss = (pids: readonly number[]): number => pids.reduce((a, p) => a + (processRssBytes(p) ?? 0), 0)
+const used = (): number => {
+  const m = readMemInfo()
+  return m.total - m.available
+}
+
+let perConnBytes = 12 * 1024 // until a step measured it: server + kernel + client, generous
+const PROCESS_BYTES = 90 * 1024 * 1024 // a server process with no client (Node, the engine, a Redis client), and its load client
+let addressCount = 0
+const notes: string[] = []
+
+const runStep = async (n: number, redisUrl: string, index: number): Promise<StepResult> => {
+  const workers = Math.ceil(n / PER_PROCESS)
+  const nClients = Math.ceil(n / PER_PROCESS)
+  const port = await freePort()
+  const cluster = await startCluster(workers, port, redisUrl, `c1m${index}`)
+  const servers = [...cluster.workers]
+  await sleep(3000)
+  const base = { mem: readMemInfo(), rss: rss(servers), primaryRss: rss([cluster.primary]) }
+  let peakUsed = base.mem.total - base.mem.available
+  let stopped: string | undefined
+  const watch = setInterval(() => {
+    const u = used()
+    peakUsed = Math.max(peakUsed, u)
+    if (stopped === undefined && u > MAX_USED) stopped = `machine memory in use reached ${(u / GIB).toFixed(1)} GiB (limit ${(MAX_USED / GIB).toFixed(0)})`
+    if (stopped === undefined && Date.now() > DEADLINE) stopped = `time limit (${opt['time-limit']} min) reached`
+    if (stopped !== undefined) for (const c of clients) c.stop()
+  }, 250)
+  const loopProbe = startDelayProbe('loop', cluster.probes)
+  const overflows0 = readListenOverflows()
+  // The workers' CPU with no client yet and the loop probe running: subtracted from the idle
+  // window's (where the shared-port probe pauses: a fresh connection every 10 ms costs more
+  // than the idle connections themselves).
+  const baseFrom = performance.now()
+  const baseCpu0 = cpuTicks(servers)
+  await sleep(3000)
+  const baselineCpuMsPerS = ((cpuTicks(servers) - baseCpu0) * 1000) / CLK_TCK / ((performance.now() - baseFrom) / 1000)
+  const sharedProbe = startDelayProbe('shared', [port])
+  const phases: { from: number; to: number; phase: Phase }[] = []
+  const mark = (phase: Phase, from: number): void => void phases.push({ from, to: performance.now(), phase })
+
+  // connect
+  const cpu0 = cpuTicks([...servers, cluster.primary])
+  const t0 = performance.now()
+  const perClient = Math.ceil(n / nClients)
+  for (let c = 0; c < nClients; c++) {
+    const conns = Math.min(perClient, n - c * perClient)
+    // ≤ 10,000 connections per source address: past half of its ~28,000 ephemeral ports the
+    // kernel's port search in connect() makes the client, not the server, the limit.
+    const sources = Array.from({ length: Math.ceil(conns / 10_000) }, () => sourceAddress(addressCount++)).join(',')
+    clients.push(startIdleClient(wsload.path, port, conns, sources, Math.max(2, Math.floor(CONCURRENCY / nClients)), Number(opt['time-limit']) * 60_000))
+  }
+  let lastLog = 0
+  // A connect phase that stops progressing (the servers starved by their own per-connection
+  // work) ends the step with what it reached, instead of waiting for the time limit.
+  let progressAt = performance.now()
+  let progressOpen = 0
+  while (stopped === undefined && !clients.every((c) => c.progress.ready)) {
+    await sleep(100)
+    const open = clients.reduce((a, c) => a + c.progress.open, 0)
+    if (open - progressOpen >= Math.max(100, n / 100)) {
+      progressAt = performance.now()
+      progressOpen = open
+    } else if (performance.now() - progressAt > STALL_MS) {
+      stopped = `accept stalled: fewer than ${Math.max(100, n / 100)} connections opened in ${STALL_MS / 1000} s, at ${open.toLocaleString('en-US')} open`
+      for (const c of clients) c.stop()
+    }
+    if (performance.now() - lastLog > 5000) {
+      lastLog = performance.now()
+      const open = clients.reduce((a, c) => a + c.progress.open, 0)
+      log(`N=${n}: ${open} open, ${clients.reduce((a, c) => a + c.progress.failed, 0)} failed, ${(used() / GIB).toFixed(1)} GiB in use`)
+    }
+  }
+  const connectMs = performance.now() - t0
+  const connectCpu = cpuTicks([...servers, cluster.primary]) - cpu0
+  mark('connect', t0)
+  const asked = sumStats(await Promise.all(clients.map((c) => c.stat())))
+  // Stopped clients answer nothing: their last progress line says how far they got.
+  const afterConnect = stopped === undefined ? asked
+    : { ...asked, open: clients.reduce((a, c) => a + c.progress.open, 0), failed: clients.reduce((a, c) => a + c.progress.failed, 0) }
+  const opened = Math.max(1, afterConnect.open)
+  log(`N=${n}: ${afterConnect.open} open, ${afterConnect.failed} failed in ${(connectMs / 1000).toFixed(1)} s`)
+
+  // idle (memory after a settle, then CPU over whole heartbeat intervals, probe samples tagged by pings)
+  let rssKiB = Number.NaN
+  let primaryRssKiB = Number.NaN
+  let mem = base.mem
+  let idleCpuUs = Number.NaN
+  let idleCpuRawUs = Number.NaN
+  let pingsPerConn = Number.NaN
+  if (stopped === undefined) {
+    await sleep(3000)
+    rssKiB = (rss(servers) - base.rss) / opened / 1024
+    primaryRssKiB = (rss([cluster.primary]) - base.primaryRss) / opened / 1024
+    mem = readMemInfo()
+    sharedProbe.pause()
+    const idleFrom = performance.now()
+    const idleCpu0 = cpuTicks(servers)
+    const pings0 = afterConnect.pings
+    let pingsSeen = pings0
+    let slot = performance.now()
+    while (stopped === undefined && performance.now() - idleFrom < IDLE_INTERVALS * HEARTBEAT_MS) {
+      await sleep(250)
+      const s = sumStats(await Promise.all(clients.map((c) => c.stat())))
+      mark(s.pings > pingsSeen ? 'heartbeat' : 'idle', slot)
+      slot = performance.now()
+      pingsSeen = s.pings
+    }
+    const idleMs = performance.now() - idleFrom
+    sharedProbe.resume()
+    const idleCpuMs = ((cpuTicks(servers) - idleCpu0) * 1000) / CLK_TCK
+    idleCpuRawUs = (idleCpuMs * 1000) / opened / (idleMs / HEARTBEAT_MS)
+    idleCpuUs = ((idleCpuMs - (baselineCpuMsPerS * idleMs) / 1000) * 1000) / opened / (idleMs / HEARTBEAT_MS)
+    pingsPerConn = (pingsSeen - pings0) / opened
+    log(`N=${n}: ${rssKiB.toFixed(2)} KiB RSS/conn, slab ${((mem.slab - base.mem.slab) / opened / 1024).toFixed(2)} KiB/pair, idle CPU ${idleCpuUs.toFixed(2)} µs/conn/interval, ${pingsPerConn.toFixed(2)} pings/conn`)
+  }
+
+  // broadcast
+  const broadcastMs: number[] = []
+  let missing = 0
+  let broadcastCpuUs = Number.NaN
+  if (stopped === undefined && clients[0] !== undefined) {
+    const from = performance.now()
+    const cpuB = cpuTicks(servers)
+    let delivered = 0
+    for (let b = 0; b < BROADCASTS && stopped === undefined; b++) {
+      const before = sumStats(await Promise.all(clients.map((c) => c.stat())))
+      const sentAt = await clients[0].send()
+      const limit = performance.now() + 30_000 + n * 0.2
+      let now = before
+      while (stopped === undefined && performance.now() < limit) {
+        await sleep(25)
+        now = sumStats(await Promise.all(clients.map((c) => c.stat())))
+        if (now.recv - before.recv >= now.open) break
+      }
+      const got = now.recv - before.recv
+      delivered += got
+      missing += Math.max(0, now.open - got)
+      broadcastMs.push((now.last - sentAt) / 1e6)
+      log(`N=${n}: broadcast ${b + 1}: ${got} receipts in ${((now.last - sentAt) / 1e6).toFixed(1)} ms`)
+      await sleep(500)
+    }
+    broadcastCpuUs = ((cpuTicks(servers) - cpuB) * 1e6) / CLK_TCK / Math.max(1, delivered)
+    mark('broadcast', from)
+  }
+  const end = sumStats(await Promise.all(clients.map((c) => c.stat())))
+  loopProbe.stop()
+  sharedProbe.stop()
+  const listenOverflows = readListenOverflows() - overflows0
+  for (const [name, probe] of [['loop', loopProbe], ['shared', sharedProbe]] as const) {
+    if (probe.errors.size > 0) log(`N=${n}: ${name} probe failures: ${[...probe.errors].map(([e, c]) => `${e} × ${c}`).join(', ')}`)
+  }
+  clearInterval(watch)
+  for (const c of clients.splice(0)) c.stop()
+  cluster.child.kill('SIGTERM')
+  await sleep(opt['cpu-prof'] === undefined ? 2000 : 6000)
+
+  const byPhase = (samples: readonly DelaySample[], phase: Phase): readonly number[] =>
+    samples.filter((s) => phases.some((p) => p.phase === phase && s.at >= p.from && s.at < p.to)).map((s) => s.ms)
+  const delayOf = (samples: readonly DelaySample[]): Partial<Record<Phase, DelayFigures>> => Object.fromEntries((['connect', 'idle', 'heartbeat', 'broadcast'] as const)
+    .map((p) => [p, delayFigures(byPhase(samples, p))] as const).filter(([, f]) => f.samples + f.failed > 0))
+  const result: StepResult = {
+    n, workers, clients: nClients, opened: afterConnect.open, failed: afterConnect.failed, closed: end.closed,
+    connectMs, acceptPerS: (afterConnect.open * 1000) / connectMs, acceptCpuUs: (connectCpu * 1e6) / CLK_TCK / opened,
+    rssKiB, primaryRssKiB,
+    slabKiB: (mem.slab - base.mem.slab) / opened / 1024, sunreclaimKiB: (mem.sunreclaim - base.mem.sunreclaim) / opened / 1024,
+    tcpMemKiB: (mem.tcpMem - base.mem.tcpMem) / opened / 1024,
+    heartbeatMs: HEARTBEAT_MS, idleCpuUs, idleCpuRawUs, baselineCpuMsPerS, pingsPerConn, idleIntervals: IDLE_INTERVALS,
+    broadcastMs, broadcastMissing: missing, broadcastCpuUs, delay: delayOf(loopProbe.samples), sharedDelay: delayOf(sharedProbe.samples),
+    listenOverflows, peakUsed,
+    ...(stopped === undefined ? {} : { stopped }),
+  }
+  // The next step's memory estimate: what this one measured per connection (server, kernel, and
+  // a KiB for the client and slack), with a margin; the machine's own swings are not in it.
+  if (Number.isFinite(rssKiB)) perConnBytes = Math.max(4096, (Math.max(0, rssKiB) + Math.max(0, result.slabKiB) + Math.max(0, result.tcpMemKiB) + 1) * 1024 * 1.3)
+  return result
+}
+
+const save = (steps: readonly StepResult[]): void => {
+  const run: C1mRun = {
+    started: new Date(started).toISOString(),
+    command: `npm run bench:c1m -- ${process.argv.slice(2).join(' ')}`.trim(),
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(readMemInfo().total / GIB).toFixed(1)} GiB, Node ${process.version}, load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    fdLimit: FD_LIMIT, perProcess: PER_PROCESS, floorPing, floorMessage, steps, notes,
+  }
+  writeFileSync(join(OUT, 'c1m.json'), JSON.stringify(run, null, 2))
+  writeFileSync(join(OUT, 'c1m.md'), renderC1m(run))
+  writeFileSync(join(OUT, 'c1m-cost.svg'), renderCostSvg(run))
+}
+
+mkdirSync(OUT, { recursive: true })
+const floorPing = floor(2)
+const floorMessage = floor(34)
+log(`kernel floor: ${floorPing.writeUs.toFixed(2)} µs per 2-byte write + ${floorPing.readUs.toFixed(2)} µs per read; ${floorMessage.writeUs.toFixed(2)} µs per 34-byte write`)
+const redis = await startRedis()
+const steps: StepResult[] = []
+for (const [i, n] of STEPS.entries()) {
+  const workersNeeded = Math.ceil(n / PER_PROCESS)
+  const predicted = used() + n * perConnBytes + workersNeeded * PROCESS_BYTES
+  if (predicted > MAX_USED) {
+    notes.push(`N = ${n.toLocaleString('en-US')} skipped: it would need about ${(predicted / GIB).toFixed(1)} GiB in use on the machine (limit ${(MAX_USED / GIB).toFixed(0)}).`)
+    log(notes[notes.length - 1] as string)
+    continue
+  }
+  if (Date.now() > DEADLINE) {
+    notes.push(`N = ${n.toLocaleString('en-US')} skipped: time limit reached.`)
+    continue
+  }
+  log(`step N=${n}: ${workersNeeded} server processes, ${workersNeeded} client processes, ${(used() / GIB).toFixed(1)} GiB in use`)
+  try {
+    steps.push(await runStep(n, redis.url, i))
+  } catch (e) {
+    notes.push(`N = ${n.toLocaleString('en-US')} failed: ${String(e)}`)
+    log(notes[notes.length - 1] as string)
+    killAll()
+  }
+  save(steps)
+}
+save(steps)
+await redis.dispose()
+console.log(readFileSync(join(OUT, 'c1m.md'), 'utf8'))
+log(`done; files in ${OUT}`)
+process.exit(0)

@@ -1,0 +1,95 @@
+/**
+ * The record of one bench/c1m step (N connections) and of the run's kernel floor, shared by
+ * the driver (bench/c1m/run.ts) and the renderer (bench/c1m/render-c1m.ts). Types and the
+ * percentile summary of the delay samples; pure.
+ */
+
+/** Event-loop delay seen by the 10 ms probe in one phase, in ms. */
+export interface DelayFigures {
+  readonly p50: number
+  readonly p99: number
+  readonly max: number
+  readonly samples: number
+  /** probe requests that failed or timed out (5 s) */
+  readonly failed: number
+}
+
+/** The phases a step goes through. */
+export type Phase = 'connect' | 'idle' | 'heartbeat' | 'broadcast'
+
+/** The kernel floor measured by bench/c1m/floor.c in the same run (µs). */
+export interface Floor {
+  readonly pairs: number
+  readonly bytes: number
+  readonly writeUs: number
+  readonly readUs: number
+  readonly roundTripUs: number
+}
+
+/** One step. Per-connection figures are over the connections that opened. */
+export interface StepResult {
+  readonly n: number
+  readonly workers: number
+  readonly clients: number
+  readonly opened: number
+  readonly failed: number
+  /** connections closed after they opened, by the end of the step */
+  readonly closed: number
+  readonly connectMs: number
+  /** opened / connect time */
+  readonly acceptPerS: number
+  /** server CPU (workers + primary) per connection accepted and upgraded, µs */
+  readonly acceptCpuUs: number
+  /** Σ workers' RSS growth / opened, KiB (the primary's reported apart) */
+  readonly rssKiB: number
+  readonly primaryRssKiB: number
+  /** /proc/meminfo Slab and SUnreclaim growth, and TCP buffer pages, per client+server socket pair, KiB */
+  readonly slabKiB: number
+  readonly sunreclaimKiB: number
+  readonly tcpMemKiB: number
+  readonly heartbeatMs: number
+  /** server CPU over the idle window per connection per heartbeat interval, µs, less the CPU the workers used with no client (probes, timers) */
+  readonly idleCpuUs: number
+  /** the same before that subtraction */
+  readonly idleCpuRawUs: number
+  /** the workers' CPU with no client connected and the probes running, ms per s */
+  readonly baselineCpuMsPerS: number
+  /** pings received per connection over the idle window, and the window's heartbeat intervals */
+  readonly pingsPerConn: number
+  readonly idleIntervals: number
+  /** time from the send to the last receipt, per broadcast, ms; and receipts short of N */
+  readonly broadcastMs: readonly number[]
+  readonly broadcastMissing: number
+  /** server CPU per delivered message, µs */
+  readonly broadcastCpuUs: number
+  /** the workers' own event loops (kept-alive probe to each in turn) */
+  readonly delay: Readonly<Partial<Record<Phase, DelayFigures>>>
+  /** `GET /hello` on a fresh connection through the shared port (accept queue and hand-off included) */
+  readonly sharedDelay: Readonly<Partial<Record<Phase, DelayFigures>>>
+  /** growth of the kernel's ListenOverflows counter (/proc/net/netstat): SYNs dropped, full accept queue */
+  readonly listenOverflows: number
+  /** peak machine memory in use during the step (MemTotal − MemAvailable), bytes */
+  readonly peakUsed: number
+  /** why the step stopped early, if it did */
+  readonly stopped?: string
+}
+
+/** The whole run. */
+export interface C1mRun {
+  readonly started: string
+  readonly command: string
+  readonly machine: string
+  readonly fdLimit: number
+  readonly perProcess: number
+  readonly floorPing: Floor
+  readonly floorMessage: Floor
+  readonly steps: readonly StepResult[]
+  readonly notes: readonly string[]
+}
+
+/** p50/p99/max of the finite samples, and the failures. */
+export const delayFigures = (ms: readonly number[]): DelayFigures => {
+  const ok = ms.filter(Number.isFinite).sort((a, b) => a - b)
+  const at = (q: number): number => (ok.length === 0 ? Number.NaN : (ok[Math.min(ok.length - 1, Math.floor(q * ok.length))] as number))
+  return { p50: at(0.5), p99: at(0.99), max: ok.length === 0 ? Number.NaN : (ok[ok.length - 1] as number), samples: ok.length, failed: ms.length - ok.length }
+}

@@ -1,0 +1,261 @@
+/**
+ * The soak (issue 29): mixed traffic for a long time on one server and on two nodes over
+ * Redis, with faults between one node and Redis, judged by the script itself.
+ *
+ *   npm run soak                                    30 minutes, 3,000 clients, faults on
+ *   npm run soak -- --minutes 5 --clients 2000      shorter (a shared machine)
+ *   npm run soak -- --no-faults --out /tmp/soak.md  no fault injection; the report there too
+ *
+ * Processes: a `redis-server` on a free port in a temporary directory; three servers
+ * (`soak/soak-node.ts`): `single` alone, `A` and `B` a cluster over Redis, B reaching Redis
+ * through a fault proxy; load processes (`soak/soak-load.ts`, at most 15,000 clients each
+ * under the 20,000-fd limit) for the single server and for the cluster. Faults: `tc netem` in
+ * a network namespace where the machine allows it, else (the reason printed) the user-space
+ * proxy (`soak/fault-proxy.ts`): latency and jitter, stalls, cut connections and a full
+ * partition between B and Redis, on a cycle after warm-up, healed for the last minute.
+ * Reports per minute: each server's RSS, heap, handles, event-loop p99, HTTP requests and
+ * socket events per second, and the clients' messages, acks and errors by kind. Pass
+ * (`soak/soak-verdict.ts`): no crash, no unanswered request, no lost or duplicated message
+ * for recovering clients, RSS and handle slopes after warm-up within their bounds, event-loop
+ * p99 within its bound. Exits 1 on failure. Loopback only; everything it starts it stops.
+ */
+import { type ChildProcess, fork } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { startRedis } from '../spec/support/redis.js'
+import { type FaultProxy, netemAvailable, startFaultProxy } from './soak/fault-proxy.js'
+import type { LoadConfig, LoadFinal, LoadSample } from './soak/soak-load.js'
+import type { NodeSample } from './soak/soak-node.js'
+import { type Check, loadChecks, type Point, serverChecks } from './soak/soak-verdict.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '30' },
+    clients: { type: 'string', default: '3000' },
+    'warmup-minutes': { type: 'string' },
+    'report-s': { type: 'string', default: '60' },
+    'sample-s': { type: 'string', default: '5' },
+    'tick-ms': { type: 'string', default: '500' },
+    'no-faults': { type: 'boolean', default: false },
+    'rss-slope': { type: 'string', default: '2' },
+    'handle-slope': { type: 'string', default: '10' },
+    'loop-p99': { type: 'string', default: '250' },
+    out: { type: 'string' },
+  },
+})
+const minutes = Number(args.minutes)
+const warmupMinutes = Number(args['warmup-minutes'] ?? Math.min(5, Math.max(1, Math.round(minutes / 5))))
+const clients = Number(args.clients)
+const reportMs = Number(args['report-s']) * 1000
+const sampleMs = Number(args['sample-s']) * 1000
+const bounds = { rssMbPerMin: Number(args['rss-slope']), handlesPerMin: Number(args['handle-slope']), loopP99Ms: Number(args['loop-p99']) }
+const faults = !args['no-faults']
+const out = args.out ?? join(tmpdir(), 'twinport-soak', 'soak.md')
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+const lines: string[] = []
+const say = (line: string): void => {
+  lines.push(line)
+  console.log(line)
+}
+
+// ---- processes --------------------------------------------------------------------------------
+
+const children: ChildProcess[] = []
+// Load processes that sent their final counters (they exit by themselves then).
+const finished = new Set<ChildProcess>()
+const crashes: string[] = []
+let stopping = false
+
+const spawnChild = <R>(script: string, name: string, env: Record<string, string>, onMessage: (m: R) => void): Promise<{ child: ChildProcess; ready: R }> =>
+  new Promise((resolve, reject) => {
+    const child = fork(join(here, 'soak', script), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] })
+    children.push(child)
+    let err = ''
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString()).slice(-4000)
+      if (chunk.toString().includes('Error')) process.stderr.write(`[${name}] ${chunk.toString()}`)
+    })
+    let ready = false
+    child.on('message', (m: R & { op?: string }) => {
+      if (!ready && m.op === 'ready') {
+        ready = true
+        return resolve({ child, ready: m })
+      }
+      onMessage(m)
+    })
+    child.once('exit', (code, signal) => {
+      if (code === 0 && finished.has(child)) return
+      if (!ready) reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${err}`))
+      else if (!stopping) crashes.push(`${name} exited (${code ?? signal}): ${err.slice(-800)}`)
+    })
+  })
+
+const samples = new Map<string, NodeSample[]>()
+const startNode = async (name: string, env: Record<string, string>): Promise<number> => {
+  samples.set(name, [])
+  const { ready } = await spawnChild<NodeSample | { op: 'ready'; port: number }>('soak-node.ts', name, { SAMPLE_MS: String(sampleMs), TICK_MS: args['tick-ms'], ...env }, (m) => {
+    if (m.op === 'sample') samples.get(name)?.push(m)
+  })
+  return (ready as { port: number }).port
+}
+
+const loadSamples: LoadSample[] = []
+const finals: LoadFinal[] = []
+const loads: ChildProcess[] = []
+const startLoad = async (name: string, config: LoadConfig): Promise<void> => {
+  const { child } = await spawnChild<LoadSample | LoadFinal | { op: 'ready' }>('soak-load.ts', name, { LOAD: JSON.stringify(config), SAMPLE_MS: String(sampleMs) }, (m) => {
+    if (m.op === 'sample') loadSamples.push(m)
+    else if (m.op === 'final') {
+      finals.push(m)
+      finished.add(loadChild)
+    }
+  })
+  const loadChild = child
+  loads.push(child)
+}
+
+// Clients of one group (a server or the cluster), spread over load processes of at most 15,000.
+const startGroup = async (name: string, ports: number[], total: number): Promise<void> => {
+  const processes = Math.max(1, Math.ceil(total / 15_000))
+  for (let k = 0; k < processes; k++) {
+    const n = Math.floor(total / processes)
+    const feed = Math.floor(n * 0.25)
+    const slow = Math.max(2, Math.floor(n * 0.02))
+    await startLoad(`${name}-load${k}`, { ports, feed, slow, churn: n - feed - slow, http: 8, pipelined: 4, rooms: 100, churnEveryMs: 8000 })
+  }
+}
+
+// ---- faults -------------------------------------------------------------------------------------
+
+let phase: 'calm' | 'fault' = 'calm'
+const setPhase = (next: 'calm' | 'fault'): void => {
+  phase = next
+  for (const child of loads) child.send({ op: 'phase', phase: next })
+}
+const faultLog: string[] = []
+
+// One cycle (about 2 minutes): latency+jitter, stalls, a cut, a partition; calm between.
+const faultCycle = async (proxy: FaultProxy, until: number): Promise<void> => {
+  const step = async (label: string, ms: number, on: () => void, off: () => void): Promise<void> => {
+    if (Date.now() + ms > until) return
+    setPhase('fault')
+    faultLog.push(`${new Date().toISOString().slice(11, 19)} ${label}`)
+    on()
+    await sleep(ms)
+    off()
+    await sleep(10_000) // what was held arrives before the clients call it calm again
+    setPhase('calm')
+    await sleep(10_000)
+  }
+  await step('latency 50 ms ± 40 ms, 20 s', 20_000, () => proxy.shape(50, 40), () => proxy.shape(0, 0))
+  await step('stalls of 2 s every 5 s, 20 s', 20_000, () => {
+    proxy.stall(2000)
+    const timer = setInterval(() => proxy.stall(2000), 5000)
+    setTimeout(() => clearInterval(timer), 19_000)
+  }, () => undefined)
+  await step('cut every connection', 1, () => proxy.cut(), () => undefined)
+  await step('partition 15 s', 15_000, () => proxy.partition(true), () => proxy.partition(false))
+}
+
+// ---- the run -------------------------------------------------------------------------------------
+
+const perMinute = (): void => {
+  const row = (name: string): string => {
+    const recent = (samples.get(name) ?? []).filter((s) => s.at > Date.now() - reportMs)
+    if (recent.length === 0) return `| ${name} | – | – | – | – | – | – |`
+    const last = recent[recent.length - 1]!
+    const secs = (recent.length * sampleMs) / 1000
+    const loop = Math.max(...recent.map((s) => s.loopP99Ms))
+    const http = recent.reduce((sum, s) => sum + s.http, 0) / secs
+    const events = recent.reduce((sum, s) => sum + s.events, 0) / secs
+    return `| ${name} | ${(last.rss / 2 ** 20).toFixed(0)} | ${(last.heapUsed / 2 ** 20).toFixed(0)} | ${last.handles} | ${loop.toFixed(1)} | ${http.toFixed(0)} | ${events.toFixed(0)} |`
+  }
+  const window = loadSamples.splice(0)
+  const sum = (kind: string, from: 'counts' | 'errors'): number => window.reduce((total, s) => total + (s[from][kind] ?? 0), 0)
+  const kinds = new Set(window.flatMap((s) => Object.keys(s.errors)))
+  const errs = [...kinds].map((k) => `${k} ${sum(k, 'errors')}`).join(', ') || 'none'
+  const secs = reportMs / 1000
+  const minute = Math.round((Date.now() - startedAt) / 60_000)
+  say(`\nminute ${minute} (${phase}): ws in ${(sum('ws_in', 'counts') / secs).toFixed(0)}/s, requests ${(sum('requests', 'counts') / secs).toFixed(0)}/s, acks ${(sum('acks', 'counts') / secs).toFixed(0)}/s, HTTP ok ${(sum('http_ok', 'counts') / secs).toFixed(0)}/s, drops ${sum('abrupt_drop', 'counts')}, resumed ${sum('recovered', 'counts')}, malformed answered ${sum('malformed_answered', 'counts')}/${sum('malformed_sent', 'counts')}; errors: ${errs}`)
+  say('| server | RSS MB | heap MB | handles | loop p99 ms | HTTP/s | events/s |')
+  say('|---|---|---|---|---|---|---|')
+  for (const name of samples.keys()) say(row(name))
+}
+
+let startedAt = Date.now()
+const main = async (): Promise<number> => {
+  const netem = faults ? netemAvailable() : { ok: false, reason: 'faults off (--no-faults)' }
+  const faultMode = !faults ? 'none' : 'user-space TCP proxy between node B and Redis'
+  say(`# twinport soak: ${minutes} min (warm-up ${warmupMinutes} min), ${clients} WebSocket clients, faults: ${faultMode}`)
+  say(`netem: ${netem.reason}${netem.ok ? ' (the proxy is used all the same: it injects the same faults without root)' : ''}`)
+  say(`bounds: RSS slope ≤ ${bounds.rssMbPerMin} MB/min, handle slope ≤ ${bounds.handlesPerMin}/min (after warm-up), event-loop p99 ≤ ${bounds.loopP99Ms} ms`)
+  say(`command: node --import tsx bench/soak.ts ${process.argv.slice(2).join(' ')}`.trim())
+  const redis = await startRedis()
+  const proxy = await startFaultProxy(redis.port)
+  try {
+    const single = await startNode('single', { MODE: 'single' })
+    const a = await startNode('A', { MODE: 'cluster', REDIS_URL: redis.url, NODE_ID: 'A' })
+    const b = await startNode('B', { MODE: 'cluster', REDIS_URL: `redis://127.0.0.1:${proxy.port}`, NODE_ID: 'B' })
+    const singleClients = Math.round(clients / 3)
+    await startGroup('single', [single], singleClients)
+    await startGroup('cluster', [a, b], clients - singleClients)
+    startedAt = Date.now()
+    const endAt = startedAt + minutes * 60_000
+    const warmAt = startedAt + warmupMinutes * 60_000
+    const reporter = setInterval(perMinute, reportMs)
+    if (faults) {
+      void (async () => {
+        await sleep(warmAt - Date.now())
+        while (!stopping && Date.now() < endAt - 60_000) await faultCycle(proxy, endAt - 60_000)
+      })()
+    }
+    while (Date.now() < endAt && crashes.length === 0) await sleep(1000)
+    clearInterval(reporter)
+    perMinute()
+    for (const child of loads) child.send({ op: 'finish' })
+    const until = Date.now() + 40_000
+    while (finals.length < loads.length && Date.now() < until) await sleep(200)
+
+    // ---- verdict ----
+    const checks: Check[] = [{ name: 'no crash', ok: crashes.length === 0, detail: crashes.join('; ') || 'every process ran to the end' }]
+    for (const [name, list] of samples) checks.push(...serverChecks(name, list.map((s): Point => s), warmAt, bounds))
+    const errors: Record<string, number> = {}
+    const totals: Record<string, number> = {}
+    for (const f of finals) {
+      for (const [k, n] of Object.entries(f.errors)) errors[k] = (errors[k] ?? 0) + n
+      for (const [k, n] of Object.entries(f.totals)) totals[k] = (totals[k] ?? 0) + n
+    }
+    const unanswered = finals.reduce((sum, f) => sum + f.unansweredAcks + f.unansweredHttp, 0) + (loads.length - finals.length) * 1_000_000
+    const detached = finals.reduce((sum, f) => sum + f.feedDetached, 0)
+    checks.push(...loadChecks(errors, unanswered, detached, totals.tick_gap_calm ?? 0))
+    say('\n## totals')
+    say(Object.entries(totals).sort().map(([k, n]) => `${k} ${n}`).join(', '))
+    say(`errors (all kinds): ${Object.entries(errors).sort().map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`)
+    say(`ticks missing during faults (cross-node, reported): ${totals.tick_gap_fault ?? 0}; proxy: ${JSON.stringify(proxy.stats())}`)
+    if (faultLog.length > 0) say(`faults injected: ${faultLog.join('; ')}`)
+    say('\n## verdict')
+    for (const c of checks) say(`- ${c.ok ? 'pass' : 'FAIL'}: ${c.name}: ${c.detail}`)
+    const ok = checks.every((c) => c.ok)
+    say(ok ? '\nSOAK PASSED' : '\nSOAK FAILED')
+    return ok ? 0 : 1
+  } finally {
+    stopping = true
+    for (const child of children) child.kill('SIGTERM')
+    await sleep(500)
+    await proxy.close()
+    await redis.dispose()
+    mkdirSync(dirname(out), { recursive: true })
+    writeFileSync(out, `${lines.join('\n')}\n`)
+    console.log(`report written to ${out}`)
+  }
+}
+
+process.exitCode = await main().catch((error: unknown) => {
+  console.error(error)
+  return 1
+})
+process.exit()

@@ -1,0 +1,122 @@
+/**
+ * One server of the soak (`bench/soak.ts`), as a child process: a twinport server on
+ * 127.0.0.1:0 with the routes the soak's clients use, alone (MODE=single, in-memory
+ * recovery) or as a node of a cluster (MODE=cluster: the Redis adapter and the Redis
+ * recovery store at REDIS_URL, which may be the soak's fault proxy). Routes:
+ * - a WebSocket client joins the room `feed` when its upgrade says `feed=1`, and the room in
+ *   `room=` if any; events `join`/`leave` {room}, `say` {room, n} (broadcast `said` to the
+ *   room), `echo` (answers its data): each answers an ack when asked;
+ * - `GET /hello` (JSON), `POST /echo` (the body back).
+ * Every TICK_MS it broadcasts `t` {o: node, n} to `feed` (n counts up from 1 per node): the
+ * sequence the recovering clients check. Every SAMPLE_MS it sends the parent over IPC a
+ * sample: RSS, heap, active handles, event-loop delay p99 and max, and the counters since
+ * the last sample. Imports bench and lib code only; Node only (perf_hooks, process).
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import * as t from 'io-ts'
+import { createLogger, httpRoute, json, LogLevel, onConnect, response, routes, runServer, socketOn } from '../../lib/index.js'
+import { redisAdapter, redisRecoveryStore } from '../../lib/redis/index.js'
+
+/** What a soak server reports every SAMPLE_MS. */
+export interface NodeSample {
+  readonly op: 'sample'
+  readonly at: number
+  readonly rss: number
+  readonly heapUsed: number
+  readonly handles: number
+  readonly loopP99Ms: number
+  readonly loopMaxMs: number
+  readonly http: number
+  readonly events: number
+  readonly ticks: number
+  readonly warnings: number
+  readonly errors: number
+}
+
+const cluster = process.env.MODE === 'cluster'
+const url = process.env.REDIS_URL
+const prefix = process.env.PREFIX ?? 'soak'
+const tickMs = Number(process.env.TICK_MS ?? 100)
+const sampleMs = Number(process.env.SAMPLE_MS ?? 5000)
+
+let warnings = 0
+let errors = 0
+const sink = { write: (text: string) => process.stderr.write(text) }
+const base = createLogger({ minLevel: LogLevel.WARNING, stdout: sink, stderr: sink, colors: false })
+const logger = {
+  ...base,
+  warning: (message: string, context?: Record<string, unknown>) => (warnings++, base.warning(message, context)),
+  error: (message: string, context?: Record<string, unknown>) => (errors++, base.error(message, context)),
+}
+
+const adapter = cluster ? redisAdapter({ url, prefix, nodeId: process.env.NODE_ID }) : undefined
+const store = cluster ? redisRecoveryStore({ url, prefix }) : undefined
+await store?.connect()
+
+let http = 0
+let events = 0
+const Room = t.type({ room: t.string })
+const Say = t.type({ room: t.string, n: t.number })
+const HELLO = json({ hello: 'world' })
+
+const server = await runServer({
+  host: '127.0.0.1',
+  port: 0,
+  logger,
+  limits: { maxConnections: 30_000, maxSendBuffer: 256 * 1024, heartbeatIntervalMs: 600_000 },
+  ...(adapter === undefined ? {} : { cluster: adapter }),
+  ...(store === undefined ? {} : { recovery: { store } }),
+  routes: routes({
+    enter: onConnect((ctx) => {
+      const query = new URLSearchParams(ctx.request.rawQuery)
+      if (query.get('feed') === '1') ctx.joinRoom('feed')
+      const room = query.get('room')
+      if (room !== null) ctx.joinRoom(room)
+    }),
+    join: socketOn('join', Room, ({ room }, ctx) => (events++, ctx.joinRoom(room), { ok: true })),
+    leave: socketOn('leave', Room, ({ room }, ctx) => (events++, ctx.leaveRoom(room), { ok: true })),
+    say: socketOn('say', Say, ({ room, n }, ctx) => (events++, ctx.broadcast('said', { n }, { room }), { ok: true })),
+    echo: socketOn('echo', (data) => (events++, data)),
+    hello: httpRoute('GET', '/hello', () => (http++, HELLO)),
+    echoBody: httpRoute('POST', '/echo', (req) => (http++, response(req.rawBody, 200, { 'Content-Type': 'application/octet-stream' }))),
+  }),
+})
+await adapter?.ready()
+
+const node = adapter?.nodeId ?? 'single'
+let n = 0
+setInterval(() => void server.broadcast('t', { o: node, n: ++n }, { room: 'feed' }), tickMs)
+
+const loop = monitorEventLoopDelay({ resolution: 10 })
+loop.enable()
+let ticksAtLast = 0
+setInterval(() => {
+  const memory = process.memoryUsage()
+  const sample: NodeSample = {
+    op: 'sample',
+    at: Date.now(),
+    rss: memory.rss,
+    heapUsed: memory.heapUsed,
+    handles: process.getActiveResourcesInfo().length,
+    loopP99Ms: loop.percentile(99) / 1e6,
+    loopMaxMs: loop.max / 1e6,
+    http,
+    events,
+    ticks: n - ticksAtLast,
+    warnings,
+    errors,
+  }
+  loop.reset()
+  http = 0
+  events = 0
+  ticksAtLast = n
+  warnings = 0
+  errors = 0
+  process.send?.(sample)
+}, sampleMs)
+
+process.on('message', (command: { readonly op: string }) => {
+  if (command.op === 'last') process.send?.({ op: 'last', node, n })
+})
+process.on('SIGTERM', () => process.exit(0))
+process.send?.({ op: 'ready', port: server.address.port, node })

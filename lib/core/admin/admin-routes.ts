@@ -1,0 +1,93 @@
+/**
+ * `adminRoutes`: the read-only admin page, served by the server itself (opt-in). `GET <path>`
+ * is the page (behind the application's `authorize` hook, refused without one); its style,
+ * script and the bundled `twinport/client` are public files beside it (they hold no data). The
+ * page connects back over twinport's own WebSocket to `<path>/ws`, where the same hook is run on
+ * the upgrade request: a refused connection is closed with `4000 + status` (4401, 4403) before
+ * it is told anything, and the `tp:admin` event answers a snapshot of every node
+ * (`ctx.admin.snapshot()`) to admitted connections only. Pure and portable: no node:* imports.
+ */
+import { errorResponse, isResponse, response } from '../http/response.js'
+import type { HttpRequest, Response } from '../http/types.js'
+import { httpRoute } from '../route/http-route.js'
+import { onConnect } from '../route/on-connect.js'
+import type { RouteTable } from '../route/route.js'
+import { socketOn } from '../route/socket-on.js'
+import { ADMIN_CLIENT_JS } from './admin-client-bundle.js'
+import { ADMIN_CSS, ADMIN_SCRIPT, adminHtml } from './admin-page.js'
+
+/** The event the page asks a snapshot with. */
+export const ADMIN_EVENT = 'tp:admin'
+
+/** `true` admits; `false` refuses with 403; a response (a 401 with `WWW-Authenticate`, say) is the refusal. */
+export type AdminVerdict = boolean | Response
+
+/** The application's decision on a request for the page or an upgrade of its WebSocket. */
+export type AdminAuthorize = (request: HttpRequest) => AdminVerdict | Promise<AdminVerdict>
+
+export interface AdminRoutesOptions {
+  /** Where the page is (default `/admin`); its files and its WebSocket (`<path>/ws`) are under it. */
+  readonly path?: string
+  /** Who may see the page. Absent: everyone is refused (403). */
+  readonly authorize?: AdminAuthorize
+  /** How often the page asks for a snapshot, in ms (default 1000, at least 250). */
+  readonly refreshMs?: number
+}
+
+// The page runs no inline script and loads nothing from elsewhere: the policy can be strict
+// ('self' in connect-src matches ws: to the same host and port under CSP Level 3).
+const PAGE_HEADERS = Object.freeze({
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+})
+
+const refused = (): Response => errorResponse(403, 'Forbidden: the admin page needs an authorize hook that admits this request')
+
+// The hook's verdict as a refusal, or `undefined` when admitted; a hook that throws refuses.
+const refusalOf = async (authorize: AdminAuthorize | undefined, request: HttpRequest): Promise<Response | undefined> => {
+  if (authorize === undefined) return refused()
+  try {
+    const verdict = await authorize(request)
+    if (verdict === true) return undefined
+    return isResponse(verdict) && verdict.status >= 400 ? verdict : refused()
+  } catch {
+    return refused()
+  }
+}
+
+const asset = (body: string, contentType: string): Response => response(body, 200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
+
+/**
+ * The admin page's routes: put them in the route table (before a catch-all route).
+ *
+ * @example
+ * const admin = adminRoutes({ path: '/admin', authorize: (req) => parseQuery(req.rawQuery)['token'] === process.env.ADMIN_TOKEN })
+ * await runServer({ routes: [admin, appRoutes] })
+ */
+export const adminRoutes = (options: AdminRoutesOptions = {}): RouteTable => {
+  const path = (options.path ?? '/admin').replace(/\/+$/, '') || '/admin'
+  const wsPath = `${path}/ws`
+  const refreshMs = Math.max(250, options.refreshMs ?? 1000)
+  const { authorize } = options
+  const page = adminHtml(path, refreshMs)
+  return [
+    httpRoute('GET', path, async (req) => (await refusalOf(authorize, req.http)) ?? response(page, 200, { ...PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' })),
+    httpRoute('GET', `${path}/admin.css`, () => asset(ADMIN_CSS, 'text/css; charset=utf-8')),
+    httpRoute('GET', `${path}/admin.js`, () => asset(ADMIN_SCRIPT, 'text/javascript; charset=utf-8')),
+    httpRoute('GET', `${path}/client.js`, () => asset(ADMIN_CLIENT_JS, 'text/javascript; charset=utf-8')),
+    // The same hook at the upgrade: a refused admin connection is closed at once, as the client reads a refusal.
+    onConnect(async (ctx) => {
+      if (ctx.request.path !== wsPath) return
+      const refusal = await refusalOf(authorize, ctx.request)
+      if (refusal !== undefined) ctx.disconnectClient(ctx.clientId, { code: 4000 + Math.min(refusal.status, 999), reason: refusal.status === 401 ? 'unauthorized' : 'forbidden' })
+    }),
+    // Checked again on every ask: only admitted connections of the admin path get an answer.
+    socketOn(ADMIN_EVENT, async (_data, ctx) => {
+      if (ctx.request.path !== wsPath || (await refusalOf(authorize, ctx.request)) !== undefined) return { error: 'forbidden' }
+      if (ctx.admin === undefined) return { error: 'unavailable' }
+      return ctx.admin.snapshot()
+    }),
+  ]
+}

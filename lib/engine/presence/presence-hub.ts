@@ -1,0 +1,118 @@
+/**
+ * `PresenceHub`: a server's presence topics (`server.presence(topic)`), and how they move
+ * between nodes. A topic's deltas go to every other node as a cluster event (`tp:presence`,
+ * through the adapter's `request`), in the order they were made; a node that opens a topic,
+ * or finds a gap in another node's deltas, asks for whole states (the same event, `sync`).
+ * When the adapter says a node died (`ClusterHost.nodeLeft`, within its heartbeat bound), its
+ * entries leave every topic. Must not import `node:*`, Buffer or process.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import type { Logger } from '../../core/log/logger.js'
+import type { NodeSnapshot, PresenceDelta } from '../../core/presence/presence-state.js'
+import type { Timers } from '../platform.js'
+import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
+import { EventAnswer } from '../cluster/cluster-request.js'
+import type { Presence, PresenceDiff, PresenceOptions } from '../../core/presence/presence.js'
+import { PresenceTopic } from './presence-topic.js'
+
+/** The cluster event presence travels as (a server-to-server event name no application uses). */
+export const PRESENCE_EVENT = 'tp:presence'
+
+const Clock = t.type({ epoch: t.number, n: t.number })
+const Entry = t.type({ key: t.string, conn: t.number, meta: t.unknown })
+const Snapshot = t.type({ clock: Clock, entries: t.array(Entry) })
+const Message = t.union([
+  t.type({ t: t.literal('delta'), topic: t.string, base: Clock, clock: Clock, joins: t.array(Entry), leaves: t.array(Entry) }),
+  t.type({ t: t.literal('sync'), topic: t.string }),
+])
+
+/** What the hub needs of the engine. */
+export interface PresenceHubDeps {
+  readonly adapter: ClusterAdapter
+  /** Registers the handler of a server-to-server event (`server.cluster.on`). */
+  readonly on: (event: string, handler: (data: unknown, from: string) => unknown) => void
+  readonly isClient: (clientId: number) => boolean
+  /** Sends an event to this node's members of a room (namespace `/`). */
+  readonly sendToRoom: (room: string, event: string, data: unknown) => void
+  readonly timers: Timers
+  readonly logger: Logger
+}
+
+export class PresenceHub {
+  private readonly topics = new Map<string, PresenceTopic>()
+  private readonly epoch: number
+
+  constructor(private readonly deps: PresenceHubDeps) {
+    this.epoch = deps.timers.now()
+    deps.on(PRESENCE_EVENT, (data, from) => this.received(data, from))
+  }
+
+  /** The topic's presence, opened on the first call (which takes the options). */
+  topic(name: string, options?: PresenceOptions): Presence {
+    return this.open(name, options)
+  }
+
+  /** A node died or left the cluster: its entries leave every topic. */
+  nodeLeft(node: string): void {
+    for (const topic of this.topics.values()) topic.dropNode(node)
+  }
+
+  /** A client of this node is gone for good: it leaves every topic. */
+  clientGone(clientId: number): void {
+    for (const topic of this.topics.values()) topic.clientGone(clientId)
+  }
+
+  private open(name: string, options?: PresenceOptions): PresenceTopic {
+    const known = this.topics.get(name)
+    if (known !== undefined) return known
+    const { adapter, timers, logger } = this.deps
+    const event = options?.event
+    const topic = new PresenceTopic(
+      name,
+      {
+        nodeId: adapter.nodeId,
+        isClient: this.deps.isClient,
+        later: (run) => timers.afterIo(run),
+        publish: (topicName, delta) => void adapter.request({ q: 'event', event: PRESENCE_EVENT, data: { t: 'delta', topic: topicName, ...delta } }),
+        fetch: (topicName, node, timeoutMs) => this.fetch(topicName, node, timeoutMs),
+        toRoom: event === undefined ? undefined : (room: string, diff: PresenceDiff) => this.deps.sendToRoom(room, event, diff),
+        onError: (error) => logger.exception(error, { presence: name }),
+      },
+      this.epoch,
+    )
+    this.topics.set(name, topic)
+    // What the other nodes have already: the view is complete once they answered.
+    void topic.sync()
+    return topic
+  }
+
+  private async fetch(topic: string, node: string | undefined, timeoutMs: number | undefined): Promise<{ snapshots: { node: string; snapshot: NodeSnapshot }[]; missingNodes: readonly string[] }> {
+    const options = { ...(node === undefined ? {} : { node }), ...(timeoutMs === undefined ? {} : { timeoutMs }) }
+    const { replies, missingNodes } = await this.deps.adapter.request({ q: 'event', event: PRESENCE_EVENT, data: { t: 'sync', topic } }, options)
+    const snapshots: { node: string; snapshot: NodeSnapshot }[] = []
+    const missing = [...missingNodes]
+    for (const reply of replies) {
+      const answer = EventAnswer.decode(reply.body)
+      const snapshot = E.isRight(answer) && 'data' in answer.right ? Snapshot.decode(answer.right.data) : undefined
+      if (snapshot !== undefined && E.isRight(snapshot)) snapshots.push({ node: reply.node, snapshot: snapshot.right })
+      else missing.push(reply.node)
+    }
+    return { snapshots, missingNodes: missing }
+  }
+
+  // Another node's presence message: a delta applied in order, or a request for this node's state.
+  private received(data: unknown, from: string): unknown {
+    const decoded = Message.decode(data)
+    if (E.isLeft(decoded)) {
+      this.deps.logger.warning('presence: dropped a message from node {node} that is not one', { node: from })
+      return undefined
+    }
+    const message = decoded.right
+    const topic = this.open(message.topic)
+    if (message.t === 'sync') return topic.snapshot()
+    const delta: PresenceDelta = message
+    topic.deltaFrom(from, delta)
+    return true
+  }
+}

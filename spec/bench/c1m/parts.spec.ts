@@ -1,0 +1,86 @@
+/**
+ * The pure parts of bench/c1m: /proc parsers, source addresses, delay percentiles and the
+ * renderer (a run in, Markdown and SVG out, targets judged against the run's own floor).
+ */
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { sourceAddress, sumStats } from '../../../bench/c1m/idle-clients.js'
+import { parseListenOverflows, parseMemInfo, parseOpenFileLimit } from '../../../bench/c1m/meminfo.js'
+import { broadcastBoundMs, renderC1m, renderCostSvg } from '../../../bench/c1m/render-c1m.js'
+import { delayFigures, type C1mRun, type StepResult } from '../../../bench/c1m/step-result.js'
+
+test('parseMemInfo :: reads total, available, slab and unreclaimable in bytes, TCP pages of sockstat', () => {
+  const meminfo = 'MemTotal:       24576000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\nSlab:             512000 kB\nSReclaimable: 1 kB\nSUnreclaim:       256000 kB\n'
+  const sockstat = 'sockets: used 300\nTCP: inuse 12 orphan 0 tw 3 alloc 20 mem 7\nUDP: inuse 1 mem 2\n'
+  assert.equal(parseMemInfo(meminfo, sockstat), { total: 24576000 * 1024, available: 20000000 * 1024, slab: 512000 * 1024, sunreclaim: 256000 * 1024, tcpMem: 7 * 4096 })
+  assert.equal(parseMemInfo('', ''), { total: 0, available: 0, slab: 0, sunreclaim: 0, tcpMem: 0 })
+})
+
+test('parseOpenFileLimit :: the soft limit of /proc/self/limits, unlimited as the largest safe integer', () => {
+  const limits = 'Limit                     Soft Limit           Hard Limit           Units\nMax processes             unlimited            unlimited            processes\nMax open files            20000                20000                files\n'
+  assert.is(parseOpenFileLimit(limits), 20000)
+  assert.is(parseOpenFileLimit('Max open files            unlimited            unlimited            files\n'), Number.MAX_SAFE_INTEGER)
+  assert.is(parseOpenFileLimit('nothing here'), undefined)
+})
+
+test('parseListenOverflows :: the TcpExt value under its header', () => {
+  const netstat = 'TcpExt: SyncookiesSent ListenOverflows ListenDrops\nTcpExt: 1 42 43\nIpExt: InNoRoutes\nIpExt: 0\n'
+  assert.is(parseListenOverflows(netstat), 42)
+  assert.is(parseListenOverflows(''), 0)
+})
+
+test('sourceAddress :: distinct 127.31.x.y addresses, never .0 or .255', () => {
+  const all = Array.from({ length: 1000 }, (_, i) => sourceAddress(i))
+  assert.is(new Set(all).size, 1000)
+  assert.is(all[0], '127.31.1.1')
+  for (const a of all) assert.ok(/^127\.31\.(\d+)\.(\d+)$/.test(a) && !a.endsWith('.0') && !a.endsWith('.255'), a)
+})
+
+test('sumStats :: counters add up, the last receipt is the latest', () => {
+  const s = sumStats([
+    { open: 2, failed: 1, closed: 0, recv: 5, pings: 1, last: 10 },
+    { open: 3, failed: 0, closed: 1, recv: 7, pings: 2, last: 30 },
+  ])
+  assert.equal(s, { open: 5, failed: 1, closed: 1, recv: 12, pings: 3, last: 30 })
+})
+
+test('delayFigures :: percentiles of the answered probes, failures counted apart', () => {
+  const ms = [...Array.from({ length: 99 }, () => 1), 50, Number.NaN]
+  assert.equal(delayFigures(ms), { p50: 1, p99: 50, max: 50, samples: 100, failed: 1 })
+  assert.equal(delayFigures([]).samples, 0)
+})
+
+const step = (n: number, over: Partial<StepResult> = {}): StepResult => ({
+  n, workers: Math.ceil(n / 19000), clients: Math.ceil(n / 19000), opened: n, failed: 0, closed: 0, connectMs: 1000, acceptPerS: n, acceptCpuUs: 100,
+  rssKiB: 2.5, primaryRssKiB: 0.1, slabKiB: 6, sunreclaimKiB: 5, tcpMemKiB: 0.5, heartbeatMs: 30000, idleCpuUs: 20, idleCpuRawUs: 21, baselineCpuMsPerS: 3, pingsPerConn: 2, idleIntervals: 2,
+  broadcastMs: [100, 120, 110], broadcastMissing: 0, broadcastCpuUs: 10,
+  delay: { connect: { p50: 1, p99: 5, max: 9, samples: 10, failed: 0 } }, sharedDelay: {}, listenOverflows: 0, peakUsed: 0, ...over,
+})
+const run = (steps: readonly StepResult[]): C1mRun => ({
+  started: '2026-11-27T00:00:00.000Z', command: 'npm run bench:c1m', machine: '2 × CPU, 23.5 GiB', fdLimit: 20000, perProcess: 19000,
+  floorPing: { pairs: 5000, bytes: 2, writeUs: 10, readUs: 5, roundTripUs: 15 },
+  floorMessage: { pairs: 5000, bytes: 34, writeUs: 12, readUs: 5, roundTripUs: 17 },
+  steps, notes: ['N = 1,000,000 skipped: test'],
+})
+
+test('renderC1m :: a row per step, targets judged against the run\'s floor, notes kept', () => {
+  const r = run([step(10_000), step(100_000, { rssKiB: 3.5, idleCpuUs: 19, broadcastMs: [900, 1000, 1100] })])
+  const md = renderC1m(r)
+  assert.ok(md.includes('| 10k | 1 | 10,000 (0) |'), md)
+  assert.ok(md.includes('| 100k | 6 |'), md)
+  assert.ok(md.includes('3.50 KiB: **not met**'), md)
+  // 1.3 × 100,000 × 12 µs / 2 cores = 780 ms; the median broadcast took 1,000.
+  assert.is(broadcastBoundMs(r, r.steps[1] as StepResult), 780)
+  assert.ok(md.includes('1,000 vs 780 ms (2 cores): **not met**'), md)
+  assert.ok(md.includes('21.00 (raw) vs 18.00 µs: **not met**'), md)
+  assert.ok(md.includes('N = 1,000,000 skipped: test'), md)
+})
+
+test('renderCostSvg :: four panels, a point per step, no NaN in coordinates', () => {
+  const svg = renderCostSvg(run([step(10_000), step(100_000), step(250_000, { broadcastMs: [] })]))
+  assert.ok(svg.startsWith('<svg'), svg.slice(0, 40))
+  assert.is((svg.match(/font-weight="bold"/g) ?? []).length, 4)
+  assert.not.ok(svg.includes('NaN'))
+})
+
+test.run()

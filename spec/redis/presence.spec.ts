@@ -1,0 +1,99 @@
+/**
+ * Presence across nodes on a real redis-server (issue 28): two nodes see the same keys and
+ * connections; a subscriber on either gets the diffs of both, each node's in the order it made
+ * them; a node that opens a topic late catches up; a node killed with SIGKILL has its entries
+ * leave the others' view within the heartbeat bound.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { onConnect, type PresenceDiff, routes } from '../../lib/index.js'
+import { type NodeProcess, startNodeProcess, startRedis } from '../support/redis.js'
+import { meshed, redisSuite } from '../support/redis-suite.js'
+import { eventually, openClient } from '../support/server.js'
+
+// `?user=<key>&n=<i>`: tracked in `lobby` with meta { n }.
+const app = routes({
+  track: onConnect((ctx) => {
+    const query = new URLSearchParams(ctx.request.rawQuery)
+    const user = query.get('user')
+    if (user !== null) ctx.presence?.('lobby').track(ctx.clientId, user, { n: Number(query.get('n')) })
+  }),
+})
+
+const Across = suite('presence :: across nodes on Redis')
+const children: NodeProcess[] = []
+const shared = redisSuite(Across, {
+  start: startRedis,
+  prefix: 'presence',
+  numbered: true,
+  adapter: (redis) => ({ url: redis.url, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500, requestTimeoutMs: 500 }),
+  server: { routes: app },
+  beforeClose: async () => {
+    for (const child of children.splice(0)) {
+      child.child.kill('SIGKILL')
+      await child.exited()
+    }
+  },
+})
+
+const keysOf = (list: Record<string, { metas: readonly { ref: string }[] }>): string[] => Object.entries(list).map(([k, v]) => `${k}:${v.metas.map((m) => m.ref).sort().join(',')}`).sort()
+
+Across('two nodes: the same list on both; a subscriber gets every node’s diffs in its order; a client gone leaves both', async () => {
+  const a = await shared.startNode('a')
+  const b = await shared.startNode('b')
+  await meshed(a, b)
+  const onB: PresenceDiff[] = []
+  b.server.presence('lobby').subscribe((d) => void onB.push(d))
+  await a.server.presence('lobby').sync()
+  const clients = []
+  for (let i = 0; i < 20; i++) clients.push(await openClient(i % 2 === 0 ? a.port : b.port, `/?user=u${i % 5}&n=${i}`))
+  const same = (): boolean => JSON.stringify(keysOf(a.server.presence('lobby').list())) === JSON.stringify(keysOf(b.server.presence('lobby').list()))
+  await eventually(() => a.server.presence('lobby').count() === 5 && same() && Object.values(b.server.presence('lobby').list()).every((v) => v.metas.length === 4), 3000, 'both nodes to see 5 keys, 4 connections each')
+  // Node a's connections reached b's subscriber in the order a made them (n = 0, 2, 4, …).
+  const fromA = onB.flatMap((d) => d.joins.filter((c) => c.ref.startsWith('a/')).map((c) => (c.meta as { n: number }).n))
+  assert.equal(fromA, [0, 2, 4, 6, 8, 10, 12, 14, 16, 18])
+  assert.equal(onB.flatMap((d) => d.joined).sort(), ['u0', 'u1', 'u2', 'u3', 'u4'])
+  for (const c of clients.slice(0, 10)) c.ws.close()
+  await eventually(() => same() && Object.values(a.server.presence('lobby').list()).every((v) => v.metas.length === 2), 3000, 'half gone on both')
+  for (const c of clients.slice(10)) c.ws.close()
+  await eventually(() => a.server.presence('lobby').count() === 0 && b.server.presence('lobby').count() === 0, 3000, 'everyone gone on both')
+  assert.equal(onB.flatMap((d) => d.left).sort(), ['u0', 'u1', 'u2', 'u3', 'u4'])
+})
+
+Across('a node that opens the topic late gets what the others have', async () => {
+  const a = await shared.startNode('a')
+  const c1 = await openClient(a.port, '/?user=ada&n=1')
+  await eventually(() => a.server.presence('lobby').count() === 1, 3000, 'ada on a')
+  const b = await shared.startNode('b')
+  await meshed(a, b)
+  const late = b.server.presence('lobby')
+  assert.equal(await late.sync(), { missingNodes: [] })
+  assert.equal(late.get('ada').map((m) => m.meta), [{ n: 1 }])
+  c1.ws.close()
+  await eventually(() => late.count() === 0, 3000, 'ada gone on b')
+})
+
+Across('a node killed with SIGKILL: its entries leave the others\' view within the heartbeat bound', async () => {
+  const a = await shared.startNode('a')
+  const victim = await startNodeProcess({ REDIS_URL: shared.redis.url, NODE_ID: 'victim', PREFIX: shared.prefix, HEARTBEAT_MS: '100', HEARTBEAT_TIMEOUT_MS: '500' })
+  children.push(victim)
+  const lobby = a.server.presence('lobby')
+  const left: string[] = []
+  lobby.subscribe((d) => void left.push(...d.left))
+  const mine = await openClient(a.port, '/?user=ada&n=0')
+  const theirs = await Promise.all([openClient(victim.port, '/?room=lobby&user=bob'), openClient(victim.port, '/?room=lobby&user=cy')])
+  await eventually(() => lobby.count() === 3, 3000, 'a to see bob and cy')
+  victim.child.kill('SIGKILL')
+  await victim.exited()
+  const killedAt = Date.now()
+  await eventually(() => lobby.count() === 1, 3000, 'the victim\'s entries to leave')
+  const goneAfter = Date.now() - killedAt
+  assert.ok(goneAfter <= 500 + 100 + 400, `gone after ${goneAfter} ms`)
+  assert.equal(left.sort(), ['bob', 'cy'])
+  assert.equal(Object.keys(lobby.list()), ['ada'])
+  console.log(`[figures] presence: a killed node's entries left after ~${goneAfter} ms (bound: timeout 500 + interval 100)`)
+  mine.ws.close()
+  for (const c of theirs) c.ws.terminate()
+})
+
+Across.run()

@@ -23,7 +23,7 @@ export type DecodingPlan =
 export const MAX_STACKED_CODINGS = 2
 
 const LEAVE: DecodingPlan = Object.freeze({ _tag: 'Leave' })
-const KNOWN: readonly string[] = ['gzip', 'deflate', 'br', 'zstd']
+const KNOWN: readonly string[] = Object.freeze(['gzip', 'deflate', 'br', 'zstd'])
 
 // RFC 9110 §8.4.1.3: a recipient SHOULD take x-gzip as gzip.
 const normalCoding = (token: string): string => {

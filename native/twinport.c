@@ -7,11 +7,17 @@
  * Contract with lib/native/native-binding.ts:
  *  - listen(host, port, backlog, events) -> { server, port }; throws an Error with `code`
  *    (EADDRINUSE, ...) when the socket cannot listen. `events` holds five functions:
- *    open(slot), data(slot, arrayBuffer, offset, length), end(slot), drain(slot), close(slot).
+ *    open(slot), data(slot, arrayBuffer, offset, length), end(slot), drain(slot), close(slot),
+ *    and optionally acceptFailed(code): accept failed for want of descriptors or memory
+ *    (EMFILE, ENFILE, ENOBUFS, ENOMEM). The listener then stops watching its socket for
+ *    ACCEPT_BACKOFF_MS (the pending connection keeps the socket readable: polling it would
+ *    spin) and calls acceptFailed once per back-off.
  *  - write(slot, ...chunks) -> bytes still queued here (>= 0), or -errno when the socket
  *    failed (the caller destroys it). At most 16 chunks, each a Uint8Array.
  *  - end(slot) -> 1 when the connection is now closed (both sides done), else 0.
  *  - destroy(slot), pause(slot), resume(slot), close(server).
+ *  - remoteAddress(slot) -> the peer's address as text (getpeername, read when asked: nothing
+ *    is kept per connection for it), or undefined.
  *  - connSize: the bytes of one connection's native record.
  * Callbacks into JS come only from poll callbacks (never from inside a call JS made), so the
  * engine is never re-entered; a close JS caused (destroy, end) is JS's to report.
@@ -26,6 +32,7 @@
 #define NAPI_VERSION 8
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -48,6 +55,8 @@
 #define MAX_CHUNKS 16
 #define ACCEPTS_PER_CALLBACK 128
 #define READS_PER_CALLBACK 4
+/* How long the listener stops watching its socket after accept ran out of descriptors. */
+#define ACCEPT_BACKOFF_MS 100
 
 /* Unsent bytes of one connection, oldest first; each chunk exactly as large as its bytes. */
 typedef struct chunk {
@@ -66,7 +75,9 @@ enum {
   CLOSED = 16,     /* fd closed, handle closing; no more callbacks */
 };
 
-enum { CB_OPEN, CB_DATA, CB_END, CB_DRAIN, CB_CLOSE, CB_COUNT };
+enum { CB_OPEN, CB_DATA, CB_END, CB_DRAIN, CB_CLOSE, CB_ACCEPT_FAILED, CB_COUNT };
+/* The callbacks listen requires; the others may be absent (their reference stays NULL). */
+#define CB_REQUIRED 5
 
 struct server;
 
@@ -86,9 +97,10 @@ typedef struct conn {
 typedef struct server {
   napi_env env;
   uv_poll_t poll;
+  uv_timer_t backoff; /* restarts the poll after an accept failed for want of descriptors */
   int fd;
   int listening;
-  uint32_t users; /* the listener and its open connections; freed at zero */
+  uint32_t users; /* the poll and timer handles and the open connections; freed at zero */
   napi_ref callbacks[CB_COUNT];
   napi_ref receiver;
   napi_async_context async;
@@ -142,7 +154,8 @@ static conn_t *conn_at(state_t *st, uint32_t slot) {
 
 static void server_release(server_t *s) {
   if (--s->users > 0) return;
-  for (int i = 0; i < CB_COUNT; i++) napi_delete_reference(s->env, s->callbacks[i]);
+  for (int i = 0; i < CB_COUNT; i++)
+    if (s->callbacks[i] != NULL) napi_delete_reference(s->env, s->callbacks[i]);
   napi_delete_reference(s->env, s->receiver);
   if (s->slab_ref != NULL) napi_delete_reference(s->env, s->slab_ref);
   napi_async_destroy(s->env, s->async);
@@ -367,6 +380,30 @@ static void conn_cb(uv_poll_t *handle, int status, int events) {
 
 /* ---------------------------------------------------------------- the listener */
 
+static void listen_cb(uv_poll_t *handle, int status, int events);
+
+/* The back-off is over: watch the listening socket again. */
+static void backoff_cb(uv_timer_t *timer) {
+  server_t *s = timer->data;
+  if (s->listening) uv_poll_start(&s->poll, UV_READABLE, listen_cb);
+}
+
+/* accept failed with `code` (out of descriptors or memory): the connection stays in the kernel's
+ * queue and the socket readable, so stop watching it for a while instead of spinning, and tell
+ * JS (the engine counts it and logs once per interval). */
+static void accept_back_off(server_t *s, int code) {
+  uv_poll_stop(&s->poll);
+  uv_timer_start(&s->backoff, backoff_cb, ACCEPT_BACKOFF_MS, 0);
+  if (s->callbacks[CB_ACCEPT_FAILED] == NULL) return;
+  napi_handle_scope scope;
+  napi_open_handle_scope(s->env, &scope);
+  napi_value arg;
+  const char *name = code == EMFILE ? "EMFILE" : code == ENFILE ? "ENFILE" : code == ENOBUFS ? "ENOBUFS" : "ENOMEM";
+  napi_create_string_utf8(s->env, name, NAPI_AUTO_LENGTH, &arg);
+  call_js(s, CB_ACCEPT_FAILED, 1, &arg);
+  napi_close_handle_scope(s->env, scope);
+}
+
 static void listen_cb(uv_poll_t *handle, int status, int events) {
   (void)events;
   server_t *s = handle->data;
@@ -376,7 +413,8 @@ static void listen_cb(uv_poll_t *handle, int status, int events) {
     int fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
-      return; /* EAGAIN, or EMFILE and the like: the next callback tries again */
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) accept_back_off(s, errno);
+      return; /* EAGAIN: the next callback tries again */
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -439,11 +477,13 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "listen(host, port, backlog, events)");
     return NULL;
   }
-  const char *names[CB_COUNT] = {"open", "data", "end", "drain", "close"};
+  const char *names[CB_COUNT] = {"open", "data", "end", "drain", "close", "acceptFailed"};
   napi_value fns[CB_COUNT];
+  int present[CB_COUNT] = {0};
   for (int i = 0; i < CB_COUNT; i++) {
     napi_valuetype type;
-    if (napi_get_named_property(env, argv[3], names[i], &fns[i]) != napi_ok || napi_typeof(env, fns[i], &type) != napi_ok || type != napi_function) {
+    present[i] = napi_get_named_property(env, argv[3], names[i], &fns[i]) == napi_ok && napi_typeof(env, fns[i], &type) == napi_ok && type == napi_function;
+    if (!present[i] && i < CB_REQUIRED) {
       napi_throw_type_error(env, NULL, "listen: events needs open, data, end, drain and close functions");
       return NULL;
     }
@@ -494,12 +534,16 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
     napi_throw_error(env, "ENOMEM", "listen: out of memory");
     return NULL;
   }
+  uv_timer_init(st->loop, &s->backoff);
+  uv_unref((uv_handle_t *)&s->backoff); /* the listening poll keeps the loop alive, not the back-off */
   s->env = env;
   s->fd = fd;
   s->listening = 1;
-  s->users = 1;
+  s->users = 2; /* the poll and the timer, each released when closed */
   s->poll.data = s;
-  for (int i = 0; i < CB_COUNT; i++) napi_create_reference(env, fns[i], 1, &s->callbacks[i]);
+  s->backoff.data = s;
+  for (int i = 0; i < CB_COUNT; i++)
+    if (present[i]) napi_create_reference(env, fns[i], 1, &s->callbacks[i]);
   napi_create_reference(env, argv[3], 1, &s->receiver);
   napi_value name;
   napi_create_string_utf8(env, "twinport.native", NAPI_AUTO_LENGTH, &name);
@@ -519,6 +563,10 @@ static void on_listener_closed(uv_handle_t *handle) {
   server_release(handle->data);
 }
 
+static void on_backoff_closed(uv_handle_t *handle) {
+  server_release(handle->data);
+}
+
 static napi_value js_close(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
@@ -532,6 +580,7 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   if (s->listening) {
     s->listening = 0;
     uv_close((uv_handle_t *)&s->poll, on_listener_closed);
+    uv_close((uv_handle_t *)&s->backoff, on_backoff_closed);
     close(s->fd);
   }
   return undefined_value(env);
@@ -640,6 +689,23 @@ static napi_value set_paused(napi_env env, napi_callback_info info, int paused) 
 static napi_value js_pause(napi_env env, napi_callback_info info) { return set_paused(env, info, 1); }
 static napi_value js_resume(napi_env env, napi_callback_info info) { return set_paused(env, info, 0); }
 
+/* The peer's address as text, as node:net's remoteAddress gives it; undefined when unknown. */
+static napi_value js_remote_address(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  conn_t *c = argc < 1 ? NULL : conn_arg(env, argv[0]);
+  struct sockaddr_storage peer;
+  socklen_t length = sizeof peer;
+  char text[INET6_ADDRSTRLEN];
+  if (c == NULL || getpeername(c->fd, (struct sockaddr *)&peer, &length) != 0) return undefined_value(env);
+  const void *address = peer.ss_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)&peer)->sin6_addr : (const void *)&((struct sockaddr_in *)&peer)->sin_addr;
+  if ((peer.ss_family != AF_INET && peer.ss_family != AF_INET6) || inet_ntop(peer.ss_family, address, text, sizeof text) == NULL) return undefined_value(env);
+  napi_value result;
+  napi_create_string_latin1(env, text, NAPI_AUTO_LENGTH, &result);
+  return result;
+}
+
 /* Open connections of this environment (for specs and memory figures). */
 static napi_value js_open_count(napi_env env, napi_callback_info info) {
   (void)info;
@@ -674,6 +740,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"pause", NULL, js_pause, NULL, NULL, NULL, napi_default, NULL},
       {"resume", NULL, js_resume, NULL, NULL, NULL, napi_default, NULL},
       {"openCount", NULL, js_open_count, NULL, NULL, NULL, napi_default, NULL},
+      {"remoteAddress", NULL, js_remote_address, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   napi_value size;

@@ -19,6 +19,7 @@ import type { Platform } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
+import { createZlibHttpDecoder } from '../runtime/compress/zlib-http-decoder.js'
 import { createZlibHttpCodec } from '../runtime/compress/zlib-http-codec.js'
 import { createLogger } from '../runtime/log/create-logger.js'
 import { nativeAcceptKey } from '../runtime/native-accept-key.js'
@@ -40,6 +41,7 @@ const bunPlatform: Platform<Conn> = {
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
   deflate: createPerMessageDeflate,
   compression: createZlibHttpCodec,
+  decompression: createZlibHttpDecoder,
   files: bunFiles,
   openFileLimit,
 }

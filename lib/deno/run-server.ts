@@ -22,6 +22,7 @@ import type { Platform, SocketIo, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
+import { createZlibHttpDecoder } from '../runtime/compress/zlib-http-decoder.js'
 import { createZlibHttpCodec } from '../runtime/compress/zlib-http-codec.js'
 import { createLogger } from '../runtime/log/create-logger.js'
 import { nodeFiles } from '../runtime/node-files.js'
@@ -187,6 +188,7 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
     defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
     deflate: createPerMessageDeflate,
     compression: createZlibHttpCodec,
+    decompression: createZlibHttpDecoder,
     files: nodeFiles,
     // Read only with the permission already granted: a server never prompts for it.
     openFileLimit: () => (deno.permissions?.querySync?.({ name: 'read', path: '/proc/self/limits' }).state === 'granted' ? openFileLimit() : undefined),

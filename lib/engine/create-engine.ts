@@ -53,6 +53,7 @@ import { wireCluster } from './cluster/wire-cluster.js'
 import { PresenceHub } from './presence/presence-hub.js'
 import { createWsCompression, type WsCompression } from './deflate/ws-compression.js'
 import { HttpCompression } from './http/http-compression.js'
+import { webHttpDecoder } from './http/web-http-decoder.js'
 import { WsShared } from './connection/ws-shared.js'
 import { SseShared } from './connection/sse-shared.js'
 import { NO_INSTRUMENTATION } from './instrumentation/instrumentation.js'
@@ -236,6 +237,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     ...(cors === undefined ? {} : { cors }),
     context: httpContext,
     onError: onHttpError,
+    // Request bodies of routes declared with `decompress`: the runtime's decoders, else the web ones.
+    decoding: { decoder: platform.decompression?.() ?? webHttpDecoder(), maxBody: limits.maxBody },
   }
 
   // permessage-deflate (RFC 7692), when on and the runtime has a codec.

@@ -6,6 +6,7 @@
  */
 import type { CompressConfig } from '../core/http/compress/compress-config.js'
 import type { HttpCodec } from '../core/http/compress/http-codec.js'
+import type { HttpDecoder } from '../core/http/decompress/http-decoder.js'
 import type { StaticFiles } from '../core/http/static/static-files.js'
 import type { Logger } from '../core/log/logger.js'
 import type { DeflateConfig } from '../core/ws/extensions/deflate-config.js'
@@ -101,6 +102,13 @@ export interface Platform<S> {
    * `node:zlib`). Absent: answers leave uncompressed, and the start-up log says so.
    */
   readonly compression?: (config: CompressConfig) => HttpCodec
+  /**
+   * The runtime's decoders for request bodies of routes declared with `decompress` (gzip,
+   * deflate, Brotli, zstd where it has it: `createZlibHttpDecoder` on `node:zlib`), made once per
+   * server. Absent: the web `DecompressionStream` where the runtime has one (gzip, deflate),
+   * else none (an encoded body gets 415).
+   */
+  readonly decompression?: () => HttpDecoder
   /**
    * The process's open-file limit, read once at start-up where the runtime lets a program
    * read it (`openFileLimit` on Linux's `/proc/self/limits`); `undefined` or absent: unknown.

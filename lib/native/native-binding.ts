@@ -25,6 +25,12 @@ export interface NativeEvents {
   drain(slot: number): void
   /** The connection is gone (reset, or both sides ended in a poll callback). */
   close(slot: number): void
+  /**
+   * accept failed for want of descriptors or memory (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`):
+   * the listener stops watching its socket for a while (100 ms) instead of spinning on the
+   * connection left in the kernel's queue, and calls this once per back-off.
+   */
+  acceptFailed?(code: string): void
 }
 
 /** A listening socket of the addon. */
@@ -45,6 +51,8 @@ export interface NativeBinding {
   destroy(slot: number): void
   pause(slot: number): void
   resume(slot: number): void
+  /** The peer's address (getpeername, read when asked), or undefined; absent in binaries built before it. */
+  remoteAddress?(slot: number): string | undefined
   /** Open connections in this process. */
   openCount(): number
   /** Bytes of one connection's native record. */

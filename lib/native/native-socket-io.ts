@@ -118,6 +118,8 @@ export const nativeSocketIo = (binding: NativeBinding, closedHere: (conn: Native
       conn.pending += bytes.length
     },
     buffered: (conn) => conn.pending,
+    // Read once, at accept (the engine keeps it on the client): per-address limits and logs.
+    remoteAddress: (conn) => ((conn.flags & CLOSED) === 0 ? binding.remoteAddress?.(conn.slot) : undefined),
     isClosed: (conn) => (conn.flags & CLOSED) !== 0,
     isEnded: (conn) => (conn.flags & ENDED) !== 0,
     end(conn, bytes) {

@@ -6,7 +6,9 @@
  * time-out logic of its own. TLS, `path` and `handle` stay on node:net (the caller decides).
  *
  * Reads arrive as views of the addon's slab (a 64 KiB ArrayBuffer filled front to back and
- * then replaced), so a view the engine keeps is never overwritten. Part of lib/native:
+ * then replaced), so a view the engine keeps is never overwritten. When accept runs out of
+ * descriptors the addon backs off (stops watching the listening socket for 100 ms) and says so
+ * once per back-off: the engine's AcceptWall counts it and logs once per interval. Part of lib/native:
  * imports the engine, the shared runtime layer (lib/runtime/) and this folder.
  */
 import { createEngine } from '../engine/create-engine.js'
@@ -73,6 +75,10 @@ export const serveNative = async (options: ServerOptions, binding: NativeBinding
         conns[slot] = undefined
         nativeConnClosed(conn)
         if (conn.client !== undefined) engine.closed(conn.client)
+      },
+      acceptFailed(code) {
+        // Counted by the engine's AcceptWall and logged once per interval, as node:net's are.
+        engine.acceptFailed(Object.assign(new Error(`accept ${code}`), { code, syscall: 'accept' }))
       },
     })
   } catch (error) {

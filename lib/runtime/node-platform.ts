@@ -10,6 +10,7 @@ import { Buffer } from 'node:buffer'
 import type { Socket } from 'node:net'
 import type { Platform } from '../engine/platform.js'
 import { createPerMessageDeflate } from './deflate/permessage-deflate.js'
+import { createZlibHttpDecoder } from './compress/zlib-http-decoder.js'
 import { createZlibHttpCodec } from './compress/zlib-http-codec.js'
 import { createLogger } from './log/create-logger.js'
 import { nativeAcceptKey } from './native-accept-key.js'
@@ -33,6 +34,7 @@ export const nodePlatform: Platform<Socket> = {
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
   deflate: createPerMessageDeflate,
   compression: createZlibHttpCodec,
+  decompression: createZlibHttpDecoder,
   files: nodeFiles,
   openFileLimit,
 }

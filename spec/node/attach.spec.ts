@@ -11,6 +11,7 @@ import { createServer as createHttpsServer, request as httpsRequest } from 'node
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import Fastify from 'fastify'
+import * as zlib from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { WebSocketServer } from 'ws'
@@ -44,11 +45,14 @@ const routes = [
     return { size }
   }),
   httpRoute('GET', '/items/{id}', (req) => ({ id: req.params.id })),
+  httpRoute('POST', '/inflate', { body: 'stream', decompress: true, maxBody: 100_000 }, async (req) => ({ size: (await req.body.bytes()).length })),
   onConnect((ctx) => ctx.joinRoom('all')),
   socketOn('echo', (data) => data),
 ]
 
 // Every answer of twinport's dispatch carries this header: the route table's middleware ran.
+const zlibHasZstd = typeof (zlib as unknown as { createZstdDecompress?: unknown }).createZstdDecompress === 'function'
+
 const tagged: HttpMiddleware = async (req, next) => withHeader(await next(req), 'X-Twinport', 'yes')
 
 const options = (more: Partial<AttachOptions> = {}): AttachOptions => ({
@@ -278,6 +282,29 @@ Attach('handleUpgrade by hand, with a paths function; bad options are a clear er
     assert.throws(() => attach(server, { cors: { allowedOrigins: 3 } as never }), /invalid option cors/)
   } finally {
     await twin.close()
+    await closeServer(server)
+  }
+})
+
+Attach('request decompression: gzip and br bodies decoded, a bomb 413, corrupt 400, unknown 415', async () => {
+  const server = createHttpServer()
+  const attached = await attach(server, options())
+  const port = await listen(server)
+  const url = `http://127.0.0.1:${port}/inflate`
+  try {
+    const body = Buffer.from('attach '.repeat(10_000))
+    for (const [coding, encoded] of [['gzip', zlib.gzipSync(body)], ['br', zlib.brotliCompressSync(body)]] as const) {
+      const res = await fetch(url, { method: 'POST', headers: { 'Content-Encoding': coding }, body: encoded })
+      assert.equal([res.status, await res.json()], [200, { size: body.length }], coding)
+    }
+    const bomb = await fetch(url, { method: 'POST', headers: { 'Content-Encoding': 'gzip' }, body: zlib.gzipSync(Buffer.alloc(10 << 20)) })
+    assert.is(bomb.status, 413)
+    const corrupt = await fetch(url, { method: 'POST', headers: { 'Content-Encoding': 'gzip' }, body: 'nope' })
+    assert.equal([corrupt.status, await corrupt.json()], [400, { error: 'undecodable_body' }])
+    const unknown = await fetch(url, { method: 'POST', headers: { 'Content-Encoding': 'compress' }, body: 'x' })
+    assert.equal([unknown.status, unknown.headers.get('accept-encoding')], [415, 'gzip, deflate, br, zstd, identity'.replace(', zstd', zlibHasZstd ? ', zstd' : '')])
+  } finally {
+    await attached.close()
     await closeServer(server)
   }
 })

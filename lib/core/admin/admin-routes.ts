@@ -36,12 +36,12 @@ export interface AdminRoutesOptions {
 
 // The page runs no inline script and loads nothing from elsewhere: the policy can be strict
 // ('self' in connect-src matches ws: to the same host and port under CSP Level 3).
-const PAGE_HEADERS = {
+const PAGE_HEADERS = Object.freeze({
   'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
-}
+})
 
 const refused = (): Response => errorResponse(403, 'Forbidden: the admin page needs an authorize hook that admits this request')
 

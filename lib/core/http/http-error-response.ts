@@ -2,15 +2,20 @@
  * `httpErrorResponse`: the response a refused request gets, `{"error": reason}` with the
  * error's status (DESIGN §5). The shell answers parse errors with it (then closes); a route
  * answers a `readJsonBody` Left with it. A 415 also says, in a `message`, what to send
- * instead: the client did nothing malformed, it only has to change its Content-Type.
+ * instead: the client did nothing malformed, it only has to change its Content-Type (or, for
+ * a content coding, its Content-Encoding: the answer's `Accept-Encoding` lists what is taken).
  * Pure and portable: no node:* imports.
  */
-import type { HttpError, UnsupportedMediaType } from './http-error.js'
+import type { HttpError, UnsupportedContentEncoding, UnsupportedMediaType } from './http-error.js'
 import { errorResponse, json } from './response.js'
+import { withHeader } from './response-updates.js'
 import type { Response } from './types.js'
 
 const describeMediaType = (error: UnsupportedMediaType): string =>
   `expected a JSON body (Content-Type: application/json), got ${error.contentType === '' ? 'no Content-Type' : error.contentType}`
+
+const describeCoding = (error: UnsupportedContentEncoding): string =>
+  `this route does not decode a body in the content coding ${error.coding}; send it in one of: ${error.accepted.join(', ')}`
 
 /**
  * The error's answer.
@@ -19,8 +24,12 @@ const describeMediaType = (error: UnsupportedMediaType): string =>
  * httpErrorResponse(invalidJson()) // 400 {"error":"invalid_json"}
  * httpErrorResponse(unsupportedMediaType('text/plain'))
  * // 415 {"error":"unsupported_media_type","message":"expected a JSON body (Content-Type: application/json), got text/plain"}
+ * httpErrorResponse(unsupportedContentEncoding('compress', ['gzip', 'identity']))
+ * // 415, Accept-Encoding: gzip, identity (RFC 9110 §12.5.3), {"error":"unsupported_content_encoding","message":"…"}
  */
 export const httpErrorResponse = (error: HttpError): Response =>
   error._tag === 'UnsupportedMediaType'
     ? json({ error: error.reason, message: describeMediaType(error) }, error.status)
-    : errorResponse(error.status, error.reason)
+    : error._tag === 'UnsupportedContentEncoding'
+      ? withHeader(json({ error: error.reason, message: describeCoding(error) }, error.status), 'Accept-Encoding', error.accepted.join(', '))
+      : errorResponse(error.status, error.reason)

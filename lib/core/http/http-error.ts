@@ -105,6 +105,20 @@ export interface BodyIncomplete extends Base<'BodyIncomplete', 400, 'body_incomp
   /** Data bytes received before it stopped. */
   readonly received: number
 }
+/**
+ * A request body in a content coding the route does not decode (RFC 9110 §8.4, §15.5.16: 415):
+ * one the server has no decoder for, stacked deeper than it unwraps, or any coding at all on a
+ * route that did not opt in (`decompress`). `accepted` is what the answer's `Accept-Encoding`
+ * lists (RFC 9110 §12.5.3: what the resource would take); `coding` the one refused.
+ */
+export interface UnsupportedContentEncoding extends Base<'UnsupportedContentEncoding', 415, 'unsupported_content_encoding'> {
+  readonly coding: string
+  readonly accepted: readonly string[]
+}
+/** A request body that does not decode in its announced content coding: corrupt, truncated, or not that format. */
+export interface UndecodableBody extends Base<'UndecodableBody', 400, 'undecodable_body'> {
+  readonly coding: string
+}
 /** The request line exceeds `maxRequestLine`. */
 export interface RequestLineTooLong extends Base<'RequestLineTooLong', 414, 'request_line_too_long'> {
   readonly limit: number
@@ -145,6 +159,8 @@ export type HttpError =
   | UnsupportedMediaType
   | BodyTooLarge
   | BodyIncomplete
+  | UnsupportedContentEncoding
+  | UndecodableBody
   | RequestLineTooLong
   | HeadersTooLarge
   | UnsupportedTransferCoding
@@ -211,6 +227,14 @@ export const unsupportedMediaType = (contentType: string): UnsupportedMediaType 
 })
 export const bodyTooLarge = (limit: number): BodyTooLarge => ({ _tag: 'BodyTooLarge', status: 413, reason: 'body_too_large', limit })
 export const bodyIncomplete = (received: number): BodyIncomplete => ({ _tag: 'BodyIncomplete', status: 400, reason: 'body_incomplete', received })
+export const unsupportedContentEncoding = (coding: string, accepted: readonly string[]): UnsupportedContentEncoding => ({
+  _tag: 'UnsupportedContentEncoding',
+  status: 415,
+  reason: 'unsupported_content_encoding',
+  coding,
+  accepted,
+})
+export const undecodableBody = (coding: string): UndecodableBody => ({ _tag: 'UndecodableBody', status: 400, reason: 'undecodable_body', coding })
 export const requestLineTooLong = (limit: number): RequestLineTooLong => ({
   _tag: 'RequestLineTooLong',
   status: 414,

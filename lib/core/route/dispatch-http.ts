@@ -9,7 +9,12 @@
  * server composes its middleware once (`composeHttp`) and passes the `stack` and its own
  * route memo (`createRouteMemo`); nothing is kept here between calls.
  */
-import { BodyStreamError, type ExchangeOwner } from '../http/body-stream.js'
+import { BodyStreamError, type BodyStream, type ExchangeOwner } from '../http/body-stream.js'
+import { decodeBody } from '../http/decompress/decode-body.js'
+import type { HttpDecoder, RequestCoding } from '../http/decompress/http-decoder.js'
+import { planDecoding } from '../http/decompress/plan-decoding.js'
+import { httpErrorResponse } from '../http/http-error-response.js'
+import { bodyStreamOf } from '../http/in-process-exchange.js'
 import { MultipartReadError } from '../http/multipart/read-multipart.js'
 import { makeRequest, type Params } from '../http/request.js'
 import { errorResponse, isResponse, json, noContent } from '../http/response.js'
@@ -46,6 +51,18 @@ export interface HttpDispatchOptions {
   readonly context?: HttpContext
   /** Told about every thrown error or rejection (with its stack, when an Error). Must not throw. */
   readonly onError?: (error: unknown, request: HttpRequest) => void
+  /**
+   * The runtime's decoders for request bodies of routes declared with `decompress`, and the
+   * server's `limits.maxBody` (the decoded size's limit for a route without its own). Absent:
+   * such a route refuses an encoded body with 415, as if the runtime decoded nothing.
+   */
+  readonly decoding?: RequestDecoding
+}
+
+/** What the dispatch decodes request bodies with (`HttpDispatchOptions.decoding`). */
+export interface RequestDecoding {
+  readonly decoder: HttpDecoder | undefined
+  readonly maxBody: number
 }
 
 const NO_OPTIONS: HttpDispatchOptions = Object.freeze({})
@@ -90,6 +107,44 @@ const settle = (result: unknown, options: HttpDispatchOptions, request: HttpRequ
 }
 
 const NO_PARAMS: Params = Object.freeze({})
+const EMPTY_BODY = new Uint8Array(0)
+const NO_CODINGS: readonly RequestCoding[] = Object.freeze([])
+
+// The headers the handler of a decoded body sees: those of the representation it gets, which
+// has no content coding and a length no header announced.
+const decodedHeaders = (request: HttpRequest): HttpRequest['headers'] =>
+  request.headers.filter(([name]) => {
+    const lower = name.toLowerCase()
+    return lower !== 'content-encoding' && lower !== 'content-length'
+  })
+
+// A body in content codings, decoded as the handler reads it (`decompress`, RFC 9110 §8.4):
+// whole for a route that takes it whole, else as the stream the handler's request reads.
+const runDecoded = (
+  route: HttpRoute,
+  request: HttpRequest,
+  params: Params,
+  ctx: HttpContext,
+  options: HttpDispatchOptions,
+  owner: ExchangeOwner | undefined,
+  exchange: number,
+  held: BodyStream | undefined,
+  codings: readonly RequestCoding[],
+): Response | Promise<Response> => {
+  const decoding = options.decoding as RequestDecoding
+  const source = held ?? bodyStreamOf([request.body], request.body.length)
+  const body = decodeBody(source, codings, decoding.decoder as HttpDecoder, route.maxBody ?? decoding.maxBody)
+  const http: HttpRequest = { ...request, headers: decodedHeaders(request), body: EMPTY_BODY }
+  if (route.body !== 'stream') {
+    return settle(body.bytes().then((bytes) => route.handler(makeRequest({ ...http, body: bytes }, params, owner, exchange, false), ctx)), options, request)
+  }
+  const decoded: ExchangeOwner = {
+    signalOf: (n) => owner?.signalOf(n) ?? new AbortController().signal,
+    bodyOf: () => body,
+    remoteAddress: () => owner?.remoteAddress?.(),
+  }
+  return settle(route.handler(makeRequest(http, params, decoded, exchange, true), ctx), options, request)
+}
 
 // The route's handler on its Request. A route that takes its body whole, on a server that held
 // the body back from the middleware (it had not all arrived with the head, or a middleware
@@ -107,8 +162,14 @@ const run = (
   exchange: number,
 ): Response | Promise<Response> => {
   const streamed = route.body === 'stream'
+  const held = owner?.bodyOf(exchange)
+  // Only a request with a body is looked at for a content coding (one header scan).
+  if (held !== undefined || request.body.length > 0) {
+    const plan = planDecoding(request.headers, route.decompress, options.decoding?.decoder?.codings ?? NO_CODINGS)
+    if (plan._tag === 'Refuse') return httpErrorResponse(plan.error)
+    if (plan._tag === 'Decode') return runDecoded(route, request, params, ctx, options, owner, exchange, held, plan.codings)
+  }
   if (!streamed && owner !== undefined) {
-    const held = owner.bodyOf(exchange)
     if (held !== undefined) {
       return settle(held.bytes().then((body) => route.handler(makeRequest({ ...request, body }, params, owner, exchange, false), ctx)), options, request)
     }

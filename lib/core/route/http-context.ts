@@ -3,7 +3,7 @@
  * WebSocket clients, so a REST endpoint can broadcast to a room (the demo's
  * `POST /api/rooms/{room}/messages`). The server supplies it. Types only; pure and portable.
  */
-import type { AdminView } from '../admin/admin-snapshot.js'
+import type { AdminView } from '../metrics/admin-snapshot.js'
 import type { StaticFiles } from '../http/static/static-files.js'
 import type { MetricsRegistry } from '../metrics/metrics-registry.js'
 import type { ServerHealth } from '../metrics/server-health.js'

@@ -3,6 +3,7 @@
  * params, the query, the headers and the body, and the types of what its handler receives
  * (`req.input`). Types only. Pure and portable: no node:* imports.
  */
+import type { DecompressOption } from '../http/decompress/plan-decoding.js'
 import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
 import type { Schema, SchemaOutput } from './schema.js'
@@ -34,6 +35,7 @@ export interface HttpInputOptions {
   readonly body?: Schema | 'buffer' | 'stream'
   readonly bodyTypes?: readonly BodyType[]
   readonly maxBody?: number
+  readonly decompress?: DecompressOption
   readonly responses?: DeclaredResponses
 }
 

@@ -121,6 +121,7 @@ export function httpRoute<Method extends string, Path extends string, R>(
     handler: (req, ctx) => handler(req as Request, ctx) as R,
     ...(options.body === 'stream' ? { body: 'stream' as const } : {}),
     ...(options.maxBody !== undefined ? { maxBody: options.maxBody } : {}),
+    ...(options.decompress !== undefined ? { decompress: options.decompress } : {}),
     ...(typed ? { input } : {}),
     ...(bodySchema !== undefined ? { bodyTypes } : {}),
     ...(options.responses !== undefined ? { responses: options.responses } : {}),

@@ -3,6 +3,7 @@
  * `onDisconnect`, `onMessage` and `httpRoute`, a controller (a plain record of routes)
  * and a route table (an array). Types only. Pure and portable: no node:* imports.
  */
+import type { DecompressOption } from '../http/decompress/plan-decoding.js'
 import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
 import type { BodyType, DeclaredResponses, HttpInputSchemas } from './http-input.js'
@@ -47,6 +48,15 @@ export interface HttpRouteOptions {
   readonly body?: 'buffer' | 'stream'
   /** Most body bytes this route takes (413 past it); the server's `limits.maxBody` when absent. */
   readonly maxBody?: number
+  /**
+   * Request bodies in a content coding (`Content-Encoding: gzip`, RFC 9110 §8.4): `true`
+   * decodes every coding the runtime has (`gzip`, `deflate`, `br`, and `zstd` where its zlib
+   * has it), a list only those; the handler gets the decoded bytes (whole, or as a stream for
+   * `{ body: 'stream' }`), and `maxBody` holds for the decoded size (413 as it is crossed).
+   * `'raw'` hands an encoded body over as sent. Absent: an encoded body is refused with 415
+   * and an `Accept-Encoding: identity` header.
+   */
+  readonly decompress?: DecompressOption
   /**
    * The answers the route gives, by status: the schema of each one's JSON body. Documented by
    * `openApi`; checked only where the table goes through `checkResponses` (development).
@@ -103,6 +113,8 @@ export interface HttpRoute<Method extends string = string, Path extends string =
   readonly body?: 'buffer' | 'stream'
   /** The route's own body limit, when it has one. */
   readonly maxBody?: number
+  /** How the route takes a body in a content coding (see {@link HttpRouteOptions}); absent: 415. */
+  readonly decompress?: DecompressOption
   /** The schemas of the route's inputs, when it declared some (its handler checks them first). */
   readonly input?: HttpInputSchemas
   /** The body media types a route with a body schema takes. */

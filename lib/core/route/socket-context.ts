@@ -5,7 +5,7 @@
  */
 import type { HttpRequest } from '../http/types.js'
 import type { TraceContext } from '../trace/trace-context.js'
-import type { AdminView } from '../admin/admin-snapshot.js'
+import type { AdminView } from '../metrics/admin-snapshot.js'
 import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { Presence, PresenceOptions } from '../presence/presence.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'

@@ -10,7 +10,7 @@
 import type { HttpRequest } from '../../core/http/types.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from '../../core/route/client-answer.js'
 import type { RawMessage } from '../../core/route/raw-message.js'
-import type { AdminView } from '../../core/admin/admin-snapshot.js'
+import type { AdminView } from '../../core/metrics/admin-snapshot.js'
 import type { RateLimiter } from '../../core/limit/rate-limiter.js'
 import type { BroadcastTarget, DisconnectOptions, SocketContext } from '../../core/route/socket-context.js'
 import type { Client, ClientType, Receiver } from './client.js'

@@ -5,7 +5,7 @@
  * read-only accessor a server hands its handlers (`ctx.admin`) to take one. Types only; pure and
  * portable: no node:* imports.
  */
-import type { ClusterLinkState } from '../metrics/server-health.js'
+import type { ClusterLinkState } from './server-health.js'
 
 /** One room of a node, with its members on that node. */
 export interface AdminRoom {

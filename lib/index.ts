@@ -3,6 +3,7 @@
  * `twinport/core` instead where no Node is available (Bun, Deno, a browser, a worker).
  */
 export * from './core/index.js'
+export * from './admin/index.js'
 export { type NodeServerOptions, runServer, type Transport } from './node/run-server.js'
 export { toFetch, type FetchHandler, type FetchOptions } from './fetch/to-fetch.js'
 export { attach, type AttachableServer, type AttachedServer, type AttachOptions } from './node/attach.js'

@@ -3,6 +3,7 @@
  * handle as `twinport` on Node.
  */
 export * from '../core/index.js'
+export * from '../admin/index.js'
 export { runServer } from './run-server.js'
 export type { ServerHandle } from '../engine/server-handle.js'
 export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions, type TlsOptions } from '../engine/options/server-options.js'

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { posix } from 'node:path'
 
 /** A folder of `lib/` (or `entry`, the Node entry point `lib/index.ts`). */
-export type Layer = 'core' | 'engine' | 'runtime' | 'native' | 'node' | 'bun' | 'deno' | 'fetch' | 'workers' | 'client' | 'redis' | 'otel' | 'entry'
+export type Layer = 'core' | 'engine' | 'runtime' | 'native' | 'node' | 'bun' | 'deno' | 'fetch' | 'workers' | 'client' | 'redis' | 'otel' | 'admin' | 'entry'
 
 /** What the files of one layer may import: layers of `lib/`, and packages by name (`node:` for every built-in). */
 export interface LayerRule {
@@ -35,8 +35,8 @@ export const LAYER_RULES: Readonly<Record<Layer, LayerRule>> = {
   // The native transport (issue 32): Node's platform with the addon's sockets; Node's adapter picks it.
   native: { layers: ['core', 'engine', 'runtime', 'native'], packages: ADAPTER_PACKAGES },
   node: { layers: ['core', 'engine', 'runtime', 'native', 'node'], packages: ADAPTER_PACKAGES },
-  bun: { layers: ['core', 'engine', 'runtime', 'bun'], packages: ADAPTER_PACKAGES },
-  deno: { layers: ['core', 'engine', 'runtime', 'deno'], packages: ADAPTER_PACKAGES },
+  bun: { layers: ['core', 'engine', 'runtime', 'admin', 'bun'], packages: ADAPTER_PACKAGES },
+  deno: { layers: ['core', 'engine', 'runtime', 'admin', 'deno'], packages: ADAPTER_PACKAGES },
   // The fetch handler (twinport/fetch) runs where no node:* exists (Workers): the core, the engine, itself.
   fetch: { layers: ['core', 'engine', 'fetch'], packages: ['fp-ts', 'io-ts'] },
   // The Worker and its Durable Object hubs (twinport/workers) run on workerd: no node:*; toFetch serves their HTTP side.
@@ -45,7 +45,9 @@ export const LAYER_RULES: Readonly<Record<Layer, LayerRule>> = {
   redis: { layers: ['core', 'engine', 'redis'], packages: ['fp-ts', 'io-ts', 'redis', 'node:'] },
   // The OpenTelemetry bridge (twinport/otel, issue 25): the API only (an optional peer dependency), no built-ins.
   otel: { layers: ['core', 'engine', 'otel'], packages: ['@opentelemetry/api'] },
-  entry: { layers: ['core', 'engine', 'runtime', 'node', 'fetch'], packages: [] },
+  // The admin page (issue 25): routes on the core, with the page's HTML, CSS and browser script as text.
+  admin: { layers: ['core', 'admin'], packages: ['fp-ts', 'io-ts'] },
+  entry: { layers: ['core', 'engine', 'runtime', 'node', 'fetch', 'admin'], packages: [] },
 }
 
 /** One file of `lib/` (its path from the project root, `/`-separated) and what it imports. */

@@ -1,5 +1,5 @@
 /**
- * The admin page's bundle of `twinport/client` (lib/core/admin/admin-client-bundle.ts) is the
+ * The admin page's bundle of `twinport/client` (lib/admin/admin-client-bundle.ts) is the
  * client as it is now: after a change to lib/client/, `npx tsx spec/support/bundle-admin-client.ts`.
  */
 import { test } from 'uvu'

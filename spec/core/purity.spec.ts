@@ -51,13 +51,7 @@ export const scanModuleState = (source: string): Finding[] => {
   const found: Finding[] = []
   const lines = source.split('\n')
   let inComment = false
-  // Inside a top-level template literal (text such as a page's script): no binding of this module.
-  let inTemplate = false
   lines.forEach((text, i) => {
-    if (inTemplate) {
-      if ((text.match(/(?<!\\)`/g) ?? []).length % 2 === 1) inTemplate = false
-      return
-    }
     if (inComment) {
       if (text.includes('*/')) inComment = false
       return
@@ -72,7 +66,6 @@ export const scanModuleState = (source: string): Finding[] => {
       return
     }
     const constant = /^(?:export )?const +([A-Za-z_$][\w$]*)(?:\s*:[^=]+)?\s*=\s*(.*)$/.exec(text)
-    if (constant !== null && (constant[2] as string).trim().startsWith('`') && (text.match(/(?<!\\)`/g) ?? []).length % 2 === 1) inTemplate = true
     if (constant === null) return
     const name = constant[1] as string
     const value = (constant[2] as string).trim()
@@ -105,10 +98,6 @@ test('scanModuleState :: finds every kind of module-level state in a planted fil
     'const values: string[] = []',
     "export const record = { method: '', target: '' }",
     'const NONE = Object.freeze({ a: 1 })',
-    'export const PAGE_SCRIPT = `// browser code, only text here',
-    'let timer',
-    'const previous = new Map()',
-    '`',
     'const EMPTY = new Uint8Array(0)',
     'const f = (): number => {',
     '  let local = 0',

@@ -1,8 +1,8 @@
 /**
  * `bundleAdminClient`: `twinport/client` as one ES module for the admin page, written into
- * `lib/core/admin/admin-client-bundle.ts` as a string (the core serves it without reading a
+ * `lib/admin/admin-client-bundle.ts` as a string (the core serves it without reading a
  * file, on every runtime). Generated and committed; after a change to `lib/client/`, run
- * `npx tsx spec/support/bundle-admin-client.ts` (spec/core/admin/admin-client-bundle.spec.ts
+ * `npx tsx spec/support/bundle-admin-client.ts` (spec/browser/admin-client-bundle.spec.ts
  * fails while the committed file is stale). Specs and tooling only.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
 /** The generated module. */
-export const ADMIN_BUNDLE_MODULE = new URL('../../lib/core/admin/admin-client-bundle.ts', import.meta.url)
+export const ADMIN_BUNDLE_MODULE = new URL('../../lib/admin/admin-client-bundle.ts', import.meta.url)
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 

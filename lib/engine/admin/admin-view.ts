@@ -8,7 +8,7 @@
 import * as t from 'io-ts'
 import { isRight } from 'fp-ts/lib/Either.js'
 import type { AdminNode, AdminSnapshot, AdminTotals, AdminView } from '../../core/metrics/admin-snapshot.js'
-import type { ErrorRing } from '../../core/admin/error-ring.js'
+import type { ErrorRing } from '../../core/metrics/error-ring.js'
 import type { MetricsRegistry } from '../../core/metrics/metrics-registry.js'
 import type { ServerHealth } from '../../core/metrics/server-health.js'
 import type { ClusterHandle } from '../cluster/cluster-handle.js'

@@ -5,7 +5,7 @@
  * `Instrumentation` interface is implemented, not changed. Must not import `node:*`, Buffer or
  * process.
  */
-import type { ErrorRing } from '../../core/admin/error-ring.js'
+import type { ErrorRing } from '../../core/metrics/error-ring.js'
 import type { LogLevel } from '../../core/log/log-level.js'
 import type { LogContext, Logger } from '../../core/log/logger.js'
 import type { EventEnd, Instrumentation } from '../instrumentation/instrumentation.js'

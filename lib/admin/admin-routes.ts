@@ -7,12 +7,12 @@
  * it is told anything, and the `tp:admin` event answers a snapshot of every node
  * (`ctx.admin.snapshot()`) to admitted connections only. Pure and portable: no node:* imports.
  */
-import { errorResponse, isResponse, response } from '../http/response.js'
-import type { HttpRequest, Response } from '../http/types.js'
-import { httpRoute } from '../route/http-route.js'
-import { onConnect } from '../route/on-connect.js'
-import type { RouteTable } from '../route/route.js'
-import { socketOn } from '../route/socket-on.js'
+import { errorResponse, isResponse, response } from '../core/http/response.js'
+import type { HttpRequest, Response } from '../core/http/types.js'
+import { httpRoute } from '../core/route/http-route.js'
+import { onConnect } from '../core/route/on-connect.js'
+import type { RouteTable } from '../core/route/route.js'
+import { socketOn } from '../core/route/socket-on.js'
 import { ADMIN_CLIENT_JS } from './admin-client-bundle.js'
 import { ADMIN_CSS, ADMIN_SCRIPT, adminHtml } from './admin-page.js'
 

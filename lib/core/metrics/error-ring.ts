@@ -3,7 +3,7 @@
  * lines), oldest dropped first, for the admin page. One per server, passed in: no module state.
  * Pure and portable: no node:* imports.
  */
-import type { AdminError } from '../metrics/admin-snapshot.js'
+import type { AdminError } from './admin-snapshot.js'
 
 /** Longest message kept, in characters: a log line's context is not the page's business. */
 const MAX_MESSAGE = 300

@@ -245,6 +245,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
   const deliverEvent = (connection: Outlet<S>, framing: SseFraming, bytes: Uint8Array | undefined, text: string | undefined, source: FrameSource | undefined): boolean => {
     const session = connection.session
     if (session !== undefined && text !== undefined) {
+      if (session.has(source)) return true
       const numbered = session.number(text, source)
       admitNow(connection, sseWire(session.held === undefined ? sessionEvent(session, numbered) : encodeSseEvent({ data: numbered }), framing))
       return true
@@ -275,6 +276,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
       if (framing !== undefined) return deliverEvent(connection, framing, bytes, text, source)
       const session = connection.session
       if (session !== undefined && text !== undefined) {
+        if (session.has(source)) return true
         if (connection.batch && afterIo !== undefined) queueOut(connection, session.number(text, source))
         else writeNow(connection, frames.text(session.number(text, source)))
       }
@@ -285,7 +287,7 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
     }
     const away = parked.get(id)
     if (away === undefined || text === undefined) return false
-    away.number(text, source)
+    if (!away.has(source)) away.number(text, source)
     return true
   }
 

@@ -118,6 +118,19 @@ export class ClientSession {
   }
 
   /**
+   * Whether another node's broadcast from `source` reached this session already: its place is
+   * at or before the session's cursor for that target. A restore reads a target's log and
+   * numbers what it holds; the same entries may still arrive live from the adapter afterwards
+   * (its reply and the pub/sub message race on two connections), and go to the client once.
+   */
+  has(source: FrameSource | undefined): boolean {
+    const at = source?.position
+    if (at === undefined || this.held !== undefined) return false
+    const cursor = this.cursors?.get((source as FrameSource).key)
+    return cursor !== undefined && (at.epoch < cursor.epoch || (at.epoch === cursor.epoch && at.n <= cursor.n))
+  }
+
+  /**
    * Numbers an envelope text and keeps it for a replay (or holds it while restoring).
    * `source` is where it comes from when it is a broadcast and a recovery store is on (its
    * target and place, for the session's cursors); undefined for a direct message.

@@ -15,10 +15,11 @@
  *   and the client did not get them: they are for it (issue 29). A record without
  *   `formerLast` (written before it existed) takes none of them;
  * - not raw messages (never numbered);
- * - not those that reached it here already: a broadcast from another node by its place in
- *   the log; one this node started (its place is not known when it is delivered) by its
- *   bytes: the last of this node's entries in the log that equal, in order, the first of its
- *   held broadcasts to the same target are the same broadcasts.
+ * - once for those that reached it here already: a broadcast from another node is taken
+ *   from the log, in the log's order, and its held copy (known by its place) dropped; one
+ *   this node started (its place is not known when it is delivered) by its bytes: the last
+ *   of this node's entries in the log that equal, in order, the first of its held
+ *   broadcasts to the same target are the same broadcasts, and stay held.
  */
 import type { FrameSource, HeldMessage } from './client-session.js'
 import { frameText } from '../delivery/frame-text.js'
@@ -68,30 +69,30 @@ export const mergeTail = (
   nodes: { readonly formerNode: string | undefined; readonly thisNode: string; readonly formerLast?: Readonly<Record<string, number>> | undefined },
 ): ToNumber[] => {
   const out: ToNumber[] = []
-  // The former node's broadcasts the client was sent, by place: held copies of them are dropped too.
-  const sent = new Set<string>()
+  // Entries handed out from the logs, and the former node's broadcasts the client was sent,
+  // by place: held copies of them are dropped.
+  const covered = new Set<string>()
   for (const { key, frames } of tails) {
-    const seen = new Set<string>()
     const local: Uint8Array[] = []
-    for (const { source } of held) {
-      if (source?.key !== key) continue
-      if (source.position !== undefined) seen.add(`${source.position.epoch}-${source.position.n}`)
-      else if (source.origin === nodes.thisNode && source.frame !== undefined) local.push(source.frame)
-    }
+    for (const { source } of held) if (source?.key === key && source.position === undefined && source.origin === nodes.thisNode && source.frame !== undefined) local.push(source.frame)
     const former = formerSent(frames, key, nodes)
-    for (const f of former) if (nodes.formerLast !== undefined) sent.add(`${key}\u0000${f.seq.epoch}-${f.seq.n}`)
-    const entries = frames.filter((f) => f.envelope !== false && !former.has(f) && !seen.has(`${f.seq.epoch}-${f.seq.n}`))
+    for (const f of former) if (nodes.formerLast !== undefined) covered.add(`${key}\u0000${f.seq.epoch}-${f.seq.n}`)
+    // Those that also reached it here are taken from the log too, in its order: a held copy
+    // may have come before an earlier entry whose live copy had not arrived yet.
+    const entries = frames.filter((f) => f.envelope !== false && !former.has(f))
     const mine = entries.filter((f) => f.origin === nodes.thisNode)
     const drop = new Set(mine.slice(mine.length - overlap(mine.map((f) => f.frame), local)))
     for (const f of entries) {
       if (drop.has(f)) continue
       const text = frameText(f.frame)
-      if (text !== undefined) out.push({ text, source: { key, origin: f.origin ?? '', position: f.seq } })
+      if (text === undefined) continue
+      covered.add(`${key}\u0000${f.seq.epoch}-${f.seq.n}`)
+      out.push({ text, source: { key, origin: f.origin ?? '', position: f.seq } })
     }
   }
   for (const h of held) {
     const at = h.source?.position
-    if (at !== undefined && sent.has(`${h.source?.key ?? ''}\u0000${at.epoch}-${at.n}`)) continue
+    if (at !== undefined && covered.has(`${h.source?.key ?? ''}\u0000${at.epoch}-${at.n}`)) continue
     out.push({ text: h.text, source: h.source })
   }
   return out

@@ -75,6 +75,23 @@ test('ClientSession :: at the bound the answer remembered least recently goes: a
   assert.equal([...kept(), s.answerOf(8)], ['B1', undefined, undefined, undefined, 'A5', undefined, undefined, PENDING])
 })
 
+test('ClientSession :: has: another node\'s broadcast at or before the cursor of its target reached it already (not while held)', () => {
+  const s = new ClientSession('sid', 1, limits)
+  const at = (epoch: number, n: number) => ({ key: 'room', origin: '', position: { epoch, n } })
+  assert.is(s.has(at(1, 1)), false, 'no cursors yet')
+  s.cursors = new Map([['room', { epoch: 2, n: 5 }]])
+  assert.is(s.has(at(2, 5)), true)
+  assert.is(s.has(at(2, 4)), true)
+  assert.is(s.has(at(1, 9)), true, 'an older epoch')
+  assert.is(s.has(at(2, 6)), false)
+  assert.is(s.has(at(3, 0)), false)
+  assert.is(s.has({ key: 'other', origin: '', position: { epoch: 1, n: 1 } }), false, 'a target without a cursor')
+  assert.is(s.has({ key: 'room', origin: 'a', hash: 1 }), false, 'a broadcast of this node: no place')
+  assert.is(s.has(undefined), false, 'a direct message')
+  s.held = []
+  assert.is(s.has(at(2, 4)), false, 'while restoring, the merge decides')
+})
+
 test('newSessionId :: 22 characters of base64url, different every time', () => {
   const ids = new Set(Array.from({ length: 200 }, newSessionId))
   assert.is(ids.size, 200)

@@ -29,6 +29,14 @@ test('mergeTail :: a held broadcast from another node is dropped from the log by
   assert.equal(out.map((m) => m.text), [text(1), text(2), '{"event":"d","data":0}'])
 })
 
+test('mergeTail :: a held copy that came before an earlier entry\'s live copy is put back in the log\'s order', () => {
+  // 2 reached the node live during the restore; the log read also has 3, whose live copy was still on its way.
+  const held: HeldMessage[] = [{ text: text(2), source: { key: ROOM, origin: '', position: { epoch: 7, n: 2 } } }]
+  const out = mergeTail([{ key: ROOM, frames: [entry(1, 'b'), entry(2, 'b'), entry(3, 'b')] }], held, nodes)
+  assert.equal(out.map((m) => m.text), [text(1), text(2), text(3)])
+  assert.equal(out[1]?.source?.position, { epoch: 7, n: 2 })
+})
+
 test('mergeTail :: this node\'s own broadcasts held are recognised in the log by their bytes, the longest overlap, repeats included', () => {
   const local = (n: number): HeldMessage => ({ text: text(n), source: { key: ROOM, origin: 'c', frame: portableFrames.text(text(n)) } })
   // The log: c's 5 (before the session came), c's 5 again and 6 (held: delivered here already).

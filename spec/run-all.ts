@@ -33,19 +33,57 @@ interface Tally {
 
 const tally: Tally = { passed: 0, failed: 0, skipped: 0 }
 
+// How long one step may run: the slowest (the whole suite in Node under c8) takes about 7
+// minutes on this project's 2-core machines. A step past it is stopped and counted as failed,
+// so a hang (a spec that leaves a server or a timer behind, a browser that never answers)
+// is a red line in the log, never a CI run that does not finish.
+const STEP_LIMIT_MS = Number(process.env.TWINPORT_STEP_LIMIT_MS ?? 25 * 60_000)
+
+// The step's process group (it leads one): leftovers of a step (a fixture server, a
+// redis-server, a browser) go with it, and cannot hold its output open.
+const killGroup = (pid: number | undefined, signal: NodeJS.Signals): void => {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // already gone
+  }
+}
+
 // Runs a command, streams its output, and hands back what it printed and its exit code.
 const exec = (cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> =>
   new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' })
     let out = ''
+    let done = false
+    const finish = (code: number): void => {
+      if (done) return
+      done = true
+      clearTimeout(limit)
+      killGroup(child.pid, 'SIGKILL')
+      resolve({ code, out })
+    }
     const keep = (chunk: Buffer, sink: NodeJS.WriteStream): void => {
       out += chunk.toString('utf8')
       sink.write(chunk)
     }
+    const limit = setTimeout(() => {
+      const note = `\n[run-all] STOPPED ${cmd} ${args.join(' ')}: still running after ${STEP_LIMIT_MS / 60_000} minutes; counted as failed\n`
+      out += note
+      process.stderr.write(note)
+      killGroup(child.pid, 'SIGTERM')
+      setTimeout(() => finish(124), 5000)
+    }, STEP_LIMIT_MS)
     child.stdout.on('data', (c: Buffer) => keep(c, process.stdout))
     child.stderr.on('data', (c: Buffer) => keep(c, process.stderr))
-    child.on('error', (err) => resolve({ code: 127, out: String(err) }))
-    child.on('close', (code) => resolve({ code: code ?? 1, out }))
+    child.on('error', (err) => {
+      out += String(err)
+      finish(127)
+    })
+    // Its output is complete when its pipes close; a leftover that still holds them is not
+    // waited for past a few seconds after the step's own exit.
+    child.on('exit', (code) => setTimeout(() => finish(code ?? 1), 3000))
+    child.on('close', (code) => finish(code ?? 1))
   })
 
 const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '')

@@ -11,6 +11,8 @@
  * - recovery (`SessionRecovery`, `restoreSession`), the cluster (`wireCluster`), and
  *   permessage-deflate (`WsCompression`).
  * Must not import `node:*`, Buffer or process.
+ * Over 300 lines: the wiring of every part from the options, a statement or two per part in
+ * the order they depend on each other; no behaviour of its own to move out.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { compileCors, type Cors } from '../core/http/compile-cors.js'

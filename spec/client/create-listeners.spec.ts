@@ -92,7 +92,7 @@ test('createListeners :: a listener that throws is reported and the others still
     throw boom
   })
   l.on('m', (x: number) => void got.push(x))
-  assert.is(l.emit('m', 7), true)
+  l.emit('m', 7)
   assert.equal(got, [7])
   assert.equal(thrown, [['m', boom]])
 })

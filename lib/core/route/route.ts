@@ -99,10 +99,11 @@ export interface OnMessageRoute {
 
 /**
  * `httpRoute(method, path, handler)`. The type parameters are for the typed HTTP client
- * only: the method and path as literals, the handler's return type, and the JSON body a
- * client sends (see `declareBody`). `HttpRoute` alone (all defaults) is any HTTP route.
+ * only: the method and path as literals, the handler's return type, the JSON body a
+ * client sends (see `declareBody`) and the declared `responses`. `HttpRoute` alone (all
+ * defaults) is any HTTP route.
  */
-export interface HttpRoute<Method extends string = string, Path extends string = string, Result = unknown, Body = unknown> {
+export interface HttpRoute<Method extends string = string, Path extends string = string, Result = unknown, Body = unknown, Answers = unknown> {
   readonly _tag: 'HttpRoute'
   /** Upper-case method token, e.g. `GET`. */
   readonly method: Method
@@ -123,6 +124,8 @@ export interface HttpRoute<Method extends string = string, Path extends string =
   readonly responses?: DeclaredResponses
   /** Type-level only, never set at run time: the JSON body clients send (`declareBody`). */
   readonly '~body'?: Body
+  /** Type-level only, never set at run time: the declared `responses`, status → schema, as given. */
+  readonly '~responses'?: Answers
 }
 
 /** Any route. */

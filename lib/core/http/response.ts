@@ -112,11 +112,19 @@ export const errorResponse = <S extends number>(status: S, message: string, head
   // `build` keeps the status it is given.
   build({ error: message }, status, headers, APPLICATION_JSON) as ErrorResponse<S>
 
-// Error helpers: a string becomes `{"error": string}`, any other data is sent as JSON as is.
-const errorHelper =
-  (status: number, fallback: string) =>
-  (data: Json = fallback, headers: HeaderInput = {}): Response =>
-    typeof data === 'string' ? errorResponse(status, data, headers) : build(data, status, headers, APPLICATION_JSON)
+/**
+ * An error helper of one status: a string (or nothing: the status's text) becomes
+ * `{"error": string}`, any other data is sent as JSON as is (and typed as given).
+ */
+export interface ErrorHelper<S extends number> {
+  (message?: string, headers?: HeaderInput): ErrorResponse<S>
+  <T extends null | boolean | number | object>(data: T & JsonSafe<T>, headers?: HeaderInput): ErrorResponse<S, T>
+}
+
+const errorHelper = <S extends number>(status: S, fallback: string): ErrorHelper<S> =>
+  // Both call forms are this one function; the interface tells the data's type apart.
+  ((data: Json = fallback, headers: HeaderInput = {}): Response =>
+    typeof data === 'string' ? errorResponse(status, data, headers) : build(data, status, headers, APPLICATION_JSON)) as ErrorHelper<S>
 
 /** 404; a string becomes `{"error": string}` (default `"Not Found"`). */
 export const notFound = errorHelper(404, 'Not Found')

@@ -90,11 +90,12 @@ export interface ErrorBody {
 }
 
 /**
- * What `errorResponse(status, text)` and `httpErrorResponse(error)` return: a `JsonResponse`
- * of an `ErrorBody` whose type says it is an error whatever its status, so the typed HTTP
+ * What `errorResponse(status, text)`, `httpErrorResponse(error)` and the error helpers
+ * (`notFound`, `badRequest`, …) return: a `JsonResponse` (of an `ErrorBody` unless the helper
+ * was given other data) whose type says it is an error whatever its status, so the typed HTTP
  * client never takes it for a result (it rejects with it). Nothing changes at run time.
  */
-export interface ErrorResponse<S extends number = number> extends JsonResponse<ErrorBody, S> {
+export interface ErrorResponse<S extends number = number, T = ErrorBody> extends JsonResponse<T, S> {
   /** Type-level only, never set at run time. */
   readonly '~error'?: true
 }

@@ -285,6 +285,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     maxBody: limits.maxBody,
     logger,
     draining: () => table.draining,
+    instrumentation,
+    now: () => timers.now(),
   })
 
   return {

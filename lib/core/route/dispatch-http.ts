@@ -142,6 +142,7 @@ const runDecoded = (
     signalOf: (n) => owner?.signalOf(n) ?? new AbortController().signal,
     bodyOf: () => body,
     remoteAddress: () => owner?.remoteAddress?.(),
+    traceOf: (n) => owner?.traceOf?.(n),
   }
   return settle(route.handler(makeRequest(http, params, decoded, exchange, true), ctx), options, request)
 }

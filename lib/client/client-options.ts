@@ -100,7 +100,6 @@ export const resolveClientOptions = ({
   // A fallback may do without WebSocket (an event stream alone).
   if (typeof WebSocket !== 'function' && !fallback) throw new TypeError('connect: no WebSocket here: pass options.WebSocket')
   if (auth !== undefined && typeof auth !== 'function') throw new TypeError('connect: options.auth must be a function')
-  if (traceparent !== undefined && typeof traceparent !== 'string' && typeof traceparent !== 'function') throw new TypeError('connect: options.traceparent must be a string or a function')
   const { minDelay = 500, maxDelay = 10_000, maxAttempts = Infinity, shouldReconnect: retry = shouldReconnect } = reconnect || {}
   const numbers = { queueSize, timeout, maxMessageBytes, heartbeatGrace, 'reconnect.minDelay': minDelay, 'reconnect.maxDelay': maxDelay, 'reconnect.maxAttempts': maxAttempts }
   for (const [name, value] of Object.entries(numbers)) {
@@ -120,8 +119,8 @@ export const resolveClientOptions = ({
     clock,
     // The trace goes with the query parameters auth gives, asked again at every attempt.
     auth: traceparent === undefined ? auth : () => {
-      const value = typeof traceparent === 'string' ? traceparent : traceparent()
-      return value === undefined ? (auth?.() ?? {}) : { ...auth?.(), traceparent: value }
+      const value = typeof traceparent === 'function' ? traceparent() : traceparent
+      return { ...auth?.(), ...(value && { traceparent: value }) }
     },
   }
 }

@@ -75,8 +75,4 @@ test('a function: asked at each attempt; undefined sends none (the event is a ro
   }
 })
 
-test('connect :: a traceparent option that is neither a string nor a function is a TypeError', () => {
-  assert.throws(() => connect('http://127.0.0.1:1', { WebSocket: WebSocketImpl, traceparent: 42 as never }), /options\.traceparent must be a string or a function/)
-})
-
 test.run()

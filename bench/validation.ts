@@ -11,13 +11,14 @@
  * with Zod (the same schema library).
  *
  * twinport runs compiled (tsc -p tsconfig.bench.json, as the other benches run it); `--source`
- * runs it under tsx. The peers' few lines of glue run under tsx (their libraries are plain JS).
+ * runs it under tsx, `--no-build` takes the compiled output already there. The peers' few lines of glue run under tsx (their libraries are plain JS).
  *
  *   node --import tsx bench/validation.ts                          # 3 rounds, 4 s windows
  *   node --import tsx bench/validation.ts --rounds 1 --ms 2000     # a short run
  *   node --import tsx bench/validation.ts --contenders twinport-zod,hono-zod
  */
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { CLK_TCK, processCpuTicks } from './load/proc.js'
 import { waitForQuiet } from './load/quiet.js'
@@ -32,6 +33,7 @@ const { values: opt } = parseArgs({
     warmup: { type: 'string', default: '1000' },
     contenders: { type: 'string' },
     source: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
   },
 })
 const rounds = Number(opt.rounds)
@@ -47,6 +49,7 @@ interface Contender {
 
 const build = (): boolean => {
   if (opt.source) return false
+  if (opt['no-build'] && existsSync('bench/.tmp/dist/bench/peers/validation-twinport.js')) return true
   console.error('compiling (tsc -p tsconfig.bench.json)…')
   return spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit', timeout: 300_000 }).status === 0
 }

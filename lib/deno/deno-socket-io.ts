@@ -13,6 +13,9 @@ import { joinBytes } from '../core/join-bytes.js'
 import type { Client } from '../engine/connection/client.js'
 import type { SocketIo } from '../engine/platform.js'
 import { corkedBytes } from '../runtime/corked-writes.js'
+
+/** At most this many bytes of small queued writes are joined into one write. */
+const JOIN_LIMIT = 256 * 1024
 import type { DenoConn } from './deno-api.js'
 
 /** One connection as the adapter keeps it (the engine's socket). */
@@ -80,10 +83,17 @@ export const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket>
     }, () => gone(socket))
   }
 
+  // The next write: the backlog's first pieces joined, up to JOIN_LIMIT bytes (a piece past it
+  // goes alone, uncopied). Joining the whole backlog each time would copy a slow reader's
+  // megabytes again after every short write.
   const writeBacklog = (socket: Socket): void => {
-    const chunk = joinBytes(socket.backlog, socket.backlogBytes)
-    socket.backlog = []
-    write(socket, chunk)
+    const backlog = socket.backlog
+    let count = 1
+    let bytes = (backlog[0] as Uint8Array).length
+    while (count < backlog.length && bytes + (backlog[count] as Uint8Array).length <= JOIN_LIMIT) bytes += (backlog[count++] as Uint8Array).length
+    const parts = count === backlog.length ? backlog : backlog.slice(0, count)
+    socket.backlog = count === backlog.length ? [] : backlog.slice(count)
+    write(socket, count === 1 ? (parts[0] as Uint8Array) : joinBytes(parts, bytes))
   }
 
   const enqueue = (socket: Socket, bytes: Uint8Array): void => {

@@ -73,7 +73,7 @@ export interface ResolvedClientOptions {
  *
  * @example
  * resolveClientOptions({ WebSocket: WebSocketClass }).queueSize // 100
- * resolveClientOptions({ queueSize: -1 }) // throws TypeError: connect: options.queueSize must be a number >= 0
+ * resolveClientOptions({ queueSize: -1 }) // throws TypeError: bad options.queueSize
  */
 export const resolveClientOptions = ({
   WebSocket = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket!,
@@ -90,13 +90,13 @@ export const resolveClientOptions = ({
   auth,
 }: ClientOptions): ResolvedClientOptions => {
   // A fallback may do without WebSocket (an event stream alone).
-  if (typeof WebSocket !== 'function' && !fallback) throw new TypeError('connect: no WebSocket here: pass options.WebSocket')
-  if (auth !== undefined && typeof auth !== 'function') throw new TypeError('connect: options.auth must be a function')
+  if (typeof WebSocket !== 'function' && !fallback) throw new TypeError('no WebSocket')
+  if (auth !== undefined && typeof auth !== 'function') throw new TypeError('bad options.auth')
   const { minDelay = 500, maxDelay = 10_000, maxAttempts = Infinity, shouldReconnect: retry = shouldReconnect } = reconnect || {}
   const numbers = { queueSize, timeout, maxMessageBytes, heartbeatGrace, 'reconnect.minDelay': minDelay, 'reconnect.maxDelay': maxDelay, 'reconnect.maxAttempts': maxAttempts }
   for (const [name, value] of Object.entries(numbers)) {
     // `!(value >= 0)` also refuses NaN.
-    if (!(typeof value === 'number' && value >= 0)) throw new TypeError(`connect: options.${name} must be a number >= 0`)
+    if (!(typeof value === 'number' && value >= 0)) throw new TypeError(`bad options.${name}`)
   }
   return {
     WebSocket: fallback ? fallback(WebSocket) : WebSocket,

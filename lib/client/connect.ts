@@ -76,7 +76,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const report: (problem: ClientProblem) => void = (problem) => listeners.emit('error', problem)
   const threw = (event: string, error: unknown): void =>
-    report({ _tag: 'ListenerFailed', event, error, message: `"${event}" listener threw: ${String(error)}` })
+    report({ _tag: 'ListenerFailed', event, error, message: 'listener threw' })
   // A listener of `error` that throws is not reported again (that would loop).
   const listeners = createListeners((event, error) => event !== 'error' && threw(event, error))
   // Runs a socket callback, or one of the options', so that nothing escapes. One argument,
@@ -168,7 +168,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     } // The session messages of docs/protocol.md, never numbered:
     else if (event === SESSION_EVENT) return onSession(data)
     else if (event === HEARTBEAT_EVENT) return
-    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
+    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'bad "id"' }) : answer(id, data)
     if (event === 'error') return answer(id, data, true)
     // A server request (it has an id): answered with the handler's value, or why not.
     if (id !== undefined) {
@@ -179,7 +179,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         .catch(() => encode('error', { error: fn ? 'handler_error' : 'no_handler' }, id))
         .then((text) => (link._tag === 'open' ? send(text) : queue.push(text)))
     }
-    if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: `reserved event "${event}"` })
+    if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: 'reserved event' })
     listeners.emit(event, data)
   }
 
@@ -257,7 +257,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       ended(code || 1006, reason)
     }
     s.onerror = guard('error', (ev: { message?: unknown }) => {
-      report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` })
+      report({ _tag: 'SocketError', message: String(ev.message || 'socket error') })
       // A connection that fails is followed by a close event, but in Node 22's WebSocket
       // (undici, nodejs/undici#3546) it stays CONNECTING and nothing follows: it ends here.
       if (!s.readyState) gone({ reason: '' })
@@ -287,7 +287,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       } catch (error) {
         failure = { _tag: 'Unserializable', error }
       }
-      report({ _tag: 'EmitDropped', event, failure, message: `emit ${describeFailure(event, failure)}` })
+      report({ _tag: 'EmitDropped', event, failure, message: describeFailure(event, failure) })
       return false
     },
     request: (event: string, data?: unknown, opts: RequestOptions = {}) =>
@@ -326,7 +326,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       return items.length
     },
     close: (code = 1000, reason = '') => {
-      if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`)
+      if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`bad close code ${code}`)
       if (link._tag === 'closed') return
       // What this tick sent leaves before the close frame.
       flush()

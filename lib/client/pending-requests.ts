@@ -142,8 +142,8 @@ export const createPendingRequests = (clock: Clock, queue: Queued[], report: (pr
       } else if (!(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= lastId)) {
         report(
           !failure
-            ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
-            : { ...failure, ...(id !== undefined && { id }), message: `server error ${failure.code}: ${failure.message}` },
+            ? { _tag: 'UnknownAck', id: id as EventId, message: `unknown ack ${id}` }
+            : { ...failure, ...(id !== undefined && { id }) },
         )
       }
     },

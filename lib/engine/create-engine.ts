@@ -290,6 +290,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     maxBody: limits.maxBody,
     logger,
     draining: () => table.draining,
+    post: (body) => eventStreams.post(body),
   })
 
   return {

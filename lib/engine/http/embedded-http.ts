@@ -3,7 +3,9 @@
  * `attach` to a Node server, `toFetch`): which requests the route table takes, how a route
  * takes its body, and the answer, through the same compiled routes, middleware, CORS and
  * error answers as the standalone server's connections (`dispatchHttp`). Nothing here is a
- * second router: it is the engine's own dispatch, reached without a socket.
+ * second router: it is the engine's own dispatch, reached without a socket. A post to an event
+ * stream's session (`ssePostRoute`) goes where the standalone server sends it: to the stream
+ * that holds the session, on another node through the cluster adapter when none here does.
  *
  * Portable: no node:* imports, no Buffer.
  */
@@ -13,6 +15,7 @@ import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
 import { dispatchHttp, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
 import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
+import { type EventPostBody, isEventPost } from '../../core/sse/event-post.js'
 
 /** How a route takes its body: streamed or read whole, within which limit. */
 export interface EmbeddedBodyPlan {
@@ -30,7 +33,11 @@ export interface EmbeddedHttp {
   claims(method: string, path: string): boolean
   /** How the route of `method` and `path` takes its body. */
   planOf(method: string, path: string): EmbeddedBodyPlan
-  /** The answer: middleware, CORS, route; never rejects (a thrown error is a logged 500). */
+  /**
+   * The answer: middleware, CORS, route; never rejects (a thrown error is a logged 500). A post
+   * to an event stream's session is delivered before it is answered (202; 404 when no stream of
+   * the cluster holds the session; 403 for an origin the server refuses), as by `runServer`.
+   */
   respond(request: HttpRequest, owner: ExchangeOwner): Promise<Response>
   /** An answer's JSON body could not be encoded (500 `unserializable_body` went out): logged with the route. */
   onUnserializable(request: HttpRequest, error: unknown): void
@@ -48,15 +55,17 @@ export interface EmbeddedHttpDeps {
   readonly maxBody: number
   readonly logger: Logger
   readonly draining: () => boolean
+  /** Delivers a post to an event stream's session (`SseShared.post`): here, or through the cluster. */
+  readonly post: (body: EventPostBody) => Response | Promise<Response>
 }
 
 /**
  * @example
- * const http = createEmbeddedHttp({ compiled, dispatch, planOf, maxBody, logger, draining })
+ * const http = createEmbeddedHttp({ compiled, dispatch, planOf, maxBody, logger, draining, post })
  * if (http.claims('GET', '/hello')) await http.respond(request, owner)
  */
 export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
-  const { compiled, dispatch, logger } = deps
+  const { compiled, dispatch, logger, post } = deps
   // Its own memo: the host's requests are matched here, then dispatched with the server's.
   const memo = createRouteMemo()
   const whole: EmbeddedBodyPlan = { stream: false, maxBody: deps.maxBody }
@@ -66,7 +75,7 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
       return match._tag === 'RouteFound' || match._tag === 'MalformedParam' || (match._tag === 'MethodNotAllowed' && method === 'OPTIONS')
     },
     planOf: (method, path) => deps.planOf(method, path) ?? whole,
-    respond: (request, owner) => dispatchHttp(compiled, request, dispatch, owner, 0),
+    respond: (request, owner) => dispatchHttp(compiled, request, dispatch, owner, 0).then((answer) => (isEventPost(answer.body) ? post(answer.body) : answer)),
     onUnserializable: (request, error) =>
       logger.error('the answer to {method} {path} is not JSON: {reason}', { method: request.method, path: request.path, reason: error instanceof Error ? error.message : String(error) }),
     onStreamFailed: (request, error) => logger.exception(error, { method: request.method, path: request.path, phase: 'streamed answer' }),

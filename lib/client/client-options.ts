@@ -50,6 +50,13 @@ export interface ClientOptions {
    * WebSocket cannot send headers), so a renewed token goes with the next attempt.
    */
   readonly auth?: () => Readonly<Record<string, string>>
+  /**
+   * The W3C `traceparent` the connection is opened in, or a function giving one per attempt
+   * (`undefined`: none that time). Sent as the upgrade URL's `traceparent` query parameter (a
+   * browser WebSocket cannot send headers); a server that traces makes it the parent of the
+   * connection's events that carry no trace of their own (docs/protocol.md "Trace context").
+   */
+  readonly traceparent?: string | (() => string | undefined)
 }
 
 /** The options with every default filled in. */
@@ -88,6 +95,7 @@ export const resolveClientOptions = ({
   random = Math.random,
   clock = systemClock,
   auth,
+  traceparent,
 }: ClientOptions): ResolvedClientOptions => {
   // A fallback may do without WebSocket (an event stream alone).
   if (typeof WebSocket !== 'function' && !fallback) throw new TypeError('no WebSocket')
@@ -109,6 +117,10 @@ export const resolveClientOptions = ({
     heartbeatGrace,
     random,
     clock,
-    auth,
+    // The trace goes with the query parameters auth gives, asked again at every attempt.
+    auth: traceparent === undefined ? auth : () => {
+      const value = typeof traceparent === 'function' ? traceparent() : traceparent
+      return { ...auth?.(), ...(value && { traceparent: value }) }
+    },
   }
 }

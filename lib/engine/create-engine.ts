@@ -291,6 +291,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     logger,
     draining: () => table.draining,
     post: (body) => eventStreams.post(body),
+    instrumentation,
+    now: () => timers.now(),
   })
 
   return {

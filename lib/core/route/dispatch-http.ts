@@ -116,6 +116,7 @@ const runDecoded = (
     signalOf: (n) => owner?.signalOf(n) ?? new AbortController().signal,
     bodyOf: () => body,
     remoteAddress: () => owner?.remoteAddress?.(),
+    traceOf: (n) => owner?.traceOf?.(n),
   }
   return settleAnswer(route.handler(makeRequest(http, params, decoded, exchange, true), ctx), options.onError, request)
 }

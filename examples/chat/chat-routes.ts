@@ -16,7 +16,8 @@
  *
  * HTTP: `GET /api/rooms`, `POST /api/rooms/{room}/messages` with JSON `{name, text}` (201 and
  * the message), `GET`/`POST /events`: the same chat over Server-Sent Events and posts, for a page
- * whose WebSocket upgrades are refused (its client's `sseFallback`), and the page's files through `serveStatic` (`GET /`, `/app.js`, `/app.css`,
+ * whose WebSocket upgrades are refused (its client's `sseFallback`), `GET /openapi.json` and
+ * `GET /asyncapi.json`: the documents of this table (chat-contract.ts), and the page's files through `serveStatic` (`GET /`, `/app.js`, `/app.css`,
  * `/twinport-client.js`: chat-assets.ts).
  */
 import { isLeft } from 'fp-ts/lib/Either.js'
@@ -30,6 +31,7 @@ import {
   type Json,
   onDisconnect,
   readJsonBody,
+  type RouteTable,
   routes,
   type SocketContext,
   socketOn,
@@ -38,6 +40,7 @@ import {
 } from '../../lib/index.js'
 import { chatAssets } from './chat-assets.js'
 import { HelloPayload, PostPayload, RoomName, RoomPayload, SayPayload } from './chat-codecs.js'
+import { ChatMessageBody, contractRoutes, ErrorBody, RoomList } from './chat-contract.js'
 import type { ChatMessage, MessageInput } from './chat-message.js'
 import type { Presence } from './chat-presence.js'
 import type { ChatRooms } from './chat-rooms.js'
@@ -149,7 +152,10 @@ export const chatRoutes = (deps: ChatDeps) => {
     }),
   }
 
-  const postMessage = httpRoute('POST', '/api/rooms/{room}/messages', (req, ctx) => {
+  // The answers are declared for the documents; the body is read and checked by hand (a 400
+  // with `invalid_payload` details, after the origin rule), as before typed inputs existed.
+  const answers = { 201: ChatMessageBody, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 415: ErrorBody }
+  const postMessage = httpRoute('POST', '/api/rooms/{room}/messages', { responses: answers }, (req, ctx) => {
     const room = RoomName.decode(req.params.room)
     if (isLeft(room) || room.right !== req.params.room) return errorResponse(400, `invalid room name: expected ${RoomName.name}`)
     // A write from another site's page is refused even where CORS would not stop it.
@@ -167,7 +173,7 @@ export const chatRoutes = (deps: ChatDeps) => {
   })
 
   const http = {
-    listRooms: httpRoute('GET', '/api/rooms', () => ({ rooms: rooms.list() })),
+    listRooms: httpRoute('GET', '/api/rooms', { responses: { 200: RoomList } }, () => ({ rooms: rooms.list() })),
     postMessage,
     // Where the page's client goes when a proxy refuses its WebSocket: the stream is a client of
     // the same registry (hello, rooms, sessions), the posts carry what it sends.
@@ -175,6 +181,9 @@ export const chatRoutes = (deps: ChatDeps) => {
     eventPosts: ssePostRoute('/events'),
   }
 
-  // The page and its files last: `GET /{*path}` takes what no API route took.
-  return routes(ws, http, chatAssets(publicDir))
+  // The page and its files last: `GET /{*path}` takes what no API route took. The documents
+  // describe the whole table, themselves included.
+  const documents: RouteTable = contractRoutes(() => table)
+  const table = routes(ws, http, documents, chatAssets(publicDir))
+  return table
 }

@@ -26,6 +26,7 @@ import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope
 import type { EventId } from '../core/ws/event.js'
 import { targetOf } from '../fetch/web-request.js'
 import { newAttachment } from './attachment.js'
+import { isHubBroadcast, readHubBroadcast } from './hub-broadcast.js'
 import { HubContext, type HubOps } from './hub-context.js'
 import { HubMembers, type Member } from './hub-members.js'
 import { type DurableObjectStateLike, upgradeResponse, webSocketPair, type WorkerWebSocket } from './workers-api.js'
@@ -97,14 +98,19 @@ export const hubClass = (shared: HubShared): HubClass => {
       this.members = new HubMembers(state)
     }
 
-    /** An upgrade the Worker accepted: the pair, the server end taken over, the connect handlers. */
+    /**
+     * An upgrade the Worker accepted: the pair, the server end taken over, the connect handlers;
+     * or a broadcast from the Worker's HTTP side (hub-broadcast.ts).
+     */
     async fetch(request: Request): Promise<Response> {
+      if (isHubBroadcast(request)) return this.broadcastFromWorker(request)
       const Pair = webSocketPair()
       if (Pair === undefined || request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
         return new Response('{"error":"a hub takes WebSocket upgrades only"}', { status: 400, headers: { 'content-type': 'application/json' } })
       }
       const handoff = handoffOf(request)
-      const id = ((await this.state.storage.get<number>(LAST_ID)) ?? 0) + 1
+      // After a wake the stored id may be behind a held socket's (storage kept in memory only): never reuse one.
+      const id = Math.max((await this.state.storage.get<number>(LAST_ID)) ?? 0, this.members.highestId()) + 1
       await this.state.storage.put(LAST_ID, id)
       const pair = new Pair()
       const server = pair[1]
@@ -116,6 +122,16 @@ export const hubClass = (shared: HubShared): HubClass => {
       const headers = new Headers()
       for (const [name, value] of handoff.headers) headers.append(name, value)
       return upgradeResponse(pair[0], headers)
+    }
+
+    // An HTTP handler's broadcast, posted by the Worker: to this hub's receivers of its target, as it came.
+    private async broadcastFromWorker(request: Request): Promise<Response> {
+      const read = await readHubBroadcast(request)
+      if (E.isLeft(read)) return new Response(JSON.stringify({ error: read.left }), { status: 400, headers: { 'content-type': 'application/json' } })
+      const { target, message } = read.right
+      const receivers = this.members.receivers(target)
+      for (const member of receivers) this.sendTo(member, message)
+      return new Response(JSON.stringify({ delivered: receivers.length }), { headers: { 'content-type': 'application/json' } })
     }
 
     webSocketMessage(socket: WorkerWebSocket, message: string | ArrayBuffer): Promise<void> {

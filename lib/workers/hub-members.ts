@@ -84,6 +84,30 @@ export class HubMembers {
     return ids === undefined ? [] : [...ids].flatMap((id) => index.get(id) ?? [])
   }
 
+  /**
+   * The receivers of a broadcast in this hub: every client is in the default namespace, so a
+   * target naming another namespace without a room reaches nobody; `except` is left out.
+   */
+  receivers(target: { readonly namespace?: string; readonly room?: string; readonly except?: number } | undefined): Member[] {
+    const except = target?.except
+    const namespace = target?.namespace
+    let found: Member[]
+    if (target?.room !== undefined) found = this.inRoom(target.room, namespace ?? DEFAULT_NAMESPACE)
+    else if (namespace !== undefined && namespace !== DEFAULT_NAMESPACE) found = []
+    else found = [...this.all()]
+    return except === undefined ? found : found.filter((m) => m.attachment.id !== except)
+  }
+
+  /** The highest client id among the sockets the runtime still holds, closing ones too (a new id must not reuse them). */
+  highestId(): number {
+    let highest = 0
+    for (const socket of this.state.getWebSockets()) {
+      const attachment: unknown = socket.deserializeAttachment()
+      if (isAttachment(attachment)) highest = Math.max(highest, attachment.id)
+    }
+    return highest
+  }
+
   /** Changes a member's attachment: the socket keeps it first (a value too large throws here, nothing changed). */
   update(member: Member, attachment: Attachment): void {
     member.socket.serializeAttachment(attachment)

@@ -132,6 +132,53 @@ if (unable !== undefined) {
     elsewhere.ws.close()
   })
 
+  Worker('an HTTP handler broadcasts to a room of the /chat hub, and to every client of it; another hub hears nothing', async ({ workerd }) => {
+    const { port, url } = workerd as Workerd
+    const clients: TestClient[] = []
+    try {
+      const [inRoom, outside, elsewhere] = [await join(port, 'in'), await join(port, 'out'), await join(port, 'else', '/other')]
+      clients.push(inRoom, outside, elsewhere)
+      for (const client of clients) await eventOf(client, 'welcome')
+      inRoom.emit('join', { room: 'news' }, 1)
+      await answerOf(inRoom, 1)
+      const post = (path: string, text: string): Promise<Response> =>
+        fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify({ text }), headers: { 'content-type': 'application/json' } })
+      const posted = await post('/rooms/news/messages', 'from http')
+      assert.is(posted.status, 202)
+      assert.equal(await posted.json(), { sent: true })
+      assert.equal(await eventOf(inRoom, 'said'), { event: 'said', data: { room: 'news', text: 'from http', user: 'http' } })
+      assert.is((await post('/announce', 'to all')).status, 202)
+      assert.equal(await eventOf(inRoom, 'announce'), { event: 'announce', data: 'to all' })
+      // The announcement came after the room's message: had `outside` got that, it would come first.
+      assert.equal(await outside.nextJson(5000), { event: 'announce', data: 'to all' })
+      await delay(200)
+      assert.equal(elsewhere.pending.length, 0, 'the /other hub is not in broadcastHubs')
+    } finally {
+      for (const client of clients) client.ws.close()
+    }
+  })
+
+  Worker('a broadcast cannot be forged by a client: a hub takes it only as its Worker posts it', async ({ workerd }) => {
+    const { port } = workerd as Workerd
+    const clients: TestClient[] = []
+    try {
+      const listener = await join(port, 'listener')
+      clients.push(listener)
+      await eventOf(listener, 'welcome')
+      // An upgrade to the hub's internal URL path is only an upgrade: the client is a client.
+      const forger = await openClient(port, '/broadcast?user=forger')
+      clients.push(forger)
+      assert.is((await eventOf(forger, 'welcome')).event, 'welcome')
+      // A POST with the internal header is the Worker's own HTTP: a 404, nothing delivered.
+      const res = await fetch(`http://127.0.0.1:${port}/broadcast`, { method: 'POST', body: 'x', headers: { 'x-twinport-target': '{}' } })
+      assert.is(res.status, 404)
+      await delay(200)
+      assert.equal(listener.pending.length, 0)
+    } finally {
+      for (const client of clients) client.ws.close()
+    }
+  })
+
   Worker('a binary message without a raw route closes with 1003', async ({ workerd }) => {
     const { port } = workerd as Workerd
     const client = await join(port, 'bin')

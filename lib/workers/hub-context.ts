@@ -14,6 +14,7 @@ import type { BroadcastTarget, SocketContext } from '../core/route/socket-contex
 import { encodeEvent } from '../core/ws/envelope.js'
 import { checkedClose } from '../engine/checked-close.js'
 import { requestOf } from './attachment.js'
+import { AttachmentTooLarge } from './attachment-size.js'
 import { DEFAULT_NAMESPACE, type HubMembers, type Member } from './hub-members.js'
 
 /** What a hub does for its clients' contexts. */
@@ -93,9 +94,11 @@ export class HubContext implements SocketContext {
   readonly requestRoom: SocketContext['requestRoom'] = <A>(room: string, _event: string, _data?: unknown, options?: { readonly namespace?: string }) =>
     Promise.resolve(this.hub.members.inRoom(room, options?.namespace ?? DEFAULT_NAMESPACE).map((m) => notSupported<A>(m.attachment.id)))
 
+  /** Throws `AttachmentTooLarge` (nothing stored) when the client's attachment would pass Cloudflare's 2,048 bytes. */
   readonly setClientData = (key: string, value: unknown): void => {
     const { attachment } = this.member
-    this.hub.members.update(this.member, { ...attachment, data: { ...attachment.data, [key]: value } })
+    const tooLarge = this.hub.members.update(this.member, { ...attachment, data: { ...attachment.data, [key]: value } })
+    if (tooLarge !== undefined) throw new AttachmentTooLarge(attachment.id, `setClientData('${key}')`, tooLarge)
   }
 
   readonly getClientData = (key?: string): unknown => {

@@ -179,6 +179,37 @@ if (unable !== undefined) {
     }
   })
 
+  Worker('client data past the 2 KiB attachment fails the handler (handler_error, the error hook says why), nothing changed; a long target is refused (414)', async ({ workerd }) => {
+    const { port, output } = workerd as Workerd
+    const clients: TestClient[] = []
+    try {
+      const ada = await join(port, 'big')
+      clients.push(ada)
+      await eventOf(ada, 'welcome')
+      ada.emit('note', 'n'.repeat(1500), 1)
+      assert.equal(await answerOf(ada, 1), { event: 'ack', id: 1, data: null }, '1,500 bytes fit')
+      ada.emit('note', 'n'.repeat(2100), 2)
+      const failed = await answerOf(ada, 2)
+      assert.is(failed.event, 'error')
+      assert.is((failed.data as { error: string }).error, 'handler_error')
+      await eventually(() => output().includes("setClientData('note') for client"), 5000, 'the error hook names the change')
+      assert.ok(output().includes('past the 2048 Cloudflare keeps'))
+      ada.emit('my-note', null, 3)
+      assert.equal(await answerOf(ada, 3), { event: 'ack', id: 3, data: 'n'.repeat(1500) }, 'the data before the refused change')
+      ada.emit('join', { room: 'still-usable' }, 4)
+      assert.is((await answerOf(ada, 4)).event, 'ack')
+      const status = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/chat?user=long&pad=${'p'.repeat(2100)}`)
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+        ws.once('open', () => reject(new Error('opened')))
+        ws.once('error', () => undefined)
+      })
+      assert.is(status, 414)
+    } finally {
+      for (const client of clients) client.ws.close()
+    }
+  })
+
   Worker('a binary message without a raw route closes with 1003', async ({ workerd }) => {
     const { port } = workerd as Workerd
     const client = await join(port, 'bin')

@@ -50,6 +50,13 @@ export interface ClientOptions {
    * WebSocket cannot send headers), so a renewed token goes with the next attempt.
    */
   readonly auth?: () => Readonly<Record<string, string>>
+  /**
+   * The W3C `traceparent` the connection is opened in, or a function giving one per attempt
+   * (`undefined`: none that time). Sent as the upgrade URL's `traceparent` query parameter (a
+   * browser WebSocket cannot send headers); a server that traces makes it the parent of the
+   * connection's events that carry no trace of their own (docs/protocol.md "Trace context").
+   */
+  readonly traceparent?: string | (() => string | undefined)
 }
 
 /** The options with every default filled in. */
@@ -73,7 +80,7 @@ export interface ResolvedClientOptions {
  *
  * @example
  * resolveClientOptions({ WebSocket: WebSocketClass }).queueSize // 100
- * resolveClientOptions({ queueSize: -1 }) // throws TypeError: connect: options.queueSize must be a number >= 0
+ * resolveClientOptions({ queueSize: -1 }) // throws TypeError: bad options.queueSize
  */
 export const resolveClientOptions = ({
   WebSocket = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket!,
@@ -88,15 +95,16 @@ export const resolveClientOptions = ({
   random = Math.random,
   clock = systemClock,
   auth,
+  traceparent,
 }: ClientOptions): ResolvedClientOptions => {
   // A fallback may do without WebSocket (an event stream alone).
-  if (typeof WebSocket !== 'function' && !fallback) throw new TypeError('connect: no WebSocket here: pass options.WebSocket')
-  if (auth !== undefined && typeof auth !== 'function') throw new TypeError('connect: options.auth must be a function')
+  if (typeof WebSocket !== 'function' && !fallback) throw new TypeError('no WebSocket')
+  if (auth !== undefined && typeof auth !== 'function') throw new TypeError('bad options.auth')
   const { minDelay = 500, maxDelay = 10_000, maxAttempts = Infinity, shouldReconnect: retry = shouldReconnect } = reconnect || {}
   const numbers = { queueSize, timeout, maxMessageBytes, heartbeatGrace, 'reconnect.minDelay': minDelay, 'reconnect.maxDelay': maxDelay, 'reconnect.maxAttempts': maxAttempts }
   for (const [name, value] of Object.entries(numbers)) {
     // `!(value >= 0)` also refuses NaN.
-    if (!(typeof value === 'number' && value >= 0)) throw new TypeError(`connect: options.${name} must be a number >= 0`)
+    if (!(typeof value === 'number' && value >= 0)) throw new TypeError(`bad options.${name}`)
   }
   return {
     WebSocket: fallback ? fallback(WebSocket) : WebSocket,
@@ -109,6 +117,10 @@ export const resolveClientOptions = ({
     heartbeatGrace,
     random,
     clock,
-    auth,
+    // The trace goes with the query parameters auth gives, asked again at every attempt.
+    auth: traceparent === undefined ? auth : () => {
+      const value = typeof traceparent === 'function' ? traceparent() : traceparent
+      return { ...auth?.(), ...(value && { traceparent: value }) }
+    },
   }
 }

@@ -7,7 +7,9 @@ import type { EventId } from '../core/ws/event.js'
 import type { RequestFailure } from './request-error.js'
 
 /**
- * A problem, tagged; every variant has a `message` for people:
+ * A problem, tagged; every variant has a `message` for people, a short fragment kept small for
+ * the bundle (`not JSON`, `bad "id"`, `unknown ack 7`): match on `_tag` and read the fields,
+ * never the text, which may change.
  * - `InvalidJson`: a text message that is not JSON;
  * - `InvalidMessage`: JSON, but not `{"event": "<name>", "data"?, "id"?, "seq"?}`, or a
  *   protocol message of the wrong shape;
@@ -17,7 +19,7 @@ import type { RequestFailure } from './request-error.js'
  * - `UnknownAck`: an ack for an id no request is waiting for (late answers to requests that
  *   already timed out or were answered are dropped silently, not reported);
  * - `ServerError`: an error event the server sent for no pending request (for an `emit`,
- *   which has no id, or for an unknown id);
+ *   which has no id, or for an unknown id); `message` is the server's own text;
  * - `ReservedEvent`: the server sent an event named like a lifecycle event (`open`, `close`,
  *   `reconnecting`, `reconnected`, `session`); it is not delivered;
  * - `ListenerFailed`: a listener (or another callback of yours) threw; `event` names it;

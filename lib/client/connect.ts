@@ -36,7 +36,7 @@ import type { WebSocketLike } from './web-socket-like.js'
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export { CLOSE_RECONNECTING } from '../core/ws/envelope-wire.js'
 
-const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'refused', 'kicked', 'error'])
+const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'refused', 'kicked'])
 
 /**
  * Opens a client on `url` (`ws:`, `wss:`, or `http(s):`, or a path relative to the page in
@@ -76,7 +76,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
 
   const report: (problem: ClientProblem) => void = (problem) => listeners.emit('error', problem)
   const threw = (event: string, error: unknown): void =>
-    report({ _tag: 'ListenerFailed', event, error, message: `"${event}" listener threw: ${String(error)}` })
+    report({ _tag: 'ListenerFailed', event, error, message: 'listener threw' })
   // A listener of `error` that throws is not reported again (that would loop).
   const listeners = createListeners((event, error) => event !== 'error' && threw(event, error))
   // Runs a socket callback, or one of the options', so that nothing escapes. One argument,
@@ -168,7 +168,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     } // The session messages of docs/protocol.md, never numbered:
     else if (event === SESSION_EVENT) return onSession(data)
     else if (event === HEARTBEAT_EVENT) return
-    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'not an event envelope: ack without "id"' }) : answer(id, data)
+    if (event === 'ack') return id === undefined ? report({ _tag: 'InvalidMessage', message: 'bad "id"' }) : answer(id, data)
     if (event === 'error') return answer(id, data, true)
     // A server request (it has an id): answered with the handler's value, or why not.
     if (id !== undefined) {
@@ -179,7 +179,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         .catch(() => encode('error', { error: fn ? 'handler_error' : 'no_handler' }, id))
         .then((text) => (link._tag === 'open' ? send(text) : queue.push(text)))
     }
-    if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: `server event "${event}" has a reserved name` })
+    if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: 'reserved event' })
     listeners.emit(event, data)
   }
 
@@ -240,7 +240,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     try {
       // Refusals as close codes: asked by the session query, else by tp_c=1; then what auth gives.
       let href = `${base}${base.includes('?') ? '&' : '?'}${o.sessions ? sessionQuery(o.maxMessageBytes, sid, lastSeq) : 'tp_c=1'}&tp_r=1`
-      for (const [k, v] of Object.entries(o.auth?.() ?? {})) href += `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`
+      if (o.auth) href += `&${new URLSearchParams(o.auth())}`
       // No protocols (undefined) is the constructor's own default, in every runtime.
       s = new o.WebSocket(href, o.protocols)
     } catch (error) {
@@ -257,7 +257,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       ended(code || 1006, reason)
     }
     s.onerror = guard('error', (ev: { message?: unknown }) => {
-      report({ _tag: 'SocketError', message: `WebSocket error ${String(ev.message ?? '')}` })
+      report({ _tag: 'SocketError', message: String(ev.message || 'socket error') })
       // A connection that fails is followed by a close event, but in Node 22's WebSocket
       // (undici, nodejs/undici#3546) it stays CONNECTING and nothing follows: it ends here.
       if (!s.readyState) gone({ reason: '' })
@@ -287,37 +287,26 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       } catch (error) {
         failure = { _tag: 'Unserializable', error }
       }
-      report({ _tag: 'EmitDropped', event, failure, message: `emit ${describeFailure(event, failure)}` })
+      report({ _tag: 'EmitDropped', event, failure, message: describeFailure(event, failure) })
       return false
     },
     request: (event: string, data?: unknown, opts: RequestOptions = {}) =>
       new Promise((resolve, reject) => {
         const { signal } = opts
-        const p: Pending = {
-          id: nextId(),
-          event,
-          text: '',
-          resend: opts.resend !== false,
-          sent: false,
-          due: Infinity,
-          ms: opts.timeout ?? o.timeout,
-          resolve,
-          reject,
-          signal,
-          onAbort: undefined,
-        }
+        const id = nextId()
+        let text = ''
         let failure: RequestFailure | undefined
         try {
-          p.text = encode(event, data, p.id)
+          text = encode(event, data, id)
           failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : link._tag === 'open' ? undefined : admit()
         } catch (error) {
           failure = { _tag: 'Unserializable', error }
         }
+        // Sent now when the link is open, else queued (unless it failed).
+        const sent = link._tag === 'open'
+        const p: Pending = { id, event, text, resend: opts.resend !== false, sent, due: Infinity, ms: opts.timeout ?? o.timeout, resolve, reject, signal }
         add(p, failure)
-        if (failure) return
-        if (link._tag !== 'open') return void queue.push(p)
-        p.sent = true
-        send(p.text)
+        if (!failure) sent ? send(text) : queue.push(p)
       }),
     on: (event: string, fn: Listener) => listeners.on(event, fn),
     once: (event: string, fn: Listener) => listeners.on(event, fn, true),
@@ -337,7 +326,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
       return items.length
     },
     close: (code = 1000, reason = '') => {
-      if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`)
+      if (code !== 1000 && !(code >= 3000 && code <= 4999)) throw new RangeError(`bad close code ${code}`)
       if (link._tag === 'closed') return
       // What this tick sent leaves before the close frame.
       flush()

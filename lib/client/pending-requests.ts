@@ -30,7 +30,8 @@ export interface Pending {
   readonly resolve: (data: never) => void
   readonly reject: (error: RequestError) => void
   readonly signal: AbortSignal | undefined
-  onAbort: (() => void) | undefined
+  /** Its listener of `signal`, once added. */
+  onAbort?: () => void
 }
 
 /** How requests fail once their link closed (for good, or for those that may not be sent again). */
@@ -141,8 +142,8 @@ export const createPendingRequests = (clock: Clock, queue: Queued[], report: (pr
       } else if (!(Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= lastId)) {
         report(
           !failure
-            ? { _tag: 'UnknownAck', id: id as EventId, message: `ack for unknown id ${JSON.stringify(id)}` }
-            : { ...failure, ...(id !== undefined && { id }), message: `server error ${failure.code}: ${failure.message}` },
+            ? { _tag: 'UnknownAck', id: id as EventId, message: `unknown ack ${id}` }
+            : { ...failure, ...(id !== undefined && { id }) },
         )
       }
     },

@@ -22,35 +22,35 @@ export interface ServerMessage {
 /**
  * Reads `data` (what the WebSocket delivered) as an event. Binary data, text over `limit`
  * bytes of UTF-8, text that is not JSON and JSON of the wrong shape are problems; an
- * `InvalidMessage` names the field at fault (`not an event envelope: bad "id"`): `event` must
+ * `InvalidMessage` names the field at fault (`bad "id"`): `event` must
  * be a non-empty string, `id` a string or a number, `seq` a positive integer.
  *
  * @example
  * readServerMessage('{"event":"ack","id":1,"data":{"ok":true},"seq":7}', 1024)
  * // { _tag: 'ServerMessage', event: 'ack', data: { ok: true }, id: 1, seq: 7 }
- * readServerMessage('{"event":', 1024) // { _tag: 'InvalidJson', message: 'message is not JSON' }
+ * readServerMessage('{"event":', 1024) // { _tag: 'InvalidJson', message: 'not JSON' }
  */
 export const readServerMessage = (data: unknown, limit: number): ServerMessage | ClientProblem => {
   if (typeof data !== 'string') {
     // An ArrayBuffer (binaryType 'arraybuffer'), or a Blob where that was not honoured.
     const d = (data ?? {}) as { byteLength?: number; size?: number }
     const size = d.byteLength ?? d.size ?? 0
-    return { _tag: 'BinaryMessage', size, message: `binary message of ${size} bytes; expected JSON text` }
+    return { _tag: 'BinaryMessage', size, message: 'binary message' }
   }
   // Every UTF-16 code unit is one to three bytes of UTF-8, so the exact count is needed only
   // between those bounds; far over the limit, the length in code units is reported (a lower
   // bound) rather than encoding megabytes to count them.
   const units = data.length
   const size = units * 3 <= limit ? 0 : units > limit ? units : new TextEncoder().encode(data).length
-  if (size > limit) return { _tag: 'MessageTooBig', size, limit, message: `message over maxMessageBytes ${limit}` }
+  if (size > limit) return { _tag: 'MessageTooBig', size, limit, message: 'over maxMessageBytes' }
   let value: unknown
   try {
     value = JSON.parse(data)
   } catch {
-    return { _tag: 'InvalidJson', message: 'message is not JSON' }
+    return { _tag: 'InvalidJson', message: 'not JSON' }
   }
   const bad = envelopeFault(value, true)
-  if (bad) return { _tag: 'InvalidMessage', message: `not an event envelope: ${bad}` }
+  if (bad) return { _tag: 'InvalidMessage', message: bad }
   const { event, data: payload = null, id, seq } = value as { event: string; data?: unknown; id?: EventId; seq?: number }
   return { _tag: 'ServerMessage', event, data: payload, ...(id !== undefined && { id }), ...(seq && { seq }) }
 }

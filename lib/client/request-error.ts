@@ -30,15 +30,16 @@ export type RequestFailure =
 /**
  * One line for people about a failure of the event `event`: the event, the tag, and the
  * facts that matter (the time-out, the server's code and message, the close code and reason).
+ * Short, for the client bundle; programs switch on `failure._tag`, never on this text.
  *
  * @example
- * describeFailure('join', { _tag: 'Timeout', ms: 500 }) // '"join": Timeout after 500 ms'
- * describeFailure('join', { _tag: 'QueueFull', limit: 100 }) // '"join": QueueFull'
+ * describeFailure('join', { _tag: 'Timeout', ms: 500 }) // 'join: Timeout 500 ms'
+ * describeFailure('join', { _tag: 'QueueFull', limit: 100 }) // 'join: QueueFull'
  */
 export const describeFailure = (event: string, failure: RequestFailure): string =>
-  `"${event}": ${failure._tag}` +
+  `${event}: ${failure._tag}` +
   (failure._tag === 'Timeout'
-    ? ` after ${failure.ms} ms`
+    ? ` ${failure.ms} ms`
     : failure._tag === 'ServerError'
       ? ` ${failure.code}: ${failure.message}`
       : failure._tag === 'Closed'

@@ -21,5 +21,5 @@ export const socketUrl = (url: string): string => {
   } catch {
     // Not a URL at all: refused below, like one of another scheme.
   }
-  throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`)
+  throw new TypeError(`bad URL ${url}`)
 }

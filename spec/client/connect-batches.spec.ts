@@ -106,7 +106,7 @@ test('connect :: a bad envelope in a batch is reported alone; the others are rea
     const answer = c.request('x', 1)
     ;(server.peers[0] as RawPeer).send(`{"event":""}${RS}{"event":"ack","id":1,"data":"ok"}`)
     assert.is(await answer, 'ok')
-    assert.equal(problems, [['error', { _tag: 'InvalidMessage', message: 'not an event envelope: bad "event"' }]])
+    assert.equal(problems, [['error', { _tag: 'InvalidMessage', message: 'bad "event"' }]])
   } finally {
     c.close()
     await server.close()
@@ -117,7 +117,7 @@ test('connect :: a bad envelope in a batch is reported alone; the others are rea
     await nextOf(d, 'session')
     const problem = nextOf(d, 'error')
     ;(plain.peers[0] as RawPeer).send(`{"event":"a"}${RS}{"event":"b"}`)
-    assert.equal(await problem, { _tag: 'InvalidJson', message: 'message is not JSON' })
+    assert.equal(await problem, { _tag: 'InvalidJson', message: 'not JSON' })
   } finally {
     d.close()
     await plain.close()

@@ -154,11 +154,11 @@ test('connect :: an error event for an emit (no id) is an error event of the cli
     _tag: 'ServerError',
     code: 'invalid_payload',
     details: [{ path: 'room', expected: 'string' }],
-    message: 'server error invalid_payload: invalid data for "join": room: expected string',
+    message: 'invalid data for "join": room: expected string',
   })
   const unknown = nextOf<ClientProblem>(c, 'error')
   c.emit('nope')
-  assert.equal(await unknown, { _tag: 'ServerError', code: 'unknown_event', message: 'server error unknown_event: no handler for event "nope"' })
+  assert.equal(await unknown, { _tag: 'ServerError', code: 'unknown_event', message: 'no handler for event "nope"' })
 })
 
 test('connect :: a listener that throws is reported as ListenerFailed; the others still hear', async (ctx) => {
@@ -174,7 +174,7 @@ test('connect :: a listener that throws is reported as ListenerFailed; the other
   assert.equal(got, [1])
   assert.is(problems.length, 1)
   const [name, problem] = problems[0] as [string, ClientProblem & { _tag: 'ListenerFailed' }]
-  assert.equal([name, problem._tag, problem.event, problem.message], ['error', 'ListenerFailed', 'tick', '"tick" listener threw: Error: listener bug'])
+  assert.equal([name, problem._tag, problem.event, problem.message], ['error', 'ListenerFailed', 'tick', 'listener threw'])
 })
 
 test('connect :: an error listener that throws is not reported again', async (ctx) => {
@@ -211,7 +211,7 @@ test('connect :: a server event named like a lifecycle event is reported, not de
   c.on('open', () => void (opens += 1))
   const problem = nextOf<ClientProblem>(c, 'error')
   await c.request('reserved')
-  assert.equal(await problem, { _tag: 'ReservedEvent', event: 'open', message: 'server event "open" has a reserved name' })
+  assert.equal(await problem, { _tag: 'ReservedEvent', event: 'open', message: 'reserved event' })
   assert.is(opens, 0)
 })
 
@@ -221,13 +221,13 @@ test('connect :: an emit of data JSON cannot carry is dropped with EmitDropped',
   const problem = nextOf<ClientProblem & { _tag: 'EmitDropped' }>(c, 'error')
   assert.is(c.emit('record', 1n), false)
   const p = await problem
-  assert.equal([p._tag, p.event, p.failure._tag, p.message], ['EmitDropped', 'record', 'Unserializable', 'emit "record": Unserializable'])
+  assert.equal([p._tag, p.event, p.failure._tag, p.message], ['EmitDropped', 'record', 'Unserializable', 'record: Unserializable'])
 })
 
 test('connect :: close validates its code; a long reason still closes', async (ctx) => {
   const c = client(ctx)
   await nextOf(c, 'open')
-  assert.throws(() => c.close(1001), (e: Error) => e instanceof RangeError && e.message === 'close: code 1001 is not 1000 or 3000-4999')
+  assert.throws(() => c.close(1001), (e: Error) => e instanceof RangeError && e.message === 'bad close code 1001')
   assert.is(c.state, 'open')
   c.close(3000, 'x'.repeat(200))
   assert.is(c.state, 'closed')
@@ -244,7 +244,7 @@ test('connect :: close while the handshake is under way is quiet', async (ctx) =
 
 test('connect :: a bad URL is a TypeError at once', () => {
   for (const url of ['not a url', 'ftp://127.0.0.1/']) {
-    assert.throws(() => connect(url, { WebSocket: WebSocketImpl }), (e: Error) => e instanceof TypeError && e.message === `connect: not a ws(s) or http(s) URL: ${url}`)
+    assert.throws(() => connect(url, { WebSocket: WebSocketImpl }), (e: Error) => e instanceof TypeError && e.message === `bad URL ${url}`)
   }
 })
 

@@ -62,7 +62,7 @@ test('connect :: past queueSize an emit is dropped with QueueFull and a request 
     assert.equal(problems, [
       [
         'error',
-        { _tag: 'EmitDropped', event: 'record', failure: { _tag: 'QueueFull', limit: 2 }, message: 'emit "record": QueueFull' } satisfies ClientProblem,
+        { _tag: 'EmitDropped', event: 'record', failure: { _tag: 'QueueFull', limit: 2 }, message: 'record: QueueFull' } satisfies ClientProblem,
       ],
     ])
     await nextOf(c, 'open')

@@ -23,31 +23,31 @@ test('readServerMessage :: a numbered message carries its seq', () => {
 })
 
 test('readServerMessage :: text that is not JSON is InvalidJson', () => {
-  assert.equal(readServerMessage('{"event":', LIMIT), { _tag: 'InvalidJson', message: 'message is not JSON' })
-  assert.equal(readServerMessage('', LIMIT), { _tag: 'InvalidJson', message: 'message is not JSON' })
+  assert.equal(readServerMessage('{"event":', LIMIT), { _tag: 'InvalidJson', message: 'not JSON' })
+  assert.equal(readServerMessage('', LIMIT), { _tag: 'InvalidJson', message: 'not JSON' })
 })
 
 test('readServerMessage :: JSON that is not an object is InvalidMessage', () => {
   for (const text of ['[1,2]', '"event"', '42', 'null', 'true']) {
-    assert.equal(readServerMessage(text, LIMIT), { _tag: 'InvalidMessage', message: 'not an event envelope: not an object' }, text)
+    assert.equal(readServerMessage(text, LIMIT), { _tag: 'InvalidMessage', message: 'not an object' }, text)
   }
 })
 
 test('readServerMessage :: a missing, empty or non-string event is InvalidMessage', () => {
   for (const text of ['{}', '{"event":""}', '{"event":7}', '{"data":{}}']) {
-    assert.equal(readServerMessage(text, LIMIT), { _tag: 'InvalidMessage', message: 'not an event envelope: bad "event"' }, text)
+    assert.equal(readServerMessage(text, LIMIT), { _tag: 'InvalidMessage', message: 'bad "event"' }, text)
   }
 })
 
 test('readServerMessage :: an id that is neither string nor number is InvalidMessage', () => {
   for (const text of ['{"event":"ack","id":null}', '{"event":"ack","id":[1]}', '{"event":"ack","id":true}']) {
-    assert.equal(readServerMessage(text, LIMIT), { _tag: 'InvalidMessage', message: 'not an event envelope: bad "id"' }, text)
+    assert.equal(readServerMessage(text, LIMIT), { _tag: 'InvalidMessage', message: 'bad "id"' }, text)
   }
 })
 
 test('readServerMessage :: a seq that is not a positive integer is InvalidMessage', () => {
   for (const text of ['{"event":"m","seq":0}', '{"event":"m","seq":-1}', '{"event":"m","seq":1.5}', '{"event":"m","seq":"1"}', '{"event":"m","seq":1e300}']) {
-    assert.equal(readServerMessage(text, LIMIT), { _tag: 'InvalidMessage', message: 'not an event envelope: bad "seq"' }, text)
+    assert.equal(readServerMessage(text, LIMIT), { _tag: 'InvalidMessage', message: 'bad "seq"' }, text)
   }
 })
 
@@ -55,16 +55,16 @@ test('readServerMessage :: binary data is BinaryMessage with its size', () => {
   assert.equal(readServerMessage(new Uint8Array([1, 2, 3]).buffer, LIMIT), {
     _tag: 'BinaryMessage',
     size: 3,
-    message: 'binary message of 3 bytes; expected JSON text',
+    message: 'binary message',
   })
   // A Blob, where binaryType 'arraybuffer' was not honoured.
-  assert.equal(readServerMessage(new Blob(['abcd']), LIMIT), { _tag: 'BinaryMessage', size: 4, message: 'binary message of 4 bytes; expected JSON text' })
-  assert.equal(readServerMessage(undefined, LIMIT), { _tag: 'BinaryMessage', size: 0, message: 'binary message of 0 bytes; expected JSON text' })
+  assert.equal(readServerMessage(new Blob(['abcd']), LIMIT), { _tag: 'BinaryMessage', size: 4, message: 'binary message' })
+  assert.equal(readServerMessage(undefined, LIMIT), { _tag: 'BinaryMessage', size: 0, message: 'binary message' })
 })
 
 test('readServerMessage :: text over the limit is MessageTooBig, counted in UTF-8 bytes', () => {
   const text = `{"event":"m","data":"${'x'.repeat(100)}"}` // 123 bytes
-  assert.equal(readServerMessage(text, 122), { _tag: 'MessageTooBig', size: 123, limit: 122, message: 'message over maxMessageBytes 122' })
+  assert.equal(readServerMessage(text, 122), { _tag: 'MessageTooBig', size: 123, limit: 122, message: 'over maxMessageBytes' })
   assert.is(readServerMessage(text, 123)._tag, 'ServerMessage')
 })
 
@@ -73,9 +73,9 @@ test('readServerMessage :: multi-byte text is measured exactly near the limit', 
   const text = `{"event":"m","data":"${'€'.repeat(10)}"}`
   assert.is(new TextEncoder().encode(text).length, 53)
   assert.is(readServerMessage(text, 53)._tag, 'ServerMessage')
-  assert.equal(readServerMessage(text, 52), { _tag: 'MessageTooBig', size: 53, limit: 52, message: 'message over maxMessageBytes 52' })
+  assert.equal(readServerMessage(text, 52), { _tag: 'MessageTooBig', size: 53, limit: 52, message: 'over maxMessageBytes' })
   // Over the limit in code units already: the count of code units is reported.
-  assert.equal(readServerMessage(text, 20), { _tag: 'MessageTooBig', size: 33, limit: 20, message: 'message over maxMessageBytes 20' })
+  assert.equal(readServerMessage(text, 20), { _tag: 'MessageTooBig', size: 33, limit: 20, message: 'over maxMessageBytes' })
 })
 
 test.run()

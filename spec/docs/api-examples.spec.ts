@@ -1,7 +1,8 @@
 /**
  * The docs as a test: every ```ts block of the API reference, the guide and the client
- * guide is type-checked and run, the README's example is type-checked, and the reference
- * names every export of `twinport` and `twinport/client`. A block is a small ES module that
+ * guide is type-checked and run (the README's, in the layout it shows, by
+ * `readme-layout.spec.ts`), and the reference names every export of `twinport` and
+ * `twinport/client`. A block is a small ES module that
  * imports from `twinport` (or `twinport/core`, `twinport/client`) and checks what it claims
  * with `node:assert/strict`, so an example that drifts from the code fails here.
  *
@@ -10,63 +11,24 @@
  * and with the package name pointed at `lib/` by absolute path, to be imported in this
  * process, one after the other. The process's files are removed afterwards.
  */
-import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { pointAtLib, root, tsBlocks, typeCheck } from './doc-blocks.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const root = resolve(here, '..', '..')
 // One directory per process, so two suites running at once never share files.
 const tmp = join(here, '.tmp', String(process.pid))
 const apiPath = join(root, 'docs', 'api.md')
-// Pages whose ```ts blocks are complete programs, run and type-checked.
+// Pages whose ```ts blocks are complete programs, run and type-checked. The README's blocks
+// are type-checked in the file layout they show, by readme-layout.spec.ts.
 const pages = ['api.md', 'guide.md', 'client.md']
-// Pages whose ```ts blocks are type-checked only (the README's starts a server on 6001 for good).
-const checkedOnly = ['README.md']
-
-/** One fenced `ts` block: where it starts and the heading it sits under. */
-interface Block {
-  readonly line: number
-  readonly heading: string
-  readonly code: string
-}
-
-/** Every ```ts block of a Markdown text, with its line number and nearest heading. */
-const tsBlocks = (markdown: string): readonly Block[] => {
-  const lines = markdown.split('\n')
-  const blocks: Block[] = []
-  let heading = '(top)'
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string
-    if (/^#{1,6} /.test(line)) heading = line.replace(/^#+ /, '')
-    if (line.trim() !== '```ts') continue
-    const start = i
-    const body: string[] = []
-    for (i += 1; i < lines.length && (lines[i] as string).trim() !== '```'; i++) body.push(lines[i] as string)
-    blocks.push({ line: start + 1, heading, code: body.join('\n') })
-  }
-  return blocks
-}
-
-// `twinport`, `twinport/core` and `twinport/client` as the files they name in this checkout.
-const pointAtLib = (code: string): string =>
-  code
-    .replaceAll(`from 'twinport/otel'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'otel', 'index.ts')).href)}`)
-    .replaceAll(`from 'twinport/redis'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'redis', 'index.ts')).href)}`)
-    .replaceAll(`from 'twinport/core'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'core', 'index.ts')).href)}`)
-    .replaceAll(`from 'twinport/workers'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'workers', 'index.ts')).href)}`)
-    .replaceAll(`from 'twinport/fetch'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'fetch', 'index.ts')).href)}`)
-    .replaceAll(`from 'twinport/client/fallback'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'client', 'fallback.ts')).href)}`)
-    .replaceAll(`from 'twinport/client'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'client', 'index.ts')).href)}`)
-    .replaceAll(`from 'twinport'`, `from ${JSON.stringify(pathToFileURL(join(root, 'lib', 'index.ts')).href)}`)
 
 const markdown = readFileSync(apiPath, 'utf8')
 const blocks = tsBlocks(markdown)
 const pageBlocks = pages.map((page) => ({ page, blocks: tsBlocks(readFileSync(join(root, 'docs', page), 'utf8')) }))
-const readmeBlocks = checkedOnly.map((page) => ({ page, blocks: tsBlocks(readFileSync(join(root, page), 'utf8')) }))
 
 // The words of the prose's inline code spans (`runServer(options?)` names `runServer`).
 const codeWords = new Set([...markdown.matchAll(/`([^`\n]+)`/g)].flatMap((m) => (m[1] as string).match(/[A-Za-z_$][\w$]*/g) ?? []))
@@ -117,31 +79,11 @@ examples('docs :: every TypeScript block of the guide and the reference is a che
   }
 })
 
-// tsc over every block as written, with `twinport` and `twinport/core` mapped to lib/.
-const typeCheck = (dir: string): Promise<string> => {
-  const tsconfig = {
-    extends: join(root, 'tsconfig.json'),
-    compilerOptions: {
-      noEmit: true,
-      rootDir: root,
-      paths: { twinport: [join(root, 'lib', 'index.ts')], 'twinport/core': [join(root, 'lib', 'core', 'index.ts')], 'twinport/redis': [join(root, 'lib', 'redis', 'index.ts')], 'twinport/otel': [join(root, 'lib', 'otel', 'index.ts')], 'twinport/fetch': [join(root, 'lib', 'fetch', 'index.ts')], 'twinport/workers': [join(root, 'lib', 'workers', 'index.ts')], 'twinport/client/fallback': [join(root, 'lib', 'client', 'fallback.ts')] },
-    },
-    include: ['*.ts'],
-    exclude: [],
-  }
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig))
-  return new Promise((resolve) => {
-    execFile(join(root, 'node_modules', '.bin', 'tsc'), ['-p', dir], { cwd: dir, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve(error === null ? '' : `${stdout}${stderr}` || error.message),
-    )
-  })
-}
-
-examples('docs :: every example type-checks (guide, reference, README)', async () => {
+examples('docs :: every example type-checks (guide, reference, client guide)', async () => {
   const dir = join(tmp, 'check')
   mkdirSync(dir, { recursive: true })
   let count = 0
-  for (const { page, blocks: found } of [...pageBlocks, ...readmeBlocks]) {
+  for (const { page, blocks: found } of pageBlocks) {
     for (const block of found) {
       writeFileSync(join(dir, `${page.replace('.md', '')}-line-${block.line}.ts`), `${block.code}\n`)
       count += 1

@@ -109,13 +109,18 @@ export const decodeLine = <A extends FixtureRequest | FixtureMessage>(line: stri
 
 /** Splits a stream of text into lines: feed it chunks, it calls `line` for each whole one. */
 export const lineSplitter = (line: (text: string) => void): ((chunk: string) => void) => {
-  let rest = ''
+  // A line's pieces wait in a list until its newline comes: a line of megabytes (a batch of
+  // big broadcasts) is joined once, not copied and searched again with every chunk.
+  let pieces: string[] = []
   return (chunk) => {
-    rest += chunk
-    for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n')) {
-      const text = rest.slice(0, end)
-      rest = rest.slice(end + 1)
+    let from = 0
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', from)) {
+      pieces.push(chunk.slice(from, end))
+      const text = pieces.length === 1 ? (pieces[0] as string) : pieces.join('')
+      pieces = []
+      from = end + 1
       if (text !== '') line(text)
     }
+    if (from < chunk.length) pieces.push(chunk.slice(from))
   }
 }

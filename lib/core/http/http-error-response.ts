@@ -9,7 +9,7 @@
 import type { HttpError, UnsupportedContentEncoding, UnsupportedMediaType } from './http-error.js'
 import { errorResponse, json } from './response.js'
 import { withHeader } from './response-updates.js'
-import type { Response } from './types.js'
+import type { ErrorResponse } from './types.js'
 
 const describeMediaType = (error: UnsupportedMediaType): string =>
   `expected a JSON body (Content-Type: application/json), got ${error.contentType === '' ? 'no Content-Type' : error.contentType}`
@@ -18,7 +18,8 @@ const describeCoding = (error: UnsupportedContentEncoding): string =>
   `this route does not decode a body in the content coding ${error.coding}; send it in one of: ${error.accepted.join(', ')}`
 
 /**
- * The error's answer.
+ * The error's answer, typed `ErrorResponse` with the statuses the error can have (a
+ * `readJsonBody` Left gives 400 or 415), so the typed client counts it among the failures.
  *
  * @example
  * httpErrorResponse(invalidJson()) // 400 {"error":"invalid_json"}
@@ -27,9 +28,10 @@ const describeCoding = (error: UnsupportedContentEncoding): string =>
  * httpErrorResponse(unsupportedContentEncoding('compress', ['gzip', 'identity']))
  * // 415, Accept-Encoding: gzip, identity (RFC 9110 §12.5.3), {"error":"unsupported_content_encoding","message":"…"}
  */
-export const httpErrorResponse = (error: HttpError): Response =>
-  error._tag === 'UnsupportedMediaType'
+export const httpErrorResponse = <E extends HttpError>(error: E): ErrorResponse<E['status']> =>
+  // Each branch keeps the error's status; the type says which statuses this call can give.
+  (error._tag === 'UnsupportedMediaType'
     ? json({ error: error.reason, message: describeMediaType(error) }, error.status)
     : error._tag === 'UnsupportedContentEncoding'
       ? withHeader(json({ error: error.reason, message: describeCoding(error) }, error.status), 'Accept-Encoding', error.accepted.join(', '))
-      : errorResponse(error.status, error.reason)
+      : errorResponse(error.status, error.reason)) as ErrorResponse<E['status']>

@@ -2,7 +2,7 @@
  * The public API of the pure HTTP/1.1 core: parsing, Request, Response, serialisation and
  * CORS, multipart/form-data. Pure and portable: no node:* imports.
  */
-export type { Header, HttpRequest, Json, JsonResponse, Response, ResponseBody } from './types.js'
+export type { ErrorBody, ErrorResponse, Header, HttpRequest, Json, JsonResponse, JsonSafe, Response, ResponseBody } from './types.js'
 export * from './http-error.js'
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js'
 export { type HttpDecodeStep, type HttpNeedMore, type HttpResume, parseHttpRequest } from './parse-http-request.js'
@@ -23,6 +23,7 @@ export { isJsonMediaType, mediaType } from './parse-request-body.js'
 export {
   badRequest,
   download,
+  type ErrorHelper,
   errorResponse,
   forbidden,
   type HeaderInput,

@@ -20,9 +20,11 @@ export const withStatus = (res: Response, status: number): Response => ({ ...res
  * @example
  * withHeader(text('hi'), 'Cache-Control', 'no-store')
  */
-export const withHeader = (res: Response, name: string, value: string): Response => {
+export const withHeader = <R extends Response>(res: R, name: string, value: string): R => {
   const lower = name.toLowerCase()
   const clean = sanitizeHeaderText(value)
+  // Headers and content type are not in a response's type-level marks (`JsonResponse`'s data
+  // and status), so the result keeps the type it was given.
   if (lower === 'content-type') return { ...res, contentType: clean }
   if (isDerivedHeader(lower)) return res
   const others = res.headers.filter(([n]) => n.toLowerCase() !== lower)
@@ -30,7 +32,7 @@ export const withHeader = (res: Response, name: string, value: string): Response
 }
 
 /** The response with one more header line, keeping those of the same name (`Set-Cookie`). */
-export const appendHeader = (res: Response, name: string, value: string): Response => {
+export const appendHeader = <R extends Response>(res: R, name: string, value: string): R => {
   const lower = name.toLowerCase()
   if (lower === 'content-type' || isDerivedHeader(lower)) return withHeader(res, name, value)
   return { ...res, headers: [...res.headers, [sanitizeHeaderText(name), sanitizeHeaderText(value)]] }

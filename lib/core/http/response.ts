@@ -9,7 +9,7 @@
  */
 import { APPLICATION_JSON, defaultContentType, OCTET_STREAM, TEXT_HTML, TEXT_PLAIN } from './content-types.js'
 import { type HeaderInput, normalizeHeaders, sanitizeHeaderText } from './normalize-headers.js'
-import type { Json, JsonResponse, Response, ResponseBody } from './types.js'
+import type { ErrorResponse, Json, JsonResponse, JsonSafe, Response, ResponseBody } from './types.js'
 
 export type { HeaderInput } from './normalize-headers.js'
 
@@ -33,13 +33,19 @@ export const response = (body?: ResponseBody, status = 200, headers: HeaderInput
  * A JSON response. A string is encoded as a JSON string (`json('hi')` sends `"hi"`), so the
  * stored body of a string is its JSON text; other data is kept as given and encoded when sent.
  * Its type remembers the data's type and the status (`JsonResponse<T, S>`), for typed clients.
+ * The data may be typed by a `type` or an `interface`; what cannot be sent as JSON (a
+ * function, a bigint, `unknown`) is a type error (`JsonSafe<T>`). (The bound on `T` keeps
+ * the inference of before: `json({ n: 1 })` is a `JsonResponse<{ n: number }>`.)
  *
  * @example
  * json({ ok: true }).contentType // 'application/json'
+ * interface Room { name: string; members: number }
+ * const room: Room = { name: 'lobby', members: 2 }
+ * json(room, 201).status // 201
  */
-export const json = <T extends Json, S extends number = 200>(data: T, status: S = 200 as S, headers: HeaderInput = {}): JsonResponse<T, S> =>
-  // `build` keeps the status it is given.
-  build(typeof data === 'string' ? JSON.stringify(data) : data, status, headers, APPLICATION_JSON) as JsonResponse<T, S>
+export const json = <T extends null | boolean | number | string | object, S extends number = 200>(data: T & JsonSafe<T>, status: S = 200 as S, headers: HeaderInput = {}): JsonResponse<T, S> =>
+  // `JsonSafe<T>` admits only what JSON.stringify sends as data, so the value is Json; `build` keeps the status.
+  build(typeof data === 'string' ? JSON.stringify(data) : (data as Json), status, headers, APPLICATION_JSON) as JsonResponse<T, S>
 
 /** An HTML response (`text/html; charset=utf-8`). */
 export const html = (markup: string, status = 200, headers: HeaderInput = {}): Response =>
@@ -96,19 +102,29 @@ export const download = (
 }
 
 /**
- * An error response with the body `{"error": text}` (DESIGN §5).
+ * An error response with the body `{"error": text}` (DESIGN §5). Its type (`ErrorResponse`)
+ * keeps the status and marks it an error, so a typed client never takes it for a result.
  *
  * @example
  * errorResponse(409, 'room_exists').body // { error: 'room_exists' }
  */
-export const errorResponse = (status: number, message: string, headers: HeaderInput = {}): Response =>
-  build({ error: message }, status, headers, APPLICATION_JSON)
+export const errorResponse = <S extends number>(status: S, message: string, headers: HeaderInput = {}): ErrorResponse<S> =>
+  // `build` keeps the status it is given.
+  build({ error: message }, status, headers, APPLICATION_JSON) as ErrorResponse<S>
 
-// Error helpers: a string becomes `{"error": string}`, any other data is sent as JSON as is.
-const errorHelper =
-  (status: number, fallback: string) =>
-  (data: Json = fallback, headers: HeaderInput = {}): Response =>
-    typeof data === 'string' ? errorResponse(status, data, headers) : build(data, status, headers, APPLICATION_JSON)
+/**
+ * An error helper of one status: a string (or nothing: the status's text) becomes
+ * `{"error": string}`, any other data is sent as JSON as is (and typed as given).
+ */
+export interface ErrorHelper<S extends number> {
+  (message?: string, headers?: HeaderInput): ErrorResponse<S>
+  <T extends null | boolean | number | object>(data: T & JsonSafe<T>, headers?: HeaderInput): ErrorResponse<S, T>
+}
+
+const errorHelper = <S extends number>(status: S, fallback: string): ErrorHelper<S> =>
+  // Both call forms are this one function; the interface tells the data's type apart.
+  ((data: Json = fallback, headers: HeaderInput = {}): Response =>
+    typeof data === 'string' ? errorResponse(status, data, headers) : build(data, status, headers, APPLICATION_JSON)) as ErrorHelper<S>
 
 /** 404; a string becomes `{"error": string}` (default `"Not Found"`). */
 export const notFound = errorHelper(404, 'Not Found')

@@ -34,6 +34,29 @@ export interface HttpRequest {
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json }
 
 /**
+ * `T` where it can be sent as JSON, with `never` at each place that cannot: a function, a
+ * symbol, a bigint, `undefined` outside an optional property, `unknown`. Unlike `Json` it takes
+ * a value typed by an `interface` (which has no index signature): `json(data)` takes a `T`
+ * that fits `JsonSafe<T>`.
+ *
+ * @example
+ * interface User { name: string; tags: string[] }
+ * type Ok = JsonSafe<User> // { name: string; tags: string[] }
+ * type No = JsonSafe<{ at: () => number }> // { at: never }
+ */
+export type JsonSafe<T> = unknown extends T
+  ? never
+  : T extends Json
+    ? T
+    : T extends undefined | bigint | symbol | ((...args: never[]) => unknown)
+      ? never
+      : T extends readonly unknown[]
+        ? { readonly [I in keyof T]: JsonSafe<T[I]> }
+        : T extends object
+          ? { [K in keyof T]: K extends string ? JsonSafe<T[K]> : never }
+          : never
+
+/**
  * A response body as set by the application: text, bytes, data that is sent as JSON
  * (any array or object; `null` means no body), or a body produced over time (`stream(...)`).
  */
@@ -58,4 +81,21 @@ export interface JsonResponse<T, S extends number = number> extends Response {
   readonly status: S
   /** Type-level only, never set at run time: the JSON data of the body. */
   readonly '~json'?: T
+}
+
+/** The body of an error answer (DESIGN §5): `{"error": text}`, sometimes with a `message`. */
+export interface ErrorBody {
+  readonly error: string
+  readonly message?: string
+}
+
+/**
+ * What `errorResponse(status, text)`, `httpErrorResponse(error)` and the error helpers
+ * (`notFound`, `badRequest`, …) return: a `JsonResponse` (of an `ErrorBody` unless the helper
+ * was given other data) whose type says it is an error whatever its status, so the typed HTTP
+ * client never takes it for a result (it rejects with it). Nothing changes at run time.
+ */
+export interface ErrorResponse<S extends number = number, T = ErrorBody> extends JsonResponse<T, S> {
+  /** Type-level only, never set at run time. */
+  readonly '~error'?: true
 }

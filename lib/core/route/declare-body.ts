@@ -15,6 +15,8 @@ import type { HttpRoute } from './route.js'
  */
 export const declareBody =
   <Body>() =>
-  <Method extends string, Path extends string, Result>(route: HttpRoute<Method, Path, Result>): HttpRoute<Method, Path, Result, Body> =>
+  <Method extends string, Path extends string, Result, Answers = unknown>(
+    route: HttpRoute<Method, Path, Result, unknown, Answers>,
+  ): HttpRoute<Method, Path, Result, Body, Answers> =>
     // Only the type-level `~body` differs, and it is never set.
-    route as HttpRoute<Method, Path, Result, Body>
+    route as HttpRoute<Method, Path, Result, Body, Answers>

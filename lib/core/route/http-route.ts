@@ -21,6 +21,9 @@ const DEFAULT_BODY_TYPES: readonly BodyType[] = Object.freeze(['json'] as const)
 /** The JSON body a client sends to a route declared with options `O`: the body schema's input. */
 type BodyOf<O> = O extends { readonly body: infer B } ? (B extends Schema ? SchemaInput<B> : unknown) : unknown
 
+/** The `responses` a route declared with options `O`, as given (status → schema); `unknown` when none. */
+type ResponsesOf<O> = O extends { readonly responses: infer D } ? D : unknown
+
 /** Options without input schemas: the overloads whose handler has no `req.input`. */
 type NoSchemas = { readonly params?: undefined; readonly query?: undefined; readonly headers?: undefined }
 
@@ -48,7 +51,7 @@ const guarded = (
  * Handles `method` on `path`; `{name}` segments are params, URL-decoded, typed from the path.
  * The method is upper-cased (`'get'` registers `GET`); the path is checked by `compileRoutes`.
  * The route's type keeps the method, the path and the handler's return type, for the typed
- * HTTP client of `twinport/client`. Options between the path and the handler say how the
+ * HTTP client of `twinport/client` (and the declared `responses`, which type its failures). Options between the path and the handler say how the
  * body is taken: `{ maxBody }` for a limit of the route's own, `{ body: 'stream' }` to read
  * it as it arrives (`req.body` is then a `BodyStream`).
  *
@@ -75,24 +78,24 @@ export function httpRoute<Method extends string, Path extends string, R>(
   path: Path,
   handler: HttpHandler<PathParams<Path>, R>,
 ): HttpRoute<Uppercase<Method>, Path, R>
-export function httpRoute<Method extends string, Path extends string, R>(
+export function httpRoute<Method extends string, Path extends string, const O extends HttpRouteOptions & { readonly body: 'stream' } & NoSchemas, R>(
   method: Method,
   path: Path,
-  options: HttpRouteOptions & { readonly body: 'stream' } & NoSchemas,
+  options: O,
   handler: StreamHttpHandler<PathParams<Path>, R>,
-): HttpRoute<Uppercase<Method>, Path, R>
-export function httpRoute<Method extends string, Path extends string, R>(
+): HttpRoute<Uppercase<Method>, Path, R, unknown, ResponsesOf<O>>
+export function httpRoute<Method extends string, Path extends string, const O extends HttpRouteOptions & { readonly body?: 'buffer' } & NoSchemas, R>(
   method: Method,
   path: Path,
-  options: HttpRouteOptions & { readonly body?: 'buffer' } & NoSchemas,
+  options: O,
   handler: HttpHandler<PathParams<Path>, R>,
-): HttpRoute<Uppercase<Method>, Path, R>
+): HttpRoute<Uppercase<Method>, Path, R, unknown, ResponsesOf<O>>
 export function httpRoute<Method extends string, Path extends string, const O extends HttpInputOptions, R>(
   method: Method,
   path: Path,
   options: O,
   handler: InputHttpHandler<PathParams<Path>, DecodedInput<O>, R, StreamedOf<O>>,
-): HttpRoute<Uppercase<Method>, Path, R, BodyOf<O>>
+): HttpRoute<Uppercase<Method>, Path, R, BodyOf<O>, ResponsesOf<O>>
 export function httpRoute<Method extends string, Path extends string, R>(
   method: Method,
   path: Path,

@@ -16,7 +16,7 @@ export type MountedPath<Prefix extends string, Path extends string> = Path exten
 
 /** A route as `mount(prefix, ...)` leaves it: HTTP routes under the prefix, others unchanged. */
 export type Mounted<Prefix extends string, R extends Route> =
-  R extends HttpRoute<infer M, infer P, infer Result, infer Body> ? HttpRoute<M, MountedPath<Prefix, P>, Result, Body> : R
+  R extends HttpRoute<infer M, infer P, infer Result, infer Body, infer Answers> ? HttpRoute<M, MountedPath<Prefix, P>, Result, Body, Answers> : R
 
 /**
  * Prefixes every HTTP route path with `prefix` (`'/api'` + `'/users'` = `'/api/users'`;

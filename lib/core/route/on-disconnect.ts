@@ -1,4 +1,5 @@
 /** `onDisconnect`: a handler run when a WebSocket client has gone (seed §2.6, §6). Pure and portable. */
+import type { AnyClientData } from './client-data.js'
 import type { LifecycleHandler, OnDisconnectRoute } from './route.js'
 
 /**
@@ -7,4 +8,8 @@ import type { LifecycleHandler, OnDisconnectRoute } from './route.js'
  * @example
  * const bye = onDisconnect((ctx) => ctx.broadcast('left', { id: ctx.clientId }))
  */
-export const onDisconnect = (handler: LifecycleHandler): OnDisconnectRoute => ({ _tag: 'OnDisconnect', handler })
+export function onDisconnect<Data extends object = AnyClientData>(handler: LifecycleHandler<Data>): OnDisconnectRoute
+// A context typed with the application's client data is the application's promise (see `socketOn`).
+export function onDisconnect(handler: LifecycleHandler): OnDisconnectRoute {
+  return { _tag: 'OnDisconnect', handler }
+}

@@ -6,6 +6,7 @@
 import type { DecompressOption } from '../http/decompress/plan-decoding.js'
 import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
+import type { AnyClientData } from './client-data.js'
 import type { BodyType, DeclaredResponses, HttpInputSchemas } from './http-input.js'
 import type { RouteParams } from './path-params.js'
 import type { RawMessage } from './raw-message.js'
@@ -14,18 +15,19 @@ import type { SocketContext } from './socket-context.js'
 
 /**
  * An event handler: its return value (or what its promise resolves to) is the ack. `R` is
- * that return type, kept so a typed client can tell what a request resolves to.
+ * that return type, kept so a typed client can tell what a request resolves to; `Data` the
+ * client data its context reads and writes (see `SocketContext`).
  */
-export type EventHandler<A, R = unknown> = (data: A, ctx: SocketContext) => R
+export type EventHandler<A, R = unknown, Data extends object = AnyClientData> = (data: A, ctx: SocketContext<Data>) => R
 
 /** A connect or disconnect handler; its return value is ignored (a promise is awaited). */
-export type LifecycleHandler = (ctx: SocketContext) => unknown
+export type LifecycleHandler<Data extends object = AnyClientData> = (ctx: SocketContext<Data>) => unknown
 
 /** What a raw handler may answer: a message, text, bytes, or nothing. */
 export type RawReply = RawMessage | string | Uint8Array | undefined | void
 
 /** A raw message handler; a returned value is sent back to the same client. */
-export type RawHandler = (message: RawMessage, ctx: SocketContext) => RawReply | Promise<RawReply>
+export type RawHandler<Data extends object = AnyClientData> = (message: RawMessage, ctx: SocketContext<Data>) => RawReply | Promise<RawReply>
 
 /**
  * An HTTP handler: returns a `Response`, a plain value (sent with `json`), or a promise of
@@ -99,10 +101,11 @@ export interface OnMessageRoute {
 
 /**
  * `httpRoute(method, path, handler)`. The type parameters are for the typed HTTP client
- * only: the method and path as literals, the handler's return type, and the JSON body a
- * client sends (see `declareBody`). `HttpRoute` alone (all defaults) is any HTTP route.
+ * only: the method and path as literals, the handler's return type, the JSON body a
+ * client sends (see `declareBody`) and the declared `responses`. `HttpRoute` alone (all
+ * defaults) is any HTTP route.
  */
-export interface HttpRoute<Method extends string = string, Path extends string = string, Result = unknown, Body = unknown> {
+export interface HttpRoute<Method extends string = string, Path extends string = string, Result = unknown, Body = unknown, Answers = unknown> {
   readonly _tag: 'HttpRoute'
   /** Upper-case method token, e.g. `GET`. */
   readonly method: Method
@@ -123,6 +126,8 @@ export interface HttpRoute<Method extends string = string, Path extends string =
   readonly responses?: DeclaredResponses
   /** Type-level only, never set at run time: the JSON body clients send (`declareBody`). */
   readonly '~body'?: Body
+  /** Type-level only, never set at run time: the declared `responses`, status → schema, as given. */
+  readonly '~responses'?: Answers
 }
 
 /** Any route. */

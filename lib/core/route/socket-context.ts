@@ -9,6 +9,7 @@ import type { AdminView } from '../metrics/admin-snapshot.js'
 import type { RateLimiter } from '../limit/rate-limiter.js'
 import type { Presence, PresenceOptions } from '../presence/presence.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from './client-answer.js'
+import type { AnyClientData, ClientDataAccess } from './client-data.js'
 import type { RawMessage } from './raw-message.js'
 
 /** Where a broadcast goes: everyone, a namespace, or a room of a namespace, minus one client. */
@@ -31,8 +32,13 @@ export interface DisconnectOptions {
   readonly reason?: string
 }
 
-/** The per-client operations a WebSocket handler may call (seed §2.11 SocketController). */
-export interface SocketContext {
+/**
+ * The per-client operations a WebSocket handler may call (seed §2.11 SocketController).
+ * `Data` is the application's client data (`setClientData`/`getClientData`, see
+ * {@link ClientDataAccess}); a handler states it by its context's type,
+ * `(data, ctx: SocketContext<Session>) => …`, and the route builders take it from there.
+ */
+export interface SocketContext<Data extends object = AnyClientData> extends ClientDataAccess<Data> {
   /** The id of the client whose message or connection is being handled. */
   readonly clientId: number
   /** The upgrade request that opened this connection (path, query, headers such as Origin). */
@@ -64,10 +70,6 @@ export interface SocketContext {
   requestClient<A = unknown>(clientId: number, event: string, data?: unknown, options?: ClientRequestOptions): Promise<ClientAnswer<A>>
   /** Asks every client of a room on this node; one answer (or reason) per client, in room order. */
   requestRoom<A = unknown>(room: string, event: string, data?: unknown, options?: RoomRequestOptions): Promise<readonly ClientAnswer<A>[]>
-  /** Stores a value for this client. */
-  setClientData(key: string, value: unknown): void
-  /** Reads one stored value of this client, or all of them (a record) without a key. */
-  getClientData(key?: string): unknown
   /** The address of the client's peer as the socket saw it; `undefined` where the server has none. */
   readonly remoteAddress?: string | undefined
   /** The server's rate limiter (`rateLimit` events use it); absent outside a server: no limit. */

@@ -2,6 +2,7 @@
  * `socketOn`: the route of a named WebSocket event, with or without a schema: an io-ts codec
  * or any Standard Schema (seed §2.6 `SocketOn`). Pure and portable: no node:* imports.
  */
+import type { AnyClientData } from './client-data.js'
 import type { EventHandler, SocketOnRoute } from './route.js'
 import type { Schema, SchemaOutput } from './schema.js'
 
@@ -17,17 +18,23 @@ import type { Schema, SchemaOutput } from './schema.js'
  * const join = socketOn('join', t.type({ room: t.string }), ({ room }, ctx) => ctx.joinRoom(room))
  * const move = socketOn('move', z.object({ x: z.number() }), ({ x }) => x * 2)
  */
-export function socketOn<Name extends string, R>(event: Name, handler: EventHandler<unknown, R>): SocketOnRoute<Name, unknown, R>
-export function socketOn<Name extends string, S extends Schema, R>(
+export function socketOn<Name extends string, R, Data extends object = AnyClientData>(
+  event: Name,
+  handler: EventHandler<unknown, R, Data>,
+): SocketOnRoute<Name, unknown, R>
+export function socketOn<Name extends string, S extends Schema, R, Data extends object = AnyClientData>(
   event: Name,
   codec: S,
-  handler: EventHandler<SchemaOutput<S>, R>,
+  handler: EventHandler<SchemaOutput<S>, R, Data>,
 ): SocketOnRoute<Name, SchemaOutput<S>, R>
 export function socketOn<A>(
   event: string,
   codecOrHandler: Schema<A> | EventHandler<unknown>,
   maybeHandler?: EventHandler<A>,
 ): SocketOnRoute {
+  // A handler typed with the application's client data (`SocketContext<Session>`) is the
+  // application's promise about what its contexts hold, as `clientDataOf` is; at run time
+  // every context is the same record.
   if (typeof codecOrHandler === 'function') return { _tag: 'SocketOn', event, codec: undefined, handler: codecOrHandler }
   const handler = maybeHandler as EventHandler<A>
   // Dispatch only calls the handler with what `codec` produced, so the value is an A.

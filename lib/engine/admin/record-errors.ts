@@ -61,8 +61,9 @@ export const recordingLogger = (logger: Logger, ring: ErrorRing, now: () => numb
  */
 export const recordingInstrumentation = (inner: Instrumentation, ring: ErrorRing, now: () => number): Instrumentation => {
   if (!inner.active) return inner
-  // Every other member (present or added later) is the inner one's, through the prototype.
-  const recording: Instrumentation = Object.create(inner) as Instrumentation
+  // Every other member is the inner one's: copied from a plain object (the hot paths' calls
+  // stay own-property reads), reached through the prototype otherwise (a class's methods).
+  const recording: Instrumentation = Object.getPrototypeOf(inner) === Object.prototype ? { ...inner } : (Object.create(inner) as Instrumentation)
   return Object.assign(recording, {
     eventSettled: (event: string, end: EventEnd, code: string | undefined, started: number): void => {
       if (end === 'error') ring.push({ at: now(), kind: 'event', message: `${code ?? 'error'} (event ${event})` })

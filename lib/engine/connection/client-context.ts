@@ -109,7 +109,7 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
     return (key, value) => this.ops.setClientData(this.id, key, value)
   }
   get getClientData(): SocketContext['getClientData'] {
-    return (key) => this.ops.getClientData(this.id, key)
+    return (key?: string) => this.ops.getClientData(this.id, key)
   }
 }
 

@@ -466,15 +466,16 @@ export class HttpConnection<S> implements ExchangeOwner {
     this.shared.hold(this.socket)
     const early = this.route
     void answer.then((res) => {
+      // One clock read for the answer's Date header and its end (the metrics).
+      const now = this.shared.timers.now()
       if (instrumentation.active) {
         const late = this.lateRoutes?.get(exchange)
         if (late !== undefined) this.lateRoutes?.delete(exchange)
-        instrumentation.requestAnswered(request.method, early ?? late, res.status, started, this.shared.timers.now())
+        instrumentation.requestAnswered(request.method, early ?? late, res.status, started, now)
         if (this.traces !== undefined) this.traces.delete(exchange)
       }
       // Answered by the connection already (413 mid-body), or the client is gone.
       if (slot.settled === true || this.gone) return
-      const now = this.shared.timers.now()
       // Answered before its body's end (a middleware's 401, a handler that did not read it):
       // the answer says the connection closes, and it does once the answer is out.
       const keep = keepAlive && (this.intake === undefined || this.intake.exchange !== exchange)

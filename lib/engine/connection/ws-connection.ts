@@ -53,6 +53,8 @@ import type { TimerId } from '../platform.js'
 import type { DeflateHost, Inflated, WsDeflate } from '../deflate/ws-deflate.js'
 import type { WsShared } from './ws-shared.js'
 import { reportOutcome, withTrace } from '../instrumentation/instrumentation.js'
+import type { TraceContext } from '../../core/trace/trace-context.js'
+import { upgradeTrace } from '../../core/trace/upgrade-trace.js'
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 type TextMessage = RawMessage & { readonly _tag: 'Text' }
@@ -120,8 +122,10 @@ interface Rare {
   assembly: AssemblyState
   peerCloseCode: number | undefined
   closeTimer: TimerId | undefined
+  // The trace the connection was opened in (its upgrade's): `undefined` until read, `null` for none.
+  linkTrace: TraceContext | null | undefined
 }
-const rare = (): Rare => ({ session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: undefined, closeTimer: undefined })
+const rare = (): Rare => ({ session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: undefined, closeTimer: undefined, linkTrace: undefined })
 
 export class WsConnection<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
@@ -402,7 +406,7 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
 
   private checkPartial(chunk: Uint8Array): void {
     const partial = this.partial as PartialText
-    const checked = continuePartialText(partial, chunk.length > partial.remaining ? chunk.subarray(0, partial.remaining) : chunk)
+    const checked = continuePartialText(partial, chunk.length > partial.remaining ? chunk.subarray(0, partial.remaining) : chunk, this.shared.masker)
     if (E.isLeft(checked)) return this.fail(checked.left)
     this.partial = checked.right
   }
@@ -437,10 +441,10 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
         if (at === end || io.isClosed(this.socket)) break
       }
       const rest = plainFrom(bytes, at)
-      const step = decodeFrame(rest, frameLimits)
+      const step = decodeFrame(rest, frameLimits, this.shared.masker)
       if (E.isLeft(step)) return this.fail(step.left)
       if (step.right._tag === 'NeedMore') {
-        const partial = startPartialText(rest, this.assembly)
+        const partial = startPartialText(rest, this.assembly, this.shared.masker)
         if (partial !== undefined && E.isLeft(partial)) return this.fail(partial.left)
         this.partial = partial?.right
         this.keep(rest)
@@ -633,7 +637,9 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
       session.remember(id as EventId, PENDING)
     }
     this.waiting = true
-    const started = instrumentation.active ? instrumentation.eventStarted(event, envelope.right.trace) : 0
+    // An event without a trace of its own continues the connection's (its upgrade's), when tracing.
+    const parent = instrumentation.tracing ? (envelope.right.trace ?? this.linkTrace()) : undefined
+    const started = instrumentation.active ? instrumentation.eventStarted(event, parent) : 0
     const ctx = instrumentation.tracing ? withTrace(this.ctx, instrumentation.traceOf(started)) : this.ctx
     void dispatchEvent(compiled, envelope.right, ctx, { middleware: this.shared.wsMiddleware, onError }).then((outcome) => {
       if (instrumentation.active) reportOutcome(instrumentation, event, outcome, started)
@@ -644,6 +650,13 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
       }
       if (text !== undefined) this.sendText(text)
     })
+  }
+
+  // The trace of the upgrade request (headers, else the query: a browser's), read once.
+  private linkTrace(): TraceContext | undefined {
+    const more = (this.more ??= rare())
+    if (more.linkTrace === undefined) more.linkTrace = upgradeTrace(this.ctx.request) ?? null
+    return more.linkTrace ?? undefined
   }
 
   private afterRaw(outcome: RawOutcome): void {

@@ -3,7 +3,11 @@
  * `attach` to a Node server, `toFetch`): which requests the route table takes, how a route
  * takes its body, and the answer, through the same compiled routes, middleware, CORS and
  * error answers as the standalone server's connections (`dispatchHttp`). Nothing here is a
- * second router: it is the engine's own dispatch, reached without a socket.
+ * second router: it is the engine's own dispatch, reached without a socket. A post to an event
+ * stream's session (`ssePostRoute`) goes where the standalone server sends it: to the stream
+ * that holds the session, on another node through the cluster adapter when none here does.
+ * Each request is told to the server's instrumentation as a connection's are (its metrics,
+ * its span with the `traceparent` it carried, `req.trace`).
  *
  * Portable: no node:* imports, no Buffer.
  */
@@ -13,6 +17,9 @@ import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
 import { dispatchHttp, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
 import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
+import { type EventPostBody, isEventPost } from '../../core/sse/event-post.js'
+import type { TraceContext } from '../../core/trace/trace-context.js'
+import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 /** How a route takes its body: streamed or read whole, within which limit. */
 export interface EmbeddedBodyPlan {
@@ -30,7 +37,11 @@ export interface EmbeddedHttp {
   claims(method: string, path: string): boolean
   /** How the route of `method` and `path` takes its body. */
   planOf(method: string, path: string): EmbeddedBodyPlan
-  /** The answer: middleware, CORS, route; never rejects (a thrown error is a logged 500). */
+  /**
+   * The answer: middleware, CORS, route; never rejects (a thrown error is a logged 500). A post
+   * to an event stream's session is delivered before it is answered (202; 404 when no stream of
+   * the cluster holds the session; 403 for an origin the server refuses), as by `runServer`.
+   */
   respond(request: HttpRequest, owner: ExchangeOwner): Promise<Response>
   /** An answer's JSON body could not be encoded (500 `unserializable_body` went out): logged with the route. */
   onUnserializable(request: HttpRequest, error: unknown): void
@@ -48,15 +59,51 @@ export interface EmbeddedHttpDeps {
   readonly maxBody: number
   readonly logger: Logger
   readonly draining: () => boolean
+  /** Delivers a post to an event stream's session (`SseShared.post`): here, or through the cluster. */
+  readonly post: (body: EventPostBody) => Response | Promise<Response>
+  /** The server's instrumentation (metrics, tracer); absent: none. */
+  readonly instrumentation?: Instrumentation
+  /** The engine's clock (ms): a request's start and end for the metrics. */
+  readonly now?: () => number
+}
+
+// The host's owner of one exchange, also keeping its route (the metrics' label) and its span.
+class Instrumented implements ExchangeOwner {
+  route: string | undefined = undefined
+  constructor(
+    private readonly owner: ExchangeOwner,
+    private readonly trace: TraceContext | undefined,
+  ) {}
+  signalOf(exchange: number): AbortSignal {
+    return this.owner.signalOf(exchange)
+  }
+  bodyOf(exchange: number): ReturnType<ExchangeOwner['bodyOf']> {
+    return this.owner.bodyOf(exchange)
+  }
+  routed(exchange: number, route: string): void {
+    this.route = route
+    this.owner.routed?.(exchange, route)
+  }
+  remoteAddress(): string | undefined {
+    return this.owner.remoteAddress?.()
+  }
+  traceOf(exchange: number): TraceContext | undefined {
+    return this.trace ?? this.owner.traceOf?.(exchange)
+  }
 }
 
 /**
  * @example
- * const http = createEmbeddedHttp({ compiled, dispatch, planOf, maxBody, logger, draining })
+ * const http = createEmbeddedHttp({ compiled, dispatch, planOf, maxBody, logger, draining, post })
  * if (http.claims('GET', '/hello')) await http.respond(request, owner)
  */
 export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
-  const { compiled, dispatch, logger } = deps
+  const { compiled, dispatch, logger, post } = deps
+  const instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
+  const now = deps.now ?? ((): number => 0)
+  // The answer, with a post to an event stream's session delivered to where that session is.
+  const answerOf = (request: HttpRequest, owner: ExchangeOwner): Promise<Response> =>
+    dispatchHttp(compiled, request, dispatch, owner, 0).then((answer) => (isEventPost(answer.body) ? post(answer.body) : answer))
   // Its own memo: the host's requests are matched here, then dispatched with the server's.
   const memo = createRouteMemo()
   const whole: EmbeddedBodyPlan = { stream: false, maxBody: deps.maxBody }
@@ -66,7 +113,14 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
       return match._tag === 'RouteFound' || match._tag === 'MalformedParam' || (match._tag === 'MethodNotAllowed' && method === 'OPTIONS')
     },
     planOf: (method, path) => deps.planOf(method, path) ?? whole,
-    respond: (request, owner) => dispatchHttp(compiled, request, dispatch, owner, 0),
+    respond: async (request, owner) => {
+      if (!instrumentation.active) return answerOf(request, owner)
+      const started = instrumentation.requestStarted(request.method, now(), request)
+      const tracked = new Instrumented(owner, instrumentation.tracing ? instrumentation.traceOf(started) : undefined)
+      const answer = await answerOf(request, tracked)
+      instrumentation.requestAnswered(request.method, tracked.route, answer.status, started, now())
+      return answer
+    },
     onUnserializable: (request, error) =>
       logger.error('the answer to {method} {path} is not JSON: {reason}', { method: request.method, path: request.path, reason: error instanceof Error ? error.message : String(error) }),
     onStreamFailed: (request, error) => logger.exception(error, { method: request.method, path: request.path, phase: 'streamed answer' }),

@@ -49,10 +49,13 @@ export interface Instrumentation {
    * The request's answer is ready to leave (its head, for a streamed answer): `route` is the
    * matched route's path template (`/users/{id}`), `undefined` when no route matched. `ended`
    * is the engine's clock then (ms); absent for an answer given while its chunk is handled:
-   * its end is the time of the next `settle`.
+   * its end is the end of the I/O turn that saw the next `settle` (an implementation may take it there).
    */
   requestAnswered(method: string, route: string | undefined, status: number, started: number, ended?: number): void
-  /** The chunk is handled: the answers given without an end time left now (one clock read for all of them). */
+  /**
+   * The chunk is handled: the answers given without an end time are out. The metrics time them
+   * at the end of the I/O turn (one clock read for every connection's answers of the turn).
+   */
   settle(): void
   /**
    * An event envelope from a WebSocket or event-stream client is dispatched to its route;

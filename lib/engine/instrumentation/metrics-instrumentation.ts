@@ -4,8 +4,10 @@
  * event name of the route table, plus `_unknown`), and the last request's method and route
  * are remembered, so a request like the one before (keep-alive, pipelined) costs no Map read:
  * two comparisons, a few additions, and a share of one histogram search (the answers of a
- * chunk, timed together, are counted together). No allocation. Must not import `node:*`,
- * Buffer or process.
+ * turn, timed together, are counted together). No clock read per request: a request starts at
+ * the time its chunk came (read by the engine anyway), and the answers given while chunks are
+ * handled end at one clock read per I/O turn (`afterIo`), shared by every connection of the
+ * server. No allocation. Must not import `node:*`, Buffer or process.
  */
 import type { CounterSeries } from '../../core/metrics/counter.js'
 import type { GaugeSeries } from '../../core/metrics/gauge.js'
@@ -28,16 +30,46 @@ interface EventSeries {
 
 const END_INDEX: Readonly<Record<EventEnd, 0 | 1 | 2>> = Object.freeze({ ack: 0, no_reply: 1, error: 2 })
 
+// Answers kept for their turn's end at most: past it they are timed at once (one clock read for
+// them all), so a long synchronous run (a benchmark loop) holds a bounded table.
+const MAX_PENDING = 4096
+
 /**
  * The metrics side of the engine's instrumentation: `events` are the event names of the route
  * table (any other is counted as `_unknown`); `clock` answers seconds with sub-millisecond
- * resolution where the runtime has it.
+ * resolution where the runtime has it; `engineClock` is the engine's (ms), and `afterIo` runs
+ * its argument at the end of the current I/O turn (the engine's `Timers.afterIo`).
  */
-export const metricsInstrumentation = (metrics: ServerMetrics, events: ReadonlySet<string>, clock: () => number, engineClock: () => number): Instrumentation => {
-  // Answers given while their chunk was handled, observed at the chunk's end (`settle`).
+export const metricsInstrumentation = (
+  metrics: ServerMetrics,
+  events: ReadonlySet<string>,
+  clock: () => number,
+  engineClock: () => number,
+  afterIo: (run: () => void) => void,
+): Instrumentation => {
+  // Answers given while their chunk was handled, observed at the end of the turn (`settle`).
   const pendingSeries: HistogramSeries[] = []
   const pendingStart: number[] = []
   let pending = 0
+  let scheduled = false
+  // Times what is pending with one clock read. Runs of one series and one start (pipelined
+  // requests of one chunk, or requests that came in the same millisecond) count as one
+  // observation of n.
+  const observePending = (): void => {
+    scheduled = false
+    if (pending === 0) return
+    const now = engineClock()
+    let i = 0
+    while (i < pending) {
+      const series = pendingSeries[i] as HistogramSeries
+      const start = pendingStart[i] as number
+      let j = i + 1
+      while (j < pending && pendingSeries[j] === series && pendingStart[j] === start) j++
+      series.observeMany(Math.max(0, now - start) / 1000, j - i)
+      i = j
+    }
+    pending = 0
+  }
   // route → method → status class index → series
   const byRoute = new Map<string, Map<string, HistogramSeries[]>>()
   const active = new Map<string, GaugeSeries>()
@@ -113,18 +145,10 @@ export const metricsInstrumentation = (metrics: ServerMetrics, events: ReadonlyS
     },
     settle: () => {
       if (pending === 0) return
-      const now = engineClock()
-      // Runs of one series and one start (pipelined requests of one chunk) count as one observation of n.
-      let i = 0
-      while (i < pending) {
-        const series = pendingSeries[i] as HistogramSeries
-        const start = pendingStart[i] as number
-        let j = i + 1
-        while (j < pending && pendingSeries[j] === series && pendingStart[j] === start) j++
-        series.observeMany(Math.max(0, now - start) / 1000, j - i)
-        i = j
-      }
-      pending = 0
+      if (pending >= MAX_PENDING) return observePending()
+      if (scheduled) return
+      scheduled = true
+      afterIo(observePending)
     },
     eventStarted: (event) => {
       eventOf(event).received.value++

@@ -49,7 +49,7 @@ export const startMetrics = (option: boolean | MetricsOptions | undefined, clust
   const node = settings.node ?? clusterNode
   const registry = settings.registry ?? createMetricsRegistry(node === undefined ? {} : { labels: { node } })
   const instruments = serverMetrics(registry)
-  return { registry, instruments, instrumentation: metricsInstrumentation(instruments, events, secondsClock(timers), () => timers.now()), probe: new EventLoopProbe(timers, instruments.eventLoopDelay) }
+  return { registry, instruments, instrumentation: metricsInstrumentation(instruments, events, secondsClock(timers), () => timers.now(), (run) => timers.afterIo(run)), probe: new EventLoopProbe(timers, instruments.eventLoopDelay) }
 }
 
 /** Registers the gauges read from the engine's state at each collection. */

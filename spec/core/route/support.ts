@@ -29,7 +29,7 @@ export const recordingContext = (clientId = 7): Recorded => {
     requestClient: (...args) => (calls.push(['requestClient', ...args]), Promise.resolve({ _tag: 'Unanswered', clientId: args[0], error: 'not_supported' })),
     requestRoom: (...args) => (calls.push(['requestRoom', ...args]), Promise.resolve([])),
     setClientData: (key, value) => void data.set(key, value),
-    getClientData: (key) => (key === undefined ? Object.fromEntries(data) : data.get(key)),
+    getClientData: (key?: string) => (key === undefined ? Object.fromEntries(data) : data.get(key)),
   }
   return { calls, ctx }
 }

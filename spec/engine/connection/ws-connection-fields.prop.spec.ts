@@ -107,7 +107,7 @@ test('WsConnection :: an idle session has nine fields, and its socket is its cli
   assert.equal(Object.keys(session).sort(), ['ctx', 'deflate', 'flags', 'inFlight', 'lastBroadcast', 'more', 'partial', 'queue', 'shared'])
   session.peerCloseCode = 1000
   assert.equal((session as unknown as { more: unknown }).more, {
-    session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: 1000, closeTimer: undefined,
+    session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: 1000, closeTimer: undefined, linkTrace: undefined,
   })
 })
 

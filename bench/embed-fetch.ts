@@ -2,11 +2,16 @@
  * Issue 24's `toFetch` bench: twinport's `toFetch` against Hono's own router answering the
  * same JSON route (`GET /hello`), each as a fetch handler under the same host in the same run
  * (bench/embed/fetch-server.ts): `@hono/node-server` on Node, `Bun.serve` on Bun, `Deno.serve`
- * on Deno. Keep-alive load from `wrk -t1 -c50` on loopback; rounds alternate the order of the
- * contenders; figures are medians, ratios twinport/Hono per host. Bounded: wrk runs for the
- * window, every server is killed after its run. Needs `wrk` (Debian package).
+ * on Deno. Four contenders: twinport's defaults (CORS for any origin: an
+ * `Access-Control-Allow-Origin: *` header), twinport with `cors: false`, a bare Hono app, and
+ * Hono with `cors()` (the same header); each twinport one is compared with the Hono one that
+ * sends the same answer, and the defaults with bare Hono (the issue's figure). Every contender
+ * runs the same way (TypeScript run directly by the host, tsx on Node). Keep-alive load from
+ * `wrk -t1 -c50` on loopback after a 1 s warm-up; rounds rotate the order of the contenders;
+ * figures are medians. Bounded: wrk runs for the window, every server is killed after its run.
+ * Needs `wrk` (Debian package).
  *
- *   node --import tsx bench/embed-fetch.ts [--rounds 2] [--seconds 3] [--hosts node,bun,deno]
+ *   node --import tsx bench/embed-fetch.ts [--rounds 2] [--seconds 3] [--hosts node,bun,deno] [--contenders twinport,hono,...]
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 
@@ -17,8 +22,17 @@ const at = (name: string): string | undefined => {
 const ROUNDS = Number(at('rounds') ?? 2)
 const SECONDS = Number(at('seconds') ?? 3)
 const HOSTS = (at('hosts') ?? 'node,bun,deno').split(',') as Host[]
-const CONTENDERS = ['twinport', 'hono'] as const
-type Contender = (typeof CONTENDERS)[number]
+const ALL = ['twinport', 'hono', 'twinport-nocors', 'hono-cors'] as const
+type Contender = (typeof ALL)[number]
+const CONTENDERS = (at('contenders') ?? ALL.join(',')).split(',') as Contender[]
+// The ratios printed: each twinport contender against the Hono app giving the same answer on the
+// wire (twinport's default CORS header against Hono's `cors()`; neither), and the issue's own
+// (twinport's defaults against a bare Hono app).
+const PAIRS: readonly (readonly [Contender, Contender, string])[] = [
+  ['twinport', 'hono', 'twinport defaults / bare Hono (the issue\'s)'],
+  ['twinport', 'hono-cors', 'twinport defaults / Hono + cors() (same answer)'],
+  ['twinport-nocors', 'hono', 'twinport cors: false / bare Hono (same answer)'],
+]
 type Host = 'node' | 'bun' | 'deno'
 
 const SCRIPT = 'bench/embed/fetch-server.ts'
@@ -69,7 +83,9 @@ const rates = new Map<string, number[]>()
 const failed = new Map<Host, string>()
 for (const host of HOSTS) {
   for (let round = 0; round < ROUNDS && !failed.has(host); round++) {
-    for (const which of round % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse()) {
+    // Each round starts with another contender and alternates direction.
+    const turned = [...CONTENDERS.slice(round % CONTENDERS.length), ...CONTENDERS.slice(0, round % CONTENDERS.length)]
+    for (const which of round % 2 === 0 ? turned : turned.reverse()) {
       let server: { child: ChildProcess; port: number } | undefined
       try {
         server = await start(host, which)
@@ -90,11 +106,19 @@ for (const host of HOSTS) {
   }
 }
 
-console.log('| host | twinport `toFetch` (req/s) | Hono `app.fetch` (req/s) | ratio twinport / Hono |')
-console.log('|---|---|---|---|')
+console.log(`| host | ${CONTENDERS.map((c) => `${c} (req/s)`).join(' | ')} |`)
+console.log(`|---|${CONTENDERS.map(() => '---').join('|')}|`)
 for (const host of HOSTS) {
-  const t = rates.get(`${host} twinport`)
-  const h = rates.get(`${host} hono`)
-  if (failed.has(host) || t === undefined || h === undefined) console.log(`| ${host} | not measured: ${failed.get(host) ?? 'no figures'} | | |`)
-  else console.log(`| ${host} | ${Math.round(median(t)).toLocaleString('en')} | ${Math.round(median(h)).toLocaleString('en')} | **${(median(t) / median(h)).toFixed(2)}×** |`)
+  if (failed.has(host)) console.log(`| ${host} | not measured: ${failed.get(host)} |`)
+  else console.log(`| ${host} | ${CONTENDERS.map((c) => Math.round(median(rates.get(`${host} ${c}`) ?? [NaN])).toLocaleString('en')).join(' | ')} |`)
+}
+console.log('')
+console.log('| host | ratio | median ratio |')
+console.log('|---|---|---|')
+for (const host of HOSTS) {
+  for (const [a, b, what] of PAIRS) {
+    const x = rates.get(`${host} ${a}`)
+    const y = rates.get(`${host} ${b}`)
+    if (x !== undefined && y !== undefined) console.log(`| ${host} | ${what} | **${(median(x) / median(y)).toFixed(2)}×** |`)
+  }
 }

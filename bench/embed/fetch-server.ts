@@ -1,11 +1,14 @@
 /**
  * One contender of `bench/embed-fetch.ts`: the same JSON route (`GET /hello` →
  * `{"hello":"world"}`) as a web-standard fetch handler, from twinport's `toFetch` (argv
- * `twinport`) or Hono's own router (argv `hono`, `app.get` + `c.json`), served by the host of
+ * `twinport`: its defaults, CORS for any origin; `twinport-nocors`: `cors: false`) or Hono's
+ * own router (argv `hono`, `app.get` + `c.json`; `hono-cors`: with `cors()` in front, the same
+ * `Access-Control-Allow-Origin: *` answer as twinport's default), served by the host of
  * the runtime it runs in: `Bun.serve` under Bun, `Deno.serve` under Deno, `@hono/node-server`
  * under Node. Listens on 127.0.0.1 and a free port and prints `PORT <n>`. Bench code.
  */
 import { Hono } from 'hono'
+import { cors } from 'hono/cors'
 import { httpRoute } from '../../lib/core/route/http-route.js'
 import { silentLogger } from '../../lib/core/log/silent-logger.js'
 import { toFetch } from '../../lib/fetch/to-fetch.js'
@@ -14,14 +17,17 @@ type Handler = (request: Request) => Response | Promise<Response>
 
 const which = process.argv[2] ?? (globalThis as { Deno?: { args: string[] } }).Deno?.args[0]
 let handler: Handler
-if (which === 'twinport') {
-  handler = toFetch({ logger: silentLogger, routes: [httpRoute('GET', '/hello', () => ({ hello: 'world' }))] })
-} else if (which === 'hono') {
+const routes = [httpRoute('GET', '/hello', () => ({ hello: 'world' }))]
+if (which === 'twinport' || which === 'twinport-nocors') {
+  handler = toFetch({ logger: silentLogger, routes, ...(which === 'twinport-nocors' ? { cors: false as const } : {}) })
+} else if (which === 'hono' || which === 'hono-cors') {
   const app = new Hono()
+  // twinport's default CORS (any origin) as Hono's middleware gives it: the same answer on the wire.
+  if (which === 'hono-cors') app.use(cors())
   app.get('/hello', (c) => c.json({ hello: 'world' }))
   handler = (request) => app.fetch(request)
 } else {
-  throw new Error('usage: fetch-server.ts twinport|hono')
+  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|hono|hono-cors')
 }
 
 interface BunLike {

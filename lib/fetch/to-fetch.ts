@@ -12,6 +12,7 @@
  * Portable: no node:* imports, no Buffer, no process (it runs in Workers).
  */
 import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
+import type { HttpRequest } from '../core/http/types.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import { errorResponse } from '../core/http/response.js'
 import { createEngine } from '../engine/create-engine.js'
@@ -107,20 +108,35 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
   const { embedded } = engine
   const now = fetchPlatform.timers.now
 
-  const fetch = async (request: Request): Promise<Response> => {
+  // The answer to `request`: synchronous when the dispatch's is (no middleware, a handler that
+  // returned a value), else a promise; a throw is the caller's to turn into a rejection.
+  const answerOf = (request: Request): Response | Promise<Response> => {
     const method = request.method
     const target = targetOf(request.url)
     if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpRequestOfWeb(request, target, EMPTY), embedded, now, () => undefined)
     if (fallback !== undefined && !embedded.claims(method, target.path)) return fallback(request)
-    if (isWebSocketUpgrade(request.headers)) {
+    // Also what keeps the header list readable after the exchange (Deno.serve closes an
+    // untouched request's headers once it has answered): the copy is made when first read.
+    const headers = request.headers
+    if (isWebSocketUpgrade(headers)) {
       return webResponseOf(errorResponse(501, 'websocket_not_served'), httpRequestOfWeb(request, target, EMPTY), embedded, now, () => undefined)
     }
-    const plan = embedded.planOf(method, target.path)
-    const length = declaredLength(request.headers)
     const http = httpRequestOfWeb(request, target, EMPTY)
     // A GET or HEAD has no body (the Fetch standard refuses one); not asking spares hosts whose
     // Request is lazy (@hono/node-server) from building the real one for nothing.
-    const source = method === 'GET' || method === 'HEAD' ? null : request.body
+    if (method === 'GET' || method === 'HEAD') {
+      const plan = embedded.planOf(method, target.path)
+      const exchange = new Exchange(request, plan.stream ? hostBodyStream(NO_PIECES, plan.maxBody, declaredLength(headers)) : undefined)
+      const answer = embedded.respondNow(http, exchange)
+      return answer instanceof Promise ? answer.then((a) => webResponseOf(a, http, embedded, now, exchange.cancelled)) : webResponseOf(answer, http, embedded, now, exchange.cancelled)
+    }
+    return answerWithBody(request, http, headers)
+  }
+
+  const answerWithBody = async (request: Request, http: HttpRequest, headers: Headers): Promise<Response> => {
+    const plan = embedded.planOf(http.method, http.path)
+    const length = declaredLength(headers)
+    const source = request.body
     // Refused by its Content-Length before anything runs (as runServer): the host is told the body is not wanted.
     if (source !== null && length !== undefined && length > plan.maxBody) {
       void source.cancel().catch(() => undefined)
@@ -130,10 +146,19 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
     // route asks for it (whole for a route that takes it whole, through the dispatch).
     const stream = plan.stream || source !== null ? hostBodyStream(source === null ? NO_PIECES : piecesOf(source), plan.maxBody, length) : undefined
     const exchange = new Exchange(request, stream)
-    const answer = await embedded.respond(http, exchange)
+    const answer = await embedded.respondNow(http, exchange)
     // Refused before its body was read: the host is told it is not wanted.
     if (!plan.stream && source !== null && !source.locked && !request.bodyUsed) void source.cancel().catch(() => undefined)
     return webResponseOf(answer, http, embedded, now, exchange.cancelled)
+  }
+
+  const fetch = (request: Request): Promise<Response> => {
+    try {
+      const answer = answerOf(request)
+      return answer instanceof Promise ? answer : Promise.resolve(answer)
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 
   return Object.assign(fetch, { ...engine.handle, close: () => engine.handle.close() })

@@ -1,6 +1,7 @@
 /**
  * `webResponseOf`: the engine's answer as a web-standard `Response` (what a fetch handler
- * returns): the status and headers of `responseParts`, the body as bytes, or a streamed body
+ * returns): a JSON or text answer through `textResponseOf` (its text and a header record, the
+ * hosts' fast path), else the status and headers of `responseParts`, the body as bytes, or a streamed body
  * (`stream(...)`) as a `ReadableStream` read through the engine's `ResponsePump`: the next
  * piece is pulled from the source only when the stream's queue (64 KiB) has room, a declared
  * length is held to, and the source is cancelled when the consumer (the host's socket, a
@@ -11,10 +12,11 @@
 import { errorResponse } from '../core/http/response.js'
 import { responseParts } from '../core/http/response-parts.js'
 import type { StreamBody } from '../core/http/stream-body.js'
-import type { HttpRequest, Response as Answer } from '../core/http/types.js'
+import type { Header, HttpRequest, Response as Answer } from '../core/http/types.js'
 import type { EmbeddedHttp } from '../engine/http/embedded-http.js'
 import { pullOf } from '../core/http/pull-source.js'
 import { HIGH_WATER, type PumpOutcome, ResponsePump } from '../engine/http/response-pump.js'
+import { textResponseOf } from './text-response.js'
 
 /** What the exchange hears of its streamed answer: the consumer cancelled it (the client went away). */
 export type OnCancelled = (reason: string) => void
@@ -60,6 +62,17 @@ const webStreamOf = (body: StreamBody, request: HttpRequest, embedded: EmbeddedH
 // Statuses a web Response may not carry a body with (Fetch: "null body status").
 const nullBody = (status: number): boolean => status === 204 || status === 205 || status === 304
 
+// The headers as the host takes them cheapest: a plain record (no Headers object built entry by
+// entry), or the list of pairs when a name repeats (Set-Cookie twice) or cannot be a record's key.
+const headersInitOf = (list: readonly Header[]): HeadersInit => {
+  const record: Record<string, string> = {}
+  for (const [name, value] of list) {
+    if (name === '__proto__' || Object.hasOwn(record, name)) return list.map(([n, v]): [string, string] => [n, v])
+    record[name] = value
+  }
+  return record
+}
+
 /**
  * `answer` to `request` as a web `Response`. A 1xx status cannot be a fetch handler's final
  * answer: it is logged and answered 500.
@@ -68,6 +81,8 @@ const nullBody = (status: number): boolean => status === 204 || status === 205 |
  * const response = webResponseOf(await embedded.respond(request, owner), request, embedded, Date.now, () => undefined)
  */
 export const webResponseOf = (answer: Answer, request: HttpRequest, embedded: EmbeddedHttp, now: () => number, cancelled: OnCancelled): Response => {
+  const text = textResponseOf(answer, request.method === 'HEAD')
+  if (text !== undefined) return text
   const parts = responseParts(answer, request.method === 'HEAD')
   if (parts.unserializable !== undefined) embedded.onUnserializable(request, parts.unserializable)
   if (parts.unsent !== undefined) pullOf(parts.unsent.source).cancel(new Error('no body is sent for this response'))
@@ -75,8 +90,7 @@ export const webResponseOf = (answer: Answer, request: HttpRequest, embedded: Em
     embedded.onStreamFailed(request, new RangeError(`status ${parts.status} cannot be the final answer of a fetch handler`))
     return webResponseOf(errorResponse(500, 'Internal Server Error'), request, embedded, now, cancelled)
   }
-  const headers = new Headers()
-  for (const [name, value] of parts.headers) headers.append(name, value)
+  const headers = headersInitOf(parts.headers)
   const body = parts.body
   if (body === undefined || nullBody(parts.status)) {
     if (body !== undefined && !(body instanceof Uint8Array)) pullOf(body.source).cancel(new Error('no body is sent for this response'))

@@ -15,7 +15,7 @@ import type { ExchangeOwner } from '../../core/http/body-stream.js'
 import type { HttpRequest, Response } from '../../core/http/types.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
-import { dispatchHttp, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
+import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
 import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
 import { type EventPostBody, isEventPost } from '../../core/sse/event-post.js'
 import type { TraceContext } from '../../core/trace/trace-context.js'
@@ -43,6 +43,12 @@ export interface EmbeddedHttp {
    * the cluster holds the session; 403 for an origin the server refuses), as by `runServer`.
    */
   respond(request: HttpRequest, owner: ExchangeOwner): Promise<Response>
+  /**
+   * `respond`, with the answer given synchronously when every step gave it synchronously (no
+   * middleware, a handler that returned a value), as a connection writes it: no promise per
+   * request for a host that can take the answer now (`toFetch`). A promise never rejects.
+   */
+  respondNow(request: HttpRequest, owner: ExchangeOwner): Response | Promise<Response>
   /** An answer's JSON body could not be encoded (500 `unserializable_body` went out): logged with the route. */
   onUnserializable(request: HttpRequest, error: unknown): void
   /** A streamed answer failed mid-body (its source threw): logged with the route. */
@@ -101,9 +107,24 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
   const { compiled, dispatch, logger, post } = deps
   const instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
   const now = deps.now ?? ((): number => 0)
-  // The answer, with a post to an event stream's session delivered to where that session is.
-  const answerOf = (request: HttpRequest, owner: ExchangeOwner): Promise<Response> =>
-    dispatchHttp(compiled, request, dispatch, owner, 0).then((answer) => (isEventPost(answer.body) ? post(answer.body) : answer))
+  // A post to an event stream's session is delivered to where that session is.
+  const delivered = (answer: Response): Response | Promise<Response> => (isEventPost(answer.body) ? post(answer.body) : answer)
+  // The answer: synchronous when the dispatch's is, else a promise that never rejects.
+  const answerOf = (request: HttpRequest, owner: ExchangeOwner): Response | Promise<Response> => {
+    const answer = dispatchHttpNow(compiled, request, dispatch, owner, 0)
+    return answer instanceof Promise ? answer.then(delivered) : delivered(answer)
+  }
+  const respondNow = (request: HttpRequest, owner: ExchangeOwner): Response | Promise<Response> => {
+    if (!instrumentation.active) return answerOf(request, owner)
+    const started = instrumentation.requestStarted(request.method, now(), request)
+    const tracked = new Instrumented(owner, instrumentation.tracing ? instrumentation.traceOf(started) : undefined)
+    const answered = (answer: Response): Response => {
+      instrumentation.requestAnswered(request.method, tracked.route, answer.status, started, now())
+      return answer
+    }
+    const answer = answerOf(request, tracked)
+    return answer instanceof Promise ? answer.then(answered) : answered(answer)
+  }
   // Its own memo: the host's requests are matched here, then dispatched with the server's.
   const memo = createRouteMemo()
   const whole: EmbeddedBodyPlan = { stream: false, maxBody: deps.maxBody }
@@ -113,14 +134,11 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
       return match._tag === 'RouteFound' || match._tag === 'MalformedParam' || (match._tag === 'MethodNotAllowed' && method === 'OPTIONS')
     },
     planOf: (method, path) => deps.planOf(method, path) ?? whole,
-    respond: async (request, owner) => {
-      if (!instrumentation.active) return answerOf(request, owner)
-      const started = instrumentation.requestStarted(request.method, now(), request)
-      const tracked = new Instrumented(owner, instrumentation.tracing ? instrumentation.traceOf(started) : undefined)
-      const answer = await answerOf(request, tracked)
-      instrumentation.requestAnswered(request.method, tracked.route, answer.status, started, now())
-      return answer
+    respond: (request, owner) => {
+      const answer = respondNow(request, owner)
+      return answer instanceof Promise ? answer : Promise.resolve(answer)
     },
+    respondNow,
     onUnserializable: (request, error) =>
       logger.error('the answer to {method} {path} is not JSON: {reason}', { method: request.method, path: request.path, reason: error instanceof Error ? error.message : String(error) }),
     onStreamFailed: (request, error) => logger.exception(error, { method: request.method, path: request.path, phase: 'streamed answer' }),

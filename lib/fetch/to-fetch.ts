@@ -1,6 +1,6 @@
 /**
  * `toFetch(options)`: a route table's HTTP side as a web-standard fetch handler,
- * `(request: Request) => Promise<Response>`, for every host that speaks it: `Bun.serve`,
+ * `(request: Request) => Response | Promise<Response>`, for every host that speaks it: `Bun.serve`,
  * `Deno.serve`, Cloudflare Workers, a Hono app (DESIGN §8). It is the engine's own dispatch
  * (`EmbeddedHttp`), reached without a socket: the same routes, middleware, CORS, body limits
  * (a route's `maxBody` too; 413 past them) and error answers as `runServer`. A route declared
@@ -40,7 +40,8 @@ export interface FetchOptions extends Omit<ServerOptions, 'host' | 'port' | 'tls
  * with a `cluster` adapter, a broadcast reaches the WebSocket clients of the other nodes).
  */
 export interface FetchHandler extends Omit<ServerHandle, 'address' | 'setSecureContext'> {
-  (request: Request): Promise<Response>
+  /** The Response, at once when every step gave it at once (no middleware, a handler that returned a value), else a promise. */
+  (request: Request): Response | Promise<Response>
   /** Stops the app: requests after it get 503; the cluster adapter, if any, is left. */
   close(): Promise<void>
 }
@@ -115,8 +116,6 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
     const target = targetOf(request.url)
     if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpRequestOfWeb(request, target, EMPTY), embedded, now, () => undefined)
     if (fallback !== undefined && !embedded.claims(method, target.path)) return fallback(request)
-    // Also what keeps the header list readable after the exchange (Deno.serve closes an
-    // untouched request's headers once it has answered): the copy is made when first read.
     const headers = request.headers
     if (isWebSocketUpgrade(headers)) {
       return webResponseOf(errorResponse(501, 'websocket_not_served'), httpRequestOfWeb(request, target, EMPTY), embedded, now, () => undefined)
@@ -152,10 +151,11 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
     return webResponseOf(answer, http, embedded, now, exchange.cancelled)
   }
 
-  const fetch = (request: Request): Promise<Response> => {
+  // The Response itself when it is ready (as Hono's `app.fetch`): a promise per request costs
+  // Bun.serve and Deno.serve a turn of their own.
+  const fetch = (request: Request): Response | Promise<Response> => {
     try {
-      const answer = answerOf(request)
-      return answer instanceof Promise ? answer : Promise.resolve(answer)
+      return answerOf(request)
     } catch (error) {
       return Promise.reject(error)
     }

@@ -13,14 +13,14 @@ interface BunServer {
   stop(closeActive?: boolean): void
 }
 interface BunApi {
-  serve(options: { hostname: string; port: number; fetch: (request: Request) => Promise<Response> }): BunServer
+  serve(options: { hostname: string; port: number; fetch: (request: Request) => Response | Promise<Response> }): BunServer
   readonly stdin: { stream(): ReadableStream<Uint8Array> }
 }
 interface DenoServer {
   shutdown(): Promise<void>
 }
 interface DenoApi {
-  serve(options: { hostname: string; port: number; onListen: (address: { port: number }) => void }, handler: (request: Request) => Promise<Response>): DenoServer
+  serve(options: { hostname: string; port: number; onListen: (address: { port: number }) => void }, handler: (request: Request) => Response | Promise<Response>): DenoServer
   readonly stdin: { readonly readable: ReadableStream<Uint8Array> }
   exit(code: number): never
 }

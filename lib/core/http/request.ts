@@ -94,6 +94,7 @@ const indexHeaders = (headers: readonly Header[]): ReadonlyMap<string, string> =
 class LazyRequest<P extends Params> implements Request<P> {
   readonly method: string
   readonly protocol: 'HTTP/1.0' | 'HTTP/1.1'
+  readonly headers: readonly Header[]
   readonly params: P
   readonly rawBody: Uint8Array
   readonly http: HttpRequest
@@ -113,14 +114,10 @@ class LazyRequest<P extends Params> implements Request<P> {
     this.#streamed = streamed
     this.method = http.method
     this.protocol = http.protocol
+    this.headers = http.headers
     this.params = params
     this.rawBody = http.body
     this.http = http
-  }
-
-  // Read through: a host's request (`toFetch`) copies its header list only when it is read.
-  get headers(): readonly Header[] {
-    return this.http.headers
   }
 
   get path(): string {

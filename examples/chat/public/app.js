@@ -201,26 +201,54 @@ const afterRejoin = async (since, reply, again) => {
   return again()
 }
 
-// How each notice changes a room's member line.
-const MEMBERS = {
-  joined: (names, { name }) => [...names.filter((n) => n !== name), name],
-  left: (names, { name }) => names.filter((n) => n !== name),
-  renamed: (names, { from, to }) => names.map((n) => (n === from ? to : n)),
+// Who is online in a room is the server's presence of it (twinport's `presence(room)`, the
+// same on every server of a cluster): the join's answer lists the names, then every change
+// comes as `presence:<room>`, a diff whose `joined`/`left` are names that came or went.
+const byName = (a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })
+const applyPresence = (names, diff) => {
+  const online = new Set(names)
+  for (const name of diff.left ?? []) online.delete(name)
+  for (const name of diff.joined ?? []) online.add(name)
+  return [...online].sort(byName)
 }
 
-// Joins out, each with the member notices about its room that came before its answer. The
+// Joins out, each with the presence diffs of its room that came before its answer. The
 // server answers once the join's handler has run: another member's join or leave can get in
-// between, and its notice comes first; the answer's member list is older than that notice.
-const joinsOut = new Set() // { room, notices: [event, data][] }
+// between, and its diff comes first; the answer's member list may be older than that diff.
+const joinsOut = new Set() // { room, diffs: diff[] }
+
+// Each room's presence diffs, listened to from before its join is sent until it is left.
+const watching = new Map() // room -> stop listening
+const watch = (room) => {
+  if (watching.has(room)) return
+  watching.set(
+    room,
+    client.on(`presence:${room}`, (diff) => {
+      for (const out of joinsOut) if (out.room === room) out.diffs.push(diff)
+      const entry = state.rooms.get(room)
+      if (entry === undefined) return
+      entry.members = applyPresence(entry.members, diff)
+      if (room === state.active) renderHead()
+    }),
+  )
+}
+const unwatch = (room) => {
+  watching.get(room)?.()
+  watching.delete(room)
+}
 
 // Joins `room` (or confirms we are in it), keeps its members and shows the history not yet seen.
 const enter = async (room, options) => {
-  const out = { room, notices: [] }
+  const out = { room, diffs: [] }
   joinsOut.add(out)
+  watch(room)
   const reply = await request('join', { room }, options).finally(() => joinsOut.delete(out))
-  if (!reply.ok) return reply
-  // Notices the answer may predate, applied again (each is the same when applied twice).
-  const members = out.notices.reduce((names, [event, data]) => MEMBERS[event](names, data), reply.members)
+  if (!reply.ok) {
+    if (!state.rooms.has(room)) unwatch(room)
+    return reply
+  }
+  // Diffs the answer may predate, applied again (each is the same when applied twice).
+  const members = out.diffs.reduce(applyPresence, [...reply.members].sort(byName))
   const entry = state.rooms.get(reply.room)
   if (entry !== undefined) entry.members = members
   else state.rooms.set(reply.room, { log: el('div', 'log'), members, unread: 0, seen: new Set() })
@@ -242,6 +270,7 @@ const leave = async (room) => {
   const reply = await request('leave', { room })
   if (!reply.ok) showError(explain('leave', reply))
   state.rooms.delete(room)
+  unwatch(room)
   activate(state.rooms.keys().next().value ?? null)
 }
 
@@ -262,6 +291,7 @@ const reannounce = async (rooms, active) => {
   const reply = await hello
   if (!reply.ok) {
     state.name = state.token = null
+    for (const room of state.rooms.keys()) unwatch(room)
     state.rooms.clear()
     activate(null)
     ui.whoami.textContent = 'Pick a name to join rooms.'
@@ -302,14 +332,11 @@ const sayLine = async (room, text) => {
   }
 }
 
+// Notices in the log; the member line follows the room's presence (above).
 for (const event of ['joined', 'left', 'renamed']) {
   client.on(event, (data) => {
-    for (const out of joinsOut) if (out.room === data.room) out.notices.push([event, data])
-    const entry = state.rooms.get(data.room)
-    if (entry === undefined) return
-    entry.members = MEMBERS[event](entry.members, data)
+    if (!state.rooms.has(data.room)) return
     notice(data.room, event === 'renamed' ? `${data.from} is now ${data.to}` : `${data.name} ${event} #${data.room}`)
-    if (data.room === state.active) renderHead()
   })
 }
 client.on('message', (msg) => {

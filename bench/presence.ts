@@ -181,6 +181,7 @@ interface Result {
   readonly listMs: number
   readonly changeMedianMs: number
   readonly changeMaxMs: number
+  readonly changeLocalMs: number
   readonly churnWatchersMs: number
   readonly churnConsistentMs: number
   readonly churnInOrder: boolean
@@ -230,16 +231,19 @@ const runOne = async (kind: Kind, redisUrl: string): Promise<Result> => {
     // One change at a time: a member of node a leaves, then joins again.
     log(`${kind}: ${CHANGES} single changes`)
     const latencies: number[] = []
+    const local: number[] = [] // to node a's own watchers
     for (let i = 0; i < CHANGES; i++) {
-      const member = members[i % (MEMBERS / 2)] as Client
+      const member = members[(i >> 1) % (MEMBERS / 2)] as Client // leaves, then joins again
       const have = watchers.map((w) => w.changes.length)
       const t0 = performance.now()
+      const onA = watchers.slice(0, WATCHERS / 2)
+      void until('node a\'s watchers told', () => onA.every((w, j) => w.changes.length > (have[j] as number)), 1).then(() => local.push(performance.now() - t0))
       await member.send('toggle', undefined, true)
       await until('every watcher told of one change', () => watchers.every((w, j) => w.changes.length > (have[j] as number)), 1)
       latencies.push(performance.now() - t0)
     }
     // Back to every member present (an even number of toggles leaves them so).
-    if (CHANGES % 2 === 1) await (members[(CHANGES - 1) % (MEMBERS / 2)] as Client).send('toggle', undefined, true)
+    if (CHANGES % 2 === 1) await (members[((CHANGES - 1) >> 1) % (MEMBERS / 2)] as Client).send('toggle', undefined, true)
     await until('back to every member', counts, 100)
 
     // Churn: CHURN members, half on each node, leave and join again, all at once.
@@ -271,6 +275,7 @@ const runOne = async (kind: Kind, redisUrl: string): Promise<Result> => {
       listMs,
       changeMedianMs: median(latencies),
       changeMaxMs: Math.max(...latencies),
+      changeLocalMs: median(local),
       churnWatchersMs,
       churnConsistentMs,
       churnInOrder,
@@ -298,11 +303,11 @@ const ratio = (r: Result, pick: (r: Result) => number): string => (twin === unde
 const lines = [
   `${MEMBERS.toLocaleString('en-US')} members (${(MEMBERS / 2).toLocaleString('en-US')} on each of 2 nodes), ${WATCHERS} watchers (half on each node), churn of ${CHURN.toLocaleString('en-US')} members; ${cpus().length} CPUs, load average at start ${load}${processes.pinned ? '; servers pinned to CPU 0, Redis and the clients to CPU 1' : ''}. In brackets: the peer's figure as a multiple of twinport's (higher is slower).`,
   '',
-  '| contender | join: both nodes count all (ms) | join: every watcher told (ms) | diffs in each node\'s order on the other | heap per entry (B) | entries held per node | list on node A (ms) | one change to every watcher, median / max (ms) | churn: every watcher told (ms) | churn: both nodes count all (ms) | churn in order at every watcher |',
-  '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|',
+  '| contender | join: both nodes count all (ms) | join: every watcher told (ms) | diffs in each node\'s order on the other | heap per entry (B) | entries held per node | list on node A (ms) | one change to the watchers on its node, median (ms) | one change to every watcher, median / max (ms) | churn: every watcher told (ms) | churn: both nodes count all (ms) | churn in order at every watcher |',
+  '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|',
   ...results.map(
     (r) =>
-      `| ${LABEL[r.kind]} | ${f(r.joinConsistentMs, 0)}${ratio(r, (x) => x.joinConsistentMs)} | ${f(r.joinWatchersMs, 0)}${ratio(r, (x) => x.joinWatchersMs)} | ${r.inOrder} | ${f(r.bytesPerEntry, 0)} | ${r.entriesPerNode.toLocaleString('en-US')} | ${f(r.listMs, 2)}${ratio(r, (x) => x.listMs)} | ${f(r.changeMedianMs, 2)} / ${f(r.changeMaxMs, 1)}${ratio(r, (x) => x.changeMedianMs)} | ${f(r.churnWatchersMs, 0)}${ratio(r, (x) => x.churnWatchersMs)} | ${f(r.churnConsistentMs, 0)}${ratio(r, (x) => x.churnConsistentMs)} | ${r.churnInOrder ? 'yes' : 'NO'} |`,
+      `| ${LABEL[r.kind]} | ${f(r.joinConsistentMs, 0)}${ratio(r, (x) => x.joinConsistentMs)} | ${f(r.joinWatchersMs, 0)}${ratio(r, (x) => x.joinWatchersMs)} | ${r.inOrder} | ${f(r.bytesPerEntry, 0)} | ${r.entriesPerNode.toLocaleString('en-US')} | ${f(r.listMs, 2)}${ratio(r, (x) => x.listMs)} | ${f(r.changeLocalMs, 2)} | ${f(r.changeMedianMs, 2)} / ${f(r.changeMaxMs, 1)}${ratio(r, (x) => x.changeMedianMs)} | ${f(r.churnWatchersMs, 0)}${ratio(r, (x) => x.churnWatchersMs)} | ${f(r.churnConsistentMs, 0)}${ratio(r, (x) => x.churnConsistentMs)} | ${r.churnInOrder ? 'yes' : 'NO'} |`,
   ),
 ]
 console.log(lines.join('\n'))

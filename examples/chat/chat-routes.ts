@@ -166,8 +166,8 @@ export const chatRoutes = (deps: ChatDeps) => {
       ctx.broadcast('message', message, { room })
       return { ok: true, message }
     }),
-    // The server has already taken the client out of its rooms and its presence (the member
-    // lists). A named client is held for the grace period (it may be a reload): the notice
+    // The server has already taken the client out of its rooms, and the framework untracks it
+    // from presence (the member lists) by itself. A named client is held for the grace period (it may be a reload): the notice
     // "left" is sent only if it does not come back.
     goodbye: onDisconnect((ctx) => {
       const name = rooms.nameOf(ctx.clientId)

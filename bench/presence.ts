@@ -221,11 +221,21 @@ const runOne = async (kind: Kind, redisUrl: string): Promise<Result> => {
     const told = (w: Client, n: number): boolean => w.changes.length >= n
     let joinWatchersMs = Number.NaN
     let missed: unknown
+    // What the watchers got, for a failure's message.
+    const got = (): string => `watchers told of ${Math.min(...watchers.map((w) => w.changes.length))}–${Math.max(...watchers.map((w) => w.changes.length))} changes`
     const watched = until('every watcher told of every join', () => watchers.every((w) => told(w, MEMBERS))).then(
       () => void (joinWatchersMs = performance.now() - start),
-      (error: unknown) => void (missed = error),
+      (error: unknown) => void (missed = new Error(`${String(error)}; ${got()}`)),
     )
-    await until('both nodes count every member', counts, kind === 'twinport' ? 20 : 1000)
+    let lastCounts = ''
+    const countsSeen = async (): Promise<boolean> => {
+      const answers = await Promise.all(nodes.map((n) => ask<{ count?: number; error?: string }>(n, '/bench/count')))
+      lastCounts = answers.map((a) => a.count ?? a.error).join(' / ')
+      return answers.every((c) => c.count === MEMBERS)
+    }
+    await until('both nodes count every member', countsSeen, kind === 'twinport' ? 20 : 1000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; counts last seen ${lastCounts}; ${got()}`)
+    })
     const joinConsistentMs = performance.now() - start
     await watched
     if (missed !== undefined) throw missed

@@ -25,7 +25,7 @@ import { io, type Socket } from 'socket.io-client'
 import { connect } from '../lib/client/index.js'
 import { eventStreamSocket } from '../lib/client/fallback.js'
 import { peerScript, pinSelf, runsCompiled } from './load/own-cpu.js'
-import { CLK_TCK, processCpuTicks } from './load/proc.js'
+import { type Driver, driveRequests, type RequestRun } from './load/drive-requests.js'
 import { waitForQuiet } from './load/quiet.js'
 import { LIVE, startServer } from './load/start-server.js'
 
@@ -50,11 +50,6 @@ type Side = 'twinport' | 'socket.io'
 const SIDES: readonly Side[] = ['twinport', 'socket.io']
 
 // A connected client, reduced to what the load needs.
-interface Driver {
-  readonly request: () => Promise<unknown>
-  readonly close: () => void
-}
-
 const openTwinport = (port: number): Promise<Driver> =>
   new Promise((resolve, reject) => {
     const client = connect(`http://127.0.0.1:${port}/events`, { WebSocket: eventStreamSocket(), reconnect: false })
@@ -69,45 +64,13 @@ const openSocketIo = (port: number): Promise<Driver> =>
     socket.once('connect_error', reject)
   })
 
-interface Run {
-  readonly perSecond: number
-  readonly serverCpuUs: number
-  readonly clientCpuUs: number
-}
+type Run = RequestRun
 
 // Opens the clients, keeps IN_FLIGHT requests going on each, counts answers in the window.
 const drive = async (side: Side, port: number, pid: number): Promise<Run> => {
   const open = side === 'twinport' ? openTwinport : openSocketIo
   const drivers = await Promise.all(Array.from({ length: CLIENTS }, () => open(port)))
-  let running = true
-  let counting = false
-  let answered = 0
-  const loop = async (d: Driver): Promise<void> => {
-    while (running) {
-      await d.request()
-      if (counting) answered += 1
-    }
-  }
-  const loops = drivers.flatMap((d) => Array.from({ length: IN_FLIGHT }, () => loop(d).catch(() => undefined)))
-  await new Promise((r) => setTimeout(r, WARMUP_MS))
-  const cpu0 = process.cpuUsage()
-  const server0 = processCpuTicks(pid) ?? 0
-  const t0 = performance.now()
-  counting = true
-  await new Promise((r) => setTimeout(r, MEASURE_MS))
-  counting = false
-  const ms = performance.now() - t0
-  const server1 = processCpuTicks(pid) ?? 0
-  const cpu = process.cpuUsage(cpu0)
-  const n = answered
-  running = false
-  await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 2000))])
-  for (const d of drivers) d.close()
-  return {
-    perSecond: (n / ms) * 1000,
-    serverCpuUs: (((server1 - server0) / CLK_TCK) * 1e6) / Math.max(1, n),
-    clientCpuUs: (cpu.user + cpu.system) / Math.max(1, n),
-  }
+  return driveRequests(drivers, { inFlight: IN_FLIGHT, warmupMs: WARMUP_MS, measureMs: MEASURE_MS, pid, tolerateFailures: true })
 }
 
 const median = (xs: readonly number[]): number => {

@@ -33,9 +33,8 @@ import { assembleMessage, initialAssembly } from '../lib/core/ws/assemble-messag
 import { decodeFrame } from '../lib/core/ws/decode-frame.js'
 import { encodeFrame, encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { type FrameLimits, OPCODE } from '../lib/core/ws/frame.js'
-import { SIMD_COPY_ABOVE } from '../lib/core/ws/mask.js'
+import { createMasker, SIMD_COPY_ABOVE } from '../lib/core/ws/mask.js'
 import { NOT_SMALL, SMALL_MAX, unmaskSmallFrame } from '../lib/core/ws/unmask-small-frame.js'
-import { setSimdMasking, simdMaskingAvailable } from '../lib/core/ws/mask-simd.js'
 
 /** One measured case: operations per second for each contender, and twinport's ratios. */
 export interface BenchRow {
@@ -126,10 +125,13 @@ const median = (xs: readonly number[]): number => {
 
 type Contender = () => void
 
+// The masker a server makes (`createMasker`, as the engine does): SIMD unless `--no-simd`.
+const masker = createMasker({ simd: !process.argv.includes('--no-simd') })
+
 // --- decode ---------------------------------------------------------------------------
 
 const twinportDecode = (wire: Uint8Array): Contender => () => {
-  const step = decodeFrame(wire, LIMITS)
+  const step = decodeFrame(wire, LIMITS, masker)
   if (E.isLeft(step) || step.right._tag !== 'Parsed') throw new Error('bench frame did not decode')
   const assembled = assembleMessage(initialAssembly, step.right.value, MESSAGE_LIMITS)
   if (E.isLeft(assembled) || assembled.right.output?._tag !== 'Binary') throw new Error('bench frame did not assemble')
@@ -164,7 +166,7 @@ const wsDecode = (ws: WsModule, wire: Uint8Array): Contender => {
 // --- encode ---------------------------------------------------------------------------
 
 const twinportEncodeMasked = (payload: Uint8Array): Contender => () => {
-  encodeFrameBytes({ opcode: OPCODE.BINARY, payload }, KEY)
+  encodeFrameBytes({ opcode: OPCODE.BINARY, payload }, KEY, masker)
 }
 
 const wsEncode = (ws: WsModule, payload: Uint8Array, mask: boolean): Contender => {
@@ -205,7 +207,7 @@ const copyFloor = (payload: Uint8Array): Contender => () => {
 }
 
 // How `maskCopy` masks a copy of `length` bytes (header room included).
-const maskPath = (length: number): string => (length > SIMD_COPY_ABOVE && simdMaskingAvailable() ? 'simd' : 'js')
+const maskPath = (length: number): string => (length > SIMD_COPY_ABOVE && masker.simd() !== null ? 'simd' : 'js')
 
 const cases = (native: WsModule, pure: WsModule): Case[] =>
   SIZES.flatMap(([size, n]) => {
@@ -257,11 +259,10 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const quick = process.argv.includes('--quick')
-  if (process.argv.includes('--no-simd')) setSimdMasking(false)
   const native = loadWs(false)
   console.log(
     `ws ${createRequire(import.meta.url)('ws/package.json').version}, native masking: ${native.usesNativeMask ? 'yes (bufferutil)' : 'no'}; ` +
-      `twinport masking: ${simdMaskingAvailable() ? `WebAssembly SIMD above ${SIMD_COPY_ABOVE} B` : 'JavaScript'}; Node ${process.version}`,
+      `twinport masking: ${masker.simd() !== null ? `WebAssembly SIMD above ${SIMD_COPY_ABOVE} B` : 'JavaScript'}; Node ${process.version}`,
   )
   const rows = quick ? run(100, 3) : run()
   const head = ['case', 'size', 'twinport ops/s', 'ws ops/s', 'ratio', 'ws (JS mask) ops/s', 'ratio', 'mask', 'copy floor ops/s', 'floor/ws']

@@ -6,8 +6,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
 import type { Runtime } from '../peers/contenders.js'
+import { accepts, freePort } from './ports.js'
 
 /** A running contender. */
 export interface RunningServer {
@@ -24,27 +24,6 @@ export const LIVE = new Set<ChildProcess>()
 export const pinned = (cpu: number): string[] => [
   'bash', '-c', `ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec taskset -c ${cpu} "$@"`, 'pinned',
 ]
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      s.close(() => resolve(port))
-    })
-  })
-
-const accepts = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const s = connect({ host: '127.0.0.1', port })
-    s.once('connect', () => {
-      s.destroy()
-      resolve(true)
-    })
-    s.once('error', () => resolve(false))
-  })
 
 /** The lines of a crash that say what went wrong: the first error line, or the last lines. */
 export const crashSummary = (stderr: string): string => {

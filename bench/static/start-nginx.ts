@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { LIVE, pinned, type RunningServer } from '../load/start-server.js'
-import { freePort, waitForPort } from './ports.js'
+import { freePort, waitForPort } from '../load/ports.js'
 
 /** Where Debian installs nginx. */
 export const NGINX = '/usr/sbin/nginx'

@@ -12,8 +12,10 @@
  * `shutdown` and `terminate`, so it runs (and is specified) outside Bun too.
  */
 import { Buffer } from 'node:buffer'
+import { joinBytes } from '../core/join-bytes.js'
 import type { Client } from '../engine/connection/client.js'
 import type { SocketIo } from '../engine/platform.js'
+import { CLOSED, type Corked, CORKING, corkedBytes, ENDED, holdCorked } from '../runtime/corked-writes.js'
 import type { BunSocket } from './bun-api.js'
 
 /** Kept with each Bun socket, and the engine's socket: plain fields, not the native `data` accessor. */
@@ -23,19 +25,17 @@ export interface Conn {
   /** Bytes the kernel has not taken yet, oldest first; none most of the time. */
   backlog: Uint8Array[] | undefined
   /** Writes held by a cork, joined on uncork: one array (most often the only one), or several. */
-  corked: Uint8Array | Uint8Array[] | undefined
+  corked: Corked
   /** The bytes in `backlog` and `corked` together: what the engine's `buffered` asks. */
   pending: number
-  /** `CORKING`, `ENDED`, `CLOSED`. */
+  /** `CORKING`, `ENDED`, `CLOSED` (lib/runtime/corked-writes.ts). */
   flags: number
 }
 /** A `Bun.listen` socket of this adapter: its `data` is the connection's `Conn`. */
 export type Socket = BunSocket<Conn>
 
-// The bits of `Conn.flags`.
-const CORKING = 1
-const ENDED = 2
-const CLOSED = 4
+// Corked writes are joined into an uninitialised Buffer: every byte of it is written at once.
+const allocateBuffer = (size: number): Uint8Array => Buffer.allocUnsafe(size)
 
 const pushBacklog = (conn: Conn, bytes: Uint8Array): void => {
   ;(conn.backlog ??= []).push(bytes)
@@ -48,26 +48,6 @@ const writeThrough = (conn: Conn, bytes: Uint8Array): void => {
   if (conn.pending > 0) return pushBacklog(conn, bytes)
   const written = Math.max(0, conn.socket.write(bytes))
   if (written < bytes.length) pushBacklog(conn, bytes.subarray(written))
-}
-
-const join = (parts: readonly Uint8Array[]): Uint8Array => {
-  let total = 0
-  for (const part of parts) total += part.length
-  const joined = Buffer.allocUnsafe(total)
-  let at = 0
-  for (const part of parts) {
-    joined.set(part, at)
-    at += part.length
-  }
-  return joined
-}
-
-const corkedBytes = (corked: Uint8Array | readonly Uint8Array[] | undefined): number => {
-  if (corked === undefined) return 0
-  if (!Array.isArray(corked)) return (corked as Uint8Array).length
-  let total = 0
-  for (const part of corked as readonly Uint8Array[]) total += part.length
-  return total
 }
 
 /**
@@ -138,11 +118,7 @@ export const bunSocketIo: SocketIo<Conn> = {
     const flags = conn.flags
     if ((flags & (CLOSED | ENDED)) !== 0) return
     if ((flags & CORKING) === 0) return writeThrough(conn, bytes)
-    const corked = conn.corked
-    if (corked === undefined) conn.corked = bytes
-    else if (Array.isArray(corked)) corked.push(bytes)
-    else conn.corked = [corked as Uint8Array, bytes]
-    conn.pending += bytes.length
+    holdCorked(conn, bytes)
   },
   buffered: (conn) => conn.pending,
   isClosed: (conn) => (conn.flags & CLOSED) !== 0,
@@ -175,7 +151,7 @@ export const bunSocketIo: SocketIo<Conn> = {
     const corked = conn.corked
     if (corked === undefined) return
     conn.corked = undefined
-    const bytes = Array.isArray(corked) ? join(corked) : (corked as Uint8Array)
+    const bytes = Array.isArray(corked) ? joinBytes(corked, corkedBytes(corked), allocateBuffer) : (corked as Uint8Array)
     conn.pending -= bytes.length
     if ((conn.flags & CLOSED) !== 0) return
     writeThrough(conn, bytes)

@@ -36,7 +36,7 @@ import type { WebSocketLike } from './web-socket-like.js'
 /** Sent when the client drops a link it believes dead: "keep my session, I am coming back". */
 export { CLOSE_RECONNECTING } from '../core/ws/envelope-wire.js'
 
-const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'refused', 'kicked', 'error'])
+const LIFECYCLE: ReadonlySet<string> = new Set<LifecycleName>(['open', 'close', 'reconnecting', 'reconnected', 'session', 'resync', 'refused', 'kicked'])
 
 /**
  * Opens a client on `url` (`ws:`, `wss:`, or `http(s):`, or a path relative to the page in
@@ -179,7 +179,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
         .catch(() => encode('error', { error: fn ? 'handler_error' : 'no_handler' }, id))
         .then((text) => (link._tag === 'open' ? send(text) : queue.push(text)))
     }
-    if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: `server event "${event}" has a reserved name` })
+    if (LIFECYCLE.has(event)) return report({ _tag: 'ReservedEvent', event, message: `reserved event "${event}"` })
     listeners.emit(event, data)
   }
 
@@ -240,7 +240,7 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     try {
       // Refusals as close codes: asked by the session query, else by tp_c=1; then what auth gives.
       let href = `${base}${base.includes('?') ? '&' : '?'}${o.sessions ? sessionQuery(o.maxMessageBytes, sid, lastSeq) : 'tp_c=1'}&tp_r=1`
-      for (const [k, v] of Object.entries(o.auth?.() ?? {})) href += `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`
+      if (o.auth) href += `&${new URLSearchParams(o.auth())}`
       // No protocols (undefined) is the constructor's own default, in every runtime.
       s = new o.WebSocket(href, o.protocols)
     } catch (error) {
@@ -293,31 +293,20 @@ export function connect(url: string, options: ClientOptions = {}): Client {
     request: (event: string, data?: unknown, opts: RequestOptions = {}) =>
       new Promise((resolve, reject) => {
         const { signal } = opts
-        const p: Pending = {
-          id: nextId(),
-          event,
-          text: '',
-          resend: opts.resend !== false,
-          sent: false,
-          due: Infinity,
-          ms: opts.timeout ?? o.timeout,
-          resolve,
-          reject,
-          signal,
-          onAbort: undefined,
-        }
+        const id = nextId()
+        let text = ''
         let failure: RequestFailure | undefined
         try {
-          p.text = encode(event, data, p.id)
+          text = encode(event, data, id)
           failure = signal?.aborted ? { _tag: 'Aborted', reason: signal.reason } : link._tag === 'open' ? undefined : admit()
         } catch (error) {
           failure = { _tag: 'Unserializable', error }
         }
+        // Sent now when the link is open, else queued (unless it failed).
+        const sent = link._tag === 'open'
+        const p: Pending = { id, event, text, resend: opts.resend !== false, sent, due: Infinity, ms: opts.timeout ?? o.timeout, resolve, reject, signal }
         add(p, failure)
-        if (failure) return
-        if (link._tag !== 'open') return void queue.push(p)
-        p.sent = true
-        send(p.text)
+        if (!failure) sent ? send(text) : queue.push(p)
       }),
     on: (event: string, fn: Listener) => listeners.on(event, fn),
     once: (event: string, fn: Listener) => listeners.on(event, fn, true),

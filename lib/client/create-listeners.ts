@@ -15,8 +15,8 @@ export interface Listeners {
   on(event: string, fn: Listener, once?: boolean): () => void
   /** Removes the first registration of `fn` for `event`, if any. */
   off(event: string, fn: Listener): void
-  /** Calls every listener of `event` registered now, in order; answers whether there were any. */
-  emit(event: string, payload?: unknown): boolean
+  /** Calls every listener of `event` registered now, in order. */
+  emit(event: string, payload?: unknown): void
 }
 
 /**
@@ -25,7 +25,7 @@ export interface Listeners {
  * @example
  * const l = createListeners(() => undefined)
  * const off = l.on('message', (m: string) => console.log(m))
- * l.emit('message', 'hi') // logs hi, answers true
+ * l.emit('message', 'hi') // logs hi
  * off()
  */
 export const createListeners = (onThrow: (event: string, error: unknown) => void): Listeners => {
@@ -44,9 +44,7 @@ export const createListeners = (onThrow: (event: string, error: unknown) => void
     },
     off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e[0] === fn)),
     emit: (event, payload) => {
-      const list = byEvent.get(event)
-      if (list === undefined) return false
-      for (const entry of list) {
+      for (const entry of byEvent.get(event) ?? []) {
         if (entry[1]) remove(event, entry)
         try {
           ;(entry[0] as (p: unknown) => void)(payload)
@@ -54,7 +52,6 @@ export const createListeners = (onThrow: (event: string, error: unknown) => void
           onThrow(event, error)
         }
       }
-      return true
     },
   }
 }

@@ -30,7 +30,8 @@ export interface Pending {
   readonly resolve: (data: never) => void
   readonly reject: (error: RequestError) => void
   readonly signal: AbortSignal | undefined
-  onAbort: (() => void) | undefined
+  /** Its listener of `signal`, once added. */
+  onAbort?: () => void
 }
 
 /** How requests fail once their link closed (for good, or for those that may not be sent again). */

@@ -35,7 +35,7 @@ export const readServerMessage = (data: unknown, limit: number): ServerMessage |
     // An ArrayBuffer (binaryType 'arraybuffer'), or a Blob where that was not honoured.
     const d = (data ?? {}) as { byteLength?: number; size?: number }
     const size = d.byteLength ?? d.size ?? 0
-    return { _tag: 'BinaryMessage', size, message: `binary message of ${size} bytes; expected JSON text` }
+    return { _tag: 'BinaryMessage', size, message: `binary message of ${size} bytes` }
   }
   // Every UTF-16 code unit is one to three bytes of UTF-8, so the exact count is needed only
   // between those bounds; far over the limit, the length in code units is reported (a lower

@@ -6,19 +6,17 @@
  * With `tls`, the server is the shared server on Deno's `node:net` and `node:tls`, not
  * `Deno.listenTls` (tls-server.ts says why).
  *
- * A Deno connection is read and written with promises: each connection has a read loop
- * (its buffer small until the peer sends more), and one write in flight at a time; what
- * is written meanwhile waits in a backlog and leaves joined in the next write, in order.
- * The backlog is what the engine's slow-consumer rule measures.
+ * A Deno connection is read and written with promises: each connection has a read loop, here
+ * (its buffer small until the peer sends more), and one write in flight at a time
+ * (deno-socket-io.ts); what is written meanwhile waits in a backlog and leaves joined in the
+ * next write, in order. The backlog is what the engine's slow-consumer rule measures.
  *
  * Imports the core, the engine, the shared runtime layer (lib/runtime/) and this folder,
  * never another adapter.
  */
-import type { Client } from '../engine/connection/client.js'
 import { createEngine } from '../engine/create-engine.js'
-import { joinBytes } from '../core/join-bytes.js'
 import { portableFrames } from '../engine/delivery/outgoing.js'
-import type { Platform, SocketIo, Timers } from '../engine/platform.js'
+import type { Platform, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
@@ -29,22 +27,8 @@ import { nodeFiles } from '../runtime/node-files.js'
 import { openFileLimit } from '../runtime/open-file-limit.js'
 import { isDescriptorError } from '../engine/connection/accept-wall.js'
 import { nativeAcceptKey } from '../runtime/native-accept-key.js'
-import { type DenoConn, denoApi } from './deno-api.js'
-
-/** One connection as the adapter keeps it (the engine's socket). */
-interface Socket {
-  readonly conn: DenoConn
-  client: Client<Socket> | undefined
-  backlog: Uint8Array[]
-  backlogBytes: number
-  corked: Uint8Array[] | undefined
-  writing: boolean
-  ended: boolean // our side: no more writes; FIN once the backlog is out
-  peerEnded: boolean
-  closed: boolean
-  /** Set while reading is paused: the read loop waits for it to be called. */
-  paused: (() => void) | null | undefined
-}
+import { denoApi } from './deno-api.js'
+import { createDenoIo, type Socket } from './deno-socket-io.js'
 
 // A pending read holds its buffer, so every idle connection holds one: it starts small and
 // grows (×4, up to 64 KiB) when a read fills it, i.e. once the peer sends faster.
@@ -52,105 +36,6 @@ const READ_FIRST = 2 * 1024
 // After an accept failed for want of file descriptors, the next try waits this long.
 const ACCEPT_RETRY_MS = 50
 const READ_MAX = 64 * 1024
-
-const createDenoIo = (onGone: (socket: Socket) => void): SocketIo<Socket> => {
-  const gone = (socket: Socket): void => {
-    if (socket.closed) return
-    socket.closed = true
-    socket.backlog = []
-    socket.backlogBytes = 0
-    try {
-      socket.conn.close()
-    } catch {
-      // Already closed by the peer: nothing left to release.
-    }
-    onGone(socket)
-  }
-
-  // Once both sides have ended, the connection is over.
-  const afterEnd = async (socket: Socket): Promise<void> => {
-    try {
-      await socket.conn.closeWrite()
-    } catch {
-      return gone(socket)
-    }
-    if (socket.peerEnded) gone(socket)
-  }
-
-  // One write in flight per connection, continued from its promise: everything queued while it
-  // was out leaves joined in the next write, in order. No async function per write.
-  const write = (socket: Socket, chunk: Uint8Array): void => {
-    socket.writing = true
-    socket.conn.write(chunk).then((written) => {
-      if (socket.closed) return
-      socket.backlogBytes -= written
-      if (written < chunk.length) socket.backlog.unshift(chunk.subarray(written))
-      if (socket.backlog.length > 0) return writeBacklog(socket)
-      socket.writing = false
-      if (socket.ended) return void afterEnd(socket)
-      // Everything waiting was taken: a streamed response may send its next piece.
-      socket.client?.receiver.writable?.()
-    }, () => gone(socket))
-  }
-
-  const writeBacklog = (socket: Socket): void => {
-    const chunk = joinBytes(socket.backlog, socket.backlogBytes)
-    socket.backlog = []
-    write(socket, chunk)
-  }
-
-  const enqueue = (socket: Socket, bytes: Uint8Array): void => {
-    if (bytes.length === 0) return
-    socket.backlogBytes += bytes.length
-    if (socket.writing) socket.backlog.push(bytes)
-    else write(socket, bytes)
-  }
-
-  const io: SocketIo<Socket> = {
-    write(socket, bytes) {
-      if (socket.closed || socket.ended) return
-      if (socket.corked !== undefined) socket.corked.push(bytes)
-      else enqueue(socket, bytes)
-    },
-    buffered(socket) {
-      let corked = 0
-      for (const part of socket.corked ?? []) corked += part.length
-      return socket.backlogBytes + corked
-    },
-    isClosed: (socket) => socket.closed,
-    isEnded: (socket) => socket.ended,
-    end(socket, bytes) {
-      if (socket.closed || socket.ended) return
-      if (bytes !== undefined) io.write(socket, bytes)
-      io.uncork(socket)
-      socket.ended = true
-      if (!socket.writing) void afterEnd(socket)
-    },
-    destroy: gone,
-    cork(socket) {
-      socket.corked ??= []
-    },
-    // `paused` is null while paused before the loop waits, the loop's wake-up once it does.
-    pause(socket) {
-      socket.paused ??= null
-    },
-    resume(socket) {
-      const wake = socket.paused
-      socket.paused = undefined
-      wake?.()
-    },
-    remoteAddress: (socket) => socket.conn.remoteAddr?.hostname,
-    uncork(socket) {
-      const parts = socket.corked
-      if (parts === undefined) return
-      socket.corked = undefined
-      let total = 0
-      for (const part of parts) total += part.length
-      if (total > 0 && !socket.closed) enqueue(socket, joinBytes(parts, total))
-    },
-  }
-  return io
-}
 
 /**
  * Starts a server on Deno (needs `--allow-net`). Rejects with an Error naming every bad

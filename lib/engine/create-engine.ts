@@ -11,6 +11,8 @@
  * - recovery (`SessionRecovery`, `restoreSession`), the cluster (`wireCluster`), and
  *   permessage-deflate (`WsCompression`).
  * Must not import `node:*`, Buffer or process.
+ * Over 300 lines: the wiring of every part from the options, a statement or two per part in
+ * the order they depend on each other; no behaviour of its own to move out.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { compileCors, type Cors } from '../core/http/compile-cors.js'
@@ -27,6 +29,7 @@ import { createRouteMemo } from '../core/route/match-route.js'
 import type { HttpContext } from '../core/route/http-context.js'
 import { routes } from '../core/route/routes.js'
 import type { WsErrorReporter } from '../core/route/ws-error-reporter.js'
+import { createMasker } from '../core/ws/mask.js'
 import { Broadcaster } from './delivery/broadcaster.js'
 import type { Client } from './connection/client.js'
 import { clientContexts } from './connection/client-context.js'
@@ -107,6 +110,8 @@ export interface Engine<S> {
 export interface EngineInternals {
   /** `false`: every WebSocket frame goes through the general decoder (default `true`). */
   readonly smallFrames?: boolean
+  /** `false`: client frames are unmasked in JavaScript, never WebAssembly SIMD (default `true`). */
+  readonly simdMasking?: boolean
 }
 
 /**
@@ -244,7 +249,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // permessage-deflate (RFC 7692), when on and the runtime has a codec.
   const frameLimits = { maxPayload: limits.maxFramePayload, requireMask: true }
   const compression = startCompression(settings, platform, frameLimits, logger, logDebug)
-  const wsShared = new WsShared<S>(platform, limits, frameLimits, internals.smallFrames ?? true, compiled, options.wsMiddleware ?? [], onWsError, delivery, ops, batcher, logger, debug, abuse)
+  const wsShared = new WsShared<S>(platform, limits, frameLimits, internals.smallFrames ?? true, createMasker({ simd: internals.simdMasking ?? true }), compiled, options.wsMiddleware ?? [], onWsError, delivery, ops, batcher, logger, debug, abuse)
   const upgrades = new Upgrades<S>({
     table,
     io,

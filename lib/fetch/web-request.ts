@@ -2,7 +2,7 @@
  * A web-standard `Request` (what `Bun.serve`, `Deno.serve`, Workers and Hono hand a fetch
  * handler) as the engine reads requests: the request-target split from its URL
  * (`targetOf`), the parsed `HttpRequest` value for the embedded dispatch (`httpRequestOfWeb`),
- * and its body as the pieces `readHostBody` / `hostBodyStream` take (`piecesOf`). Part of
+ * and its body as the pieces `hostBodyStream` takes (`piecesOf`). Part of
  * `toFetch`.
  *
  * Portable: no node:* imports, no Buffer, no process.

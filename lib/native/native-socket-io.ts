@@ -9,10 +9,11 @@
  * ended, closed) are bits of one number. A close this side causes (destroy, an end after the
  * peer's, a failed write) is reported to the engine after the current I/O, as node:net's
  * `close` is, so the engine is never re-entered. Part of lib/native: imports the engine's
- * types and this folder only.
+ * types, the shared runtime layer's cork (lib/runtime/corked-writes.ts) and this folder only.
  */
 import type { Client } from '../engine/connection/client.js'
 import type { SocketIo } from '../engine/platform.js'
+import { CLOSED, type Corked, CORKING, corkedBytes, ENDED, holdCorked } from '../runtime/corked-writes.js'
 import type { NativeBinding } from './native-binding.js'
 
 /** The engine's socket on the native transport. */
@@ -21,16 +22,12 @@ export interface NativeConn {
   readonly slot: number
   client: Client<NativeConn> | undefined
   /** Writes held by a cork: one array (most often the only one), or several. */
-  corked: Uint8Array | Uint8Array[] | undefined
+  corked: Corked
   /** Bytes the addon still queues plus the corked bytes: what the engine's `buffered` asks. */
   pending: number
-  /** `CORKING`, `ENDED`, `CLOSED`. */
+  /** `CORKING`, `ENDED`, `CLOSED` (lib/runtime/corked-writes.ts). */
   flags: number
 }
-
-const CORKING = 1
-const ENDED = 2
-const CLOSED = 4
 
 /** At most this many arrays per `write` call (the addon's `writev` limit). */
 const MAX_CHUNKS = 16
@@ -68,14 +65,6 @@ export const nativeConnDrained = (conn: NativeConn): void => {
   conn.pending = corkedBytes(conn.corked)
 }
 
-const corkedBytes = (corked: Uint8Array | readonly Uint8Array[] | undefined): number => {
-  if (corked === undefined) return 0
-  if (!Array.isArray(corked)) return (corked as Uint8Array).length
-  let total = 0
-  for (const part of corked as readonly Uint8Array[]) total += part.length
-  return total
-}
-
 /**
  * The engine's operations on native connections through `binding`; `closedHere(conn)` is
  * called once for a connection this side closed (the server reports it to the engine later).
@@ -111,11 +100,7 @@ export const nativeSocketIo = (binding: NativeBinding, closedHere: (conn: Native
       const flags = conn.flags
       if ((flags & (CLOSED | ENDED)) !== 0) return
       if ((flags & CORKING) === 0) return send(conn, bytes)
-      const corked = conn.corked
-      if (corked === undefined) conn.corked = bytes
-      else if (Array.isArray(corked)) corked.push(bytes)
-      else conn.corked = [corked as Uint8Array, bytes]
-      conn.pending += bytes.length
+      holdCorked(conn, bytes)
     },
     buffered: (conn) => conn.pending,
     // Read once, at accept (the engine keeps it on the client): per-address limits and logs.

@@ -28,7 +28,7 @@ import {
   parseHttpRequest,
   serializeResponse,
 } from '../../lib/core/index.js'
-import { setSimdMasking, simdMaskingAvailable } from '../../lib/core/ws/mask-simd.js'
+import { createMasker, type Masker } from '../../lib/core/ws/mask.js'
 
 /** What the page reports: the failed checks, and the path masking took with SIMD on. */
 export interface SmokeReport {
@@ -73,11 +73,11 @@ const expectedHeader = (length: number, key: Uint8Array): number[] => {
  * Encodes a masked binary frame of `length` bytes, decodes it and assembles it, checking each
  * step against a plain XOR; answers the encoded frame (for comparing the two paths).
  */
-const maskedRoundTrip = (check: (what: string, ok: boolean) => void, path: string, length: number, key: Uint8Array): Uint8Array => {
+const maskedRoundTrip = (check: (what: string, ok: boolean) => void, path: string, length: number, key: Uint8Array, masker: Masker): Uint8Array => {
   const name = `${path} ${length} B`
   const input = pattern(length, length * 31 + key[0]!)
   const original = input.slice()
-  const frame = encodeFrameBytes({ opcode: 2, payload: input }, key)
+  const frame = encodeFrameBytes({ opcode: 2, payload: input }, key, masker)
   check(`${name}: input not modified by encodeFrameBytes (first difference at ${firstDifference(input, original)})`, firstDifference(input, original) === -1)
 
   const header = expectedHeader(length, key)
@@ -90,7 +90,7 @@ const maskedRoundTrip = (check: (what: string, ok: boolean) => void, path: strin
   check(`${name}: masked payload differs from the input`, firstDifference(frame.subarray(header.length), original) !== -1)
 
   const sent = frame.slice()
-  const decoded = decodeFrame(frame, { maxPayload: 200 * 1024, requireMask: true })
+  const decoded = decodeFrame(frame, { maxPayload: 200 * 1024, requireMask: true }, masker)
   check(`${name}: frame not modified by decodeFrame`, firstDifference(frame, sent) === -1)
   if (!(E.isRight(decoded) && decoded.right._tag === 'Parsed')) {
     check(`${name}: decodeFrame parses the frame`, false)
@@ -166,16 +166,14 @@ export const run = (): SmokeReport => {
   // partial), and 1 KiB + 5 (a tail that is no multiple of 4 or 16), on each masking path.
   const key = new Uint8Array([0x9d, 0x3c, 0x71, 0xe4])
   const sizes = [1024, 100 * 1024, 1024 + 5]
-  const maskPath = simdMaskingAvailable() ? 'simd' : 'js'
-  const viaDefault = sizes.map((size) => maskedRoundTrip(check, maskPath, size, key))
-  setSimdMasking(false)
-  try {
-    check('SIMD masking switched off', !simdMaskingAvailable())
-    const viaJs = sizes.map((size) => maskedRoundTrip(check, 'js', size, key))
-    sizes.forEach((size, i) => check(`${maskPath} and js give the same frame, ${size} B`, firstDifference(viaDefault[i]!, viaJs[i]!) === -1))
-  } finally {
-    setSimdMasking(true)
-  }
-  check('SIMD masking restored', simdMaskingAvailable() === (maskPath === 'simd'))
+  // A server's masker (SIMD where the page's engine has it), and one with SIMD switched off.
+  const server = createMasker()
+  const maskPath = server.simd() !== null ? 'simd' : 'js'
+  const viaDefault = sizes.map((size) => maskedRoundTrip(check, maskPath, size, key, server))
+  const off = createMasker({ simd: false })
+  check('SIMD masking switched off', off.simd() === null)
+  const viaJs = sizes.map((size) => maskedRoundTrip(check, 'js', size, key, off))
+  sizes.forEach((size, i) => check(`${maskPath} and js give the same frame, ${size} B`, firstDifference(viaDefault[i]!, viaJs[i]!) === -1))
+  check('SIMD masking restored', (server.simd() !== null) === (maskPath === 'simd'))
   return { failures, maskPath }
 }

@@ -211,7 +211,7 @@ test('connect :: a server event named like a lifecycle event is reported, not de
   c.on('open', () => void (opens += 1))
   const problem = nextOf<ClientProblem>(c, 'error')
   await c.request('reserved')
-  assert.equal(await problem, { _tag: 'ReservedEvent', event: 'open', message: 'server event "open" has a reserved name' })
+  assert.equal(await problem, { _tag: 'ReservedEvent', event: 'open', message: 'reserved event "open"' })
   assert.is(opens, 0)
 })
 

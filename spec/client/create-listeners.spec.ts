@@ -10,9 +10,10 @@ test('createListeners :: emit calls the listeners of the event in order', () => 
   l.on('m', (x: string) => got.push(`a${x}`))
   l.on('m', (x: string) => got.push(`b${x}`))
   l.on('other', () => got.push('no'))
-  assert.is(l.emit('m', '1'), true)
+  l.emit('m', '1')
   assert.equal(got, ['a1', 'b1'])
-  assert.is(l.emit('none', 1), false)
+  l.emit('none', 1)
+  assert.equal(got, ['a1', 'b1'])
 })
 
 test('createListeners :: the unsubscribe answered by on removes that registration only', () => {
@@ -37,7 +38,7 @@ test('createListeners :: off removes the first registration of a function', () =
   l.off('m', fn)
   l.off('m', fn)
   l.off('never', fn)
-  assert.is(l.emit('m', 1), false)
+  l.emit('m', 1)
   assert.equal(got, [])
 })
 
@@ -91,7 +92,7 @@ test('createListeners :: a listener that throws is reported and the others still
     throw boom
   })
   l.on('m', (x: number) => void got.push(x))
-  assert.is(l.emit('m', 7), true)
+  l.emit('m', 7)
   assert.equal(got, [7])
   assert.equal(thrown, [['m', boom]])
 })

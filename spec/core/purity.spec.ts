@@ -28,14 +28,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'http/static/mime-table.ts:MIME_TABLE': 'a ReadonlyMap built once from ROWS, only read (generated file)',
 }
 
-// State still to move (issue 26): the WebAssembly masking module, loaded on first use, and
-// its switch for specs (`setSimdMasking`). Listed apart from the constants above, and
-// checked to be exactly what is left, so this list only shrinks.
-const PENDING: Readonly<Record<string, string>> = {
-  'ws/mask-simd.ts:loaded': 'the SIMD masking module, instantiated once per realm: to become a masker the engine makes and passes in',
-  'ws/mask-simd.ts:enabled': "the SIMD switch for specs and benches: to become that masker's option",
-}
-
 const MUTABLE_NEW = /^new (Map|Set|WeakMap|WeakSet|Array|ArrayBuffer|DataView|(Ui|I)nt(8|16|32)Array|Uint8ClampedArray|Float(32|64)Array|Big(Ui|I)nt64Array)\b/
 
 /** A top-level binding that holds mutable state, found in a file's text. */
@@ -123,13 +115,13 @@ test('purity :: no file under lib/core keeps module-level mutable state (beyond 
     const rel = relative(CORE, file)
     for (const f of scanModuleState(readFileSync(file, 'utf8'))) {
       const key = `${rel}:${f.name}`
-      if (key in ALLOWED || key in PENDING) allowedSeen.add(key)
+      if (key in ALLOWED) allowedSeen.add(key)
       else found.push(`${rel}:${f.line} ${f.name}: ${f.why}`)
     }
   }
   assert.equal(found, [], `module-level mutable state in lib/core:\n${found.join('\n')}`)
   // An entry that no longer matches anything is stale: take it out.
-  assert.equal([...Object.keys(ALLOWED), ...Object.keys(PENDING)].filter((k) => !allowedSeen.has(k)), [])
+  assert.equal(Object.keys(ALLOWED).filter((k) => !allowedSeen.has(k)), [])
 })
 
 test.run()

@@ -140,8 +140,8 @@ export const startNodeProcess = (env: Readonly<Record<string, string>>, script =
     let err = ''
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`the node process did not start:\n${out}${err}`))
-    }, 15_000)
+      reject(new Error(`the node process did not start within 60 s:\n${out}${err}`))
+    }, 60_000) // tsx compiles the fixture first: slow on a loaded 2-core machine
     child.stderr?.on('data', (chunk: Buffer) => void (err += chunk.toString()))
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString()

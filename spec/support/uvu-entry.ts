@@ -16,7 +16,8 @@ await run(suites, { bail: false })
 // process, a timer) would keep this process alive forever: it gets a few seconds, then the
 // run ends anyway with uvu's exit code, saying so.
 const leftover = setTimeout(() => {
-  console.error('[uvu-entry] still running 3 s after the last test (a spec left a handle open): exiting')
+  const open = (process as { getActiveResourcesInfo?: () => string[] }).getActiveResourcesInfo?.() ?? []
+  console.error(`[uvu-entry] still running 3 s after the last test (a spec left a handle open: ${open.join(', ') || 'unknown'}): exiting`)
   process.exit()
 }, 3000)
 const deno = (globalThis as { Deno?: { unrefTimer(id: number): void } }).Deno

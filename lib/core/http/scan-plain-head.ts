@@ -19,6 +19,8 @@
  * reached), which the exact path decides.
  *
  * Pure and portable: no node:* imports.
+ * Over 300 lines on purpose: one loop over the bytes whose states (request line, field name,
+ * value, line end) hand their cursors to each other; cut, each part would need the others'.
  */
 import * as classes from './char-classes.js'
 import { type HeadScratch, MEMO } from './head-scratch.js'

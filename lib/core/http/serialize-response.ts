@@ -4,14 +4,19 @@
  * from the application: exactly one `Content-Type`, a `Content-Length` in bytes, and the
  * `Connection` the shell negotiated. The core reads no clock, so `Date` comes in as an option.
  *
- * A server serialises through its own `SerializeCache` (`createSerializeCache`): the output
- * pool, the status-line and Date caches and the last-answer memo are fields of it, so
- * servers share nothing; without one, a call makes a fresh cache (the same bytes).
+ * A server serialises through its own `SerializeCache` (`createSerializeCache`,
+ * serialize-cache.ts): the output pool, the status-line and Date caches and the last-answer
+ * memo are fields of it, so servers share nothing; without one, a call makes a fresh cache
+ * (the same bytes).
  *
  * Pure and portable: no node:* imports, no Buffer.
+ * Over 300 lines on purpose: the string path (`assemble`) and the byte path (`writeAnswer`)
+ * must give the same bytes (a property spec compares them), so they stay side by side; the
+ * per-server state is serialize-cache.ts.
  */
 import { isFramingHeader } from './is-framing-header.js'
-import { statusText } from './status-text.js'
+import * as pooled from './serialize-cache.js'
+import { createSerializeCache, dateBytes, dateLine, prefixOf, type SerializeCache, statusLine, typedLine } from './serialize-cache.js'
 import { stringifyJson } from './stringify-json.js'
 import type { Response } from './types.js'
 
@@ -36,116 +41,16 @@ export interface SerializeOptions {
 const encoder = new TextEncoder()
 const EMPTY: Uint8Array = new Uint8Array(0)
 
-// Responses are written into slices of a server's pool (as Node's Buffer pool does): a short
-// response then costs one view, not one ArrayBuffer. A slice is handed out once and never
-// written again; a full pool is dropped (slices keep it alive while they are referenced).
-const POOL_SIZE = 32 * 1024
-// Larger outputs, and strings longer than this, go through the native encoder instead.
-const POOLED_MAX = 4 * 1024
-const TYPED_CACHE_MAX = 256
+// serialize-cache.ts's sizes as this module's own constants: V8 folds a module's own `const`s
+// into the code it optimizes, but loads an imported binding at every use (read per answer).
+const POOL_SIZE = pooled.POOL_SIZE
+const POOLED_MAX = pooled.POOLED_MAX
 
-/** A server's serialiser state: its output pool, its caches and its last-answer memo. */
-export interface SerializeCache {
-  // The pool and how much of it is handed out (a fresh cache has none: `used` full, so the
-  // first answer makes it).
-  pool: Uint8Array
-  used: number
-  // RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ] CRLF. Each
-  // status line, and each status line + Content-Type line, is built once (bounded: content
-  // types can come from requests). Looked up by content type, then status: no key string
-  // is built per response.
-  readonly statusLines: Map<number, string>
-  readonly typedLines: Map<string, Map<number, string>>
-  typedCount: number
-  // `${status line}${Content-Type line}Content-Length: ` as bytes (bounded like typedLines).
-  readonly prefixes: Map<string, Map<number, Uint8Array>>
-  prefixCount: number
-  // The Date line changes once a second: built once per value, as a string and as bytes.
-  lastDate: string
-  lastDateLine: string
-  lastDateText: string
-  lastDateBytes: Uint8Array
-  // Whether the response serializeFresh wrote last had a body that could not be encoded.
-  lastFailed: boolean
-  // A Response is an immutable value, so the bytes of the one serialised last are kept: an
-  // application that answers with the same response value again (a constant `json(...)`, a
-  // health check) gets the same bytes back while the options (and the Date) are the same.
-  // One entry in plain fields, so a fresh response per request costs a few comparisons.
-  lastResponse: Response | undefined
-  lastKeepAlive: boolean
-  lastHead: boolean | undefined
-  lastDateOption: string | undefined
-  lastProtocol: string | undefined
-  lastBytes: Uint8Array
-}
-
-/**
- * A fresh cache: no pool yet, nothing cached, nothing remembered.
- *
- * @example
- * const cache = createSerializeCache()
- * serializeResponse(text('hi'), { keepAlive: true }, cache)
- */
-export const createSerializeCache = (): SerializeCache => ({
-  pool: EMPTY,
-  used: POOL_SIZE,
-  statusLines: new Map(),
-  typedLines: new Map(),
-  typedCount: 0,
-  prefixes: new Map(),
-  prefixCount: 0,
-  lastDate: '',
-  lastDateLine: '',
-  lastDateText: '',
-  lastDateBytes: EMPTY,
-  lastFailed: false,
-  lastResponse: undefined,
-  lastKeepAlive: false,
-  lastHead: undefined,
-  lastDateOption: undefined,
-  lastProtocol: undefined,
-  lastBytes: EMPTY,
-})
+export { createSerializeCache, type SerializeCache } from './serialize-cache.js'
 
 const isAscii = (text: string): boolean => {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false
   return true
-}
-
-const statusLine = (cache: SerializeCache, status: number): string => {
-  const statusLines = cache.statusLines
-  let line = statusLines.get(status)
-  if (line === undefined) {
-    line = `HTTP/1.1 ${status} ${statusText(status)}\r\n`
-    statusLines.set(status, line)
-  }
-  return line
-}
-
-const typedLine = (cache: SerializeCache, status: number, contentType: string): string => {
-  if (contentType === '') return statusLine(cache, status)
-  let byStatus = cache.typedLines.get(contentType)
-  let line = byStatus?.get(status)
-  if (line === undefined) {
-    line = `${statusLine(cache, status)}Content-Type: ${contentType}\r\n`
-    if (cache.typedCount < TYPED_CACHE_MAX) {
-      if (byStatus === undefined) {
-        byStatus = new Map()
-        cache.typedLines.set(contentType, byStatus)
-      }
-      byStatus.set(status, line)
-      cache.typedCount++
-    }
-  }
-  return line
-}
-
-const dateLine = (cache: SerializeCache, date: string): string => {
-  if (date !== cache.lastDate) {
-    cache.lastDate = date
-    cache.lastDateLine = `Date: ${date}\r\n`
-  }
-  return cache.lastDateLine
 }
 
 const UNSERIALIZABLE = '{"error":"unserializable_body"}'
@@ -197,32 +102,6 @@ const assemble = (cache: SerializeCache, head: string, bodyText: string | undefi
 // the string path answers when it turns out not to be ASCII.
 // The same bytes as `assemble` over the head string (property spec); `undefined` when the
 // answer does not fit a pooled slice, and the string path takes it.
-
-// `${status line}${Content-Type line}Content-Length: ` as bytes (bounded like typedLine).
-const prefixOf = (cache: SerializeCache, status: number, contentType: string): Uint8Array => {
-  let byStatus = cache.prefixes.get(contentType)
-  let bytes = byStatus?.get(status)
-  if (bytes === undefined) {
-    bytes = encoder.encode(`${typedLine(cache, status, contentType)}Content-Length: `)
-    if (cache.prefixCount < TYPED_CACHE_MAX) {
-      if (byStatus === undefined) {
-        byStatus = new Map()
-        cache.prefixes.set(contentType, byStatus)
-      }
-      byStatus.set(status, bytes)
-      cache.prefixCount++
-    }
-  }
-  return bytes
-}
-
-const dateBytes = (cache: SerializeCache, date: string): Uint8Array => {
-  if (date !== cache.lastDateText) {
-    cache.lastDateText = date
-    cache.lastDateBytes = encoder.encode(dateLine(cache, date))
-  }
-  return cache.lastDateBytes
-}
 
 const SHORT_TEXT = 64
 const CLOSE_LINE = encoder.encode('Connection: close\r\n')

@@ -2,24 +2,23 @@
  * `dispatchHttp`: one parsed request to a Response, through the HTTP middleware, the CORS
  * preflight, the router and the handler (DESIGN §2, §5). Never rejects: a thrown error or
  * rejected promise anywhere becomes 500 `{"error":"Internal Server Error"}` and is
- * reported. Pure and portable: no node:* imports, no timers.
+ * reported (`settle-answer.ts`). Pure and portable: no node:* imports, no timers.
  *
  * Hot path: with no middleware nothing is composed, and a handler that answers synchronously
  * is answered synchronously (`dispatchHttpNow`): no promise and no closure per request. A
  * server composes its middleware once (`composeHttp`) and passes the `stack` and its own
  * route memo (`createRouteMemo`); nothing is kept here between calls.
  */
-import { BodyStreamError, type BodyStream, type ExchangeOwner } from '../http/body-stream.js'
+import type { BodyStream, ExchangeOwner } from '../http/body-stream.js'
 import { decodeBody } from '../http/decompress/decode-body.js'
 import type { HttpDecoder, RequestCoding } from '../http/decompress/http-decoder.js'
 import { planDecoding } from '../http/decompress/plan-decoding.js'
 import { httpErrorResponse } from '../http/http-error-response.js'
 import { bodyStreamOf } from '../http/in-process-exchange.js'
-import { MultipartReadError } from '../http/multipart/read-multipart.js'
 import { makeRequest, type Params } from '../http/request.js'
-import { errorResponse, isResponse, json, noContent } from '../http/response.js'
+import { errorResponse } from '../http/response.js'
 import { withHeader } from '../http/response-updates.js'
-import type { HttpRequest, Json, Response } from '../http/types.js'
+import type { HttpRequest, Response } from '../http/types.js'
 import { composeHttp, type HttpStack } from './compose-http.js'
 import type { HttpMiddleware } from './http-middleware.js'
 import type { CompiledRoutes } from './compiled-routes.js'
@@ -27,6 +26,7 @@ import type { HttpRoute } from './route.js'
 import type { HttpContext } from './http-context.js'
 import { inertHttpContext } from './inert-http-context.js'
 import { createRouteMemo, matchRoute, matchStatic, type RouteMemo } from './match-route.js'
+import { failedAnswer, internalError, reportError, settleAnswer } from './settle-answer.js'
 
 /** The CORS step as two functions resolved once from the configuration (see `applyCors`). */
 export interface CorsHooks {
@@ -67,44 +67,20 @@ export interface RequestDecoding {
 
 const NO_OPTIONS: HttpDispatchOptions = Object.freeze({})
 
-const internalError = (): Response => errorResponse(500, 'Internal Server Error')
-
-// A body the client sent that could not be read, thrown out of the handler: the client's
-// fault, answered with its status and reason, not a 500 and not reported as a handler error.
-const clientFault = (error: unknown): Response | undefined => {
-  if (error instanceof BodyStreamError) return json({ error: error.error.reason }, error.error.status)
-  if (error instanceof MultipartReadError) return json({ error: error.error.reason, message: error.error.message }, error.error.status)
-  return undefined
-}
-
-const report = (options: HttpDispatchOptions, error: unknown, request: HttpRequest): void => {
-  try {
-    options.onError?.(error, request)
-  } catch {
-    // A broken hook must not turn a reported failure into a rejection.
-  }
-}
-
-// A handler may answer a Response, a plain value for json(), nothing (204), or a promise of those.
-const toResponse = (result: unknown): Response => {
-  if (isResponse(result)) return result
-  if (result === undefined) return noContent()
-  return json(result as Json)
-}
-
-const isThenable = (x: unknown): x is PromiseLike<unknown> =>
-  typeof x === 'object' && x !== null && typeof (x as { readonly then?: unknown }).then === 'function'
-
-// The handler's answer as a Response, or a promise of one that never rejects.
-const settle = (result: unknown, options: HttpDispatchOptions, request: HttpRequest): Response | Promise<Response> => {
-  if (!isThenable(result)) return toResponse(result)
-  return Promise.resolve(result).then(toResponse, (error: unknown) => {
-    const fault = clientFault(error)
-    if (fault !== undefined) return fault
-    report(options, error, request)
-    return internalError()
-  })
-}
+// The route's handler on the request with its body whole, once `body` has been read (a body
+// that cannot be read is the client's fault, answered by `settleAnswer`).
+const runWhole = (
+  route: HttpRoute,
+  http: HttpRequest,
+  body: Promise<Uint8Array>,
+  params: Params,
+  ctx: HttpContext,
+  options: HttpDispatchOptions,
+  owner: ExchangeOwner | undefined,
+  exchange: number,
+  request: HttpRequest,
+): Response | Promise<Response> =>
+  settleAnswer(body.then((bytes) => route.handler(makeRequest({ ...http, body: bytes }, params, owner, exchange, false), ctx)), options.onError, request)
 
 const NO_PARAMS: Params = Object.freeze({})
 const EMPTY_BODY = new Uint8Array(0)
@@ -135,15 +111,13 @@ const runDecoded = (
   const source = held ?? bodyStreamOf([request.body], request.body.length)
   const body = decodeBody(source, codings, decoding.decoder as HttpDecoder, route.maxBody ?? decoding.maxBody)
   const http: HttpRequest = { ...request, headers: decodedHeaders(request), body: EMPTY_BODY }
-  if (route.body !== 'stream') {
-    return settle(body.bytes().then((bytes) => route.handler(makeRequest({ ...http, body: bytes }, params, owner, exchange, false), ctx)), options, request)
-  }
+  if (route.body !== 'stream') return runWhole(route, http, body.bytes(), params, ctx, options, owner, exchange, request)
   const decoded: ExchangeOwner = {
     signalOf: (n) => owner?.signalOf(n) ?? new AbortController().signal,
     bodyOf: () => body,
     remoteAddress: () => owner?.remoteAddress?.(),
   }
-  return settle(route.handler(makeRequest(http, params, decoded, exchange, true), ctx), options, request)
+  return settleAnswer(route.handler(makeRequest(http, params, decoded, exchange, true), ctx), options.onError, request)
 }
 
 // The route's handler on its Request. A route that takes its body whole, on a server that held
@@ -151,7 +125,7 @@ const runDecoded = (
 // runs), reads it now: the request got past the middleware and the router, so this is where
 // the body is wanted (`Expect: 100-continue` is answered here). The handler gets the body
 // whole, as if it had come with the head; a body that cannot be read is the client's fault
-// (413 past the route's limit, 400 cut off), answered by `settle`.
+// (413 past the route's limit, 400 cut off), answered by `settleAnswer`.
 const run = (
   route: HttpRoute,
   request: HttpRequest,
@@ -169,12 +143,9 @@ const run = (
     if (plan._tag === 'Refuse') return httpErrorResponse(plan.error)
     if (plan._tag === 'Decode') return runDecoded(route, request, params, ctx, options, owner, exchange, held, plan.codings)
   }
-  if (!streamed && owner !== undefined) {
-    if (held !== undefined) {
-      return settle(held.bytes().then((body) => route.handler(makeRequest({ ...request, body }, params, owner, exchange, false), ctx)), options, request)
-    }
-  }
-  return settle(route.handler(makeRequest(request, params, owner, exchange, streamed), ctx), options, request)
+  // A body is held only by an owner.
+  if (!streamed && held !== undefined) return runWhole(route, request, held.bytes(), params, ctx, options, owner, exchange, request)
+  return settleAnswer(route.handler(makeRequest(request, params, owner, exchange, streamed), ctx), options.onError, request)
 }
 
 // The innermost step: the preflight or the route. Errors become a reported 500 here, inside
@@ -210,10 +181,7 @@ const answer = (
         return run(match.route, request, match.params, ctx, options, owner, exchange)
     }
   } catch (error) {
-    const fault = clientFault(error)
-    if (fault !== undefined) return fault
-    report(options, error, request)
-    return internalError()
+    return failedAnswer(error, options.onError, request)
   }
 }
 
@@ -228,7 +196,7 @@ const throughMiddleware = (
   exchange: number,
 ): Promise<Response> =>
   stack(http, ctx, (request, context) => answer(compiled, request, context, options, memo, owner, exchange)).then(undefined, (error: unknown) => {
-    report(options, error, http)
+    reportError(options.onError, error, http)
     return internalError()
   })
 
@@ -238,7 +206,7 @@ const withCors = (options: HttpDispatchOptions, http: HttpRequest, res: Response
   try {
     return cors.apply(http, res)
   } catch (error) {
-    report(options, error, http)
+    reportError(options.onError, error, http)
     return internalError()
   }
 }
@@ -269,14 +237,10 @@ export const dispatchHttpNow = (
 ): Response | Promise<Response> => {
   const ctx = options.context ?? inertHttpContext
   const memo = options.memo ?? createRouteMemo()
-  const stack = options.stack
   const middleware = options.middleware
+  const stack = options.stack ?? (middleware === undefined || middleware.length === 0 ? undefined : composeHttp(middleware))
   const res =
-    stack !== undefined
-      ? throughMiddleware(compiled, http, ctx, options, memo, stack, owner, exchange)
-      : middleware === undefined || middleware.length === 0
-        ? answer(compiled, http, ctx, options, memo, owner, exchange)
-        : throughMiddleware(compiled, http, ctx, options, memo, composeHttp(middleware), owner, exchange)
+    stack === undefined ? answer(compiled, http, ctx, options, memo, owner, exchange) : throughMiddleware(compiled, http, ctx, options, memo, stack, owner, exchange)
   if (res instanceof Promise) return res.then((r: Response) => withCors(options, http, r))
   return withCors(options, http, res)
 }

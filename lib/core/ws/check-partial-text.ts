@@ -16,7 +16,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { AssemblyState } from './assemble-message.js'
 import { OPCODE } from './frame.js'
 import { frameOpcode, MASK_BIT, MASK_KEY_SIZE, payloadOffset, readPayloadLength, RSV1_BIT } from './frame-header.js'
-import { maskCopy } from './mask.js'
+import { JS_MASKER, type Masker } from './mask.js'
 import { decodeUtf8Fragment } from './utf8.js'
 import { invalidUtf8, type InvalidUtf8 } from './ws-error.js'
 
@@ -43,14 +43,14 @@ const keyAt = (key: Uint8Array, checked: number): Uint8Array => {
 
 /**
  * Checks `chunk`, the next payload bytes of the frame (at most `remaining` of them; the
- * caller gives no bytes past the frame's end).
+ * caller gives no bytes past the frame's end), unmasked by `masker` (JavaScript unless given).
  *
  * @example
  * const next = continuePartialText(scan, chunk) // Left(InvalidUtf8) at the first bad byte
  */
-export const continuePartialText = (scan: PartialText, chunk: Uint8Array): E.Either<InvalidUtf8, PartialText> => {
+export const continuePartialText = (scan: PartialText, chunk: Uint8Array, masker: Masker = JS_MASKER): E.Either<InvalidUtf8, PartialText> => {
   if (chunk.length === 0) return E.right(scan)
-  const plain = scan.key === undefined ? chunk : maskCopy(chunk, 0, chunk.length, keyAt(scan.key, scan.checked), 0)
+  const plain = scan.key === undefined ? chunk : masker.maskCopy(chunk, 0, chunk.length, keyAt(scan.key, scan.checked), 0)
   const progress = decodeUtf8Fragment(scan.pending, plain)
   if (progress === undefined) return E.left(invalidUtf8('text'))
   return E.right({
@@ -68,13 +68,13 @@ export const continuePartialText = (scan: PartialText, chunk: Uint8Array): E.Eit
  * bytes already there and answers how far it got; `undefined` for any other frame, or when
  * the header itself is not complete yet (and for a compressed frame, RSV1 set, whose bytes
  * are not text until inflated). For bytes `decodeFrame` answered `NeedMore` to
- * (which has validated the header's bits and limits).
+ * (which has validated the header's bits and limits). A masked payload is unmasked by `masker`.
  *
  * @example
  * // A masked text frame announcing 100 bytes, of which 3 arrived: ff is never UTF-8.
  * startPartialText(bytes, initialAssembly) // Left(InvalidUtf8), close code 1007
  */
-export const startPartialText = (bytes: Uint8Array, state: AssemblyState): E.Either<InvalidUtf8, PartialText> | undefined => {
+export const startPartialText = (bytes: Uint8Array, state: AssemblyState, masker: Masker = JS_MASKER): E.Either<InvalidUtf8, PartialText> | undefined => {
   if (bytes.length < 2) return undefined
   const opcode = frameOpcode(bytes)
   // A text frame with RSV1 starts a compressed message (RFC 7692 §6): its bytes are DEFLATE
@@ -98,5 +98,5 @@ export const startPartialText = (bytes: Uint8Array, state: AssemblyState): E.Eit
     key: masked ? bytes.slice(headerLength - MASK_KEY_SIZE, headerLength) : undefined,
     pending: state._tag === 'TextInProgress' ? state.pending : EMPTY,
   }
-  return continuePartialText(scan, bytes.subarray(headerLength, headerLength + here))
+  return continuePartialText(scan, bytes.subarray(headerLength, headerLength + here), masker)
 }

@@ -11,7 +11,7 @@ import { type DecodeStep, needMore, parsed } from '../decode-step.js'
 import { type Frame, type FrameLimits, isControlOpcode, MAX_CONTROL_PAYLOAD } from './frame.js'
 import * as header from './frame-header.js'
 import { lengthEnd, readPayloadLength } from './frame-header.js'
-import { maskCopy } from './mask.js'
+import { JS_MASKER, type Masker } from './mask.js'
 import {
   controlFrameTooLong,
   fragmentedControlFrame,
@@ -48,13 +48,16 @@ const NEED_TWO: E.Either<never, DecodeStep<never>> = E.right(needMore(2))
  *   The payload is unmasked into a new array; an unmasked payload is a view of `bytes`.
  * - `Left(WsError)`: a protocol error, with the close code to send.
  *
+ * A masked payload is unmasked by `masker` (JavaScript unless given: a server passes its own,
+ * `createMasker`, which uses WebAssembly SIMD).
+ *
  * @example
  * // RFC 6455 §5.7: a single-frame masked text message "Hello".
  * const bytes = new Uint8Array([0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58])
  * const step = decodeFrame(bytes, { maxPayload: 1024, requireMask: true })
  * // Right(Parsed({ fin: true, opcode: 1, payload: 'Hello' as bytes, ... }, rest: empty))
  */
-export const decodeFrame = (bytes: Uint8Array, limits: FrameLimits): E.Either<WsError, DecodeStep<Frame>> => {
+export const decodeFrame = (bytes: Uint8Array, limits: FrameLimits, masker: Masker = JS_MASKER): E.Either<WsError, DecodeStep<Frame>> => {
   const available = bytes.length
   if (available < 2) return NEED_TWO
   const b0 = bytes[0]!
@@ -93,7 +96,7 @@ export const decodeFrame = (bytes: Uint8Array, limits: FrameLimits): E.Either<Ws
   const end = headerLength + length
   if (available < end) return E.right(needMore(end))
   // §5.3: the masking key is the last 4 bytes of the header.
-  const payload = masked ? maskCopy(bytes, headerLength, end, bytes, headerLength - MASK_KEY_SIZE) : bytes.subarray(headerLength, end)
+  const payload = masked ? masker.maskCopy(bytes, headerLength, end, bytes, headerLength - MASK_KEY_SIZE) : bytes.subarray(headerLength, end)
   const frame: Frame = {
     fin,
     rsv1: (rsv & 0x4) !== 0,

@@ -37,7 +37,7 @@ export type { EventError, EventErrorCode, EventId, EventMessage } from './event.
 export { type Frame, type FrameLimits, isControlOpcode, MAX_CONTROL_PAYLOAD, OPCODE, type Opcode, type OutFrame } from './frame.js'
 export * from './handshake-error.js'
 export { handshakeResponse } from './handshake-response.js'
-export { maskBytes } from './mask.js'
+export { createMasker, JS_MASKER, type Masker, maskBytes, type MaskerOptions } from './mask.js'
 export { binaryFrame, closeFrame, pingFrame, pongFrame, textFrame } from './out-frame.js'
 export { sha1 } from './sha1.js'
 export { isWebSocketUpgrade, type Upgrade, type UpgradeOptions, validateUpgrade } from './validate-upgrade.js'

@@ -2,10 +2,13 @@
  * WebSocket masking (RFC 6455 §5.3) through WebAssembly SIMD (`mask-simd.wat`): the fast path
  * `mask.ts` takes for payloads past a few dozen bytes.
  *
- * The module is compiled and instantiated synchronously on first use (it is 146 bytes, and
+ * `loadSimdMask` compiles and instantiates the module synchronously (it is 146 bytes, and
  * imports nothing), after `WebAssembly.validate` says the engine knows SIMD. Where that fails
- * (no WebAssembly, no SIMD, a page's Content-Security-Policy refusing it, memory refused) every
- * function here answers "unavailable" and the caller masks in JavaScript instead.
+ * (no WebAssembly, no SIMD, a page's Content-Security-Policy refusing it, memory refused) it
+ * answers `null`, every function here answers "unavailable" for `null`, and the caller masks
+ * in JavaScript instead. This file keeps no module of its own: a loaded module is a value its
+ * owner (a `Masker`, `mask.ts`, one per server) holds and passes in, so two servers, or a core
+ * embedded beside another, share no WebAssembly memory.
  *
  * The module never sees the caller's arrays: bytes are copied into its memory, masked there,
  * and copied out into a fresh array (or the caller's target). No result aliases the module's
@@ -35,21 +38,25 @@ const MAX_HEADROOM = BASE
 // The module declares one 64 KiB page, and a pass needs BASE + SIMD_CHUNK + 64 bytes of it
 // (the loop rounds up to 64), so the memory never grows: nothing to fail, nothing to hold on to.
 
-interface Loaded {
+/** An instantiated SIMD masking module: what `loadSimdMask` answers, passed to the functions below. */
+export interface SimdMask {
   readonly mask: MaskModule['mask']
   // A view of the whole memory, made once: reading `memory.buffer` on every call would cost
   // more than a short payload's whole XOR.
   readonly heap: Uint8Array
 }
 
-// `undefined`: not tried yet; `null`: tried, unavailable.
-let loaded: Loaded | null | undefined
-let enabled = true
-
 const isMaskModule = (exports: WebAssembly.Exports): exports is WebAssembly.Exports & MaskModule =>
   exports['memory'] instanceof WebAssembly.Memory && typeof exports['mask'] === 'function'
 
-const instantiate = (): Loaded | null => {
+/**
+ * A new instance of the SIMD masking module, with memory of its own; `null` where the engine
+ * has no WebAssembly SIMD or refuses to compile it.
+ *
+ * @example
+ * const simd = loadSimdMask() // null where WebAssembly SIMD is unavailable
+ */
+export const loadSimdMask = (): SimdMask | null => {
   try {
     if (typeof WebAssembly !== 'object' || !WebAssembly.validate(MASK_SIMD_WASM)) return null
     const { exports } = new WebAssembly.Instance(new WebAssembly.Module(MASK_SIMD_WASM))
@@ -61,38 +68,13 @@ const instantiate = (): Loaded | null => {
   }
 }
 
-// The module, loaded on first use; `null` when SIMD is unavailable or switched off.
-const ready = (): Loaded | null => {
-  if (!enabled) return null
-  if (loaded === undefined) loaded = instantiate()
-  return loaded
-}
-
-/**
- * Whether the SIMD path is in use: the engine has WebAssembly SIMD and it has not been
- * switched off. Instantiates the module if that has not happened yet.
- */
-export const simdMaskingAvailable = (): boolean => ready() !== null
-
-/**
- * Switches the SIMD path on or off for this realm (on by default): for specs and benchmarks
- * that check or measure the JavaScript path. Not part of the public API.
- */
-export const setSimdMasking = (on: boolean): void => {
-  enabled = on
-  // Forget the module (or the failure to load it): the next payload loads it afresh, so a
-  // spec can check the fallback when WebAssembly is missing and then restore it.
-  loaded = undefined
-}
-
 /**
  * `source[start, end)` masked with `word` (key byte 0 in the low byte) into the caller's
- * `target` from `at` on, through the module's memory a chunk at a time. `target` may be
+ * `target` from `at` on, through `module`'s memory a chunk at a time. `target` may be
  * `source` itself, with `at === start`. Answers `false`, having written nothing, when SIMD is
- * unavailable.
+ * unavailable (`module` is `null`).
  */
-export const simdMaskInto = (source: Uint8Array, start: number, end: number, word: number, target: Uint8Array, at: number): boolean => {
-  const module = ready()
+export const simdMaskInto = (module: SimdMask | null, source: Uint8Array, start: number, end: number, word: number, target: Uint8Array, at: number): boolean => {
   if (module === null) return false
   const { heap } = module
   // Chunks are multiples of 4 bytes, so every chunk starts in phase with key byte 0.
@@ -108,16 +90,15 @@ export const simdMaskInto = (source: Uint8Array, start: number, end: number, wor
 /**
  * `source[start, end)` masked with `word` (key byte 0 in the low byte) as a new array of
  * `headroom + (end - start)` bytes, the first `headroom` zero. `undefined` when SIMD is
- * unavailable. The result owns its buffer, exactly that long.
+ * unavailable (`module` is `null`). The result owns its buffer, exactly that long.
  */
-export const simdMaskCopy = (source: Uint8Array, start: number, end: number, word: number, headroom = 0): Uint8Array | undefined => {
+export const simdMaskCopy = (module: SimdMask | null, source: Uint8Array, start: number, end: number, word: number, headroom = 0): Uint8Array | undefined => {
+  if (module === null) return undefined
   const length = end - start
   if (length > SIMD_CHUNK || headroom > MAX_HEADROOM) {
     const out = new Uint8Array(headroom + length)
-    return simdMaskInto(source, start, end, word, out, headroom) ? out : undefined
+    return simdMaskInto(module, source, start, end, word, out, headroom) ? out : undefined
   }
-  const module = ready()
-  if (module === null) return undefined
   const { heap } = module
   heap.set(source.subarray(start, end), BASE)
   module.mask(BASE, BASE + length, word)

@@ -4,7 +4,11 @@
  * past `maxConnections`, refusals while shutting down, and accepts the runtime failed for want
  * of file descriptors (EMFILE, ENFILE: where the runtime reports them) are counted; the first
  * of a quiet period is logged at once, the rest once per `WALL_LOG_MS` with their counts, the
- * open connections and the limits. Must not import `node:*`, Buffer or process.
+ * open connections and the limits. Not `AbuseLog` (limit/abuse-log.ts), though both count
+ * what they do not log: the wall is one fixed set of counters reported together in one line
+ * with the server's state (open connections, limits), on the leading edge of a quiet period;
+ * the abuse log is a line per kind of input, with the facts of its first occurrence.
+ * Must not import `node:*`, Buffer or process.
  */
 import type { Logger } from '../../core/log/logger.js'
 import type { TimerId, Timers } from '../platform.js'

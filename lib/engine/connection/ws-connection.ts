@@ -402,7 +402,7 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
 
   private checkPartial(chunk: Uint8Array): void {
     const partial = this.partial as PartialText
-    const checked = continuePartialText(partial, chunk.length > partial.remaining ? chunk.subarray(0, partial.remaining) : chunk)
+    const checked = continuePartialText(partial, chunk.length > partial.remaining ? chunk.subarray(0, partial.remaining) : chunk, this.shared.masker)
     if (E.isLeft(checked)) return this.fail(checked.left)
     this.partial = checked.right
   }
@@ -437,10 +437,10 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
         if (at === end || io.isClosed(this.socket)) break
       }
       const rest = plainFrom(bytes, at)
-      const step = decodeFrame(rest, frameLimits)
+      const step = decodeFrame(rest, frameLimits, this.shared.masker)
       if (E.isLeft(step)) return this.fail(step.left)
       if (step.right._tag === 'NeedMore') {
-        const partial = startPartialText(rest, this.assembly)
+        const partial = startPartialText(rest, this.assembly, this.shared.masker)
         if (partial !== undefined && E.isLeft(partial)) return this.fail(partial.left)
         this.partial = partial?.right
         this.keep(rest)

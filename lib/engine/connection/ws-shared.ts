@@ -13,6 +13,7 @@ import type { RawMessage } from '../../core/route/raw-message.js'
 import type { WsErrorReporter } from '../../core/route/ws-error-reporter.js'
 import type { AssemblyLimits } from '../../core/ws/assemble-message.js'
 import type { FrameLimits } from '../../core/ws/frame.js'
+import type { Masker } from '../../core/ws/mask.js'
 import { HEARTBEAT_MESSAGE } from '../../core/ws/session-wire.js'
 import type { ServerOps } from '../server-ops.js'
 import type { Delivery } from '../delivery/delivery.js'
@@ -45,6 +46,8 @@ export class WsShared<S> {
      * off, every frame goes through the general decoder.
      */
     readonly smallFrames: boolean,
+    /** Unmasks the frames clients send: the server's own (`createMasker`), so no other server shares its WebAssembly memory. */
+    readonly masker: Masker,
     readonly compiled: CompiledRoutes,
     readonly wsMiddleware: readonly WsMiddleware[],
     /** Reports a handler's failure (given to the core's dispatch as it is). */

@@ -31,6 +31,9 @@
  * being delivered, in order. What is written to one client meanwhile (a reply, `send`) first
  * catches it up on the queued broadcasts that target it and have not reached it, so each
  * client still gets its messages in the order they were sent.
+ * Over 300 lines on purpose: the slow-consumer rule, nothing after a close frame, batching and
+ * the slices are decisions over the same per-connection queue that read each other's state;
+ * what stands alone has left (broadcast-slices.ts, flush-batcher.ts, frame-text.ts).
  */
 import type { BroadcastTarget } from '../../core/route/socket-context.js'
 import { BATCH_SEPARATOR } from '../../core/ws/envelope.js'

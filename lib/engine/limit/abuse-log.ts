@@ -3,6 +3,8 @@
  * (issue 25): the first occurrence of a kind in a window is logged with its facts, the others
  * are counted and the count is logged when the window ends. A flood of malformed frames, bad
  * requests or refused checks costs a counter each, and the log two lines per kind per window.
+ * The connections a server could not take are `AcceptWall`'s (connection/accept-wall.ts): one
+ * line for all its reasons together with the server's state, not a line per kind.
  * Must not import `node:*`, Buffer or process.
  */
 import type { Logger } from '../../core/log/logger.js'

@@ -8,6 +8,8 @@
  * (`FrameSource`) that delivery passes on to `ClientSession.number`. Restoring a session
  * another node held is restore-session.ts. Without the option the maps stay empty and
  * nothing here runs on a message's way. Must not import `node:*`, Buffer or process.
+ * Over 300 lines on purpose: one lifecycle (open, resume, park, expire) over the same maps;
+ * what stands alone has left (restore-session.ts, recovery-journal.ts, merge-tail.ts).
  */
 import type { Sequence } from '../../core/cluster/cluster-message.js'
 import type { Logger } from '../../core/log/logger.js'

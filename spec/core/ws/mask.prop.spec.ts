@@ -1,9 +1,19 @@
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { maskBytes, maskCopy, maskInPlace } from '../../../lib/core/ws/mask.js'
+import { createMasker, maskBytes as maskBytesWith } from '../../../lib/core/ws/mask.js'
 import { maskCopyJs, maskInPlaceJs } from '../../../lib/core/ws/mask-js.js'
-import { SIMD_CHUNK, simdMaskCopy, simdMaskInto } from '../../../lib/core/ws/mask-simd.js'
+import { SIMD_CHUNK, simdMaskCopy as simdMaskCopyWith, simdMaskInto as simdMaskIntoWith } from '../../../lib/core/ws/mask-simd.js'
+
+// A server's masker (SIMD where the runtime has it), and its SIMD module: what "dispatch" and
+// "SIMD" below go through.
+const masker = createMasker()
+const maskBytes = (bytes: Uint8Array, key: Uint8Array): Uint8Array => maskBytesWith(bytes, key, masker)
+const { maskCopy, maskInPlace } = masker
+const simdMaskCopy = (source: Uint8Array, start: number, end: number, word: number, headroom?: number): Uint8Array | undefined =>
+  simdMaskCopyWith(masker.simd(), source, start, end, word, headroom)
+const simdMaskInto = (source: Uint8Array, start: number, end: number, word: number, target: Uint8Array, at: number): boolean =>
+  simdMaskIntoWith(masker.simd(), source, start, end, word, target, at)
 
 // The definition (RFC 6455 §5.3), byte by byte.
 const reference = (bytes: Uint8Array, key: Uint8Array, keyAt = 0): Uint8Array => bytes.map((b, i) => b ^ key[keyAt + (i & 3)]!)

@@ -1,8 +1,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { maskBytes, maskCopy, maskInPlace, SIMD_IN_PLACE_FROM } from '../../../lib/core/ws/mask.js'
+import { createMasker, type Masker, maskBytes as maskBytesWith, SIMD_IN_PLACE_FROM } from '../../../lib/core/ws/mask.js'
 import { maskCopyJs, maskInPlaceJs } from '../../../lib/core/ws/mask-js.js'
-import { setSimdMasking, SIMD_CHUNK, simdMaskCopy, simdMaskingAvailable, simdMaskInto } from '../../../lib/core/ws/mask-simd.js'
+import { SIMD_CHUNK, simdMaskCopy as simdMaskCopyWith, simdMaskInto as simdMaskIntoWith } from '../../../lib/core/ws/mask-simd.js'
 import { hex, toHex, utf8 } from './hex.js'
 
 const KEY = hex('37 fa 21 3d')
@@ -17,13 +17,25 @@ const pattern = (n: number, seed = 0): Uint8Array => Uint8Array.from({ length: n
 // SIMD threshold, the 64-byte SIMD loop, and the chunk size.
 const LENGTHS = [0, 1, 3, 4, 5, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 1024, SIMD_CHUNK - 1, SIMD_CHUNK, SIMD_CHUNK + 1, 3 * SIMD_CHUNK + 7]
 
-// Runs `body` with the SIMD path switched off, then on again.
+// The masker the checks below go through: a server's (SIMD where the runtime has it), or one
+// switched off. Each is its own: no state of the core is switched.
+let masker: Masker = createMasker()
+const maskBytes = (bytes: Uint8Array, key: Uint8Array): Uint8Array => maskBytesWith(bytes, key, masker)
+const maskCopy: Masker['maskCopy'] = (...args) => masker.maskCopy(...args)
+const maskInPlace: Masker['maskInPlace'] = (...args) => masker.maskInPlace(...args)
+const simdMaskingAvailable = (): boolean => masker.simd() !== null
+const simdMaskCopy = (source: Uint8Array, start: number, end: number, word: number, headroom?: number): Uint8Array | undefined =>
+  simdMaskCopyWith(masker.simd(), source, start, end, word, headroom)
+const simdMaskInto = (source: Uint8Array, start: number, end: number, word: number, target: Uint8Array, at: number): boolean =>
+  simdMaskIntoWith(masker.simd(), source, start, end, word, target, at)
+
+// Runs `body` with a masker whose SIMD path is switched off, then with a SIMD one again.
 const withoutSimd = (body: () => void): void => {
-  setSimdMasking(false)
+  masker = createMasker({ simd: false })
   try {
     body()
   } finally {
-    setSimdMasking(true)
+    masker = createMasker()
   }
 }
 
@@ -124,18 +136,18 @@ test('simd :: switched off, every SIMD function answers "unavailable" and maskin
   assert.ok(simdMaskingAvailable())
 })
 
-// Replaces one of WebAssembly's functions for the duration of `body`, the module unloaded
-// before and after so that `body` sees a fresh attempt to load it.
+// Replaces one of WebAssembly's functions for the duration of `body`, with a new masker
+// before and after so that `body` sees a fresh attempt to load the module.
 const withWebAssembly = (name: 'validate' | 'Module', replacement: unknown, body: () => void): void => {
   const wasm = WebAssembly as unknown as Record<string, unknown>
   const original = wasm[name]
   wasm[name] = replacement
-  setSimdMasking(true)
+  masker = createMasker()
   try {
     body()
   } finally {
     wasm[name] = original
-    setSimdMasking(true)
+    masker = createMasker()
   }
 }
 

@@ -20,7 +20,6 @@ import { socketOn } from '../../../lib/core/route/socket-on.js'
 import type { RouteTable } from '../../../lib/core/route/route.js'
 import { createEngine } from '../../../lib/engine/create-engine.js'
 import type { Platform } from '../../../lib/engine/platform.js'
-import { setSimdMasking } from '../../../lib/core/ws/mask-simd.js'
 import type { DeflateCodec } from '../../../lib/core/ws/extensions/message-codec.js'
 import { acceptMemorySocket, memoryPlatform, type MemorySocket } from '../../support/memory-platform.js'
 import { cutInto, encodeStream, frameArb, type StreamFrame, streamArb } from '../../support/ws-stream.js'
@@ -121,9 +120,10 @@ const run = async (
   feed: (chunk: Uint8Array) => Uint8Array = (chunk) => chunk,
   on: Platform<MemorySocket> = platform,
   allocate: (size: number) => Uint8Array = on.allocate,
+  simdMasking = true,
 ): Promise<Run> => {
   const seen: RawMessage[] = []
-  const engine = createEngine({ routes: table(seen), limits: { maxFramePayload: 100, maxMessage: 150 } }, { ...on, allocate }, { smallFrames: small })
+  const engine = createEngine({ routes: table(seen), limits: { maxFramePayload: 100, maxMessage: 150 } }, { ...on, allocate }, { smallFrames: small, simdMasking })
   const sockets = streams.map((): MemorySocket => ({ out: [], ended: false, closed: false }))
   const clients = sockets.map((socket) => {
     const client = engine.accept(socket)
@@ -220,31 +220,26 @@ test('WsConnection :: chunks and scratch arrays of a Uint8Array subclass (a Node
   await fc.assert(
     fc.asyncProperty(runtimeStreamArb, cutsArb, runtimeStreamArb, cutsArb, fc.boolean(), fc.boolean(), async (a, aCuts, b, bCuts, small, simd) => {
       // Without WebAssembly, a masked copy past 64 bytes is the source's `slice`, unmasked in place.
-      setSimdMasking(simd)
-      try {
-        const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
-        const fed: [Uint8Array, RuntimeBytes][] = []
-        const asRuntime = (chunk: Uint8Array): Uint8Array => {
-          const bytes = new RuntimeBytes(chunk)
-          fed.push([chunk, bytes])
-          return bytes
-        }
-        const plain = await run(small, rawRoutes, streams)
-        // The scratch arrays the frames out are written to are the runtime's too (Node's pool).
-        assert.equal(await run(small, rawRoutes, streams, asRuntime, platform, (size) => new RuntimeBytes(size)), plain)
-        assert.ok(plain.plain)
-        for (const [chunk, bytes] of fed) assert.is(hex(bytes), hex(chunk))
-      } finally {
-        setSimdMasking(true)
+      const streams = [cutInto(encodeStream(a), aCuts), cutInto(encodeStream(b), bCuts)]
+      const fed: [Uint8Array, RuntimeBytes][] = []
+      const asRuntime = (chunk: Uint8Array): Uint8Array => {
+        const bytes = new RuntimeBytes(chunk)
+        fed.push([chunk, bytes])
+        return bytes
       }
+      const plain = await run(small, rawRoutes, streams, undefined, platform, platform.allocate, simd)
+      // The scratch arrays the frames out are written to are the runtime's too (Node's pool).
+      assert.equal(await run(small, rawRoutes, streams, asRuntime, platform, (size) => new RuntimeBytes(size), simd), plain)
+      assert.ok(plain.plain)
+      for (const [chunk, bytes] of fed) assert.is(hex(bytes), hex(chunk))
     }),
     { numRuns: 300 },
   )
 })
 
 // The raw-route echo app on a memory socket, upgraded, its 101 cleared: what a spec feeds frames to.
-const openRawEcho = (seen: RawMessage[]): ReturnType<typeof acceptMemorySocket> => {
-  const opened = acceptMemorySocket(createEngine({ routes: rawRoutes(seen) }, platform))
+const openRawEcho = (seen: RawMessage[], simdMasking = true): ReturnType<typeof acceptMemorySocket> => {
+  const opened = acceptMemorySocket(createEngine({ routes: rawRoutes(seen) }, platform, { simdMasking }))
   opened.client.receiver.receive(HANDSHAKE.slice())
   opened.socket.out = []
   return opened
@@ -253,21 +248,16 @@ const openRawEcho = (seen: RawMessage[]): ReturnType<typeof acceptMemorySocket> 
 test('WsConnection :: a text frame checked as its chunks of a Uint8Array subclass arrive (a Node Buffer, no SIMD) leaves them as they were and is echoed whole', () => {
   // Past 64 bytes without WebAssembly, the check's masked copy of a chunk is the chunk's
   // `slice`, unmasked in place: a view on a Buffer, so the chunk must reach it as a plain view.
-  setSimdMasking(false)
-  try {
-    const text = 'a'.repeat(200)
-    const bytes = encodeStream([{ fin: true, rsv1: false, rsv2: false, opcode: 1, payload: utf8(text), key: Uint8Array.of(0x37, 0xfa, 0x21, 0x3d) }])
-    const chunks = [bytes.subarray(0, 20), bytes.subarray(20, 120), bytes.subarray(120)].map((chunk) => new RuntimeBytes(chunk))
-    const before = chunks.map(hex)
-    const seen: RawMessage[] = []
-    const { socket, client } = openRawEcho(seen)
-    for (const chunk of chunks) client?.receiver.receive(chunk)
-    assert.equal(chunks.map(hex), before)
-    assert.equal(seen, [rawText(text)])
-    assert.equal(socket.out.map(hex), ['817e00c8' + hex(utf8(text))])
-  } finally {
-    setSimdMasking(true)
-  }
+  const text = 'a'.repeat(200)
+  const bytes = encodeStream([{ fin: true, rsv1: false, rsv2: false, opcode: 1, payload: utf8(text), key: Uint8Array.of(0x37, 0xfa, 0x21, 0x3d) }])
+  const chunks = [bytes.subarray(0, 20), bytes.subarray(20, 120), bytes.subarray(120)].map((chunk) => new RuntimeBytes(chunk))
+  const before = chunks.map(hex)
+  const seen: RawMessage[] = []
+  const { socket, client } = openRawEcho(seen, false)
+  for (const chunk of chunks) client?.receiver.receive(chunk)
+  assert.equal(chunks.map(hex), before)
+  assert.equal(seen, [rawText(text)])
+  assert.equal(socket.out.map(hex), ['817e00c8' + hex(utf8(text))])
 })
 
 // permessage-deflate whose DEFLATE is the identity, answering a turn later: what arrives while
@@ -280,35 +270,30 @@ const identityCodec: DeflateCodec = {
 }
 
 test('WsConnection :: chunks of a Uint8Array subclass queued while a compressed message inflates are never written to, and handlers get plain arrays', async () => {
-  setSimdMasking(false)
-  try {
-    for (const cut of [false, true]) {
-      const key = Uint8Array.of(0x37, 0xfa, 0x21, 0x3d)
-      const long = Uint8Array.from({ length: 100 }, (_, i) => i)
-      const compressed = encodeStream([{ fin: true, rsv1: true, rsv2: false, opcode: 2, payload: Uint8Array.of(1, 2, 3), key }])
-      const after = encodeStream([
-        { fin: true, rsv1: false, rsv2: false, opcode: 2, payload: long, key },
-        { fin: true, rsv1: false, rsv2: false, opcode: 2, payload: Uint8Array.of(9), key },
-      ])
-      // The queue holds one chunk (handed to the decoder as it is) or two (joined into a new array).
-      const chunks = (cut ? [compressed, after.subarray(0, 50), after.subarray(50)] : [compressed, after]).map((chunk) => new RuntimeBytes(chunk))
-      const before = chunks.map(hex)
-      const seen: RawMessage[] = []
-      const engine = createEngine({ routes: [onMessage((m) => void seen.push(m))], perMessageDeflate: { threshold: 0 } }, { ...platform, deflate: () => identityCodec })
-      const socket: MemorySocket = { out: [], ended: false, closed: false }
-      const client = engine.accept(socket)
-      client?.receiver.receive(utf8(latin1(HANDSHAKE).replace('\r\n\r\n', '\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n')))
-      for (const chunk of chunks) client?.receiver.receive(chunk)
-      for (let i = 0; i < 5; i++) await Promise.resolve()
-      assert.equal(chunks.map(hex), before)
-      assert.equal(seen.map((m) => (m._tag === 'Binary' ? [m.data.constructor === Uint8Array, hex(m.data)] : m.text)), [
-        [true, '010203'],
-        [true, hex(long)],
-        [true, '09'],
-      ])
-    }
-  } finally {
-    setSimdMasking(true)
+  for (const cut of [false, true]) {
+    const key = Uint8Array.of(0x37, 0xfa, 0x21, 0x3d)
+    const long = Uint8Array.from({ length: 100 }, (_, i) => i)
+    const compressed = encodeStream([{ fin: true, rsv1: true, rsv2: false, opcode: 2, payload: Uint8Array.of(1, 2, 3), key }])
+    const after = encodeStream([
+      { fin: true, rsv1: false, rsv2: false, opcode: 2, payload: long, key },
+      { fin: true, rsv1: false, rsv2: false, opcode: 2, payload: Uint8Array.of(9), key },
+    ])
+    // The queue holds one chunk (handed to the decoder as it is) or two (joined into a new array).
+    const chunks = (cut ? [compressed, after.subarray(0, 50), after.subarray(50)] : [compressed, after]).map((chunk) => new RuntimeBytes(chunk))
+    const before = chunks.map(hex)
+    const seen: RawMessage[] = []
+    const engine = createEngine({ routes: [onMessage((m) => void seen.push(m))], perMessageDeflate: { threshold: 0 } }, { ...platform, deflate: () => identityCodec }, { simdMasking: false })
+    const socket: MemorySocket = { out: [], ended: false, closed: false }
+    const client = engine.accept(socket)
+    client?.receiver.receive(utf8(latin1(HANDSHAKE).replace('\r\n\r\n', '\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n')))
+    for (const chunk of chunks) client?.receiver.receive(chunk)
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    assert.equal(chunks.map(hex), before)
+    assert.equal(seen.map((m) => (m._tag === 'Binary' ? [m.data.constructor === Uint8Array, hex(m.data)] : m.text)), [
+      [true, '010203'],
+      [true, hex(long)],
+      [true, '09'],
+    ])
   }
 })
 

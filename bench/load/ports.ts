@@ -1,6 +1,7 @@
 /**
- * A free 127.0.0.1 port, and waiting until a port accepts connections (bench/static-files.ts's
- * nginx, which is not started through bench/load/start-server.ts).
+ * A free 127.0.0.1 port, and whether (or once) a port accepts connections: for the servers the
+ * harness starts (start-server.ts) and for those it does not start that way
+ * (bench/static/start-nginx.ts's nginx).
  */
 import { connect, createServer } from 'node:net'
 
@@ -16,7 +17,8 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-const accepts = (port: number): Promise<boolean> =>
+/** Whether `port` accepts a connection now. */
+export const accepts = (port: number): Promise<boolean> =>
   new Promise((resolve) => {
     const s = connect({ host: '127.0.0.1', port })
     s.once('connect', () => {

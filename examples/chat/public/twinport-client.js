@@ -83,9 +83,7 @@ var createListeners = (onThrow) => {
     },
     off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e[0] === fn)),
     emit: (event, payload) => {
-      const list = byEvent.get(event);
-      if (list === void 0) return false;
-      for (const entry of list) {
+      for (const entry of byEvent.get(event) ?? []) {
         if (entry[1]) remove(event, entry);
         try {
           ;
@@ -94,7 +92,6 @@ var createListeners = (onThrow) => {
           onThrow(event, error);
         }
       }
-      return true;
     }
   };
 };
@@ -104,7 +101,7 @@ var readServerMessage = (data, limit) => {
   if (typeof data !== "string") {
     const d = data ?? {};
     const size2 = d.byteLength ?? d.size ?? 0;
-    return { _tag: "BinaryMessage", size: size2, message: `binary message of ${size2} bytes; expected JSON text` };
+    return { _tag: "BinaryMessage", size: size2, message: `binary message of ${size2} bytes` };
   }
   const units = data.length;
   const size = units * 3 <= limit ? 0 : units > limit ? units : new TextEncoder().encode(data).length;
@@ -239,7 +236,7 @@ var socketUrl = (url) => {
 };
 
 // lib/client/connect.ts
-var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "refused", "kicked", "error"]);
+var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "refused", "kicked"]);
 function connect(url, options = {}) {
   const o = resolveClientOptions(options);
   const { clock } = o;
@@ -321,7 +318,7 @@ function connect(url, options = {}) {
       const fn = asks.get(event);
       return void Promise.resolve(data).then((d) => fn(d)).then((v) => encodeEnvelope("ack", v, id)).catch(() => encodeEnvelope("error", { error: fn ? "handler_error" : "no_handler" }, id)).then((text) => link._tag === "open" ? send(text) : queue.push(text));
     }
-    if (LIFECYCLE.has(event)) return report({ _tag: "ReservedEvent", event, message: `server event "${event}" has a reserved name` });
+    if (LIFECYCLE.has(event)) return report({ _tag: "ReservedEvent", event, message: `reserved event "${event}"` });
     listeners.emit(event, data);
   };
   const detach = (s) => {
@@ -368,7 +365,7 @@ function connect(url, options = {}) {
     let s;
     try {
       let href = `${base}${base.includes("?") ? "&" : "?"}${o.sessions ? sessionQuery(o.maxMessageBytes, sid, lastSeq) : "tp_c=1"}&tp_r=1`;
-      for (const [k, v] of Object.entries(o.auth?.() ?? {})) href += `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`;
+      if (o.auth) href += `&${new URLSearchParams(o.auth())}`;
       s = new o.WebSocket(href, o.protocols);
     } catch (error) {
       report({ _tag: "SocketError", message: String(error) });
@@ -414,31 +411,19 @@ function connect(url, options = {}) {
     },
     request: (event, data, opts = {}) => new Promise((resolve, reject) => {
       const { signal } = opts;
-      const p = {
-        id: nextId(),
-        event,
-        text: "",
-        resend: opts.resend !== false,
-        sent: false,
-        due: Infinity,
-        ms: opts.timeout ?? o.timeout,
-        resolve,
-        reject,
-        signal,
-        onAbort: void 0
-      };
+      const id = nextId();
+      let text = "";
       let failure;
       try {
-        p.text = encodeEnvelope(event, data, p.id);
+        text = encodeEnvelope(event, data, id);
         failure = signal?.aborted ? { _tag: "Aborted", reason: signal.reason } : link._tag === "open" ? void 0 : admit();
       } catch (error) {
         failure = { _tag: "Unserializable", error };
       }
+      const sent = link._tag === "open";
+      const p = { id, event, text, resend: opts.resend !== false, sent, due: Infinity, ms: opts.timeout ?? o.timeout, resolve, reject, signal };
       add(p, failure);
-      if (failure) return;
-      if (link._tag !== "open") return void queue.push(p);
-      p.sent = true;
-      send(p.text);
+      if (!failure) sent ? send(text) : queue.push(p);
     }),
     on: (event, fn) => listeners.on(event, fn),
     once: (event, fn) => listeners.on(event, fn, true),

@@ -5,6 +5,9 @@
  *   npm run soak                                    30 minutes, 3,000 clients, faults on
  *   npm run soak -- --minutes 5 --clients 2000      shorter (a shared machine)
  *   npm run soak -- --no-faults --out /tmp/soak.md  no fault injection; the report there too
+ *   npm run soak -- --heap-dir /tmp/heap            heap after a full GC every --heap-every-s on
+ *                                                   each server, heap snapshots of --heap-nodes
+ *                                                   (default B) at the end of warm-up and of the run
  *
  * Processes: a `redis-server` on a free port in a temporary directory; three servers
  * (`soak/soak-node.ts`): `single` alone, `A` and `B` a cluster over Redis, B reaching Redis
@@ -28,8 +31,8 @@ import { parseArgs } from 'node:util'
 import { startRedis } from '../spec/support/redis.js'
 import { type FaultProxy, netemAvailable, startFaultProxy } from './soak/fault-proxy.js'
 import type { LoadConfig, LoadFinal, LoadSample } from './soak/soak-load.js'
-import type { NodeSample } from './soak/soak-node.js'
-import { type Check, loadChecks, type Point, serverChecks } from './soak/soak-verdict.js'
+import type { HeapReport, NodeSample } from './soak/soak-node.js'
+import { type Check, loadChecks, type Point, serverChecks, slope } from './soak/soak-verdict.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const { values: args } = parseArgs({
@@ -45,6 +48,9 @@ const { values: args } = parseArgs({
     'handle-slope': { type: 'string', default: '10' },
     'loop-p99': { type: 'string', default: '250' },
     out: { type: 'string' },
+    'heap-dir': { type: 'string' },
+    'heap-every-s': { type: 'string', default: '30' },
+    'heap-nodes': { type: 'string', default: 'B' },
   },
 })
 const minutes = Number(args.minutes)
@@ -54,6 +60,8 @@ const reportMs = Number(args['report-s']) * 1000
 const sampleMs = Number(args['sample-s']) * 1000
 const bounds = { rssMbPerMin: Number(args['rss-slope']), handlesPerMin: Number(args['handle-slope']), loopP99Ms: Number(args['loop-p99']) }
 const faults = !args['no-faults']
+const heapDir = args['heap-dir']
+const heapNodes = new Set((args['heap-nodes'] ?? '').split(',').filter((name) => name !== ''))
 const out = args.out ?? join(tmpdir(), 'twinport-soak', 'soak.md')
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 const lines: string[] = []
@@ -72,7 +80,8 @@ let stopping = false
 
 const spawnChild = <R>(script: string, name: string, env: Record<string, string>, onMessage: (m: R) => void): Promise<{ child: ChildProcess; ready: R }> =>
   new Promise((resolve, reject) => {
-    const child = fork(join(here, 'soak', script), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] })
+    const execArgv = heapDir === undefined ? ['--import', 'tsx'] : ['--import', 'tsx', '--expose-gc']
+    const child = fork(join(here, 'soak', script), [], { execArgv, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] })
     children.push(child)
     let err = ''
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -95,12 +104,40 @@ const spawnChild = <R>(script: string, name: string, env: Record<string, string>
   })
 
 const samples = new Map<string, NodeSample[]>()
+const heapReports: HeapReport[] = []
+const nodes = new Map<string, ChildProcess>()
 const startNode = async (name: string, env: Record<string, string>): Promise<number> => {
   samples.set(name, [])
-  const { ready } = await spawnChild<NodeSample | { op: 'ready'; port: number }>('soak-node.ts', name, { SAMPLE_MS: String(sampleMs), TICK_MS: args['tick-ms'], ...env }, (m) => {
+  const heapEnv: Record<string, string> = heapDir === undefined ? {} : { HEAP_DIR: heapDir }
+  const { child, ready } = await spawnChild<NodeSample | HeapReport | { op: 'ready'; port: number }>('soak-node.ts', name, { SAMPLE_MS: String(sampleMs), TICK_MS: args['tick-ms'], ...heapEnv, ...env }, (m) => {
     if (m.op === 'sample') samples.get(name)?.push(m)
+    else if (m.op === 'heap') heapReports.push(m)
   })
+  nodes.set(name, child)
   return (ready as { port: number }).port
+}
+
+// Opt-in (--heap-dir): every server's heap after a full GC; snapshots of --heap-nodes.
+const askHeap = (label: string, snapshot: boolean): void => {
+  if (heapDir === undefined) return
+  for (const [name, child] of nodes) child.send({ op: 'heap', label, snapshot: snapshot && heapNodes.has(name) })
+}
+const heapSlopes = (warmAt: number): void => {
+  if (heapDir === undefined) return
+  say('\n## heap after a full GC (--heap-dir)')
+  say('| server | label | s | RSS MB | heap used after GC MB | external MB | array buffers MB | GC+snapshot ms |')
+  say('|---|---|---|---|---|---|---|---|')
+  for (const r of heapReports) {
+    const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(1)
+    say(`| ${r.node} | ${r.label} | ${Math.round((r.at - startedAt) / 1000)} | ${mb(r.rss)} | ${mb(r.heapUsedAfterGc)} | ${mb(r.external)} | ${mb(r.arrayBuffers)} | ${r.ms} |`)
+  }
+  for (const name of nodes.keys()) {
+    const warm = heapReports.filter((r) => r.node === name && r.at >= warmAt)
+    const minutes = warm.map((r) => (r.at - warmAt) / 60_000)
+    say(`${name}: after warm-up, heap-after-GC slope ${slope(minutes, warm.map((r) => r.heapUsedAfterGc / 2 ** 20)).toFixed(2)} MB/min, RSS slope at the same points ${slope(minutes, warm.map((r) => r.rss / 2 ** 20)).toFixed(2)} MB/min (${warm.length} points)`)
+  }
+  const files = heapReports.filter((r) => r.file !== undefined).map((r) => r.file)
+  if (files.length > 0) say(`snapshots: ${files.join(', ')} (compare: node --import tsx bench/soak/heap-diff.ts <first> <last>)`)
 }
 
 const loadSamples: LoadSample[] = []
@@ -207,6 +244,11 @@ const main = async (): Promise<number> => {
     const endAt = startedAt + minutes * 60_000
     const warmAt = startedAt + warmupMinutes * 60_000
     const reporter = setInterval(perMinute, reportMs)
+    const heapTimer = heapDir === undefined ? undefined : setInterval(() => askHeap(`t${Math.round((Date.now() - startedAt) / 1000)}`, false), Number(args['heap-every-s']) * 1000)
+    if (heapDir !== undefined) {
+      mkdirSync(heapDir, { recursive: true })
+      setTimeout(() => askHeap('warm', true), warmAt - Date.now())
+    }
     if (faults) {
       void (async () => {
         await sleep(warmAt - Date.now())
@@ -215,7 +257,11 @@ const main = async (): Promise<number> => {
     }
     while (Date.now() < endAt && crashes.length === 0) await sleep(1000)
     clearInterval(reporter)
+    clearInterval(heapTimer)
     perMinute()
+    askHeap('end', true)
+    const heapUntil = Date.now() + (heapDir === undefined ? 0 : 120_000)
+    while (heapReports.filter((r) => r.label === 'end').length < nodes.size && Date.now() < heapUntil) await sleep(200)
     for (const child of loads) child.send({ op: 'finish' })
     const until = Date.now() + 40_000
     while (finals.length < loads.length && Date.now() < until) await sleep(200)
@@ -237,6 +283,7 @@ const main = async (): Promise<number> => {
     say(`errors (all kinds): ${Object.entries(errors).sort().map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`)
     say(`ticks missing during faults (cross-node, reported): ${totals.tick_gap_fault ?? 0}; proxy: ${JSON.stringify(proxy.stats())}`)
     if (faultLog.length > 0) say(`faults injected: ${faultLog.join('; ')}`)
+    heapSlopes(warmAt)
     say('\n## verdict')
     for (const c of checks) say(`- ${c.ok ? 'pass' : 'FAIL'}: ${c.name}: ${c.detail}`)
     const ok = checks.every((c) => c.ok)

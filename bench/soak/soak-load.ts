@@ -7,7 +7,9 @@
  *   abruptly (no close frame) and resumes with `tp_sid`/`tp_last` after 0.2-2 s, on the same
  *   node or, while the cluster is calm, on another; a replayed message (a `seq` already
  *   seen) must be the same text as the first time (`replay_mismatch` otherwise);
- * - churn clients: join/leave rooms, say to rooms (broadcasts), echo, every request with an
+ * - churn clients: join/leave rooms (each in 1 to MAX_ROOMS rooms: it leaves one of its own,
+ *   so the rooms' member counts stay level however long the run), say to rooms
+ *   (broadcasts), echo, every request with an
  *   id whose ack must come within ACK_TIMEOUT_MS; some drop abruptly and come back; a few
  *   send malformed JSON (an `invalid_json` error event must answer);
  * - slow readers: feed members that stop reading for seconds at a time;
@@ -193,7 +195,12 @@ interface Churn {
   nextId: number
   readonly pending: Map<number, number>
   malformedAt: number
+  /** The rooms it is in (asked for: the join or leave may still be on its way). */
+  rooms: string[]
 }
+// A churn client's rooms at most: joining and leaving at random would make a long-lived client
+// a member of every room in the end, growth the servers would be blamed for.
+const MAX_ROOMS = 4
 const churns: Churn[] = []
 
 const onChurnText = (c: Churn, text: string): void => {
@@ -212,7 +219,9 @@ const onChurnText = (c: Churn, text: string): void => {
 
 const dialChurn = async (c: Churn): Promise<void> => {
   try {
-    c.conn = await openWs(c.port, `/?room=r${Math.floor(Math.random() * config.rooms)}`, (text) => onChurnText(c, text), () => {
+    const first = `r${Math.floor(Math.random() * config.rooms)}`
+    c.rooms = [first]
+    c.conn = await openWs(c.port, `/?room=${first}`, (text) => onChurnText(c, text), () => {
       c.conn = undefined
       c.pending.clear()
       if (c.malformedAt > 0) c.malformedAt = 0
@@ -237,8 +246,15 @@ const churnStep = (c: Churn): void => {
   if (c.conn !== undefined && !finishing) {
     const room = `r${Math.floor(Math.random() * config.rooms)}`
     const roll = Math.random()
-    if (roll < 0.25) request(c, 'join', { room })
-    else if (roll < 0.5) request(c, 'leave', { room })
+    const join = (roll < 0.25 && c.rooms.length < MAX_ROOMS && !c.rooms.includes(room)) || (roll < 0.5 && c.rooms.length === 0)
+    if (join) {
+      c.rooms.push(room)
+      request(c, 'join', { room })
+    } else if (roll < 0.5) {
+      const mine = pick(c.rooms)
+      c.rooms = c.rooms.filter((r) => r !== mine)
+      request(c, 'leave', { room: mine })
+    }
     else if (roll < 0.75) request(c, 'say', { room, n: c.nextId })
     else if (roll < 0.995) request(c, 'echo', { n: c.nextId })
     else if (roll < 0.997 && c.malformedAt === 0) {
@@ -376,7 +392,7 @@ process.on('message', (command: { readonly op: string; readonly phase?: 'calm' |
 const start = async (): Promise<void> => {
   const ports = config.ports
   for (let i = 0; i < config.feed + config.slow; i++) feeds.push({ conn: undefined, port: ports[i % ports.length]!, sid: undefined, lastSeq: 0, resuming: false, dialing: false, moved: false, lastTick: new Map(), seen: new Map(), slow: i >= config.feed })
-  for (let i = 0; i < config.churn; i++) churns.push({ conn: undefined, port: ports[i % ports.length]!, nextId: 0, pending: new Map(), malformedAt: 0 })
+  for (let i = 0; i < config.churn; i++) churns.push({ conn: undefined, port: ports[i % ports.length]!, nextId: 0, pending: new Map(), malformedAt: 0, rooms: [] })
   for (let i = 0; i < config.http + config.pipelined; i++) https.push({ socket: undefined, port: ports[i % ports.length]!, depth: i < config.http ? 1 : 10, inFlight: 0, sentAt: 0, pending: null })
   // Opened 100 at a time, so the servers' accept queues never overflow.
   const all: (() => Promise<void>)[] = [...feeds.map((f) => () => dialFeed(f)), ...churns.map((c) => () => dialChurn(c))]

@@ -10,9 +10,13 @@
  * Every TICK_MS it broadcasts `t` {o: node, n} to `feed` (n counts up from 1 per node): the
  * sequence the recovering clients check. Every SAMPLE_MS it sends the parent over IPC a
  * sample: RSS, heap, active handles, event-loop delay p99 and max, and the counters since
- * the last sample. Imports bench and lib code only; Node only (perf_hooks, process).
+ * the last sample. With HEAP_DIR (and `--expose-gc`), `{op:'heap', label, snapshot}` runs a full
+ * GC and answers the heap figures after it, writing a heap snapshot there when asked.
+ * Imports bench and lib code only; Node only (perf_hooks, v8, process).
  */
+import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8'
 import * as t from 'io-ts'
 import { createLogger, httpRoute, json, LogLevel, onConnect, response, routes, runServer, socketOn } from '../../lib/index.js'
 import { redisAdapter, redisRecoveryStore } from '../../lib/redis/index.js'
@@ -115,8 +119,45 @@ setInterval(() => {
   process.send?.(sample)
 }, sampleMs)
 
-process.on('message', (command: { readonly op: string }) => {
+/** What a soak server answers to `{op:'heap'}` (opt-in: `bench/soak.ts --heap-dir`). */
+export interface HeapReport {
+  readonly op: 'heap'
+  readonly node: string
+  readonly label: string
+  readonly at: number
+  readonly rss: number
+  /** V8's used heap right after a full GC: what is retained, not what waits to be collected. */
+  readonly heapUsedAfterGc: number
+  readonly heapTotal: number
+  readonly external: number
+  readonly arrayBuffers: number
+  readonly mallocedMemory: number
+  /** The snapshot's file, when one was asked for. */
+  readonly file: string | undefined
+  readonly ms: number
+}
+
+// Opt-in (HEAP_DIR, set with `--expose-gc`): a full GC, the heap figures after it and, when
+// asked, a heap snapshot, to tell a leak (retained objects that grow) from an RSS that rises.
+const heap = (label: string, snapshot: boolean): void => {
+  const dir = process.env.HEAP_DIR
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (dir === undefined || gc === undefined) return
+  const started = Date.now()
+  gc()
+  const stats = getHeapStatistics()
+  const memory = process.memoryUsage()
+  const file = snapshot ? writeHeapSnapshot(join(dir, `${node}-${label}.heapsnapshot`)) : undefined
+  const report: HeapReport = {
+    op: 'heap', node, label, at: started, rss: memory.rss, heapUsedAfterGc: stats.used_heap_size, heapTotal: memory.heapTotal,
+    external: memory.external, arrayBuffers: memory.arrayBuffers, mallocedMemory: stats.malloced_memory, file, ms: Date.now() - started,
+  }
+  process.send?.(report)
+}
+
+process.on('message', (command: { readonly op: string; readonly label?: string; readonly snapshot?: boolean }) => {
   if (command.op === 'last') process.send?.({ op: 'last', node, n })
+  if (command.op === 'heap') heap(command.label ?? 'now', command.snapshot === true)
 })
 process.on('SIGTERM', () => process.exit(0))
 process.send?.({ op: 'ready', port: server.address.port, node })

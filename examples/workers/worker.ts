@@ -3,13 +3,14 @@
  * a WebSocket route table run unchanged in Durable Object hubs: rooms (`join`, `leave`),
  * broadcasts to a room (`say`), acks, typed payloads (io-ts codecs: a bad payload gets an
  * `invalid_payload` error event), an identity from the upgrade (`?user=<name>`, refused with
- * 401 without one), connect and disconnect hooks, and a kick. Deployed with `wrangler deploy`
- * (wrangler.toml beside it); spec/workers/workers.spec.ts bundles it and runs it on workerd.
+ * 401 without one), connect and disconnect hooks, a kick, and HTTP routes that broadcast to
+ * the `/chat` hub (`POST /rooms/{room}/messages`, `POST /announce`). Deployed with `wrangler deploy`
+ * (wrangler.toml beside it); spec/workers/to-worker.spec.ts bundles it and runs it on workerd.
  *
  * In an app of your own, import from `twinport/workers` instead of the relative path.
  */
 import * as t from 'io-ts'
-import { admit, clientDataOf, httpRoute, onConnect, onDisconnect, parseQuery, socketOn, toWorker, unauthorized, upgradeMiddleware } from '../../lib/workers/index.js'
+import { admit, clientDataOf, httpRoute, json, onConnect, onDisconnect, parseQuery, socketOn, toWorker, unauthorized, upgradeMiddleware } from '../../lib/workers/index.js'
 
 interface Identity {
   readonly user: string
@@ -17,6 +18,7 @@ interface Identity {
 
 const Room = t.type({ room: t.string })
 const Say = t.type({ room: t.string, text: t.string })
+const Text = t.type({ text: t.string })
 
 // The upgrade's middleware runs in the Worker, before any Durable Object is woken.
 const identify = upgradeMiddleware<Identity>((request) => {
@@ -26,6 +28,17 @@ const identify = upgradeMiddleware<Identity>((request) => {
 
 const routes = [
   httpRoute('GET', '/hello', () => ({ hello: 'world' })),
+  // HTTP reaches the hubs broadcastHubs names: a post to a room goes to its members there,
+  // an announcement to every client of those hubs.
+  httpRoute('POST', '/rooms/{room}/messages', { body: Text }, (req, ctx) => {
+    const { room } = req.params
+    ctx.broadcast('said', { room, text: req.input.body.text, user: 'http' }, { room })
+    return json({ sent: true }, 202)
+  }),
+  httpRoute('POST', '/announce', { body: Text }, (req, ctx) => {
+    ctx.broadcast('announce', req.input.body.text)
+    return json({ sent: true }, 202)
+  }),
   onConnect((ctx) => ctx.emit('welcome', { id: ctx.clientId, user: clientDataOf<Identity>(ctx).user })),
   onDisconnect((ctx) => ctx.broadcast('left', { id: ctx.clientId, user: clientDataOf<Identity>(ctx).user })),
   socketOn('join', Room, ({ room }, ctx) => {
@@ -44,7 +57,7 @@ const routes = [
   socketOn('kick-me', (_data, ctx) => ctx.disconnectClient(undefined, { code: 4001, reason: 'asked for it' })),
 ]
 
-const app = toWorker({ routes, httpMiddleware: [identify] })
+const app = toWorker({ routes, httpMiddleware: [identify], broadcastHubs: ['/chat'] })
 
 /** The Durable Object class: bound as `TWINPORT_HUB` (wrangler.toml). */
 export const TwinportHub = app.Hub

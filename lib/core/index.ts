@@ -10,6 +10,7 @@ export * from './cluster/index.js'
 export * from './sse/index.js'
 export * from './metrics/index.js'
 export * from './trace/index.js'
+export { upgradeTrace, type UpgradeTraceSource } from './http/upgrade-trace.js'
 export { metricsRoute } from './route/metrics-route.js'
 export { type HealthReport, healthRoute, type HealthRouteOptions } from './route/health-route.js'
 // `InvalidMethod` names an HTTP parse error and a route-table error: the HTTP one keeps the

@@ -118,7 +118,9 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
     const plan = embedded.planOf(method, target.path)
     const length = declaredLength(request.headers)
     const http = httpRequestOfWeb(request, target, EMPTY)
-    const source = request.body
+    // A GET or HEAD has no body (the Fetch standard refuses one); not asking spares hosts whose
+    // Request is lazy (@hono/node-server) from building the real one for nothing.
+    const source = method === 'GET' || method === 'HEAD' ? null : request.body
     // Refused by its Content-Length before anything runs (as runServer): the host is told the body is not wanted.
     if (source !== null && length !== undefined && length > plan.maxBody) {
       void source.cancel().catch(() => undefined)

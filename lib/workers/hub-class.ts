@@ -26,8 +26,10 @@ import { decodeEnvelope, encodeAck, encodeErrorEvent } from '../core/ws/envelope
 import type { EventId } from '../core/ws/event.js'
 import { targetOf } from '../fetch/web-request.js'
 import { newAttachment } from './attachment.js'
+import { isHubBroadcast, readHubBroadcast } from './hub-broadcast.js'
 import { HubContext, type HubOps } from './hub-context.js'
-import { HubMembers, type Member } from './hub-members.js'
+import { HubMembers, type Member, oversize } from './hub-members.js'
+import { ATTACHMENT_LIMIT } from './attachment-size.js'
 import { type DurableObjectStateLike, upgradeResponse, webSocketPair, type WorkerWebSocket } from './workers-api.js'
 
 /** What every hub of an app shares: its compiled routes, WebSocket middleware and logger. */
@@ -61,6 +63,8 @@ const handoffOf = (request: Request): Handoff => {
   const value = JSON.parse(text) as Handoff
   return { headers: Array.isArray(value.headers) ? value.headers : [], ...(value.data === undefined ? {} : { data: value.data }) }
 }
+
+const jsonAnswer = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 // A close code the runtime may send back: 1005 and 1006 are never sent on the wire (RFC 6455 §7.4.1).
 const sendable = (code: number): number => (code === 1005 || code === 1006 ? 1000 : code)
@@ -97,18 +101,34 @@ export const hubClass = (shared: HubShared): HubClass => {
       this.members = new HubMembers(state)
     }
 
-    /** An upgrade the Worker accepted: the pair, the server end taken over, the connect handlers. */
+    /**
+     * An upgrade the Worker accepted: the pair, the server end taken over, the connect handlers;
+     * or a broadcast from the Worker's HTTP side (hub-broadcast.ts).
+     */
     async fetch(request: Request): Promise<Response> {
+      if (isHubBroadcast(request)) return this.broadcastFromWorker(request)
       const Pair = webSocketPair()
       if (Pair === undefined || request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
-        return new Response('{"error":"a hub takes WebSocket upgrades only"}', { status: 400, headers: { 'content-type': 'application/json' } })
+        return jsonAnswer(400, { error: 'a hub takes WebSocket upgrades only' })
       }
       const handoff = handoffOf(request)
-      const id = ((await this.state.storage.get<number>(LAST_ID)) ?? 0) + 1
+      // After a wake the stored id may be behind a held socket's (storage kept in memory only): never reuse one.
+      const id = Math.max((await this.state.storage.get<number>(LAST_ID)) ?? 0, this.members.highestId()) + 1
       await this.state.storage.put(LAST_ID, id)
       const pair = new Pair()
       const server = pair[1]
       const attachment = newAttachment(id, { target: targetOf(request.url).target, headers: [...request.headers] }, handoff.data)
+      const size = oversize(attachment)
+      if (size !== undefined) {
+        // Workers would refuse to keep it: the client's target (414) or the handshake's data (the app's, 500).
+        const byApp = oversize({ ...attachment, data: undefined }) === undefined
+        shared.logger.error('twinport/workers: an upgrade refused: its attachment would be about {size} bytes, past the {limit} Cloudflare keeps ({what})', {
+          size,
+          limit: ATTACHMENT_LIMIT,
+          what: byApp ? 'the client data the upgrade middleware stored' : 'the request target and kept headers',
+        })
+        return jsonAnswer(byApp ? 500 : 414, { error: 'attachment_too_large' })
+      }
       server.serializeAttachment(attachment)
       this.state.acceptWebSocket(server)
       const member = this.members.add(server, attachment)
@@ -116,6 +136,16 @@ export const hubClass = (shared: HubShared): HubClass => {
       const headers = new Headers()
       for (const [name, value] of handoff.headers) headers.append(name, value)
       return upgradeResponse(pair[0], headers)
+    }
+
+    // An HTTP handler's broadcast, posted by the Worker: to this hub's receivers of its target, as it came.
+    private async broadcastFromWorker(request: Request): Promise<Response> {
+      const read = await readHubBroadcast(request)
+      if (E.isLeft(read)) return jsonAnswer(400, { error: read.left })
+      const { target, message } = read.right
+      const receivers = this.members.receivers(target)
+      for (const member of receivers) this.sendTo(member, message)
+      return jsonAnswer(200, { delivered: receivers.length })
     }
 
     webSocketMessage(socket: WorkerWebSocket, message: string | ArrayBuffer): Promise<void> {

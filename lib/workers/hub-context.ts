@@ -14,6 +14,7 @@ import type { BroadcastTarget, SocketContext } from '../core/route/socket-contex
 import { encodeEvent } from '../core/ws/envelope.js'
 import { checkedClose } from '../engine/checked-close.js'
 import { requestOf } from './attachment.js'
+import { AttachmentTooLarge } from './attachment-size.js'
 import { DEFAULT_NAMESPACE, type HubMembers, type Member } from './hub-members.js'
 
 /** What a hub does for its clients' contexts. */
@@ -26,17 +27,6 @@ export interface HubOps {
 }
 
 const wireOf = (message: RawMessage): string | Uint8Array => (message._tag === 'Text' ? message.text : message.data)
-
-// The receivers of a broadcast in one hub: every client is in the default namespace.
-const receivers = (members: HubMembers, target: BroadcastTarget | undefined): Member[] => {
-  const except = target?.except
-  const namespace = target?.namespace
-  let found: Member[]
-  if (target?.room !== undefined) found = members.inRoom(target.room, namespace ?? DEFAULT_NAMESPACE)
-  else if (namespace !== undefined && namespace !== DEFAULT_NAMESPACE) found = []
-  else found = [...members.all()]
-  return except === undefined ? found : found.filter((m) => m.attachment.id !== except)
-}
 
 const notSupported = <A>(clientId: number): ClientAnswer<A> => ({ _tag: 'Unanswered', clientId, error: 'not_supported' })
 
@@ -76,7 +66,7 @@ export class HubContext implements SocketContext {
 
   readonly broadcast = (event: string, data?: unknown, target?: BroadcastTarget): void => {
     const text = encodeEvent({ event, data })
-    for (const to of receivers(this.hub.members, target)) this.hub.sendTo(to, text)
+    for (const to of this.hub.members.receivers(target)) this.hub.sendTo(to, text)
   }
 
   readonly sendRaw = (message: RawMessage, clientId?: number): void => {
@@ -86,7 +76,7 @@ export class HubContext implements SocketContext {
 
   readonly broadcastRaw = (message: RawMessage, target?: BroadcastTarget): void => {
     const wire = wireOf(message)
-    for (const to of receivers(this.hub.members, target)) this.hub.sendTo(to, wire)
+    for (const to of this.hub.members.receivers(target)) this.hub.sendTo(to, wire)
   }
 
   readonly joinRoom = (room: string, namespace?: string): void => this.hub.members.join(this.member, room, namespace)
@@ -104,9 +94,11 @@ export class HubContext implements SocketContext {
   readonly requestRoom: SocketContext['requestRoom'] = <A>(room: string, _event: string, _data?: unknown, options?: { readonly namespace?: string }) =>
     Promise.resolve(this.hub.members.inRoom(room, options?.namespace ?? DEFAULT_NAMESPACE).map((m) => notSupported<A>(m.attachment.id)))
 
+  /** Throws `AttachmentTooLarge` (nothing stored) when the client's attachment would pass Cloudflare's 2,048 bytes. */
   readonly setClientData = (key: string, value: unknown): void => {
     const { attachment } = this.member
-    this.hub.members.update(this.member, { ...attachment, data: { ...attachment.data, [key]: value } })
+    const tooLarge = this.hub.members.update(this.member, { ...attachment, data: { ...attachment.data, [key]: value } })
+    if (tooLarge !== undefined) throw new AttachmentTooLarge(attachment.id, `setClientData('${key}')`, tooLarge)
   }
 
   readonly getClientData = (key?: string): unknown => {

@@ -7,6 +7,7 @@
  * Portable: no node:* imports, no Buffer.
  */
 import { type Attachment, isAttachment, type RoomOf } from './attachment.js'
+import { ATTACHMENT_LIMIT, AttachmentTooLarge, attachmentSize } from './attachment-size.js'
 import type { DurableObjectStateLike, WorkerWebSocket } from './workers-api.js'
 
 /** One client of the hub: its socket, its attachment, and the turn its messages wait for (in order). */
@@ -18,6 +19,21 @@ export interface Member {
 
 // A room's key joins namespace and room with a character no namespace starts with.
 const keyOf = (namespace: string, room: string): string => `${namespace}\u0000${room}`
+
+// What `gone: true` adds to an attachment, at most.
+const GONE_ROOM = 16
+
+/**
+ * The size of an attachment larger than a socket may keep (`ATTACHMENT_LIMIT`, less the room
+ * kept for the mark of a client the hub closes, so that one always fits); `undefined` when it fits.
+ *
+ * @example
+ * oversize({ id: 1, rooms: [], target: '/chat', headers: [] }) // undefined
+ */
+export const oversize = (attachment: Attachment): number | undefined => {
+  const size = attachmentSize(attachment) + (attachment.gone === true ? 0 : GONE_ROOM)
+  return size > ATTACHMENT_LIMIT ? size : undefined
+}
 
 /** The default namespace: rooms named without one are in it. */
 export const DEFAULT_NAMESPACE = '/'
@@ -84,17 +100,49 @@ export class HubMembers {
     return ids === undefined ? [] : [...ids].flatMap((id) => index.get(id) ?? [])
   }
 
-  /** Changes a member's attachment: the socket keeps it first (a value too large throws here, nothing changed). */
-  update(member: Member, attachment: Attachment): void {
-    member.socket.serializeAttachment(attachment)
-    member.attachment = attachment
+  /**
+   * The receivers of a broadcast in this hub: every client is in the default namespace, so a
+   * target naming another namespace without a room reaches nobody; `except` is left out.
+   */
+  receivers(target: { readonly namespace?: string; readonly room?: string; readonly except?: number } | undefined): Member[] {
+    const except = target?.except
+    const namespace = target?.namespace
+    let found: Member[]
+    if (target?.room !== undefined) found = this.inRoom(target.room, namespace ?? DEFAULT_NAMESPACE)
+    else if (namespace !== undefined && namespace !== DEFAULT_NAMESPACE) found = []
+    else found = [...this.all()]
+    return except === undefined ? found : found.filter((m) => m.attachment.id !== except)
   }
 
-  /** Puts a member in a room; nothing when it is there already. */
+  /** The highest client id among the sockets the runtime still holds, closing ones too (a new id must not reuse them). */
+  highestId(): number {
+    let highest = 0
+    for (const socket of this.state.getWebSockets()) {
+      const attachment: unknown = socket.deserializeAttachment()
+      if (isAttachment(attachment)) highest = Math.max(highest, attachment.id)
+    }
+    return highest
+  }
+
+  /**
+   * Changes a member's attachment: the socket keeps it first. One larger than Cloudflare keeps
+   * (`ATTACHMENT_LIMIT`, checked here since workerd run locally does not) changes nothing and
+   * answers its size; `undefined` when written.
+   */
+  update(member: Member, attachment: Attachment): number | undefined {
+    const size = oversize(attachment)
+    if (size !== undefined) return size
+    member.socket.serializeAttachment(attachment)
+    member.attachment = attachment
+    return undefined
+  }
+
+  /** Puts a member in a room (nothing when it is there already); throws `AttachmentTooLarge`, not joined, past the limit. */
   join(member: Member, room: string, namespace: string = DEFAULT_NAMESPACE): void {
     if (member.attachment.rooms.some(([n, r]) => n === namespace && r === room)) return
     const rooms: readonly RoomOf[] = [...member.attachment.rooms, [namespace, room]]
-    this.update(member, { ...member.attachment, rooms })
+    const tooLarge = this.update(member, { ...member.attachment, rooms })
+    if (tooLarge !== undefined) throw new AttachmentTooLarge(member.attachment.id, `joinRoom('${room}')`, tooLarge)
     this.roomSet(namespace, room).add(member.attachment.id)
   }
 

@@ -23,6 +23,7 @@ import { type FetchHandler, type FetchOptions, toFetch } from '../fetch/to-fetch
 import { httpRequestOfWeb, targetOf } from '../fetch/web-request.js'
 import { decideUpgrade, type UpgradeRules } from './decide-upgrade.js'
 import { HANDOFF_HEADER, type HubClass, hubClass } from './hub-class.js'
+import { type BroadcastHubs, hubCluster } from './hub-cluster.js'
 import { type DurableObjectNamespaceLike, upgradeResponse, webSocketPair } from './workers-api.js'
 
 /** The default name of the Durable Object binding in the Worker's `env`. */
@@ -37,18 +38,32 @@ export interface WorkerOptions extends Omit<FetchOptions, 'cluster'> {
    * share rooms and broadcasts. Default: the upgrade's path (`/chat` and `/bcast` are two hubs).
    */
   readonly hubOf?: (request: HttpRequest) => string
+  /**
+   * The hubs a broadcast from an HTTP handler (`ctx.broadcast`, `app.http.broadcast`) reaches:
+   * their names as `hubOf` gives them, a list or a function of the broadcast's target (e.g.
+   * `({ room }) => [room]` with one hub per room). Absent: such a broadcast reaches no hub.
+   */
+  readonly broadcastHubs?: BroadcastHubs
   /** Not available on Workers (no TCP to a Redis server from a hub): refused at start-up if given. */
   readonly cluster?: never
 }
 
 /** A Worker: the module's default export (`fetch`) and the Durable Object class to export beside it. */
 export interface WorkerApp {
-  /** The Worker's fetch handler: `export default { fetch: app.fetch }`. */
-  readonly fetch: (request: Request, env: Readonly<Record<string, unknown>>, ctx?: unknown) => Promise<Response>
+  /**
+   * The Worker's fetch handler: `export default { fetch: app.fetch }`. Broadcasts an HTTP
+   * handler makes are posted to their hubs under `ctx.waitUntil` (awaited when there is no `ctx`).
+   */
+  readonly fetch: (request: Request, env: Readonly<Record<string, unknown>>, ctx?: WaitUntil) => Promise<Response>
   /** The hub class: `export const TwinportHub = app.Hub`, bound as `binding` (`class_name = "TwinportHub"`). */
   readonly Hub: HubClass
   /** The HTTP side alone (`toFetch` of the same options). */
   readonly http: FetchHandler
+}
+
+/** The part of a Worker's `ExecutionContext` used: keeping work alive after the answer. */
+export interface WaitUntil {
+  waitUntil(promise: Promise<unknown>): void
 }
 
 const EMPTY = new Uint8Array(0)
@@ -75,7 +90,8 @@ const jsonError = (status: number, error: string): Response =>
 export const workersNotes = (options: WorkerOptions): readonly string[] => [
   'twinport/workers: not available on Workers: session recovery (a client asking for a session gets a plain connection), ' +
     'server requests (requestClient/requestRoom answer not_supported), WebSocket clients reached from HTTP handlers ' +
-    '(their send/broadcast reach no hub), the heartbeat and idle time-outs (the runtime answers pings); ' +
+    '(only broadcast reaches hubs, those the broadcastHubs option names; send, disconnectClient, client data and membership reach none), ' +
+    'the heartbeat and idle time-outs (the runtime answers pings); ' +
     'rooms, broadcasts and client ids are per hub (Durable Object)',
   ...(options.recovery !== undefined && options.recovery !== false ? ['twinport/workers: the recovery option is ignored: sessions are not kept on Workers'] : []),
   ...(options.perMessageDeflate !== undefined ? ['twinport/workers: the perMessageDeflate option is ignored: the Workers runtime negotiates WebSocket compression itself'] : []),
@@ -91,10 +107,14 @@ export const workersNotes = (options: WorkerOptions): readonly string[] => [
  * export default { fetch: app.fetch }
  */
 export const toWorker = (options: WorkerOptions = {}): WorkerApp => {
-  const { binding = DEFAULT_HUB_BINDING, hubOf = (request: HttpRequest) => request.path, ...fetchOptions } = options
+  const { binding = DEFAULT_HUB_BINDING, hubOf = (request: HttpRequest) => request.path, broadcastHubs, ...fetchOptions } = options
   if ((options as { cluster?: unknown }).cluster !== undefined) throw new Error('toWorker: invalid options\n  cluster: not available on Workers (a hub cannot reach a Redis server); leave it out')
   if (typeof hubOf !== 'function') throw new Error('toWorker: invalid options\n  hubOf: expected a function')
-  const http = toFetch(fetchOptions)
+  if (broadcastHubs !== undefined && typeof broadcastHubs !== 'function' && !(Array.isArray(broadcastHubs) && broadcastHubs.every((h) => typeof h === 'string'))) {
+    throw new Error('toWorker: invalid options\n  broadcastHubs: expected an array of hub names or a function')
+  }
+  const cluster = hubCluster(broadcastHubs)
+  const http = toFetch({ ...fetchOptions, cluster })
   const { fallback: _fallback, ...serverOptions } = fetchOptions
   const resolved = resolveOptions(serverOptions)
   // toFetch checked the options and the table already: these cannot fail here.
@@ -141,8 +161,17 @@ export const toWorker = (options: WorkerOptions = {}): WorkerApp => {
     return hubs.get(hubs.idFromName(hubOf(upgradeRequest))).fetch(new Request(request.url, { method: 'GET', headers }))
   }
 
-  const fetch = (request: Request, env: Readonly<Record<string, unknown>>): Promise<Response> =>
-    request.headers.get('upgrade')?.toLowerCase() === 'websocket' ? upgrade(request, env ?? {}) : http(request)
+  const serve = async (request: Request, env: Readonly<Record<string, unknown>>, ctx: WaitUntil | undefined): Promise<Response> => {
+    cluster.use(env[binding] as DurableObjectNamespaceLike | undefined)
+    const answer = await http(request)
+    // The posts to hubs outlive the answer only under waitUntil (a Worker's work ends with its answer).
+    if (typeof ctx?.waitUntil === 'function') ctx.waitUntil(cluster.settled())
+    else await cluster.settled()
+    return answer
+  }
+
+  const fetch = (request: Request, env: Readonly<Record<string, unknown>>, ctx?: WaitUntil): Promise<Response> =>
+    request.headers.get('upgrade')?.toLowerCase() === 'websocket' ? upgrade(request, env ?? {}) : serve(request, env ?? {}, ctx)
 
   return { fetch, Hub, http }
 }

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert'
 import { connect } from '../../lib/client/connect.js'
 import { socketOn } from '../../lib/index.js'
 import { otelInstrumentation } from '../../lib/otel/index.js'
-import { upgradeTrace } from '../../lib/core/trace/upgrade-trace.js'
+import { upgradeTrace } from '../../lib/core/http/upgrade-trace.js'
 import { WebSocketImpl } from '../support/client.js'
 import { eventually, startServer } from '../support/server.js'
 

@@ -3,7 +3,9 @@
  * Workers specs: the Worker module is bundled with esbuild, a config (capnp text) is written
  * beside it (the Worker, its Durable Object namespace `TWINPORT_HUB` with in-memory storage,
  * one HTTP socket on a free loopback port), and `workerd serve` runs it until `stop`.
- * Everything stays on the machine. `workerdRuns` tells whether the binary can run here at all
+ * Everything stays on the machine. With `unsafe`, the Worker may import workerd's test-only
+ * `workerd:unsafe` module (the experimental `unsafe_module` flag: evicting Durable Objects as an
+ * idle runtime would, their hibernatable WebSockets kept). `workerdRuns` tells whether the binary can run here at all
  * (the only reason a spec may skip). A test helper: node:* is fine here.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
@@ -42,15 +44,20 @@ const freePort = (): Promise<number> =>
     })
   })
 
+/** How to run it: `unsafe` enables the `workerd:unsafe` module (and workerd's `--experimental`). */
+export interface WorkerdOptions {
+  readonly unsafe?: boolean
+}
+
 /** The config: one Worker, its hub class bound as `TWINPORT_HUB`, an HTTP socket on `port`. */
-export const workerdConfig = (port: number, hubClass: string): string => `using Workerd = import "/workerd/workerd.capnp";
+export const workerdConfig = (port: number, hubClass: string, options: WorkerdOptions = {}): string => `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker) ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
 );
 const worker :Workerd.Worker = (
   modules = [ (name = "worker.js", esModule = embed "worker.js") ],
-  compatibilityDate = "2025-09-01",
+  compatibilityDate = "2025-09-01",${options.unsafe === true ? '\n  compatibilityFlags = ["unsafe_module"],' : ''}
   durableObjectNamespaces = [ (className = "${hubClass}", uniqueKey = "twinport-spec-hub") ],
   durableObjectStorage = (inMemory = void),
   bindings = [ (name = "TWINPORT_HUB", durableObjectNamespace = "${hubClass}") ],
@@ -61,12 +68,13 @@ const worker :Workerd.Worker = (
  * Bundles `entry` (a Worker module exporting `hubClass`) and serves it; resolves once it answers
  * HTTP (within 30 s).
  */
-export const startWorkerd = async (entry: string, hubClass: string): Promise<Workerd> => {
+export const startWorkerd = async (entry: string, hubClass: string, options: WorkerdOptions = {}): Promise<Workerd> => {
   const dir = mkdtempSync(join(tmpdir(), 'twinport-workerd-'))
-  await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', outfile: join(dir, 'worker.js'), logLevel: 'error' })
+  await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', outfile: join(dir, 'worker.js'), logLevel: 'error', external: ['workerd:*'] })
   const port = await freePort()
-  writeFileSync(join(dir, 'config.capnp'), workerdConfig(port, hubClass))
-  const child: ChildProcess = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] })
+  writeFileSync(join(dir, 'config.capnp'), workerdConfig(port, hubClass, options))
+  const flags = options.unsafe === true ? ['--experimental'] : []
+  const child: ChildProcess = spawn(WORKERD, ['serve', ...flags, join(dir, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')))
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')))

@@ -132,6 +132,84 @@ if (unable !== undefined) {
     elsewhere.ws.close()
   })
 
+  Worker('an HTTP handler broadcasts to a room of the /chat hub, and to every client of it; another hub hears nothing', async ({ workerd }) => {
+    const { port, url } = workerd as Workerd
+    const clients: TestClient[] = []
+    try {
+      const [inRoom, outside, elsewhere] = [await join(port, 'in'), await join(port, 'out'), await join(port, 'else', '/other')]
+      clients.push(inRoom, outside, elsewhere)
+      for (const client of clients) await eventOf(client, 'welcome')
+      inRoom.emit('join', { room: 'news' }, 1)
+      await answerOf(inRoom, 1)
+      const post = (path: string, text: string): Promise<Response> =>
+        fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify({ text }), headers: { 'content-type': 'application/json' } })
+      const posted = await post('/rooms/news/messages', 'from http')
+      assert.is(posted.status, 202)
+      assert.equal(await posted.json(), { sent: true })
+      assert.equal(await eventOf(inRoom, 'said'), { event: 'said', data: { room: 'news', text: 'from http', user: 'http' } })
+      assert.is((await post('/announce', 'to all')).status, 202)
+      assert.equal(await eventOf(inRoom, 'announce'), { event: 'announce', data: 'to all' })
+      // The announcement came after the room's message: had `outside` got that, it would come first.
+      assert.equal(await outside.nextJson(5000), { event: 'announce', data: 'to all' })
+      await delay(200)
+      assert.equal(elsewhere.pending.length, 0, 'the /other hub is not in broadcastHubs')
+    } finally {
+      for (const client of clients) client.ws.close()
+    }
+  })
+
+  Worker('a broadcast cannot be forged by a client: a hub takes it only as its Worker posts it', async ({ workerd }) => {
+    const { port } = workerd as Workerd
+    const clients: TestClient[] = []
+    try {
+      const listener = await join(port, 'listener')
+      clients.push(listener)
+      await eventOf(listener, 'welcome')
+      // An upgrade to the hub's internal URL path is only an upgrade: the client is a client.
+      const forger = await openClient(port, '/broadcast?user=forger')
+      clients.push(forger)
+      assert.is((await eventOf(forger, 'welcome')).event, 'welcome')
+      // A POST with the internal header is the Worker's own HTTP: a 404, nothing delivered.
+      const res = await fetch(`http://127.0.0.1:${port}/broadcast`, { method: 'POST', body: 'x', headers: { 'x-twinport-target': '{}' } })
+      assert.is(res.status, 404)
+      await delay(200)
+      assert.equal(listener.pending.length, 0)
+    } finally {
+      for (const client of clients) client.ws.close()
+    }
+  })
+
+  Worker('client data past the 2 KiB attachment fails the handler (handler_error, the error hook says why), nothing changed; a long target is refused (414)', async ({ workerd }) => {
+    const { port, output } = workerd as Workerd
+    const clients: TestClient[] = []
+    try {
+      const ada = await join(port, 'big')
+      clients.push(ada)
+      await eventOf(ada, 'welcome')
+      ada.emit('note', 'n'.repeat(1500), 1)
+      assert.equal(await answerOf(ada, 1), { event: 'ack', id: 1, data: null }, '1,500 bytes fit')
+      ada.emit('note', 'n'.repeat(2100), 2)
+      const failed = await answerOf(ada, 2)
+      assert.is(failed.event, 'error')
+      assert.is((failed.data as { error: string }).error, 'handler_error')
+      await eventually(() => output().includes("setClientData('note') for client"), 5000, 'the error hook names the change')
+      assert.ok(output().includes('past the 2048 Cloudflare keeps'))
+      ada.emit('my-note', null, 3)
+      assert.equal(await answerOf(ada, 3), { event: 'ack', id: 3, data: 'n'.repeat(1500) }, 'the data before the refused change')
+      ada.emit('join', { room: 'still-usable' }, 4)
+      assert.is((await answerOf(ada, 4)).event, 'ack')
+      const status = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/chat?user=long&pad=${'p'.repeat(2100)}`)
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+        ws.once('open', () => reject(new Error('opened')))
+        ws.once('error', () => undefined)
+      })
+      assert.is(status, 414)
+    } finally {
+      for (const client of clients) client.ws.close()
+    }
+  })
+
   Worker('a binary message without a raw route closes with 1003', async ({ workerd }) => {
     const { port } = workerd as Workerd
     const client = await join(port, 'bin')

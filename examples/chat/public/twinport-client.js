@@ -43,14 +43,15 @@ var resolveClientOptions = ({
   heartbeatGrace = 1e4,
   random = Math.random,
   clock = systemClock,
-  auth
+  auth,
+  traceparent
 }) => {
-  if (typeof WebSocket !== "function" && !fallback) throw new TypeError("connect: no WebSocket here: pass options.WebSocket");
-  if (auth !== void 0 && typeof auth !== "function") throw new TypeError("connect: options.auth must be a function");
+  if (typeof WebSocket !== "function" && !fallback) throw new TypeError("no WebSocket");
+  if (auth !== void 0 && typeof auth !== "function") throw new TypeError("bad options.auth");
   const { minDelay = 500, maxDelay = 1e4, maxAttempts = Infinity, shouldReconnect: retry = shouldReconnect } = reconnect || {};
   const numbers = { queueSize, timeout, maxMessageBytes, heartbeatGrace, "reconnect.minDelay": minDelay, "reconnect.maxDelay": maxDelay, "reconnect.maxAttempts": maxAttempts };
   for (const [name, value] of Object.entries(numbers)) {
-    if (!(typeof value === "number" && value >= 0)) throw new TypeError(`connect: options.${name} must be a number >= 0`);
+    if (!(typeof value === "number" && value >= 0)) throw new TypeError(`bad options.${name}`);
   }
   return {
     WebSocket: fallback ? fallback(WebSocket) : WebSocket,
@@ -63,7 +64,11 @@ var resolveClientOptions = ({
     heartbeatGrace,
     random,
     clock,
-    auth
+    // The trace goes with the query parameters auth gives, asked again at every attempt.
+    auth: traceparent === void 0 ? auth : () => {
+      const value = typeof traceparent === "function" ? traceparent() : traceparent;
+      return { ...auth?.(), ...value && { traceparent: value } };
+    }
   };
 };
 
@@ -83,9 +88,7 @@ var createListeners = (onThrow) => {
     },
     off: (event, fn) => remove(event, byEvent.get(event)?.find((e) => e[0] === fn)),
     emit: (event, payload) => {
-      const list = byEvent.get(event);
-      if (list === void 0) return false;
-      for (const entry of list) {
+      for (const entry of byEvent.get(event) ?? []) {
         if (entry[1]) remove(event, entry);
         try {
           ;
@@ -94,7 +97,6 @@ var createListeners = (onThrow) => {
           onThrow(event, error);
         }
       }
-      return true;
     }
   };
 };
@@ -104,19 +106,19 @@ var readServerMessage = (data, limit) => {
   if (typeof data !== "string") {
     const d = data ?? {};
     const size2 = d.byteLength ?? d.size ?? 0;
-    return { _tag: "BinaryMessage", size: size2, message: `binary message of ${size2} bytes; expected JSON text` };
+    return { _tag: "BinaryMessage", size: size2, message: "binary message" };
   }
   const units = data.length;
   const size = units * 3 <= limit ? 0 : units > limit ? units : new TextEncoder().encode(data).length;
-  if (size > limit) return { _tag: "MessageTooBig", size, limit, message: `message over maxMessageBytes ${limit}` };
+  if (size > limit) return { _tag: "MessageTooBig", size, limit, message: "over maxMessageBytes" };
   let value;
   try {
     value = JSON.parse(data);
   } catch {
-    return { _tag: "InvalidJson", message: "message is not JSON" };
+    return { _tag: "InvalidJson", message: "not JSON" };
   }
   const bad = envelopeFault(value, true);
-  if (bad) return { _tag: "InvalidMessage", message: `not an event envelope: ${bad}` };
+  if (bad) return { _tag: "InvalidMessage", message: bad };
   const { event, data: payload = null, id, seq } = value;
   return { _tag: "ServerMessage", event, data: payload, ...id !== void 0 && { id }, ...seq && { seq } };
 };
@@ -145,7 +147,7 @@ var createOutbox = (socket, batch, queue, guard) => {
 };
 
 // lib/client/request-error.ts
-var describeFailure = (event, failure) => `"${event}": ${failure._tag}` + (failure._tag === "Timeout" ? ` after ${failure.ms} ms` : failure._tag === "ServerError" ? ` ${failure.code}: ${failure.message}` : failure._tag === "Closed" ? ` ${failure.code} ${failure.reason}` : "");
+var describeFailure = (event, failure) => `${event}: ${failure._tag}` + (failure._tag === "Timeout" ? ` ${failure.ms} ms` : failure._tag === "ServerError" ? ` ${failure.code}: ${failure.message}` : failure._tag === "Closed" ? ` ${failure.code} ${failure.reason}` : "");
 var RequestError = class extends Error {
   name = "RequestError";
   constructor(event, id, failure) {
@@ -215,7 +217,7 @@ var createPendingRequests = (clock, queue, report) => {
         else if (settle(p)) p.resolve(data);
       } else if (!(Number.isSafeInteger(id) && id > 0 && id <= lastId)) {
         report(
-          !failure ? { _tag: "UnknownAck", id, message: `ack for unknown id ${JSON.stringify(id)}` } : { ...failure, ...id !== void 0 && { id }, message: `server error ${failure.code}: ${failure.message}` }
+          !failure ? { _tag: "UnknownAck", id, message: `unknown ack ${id}` } : { ...failure, ...id !== void 0 && { id } }
         );
       }
     },
@@ -235,11 +237,11 @@ var socketUrl = (url) => {
     if (/^wss?:$/.test(u.protocol)) return u.href;
   } catch {
   }
-  throw new TypeError(`connect: not a ws(s) or http(s) URL: ${url}`);
+  throw new TypeError(`bad URL ${url}`);
 };
 
 // lib/client/connect.ts
-var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "refused", "kicked", "error"]);
+var LIFECYCLE = /* @__PURE__ */ new Set(["open", "close", "reconnecting", "reconnected", "session", "resync", "refused", "kicked"]);
 function connect(url, options = {}) {
   const o = resolveClientOptions(options);
   const { clock } = o;
@@ -255,7 +257,7 @@ function connect(url, options = {}) {
   let heard = false;
   const asks = /* @__PURE__ */ new Map();
   const report = (problem) => listeners.emit("error", problem);
-  const threw = (event, error) => report({ _tag: "ListenerFailed", event, error, message: `"${event}" listener threw: ${String(error)}` });
+  const threw = (event, error) => report({ _tag: "ListenerFailed", event, error, message: "listener threw" });
   const listeners = createListeners((event, error) => event !== "error" && threw(event, error));
   const guard = (name, fn) => (arg) => {
     try {
@@ -315,13 +317,13 @@ function connect(url, options = {}) {
       lastSeq = seq;
     } else if (event === SESSION_EVENT) return onSession(data);
     else if (event === HEARTBEAT_EVENT) return;
-    if (event === "ack") return id === void 0 ? report({ _tag: "InvalidMessage", message: 'not an event envelope: ack without "id"' }) : answer(id, data);
+    if (event === "ack") return id === void 0 ? report({ _tag: "InvalidMessage", message: 'bad "id"' }) : answer(id, data);
     if (event === "error") return answer(id, data, true);
     if (id !== void 0) {
       const fn = asks.get(event);
       return void Promise.resolve(data).then((d) => fn(d)).then((v) => encodeEnvelope("ack", v, id)).catch(() => encodeEnvelope("error", { error: fn ? "handler_error" : "no_handler" }, id)).then((text) => link._tag === "open" ? send(text) : queue.push(text));
     }
-    if (LIFECYCLE.has(event)) return report({ _tag: "ReservedEvent", event, message: `server event "${event}" has a reserved name` });
+    if (LIFECYCLE.has(event)) return report({ _tag: "ReservedEvent", event, message: "reserved event" });
     listeners.emit(event, data);
   };
   const detach = (s) => {
@@ -368,7 +370,7 @@ function connect(url, options = {}) {
     let s;
     try {
       let href = `${base}${base.includes("?") ? "&" : "?"}${o.sessions ? sessionQuery(o.maxMessageBytes, sid, lastSeq) : "tp_c=1"}&tp_r=1`;
-      for (const [k, v] of Object.entries(o.auth?.() ?? {})) href += `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`;
+      if (o.auth) href += `&${new URLSearchParams(o.auth())}`;
       s = new o.WebSocket(href, o.protocols);
     } catch (error) {
       report({ _tag: "SocketError", message: String(error) });
@@ -383,7 +385,7 @@ function connect(url, options = {}) {
       ended(code || 1006, reason);
     };
     s.onerror = guard("error", (ev) => {
-      report({ _tag: "SocketError", message: `WebSocket error ${String(ev.message ?? "")}` });
+      report({ _tag: "SocketError", message: String(ev.message || "socket error") });
       if (!s.readyState) gone({ reason: "" });
     });
     s.onclose = guard("close", gone);
@@ -409,36 +411,24 @@ function connect(url, options = {}) {
       } catch (error) {
         failure = { _tag: "Unserializable", error };
       }
-      report({ _tag: "EmitDropped", event, failure, message: `emit ${describeFailure(event, failure)}` });
+      report({ _tag: "EmitDropped", event, failure, message: describeFailure(event, failure) });
       return false;
     },
     request: (event, data, opts = {}) => new Promise((resolve, reject) => {
       const { signal } = opts;
-      const p = {
-        id: nextId(),
-        event,
-        text: "",
-        resend: opts.resend !== false,
-        sent: false,
-        due: Infinity,
-        ms: opts.timeout ?? o.timeout,
-        resolve,
-        reject,
-        signal,
-        onAbort: void 0
-      };
+      const id = nextId();
+      let text = "";
       let failure;
       try {
-        p.text = encodeEnvelope(event, data, p.id);
+        text = encodeEnvelope(event, data, id);
         failure = signal?.aborted ? { _tag: "Aborted", reason: signal.reason } : link._tag === "open" ? void 0 : admit();
       } catch (error) {
         failure = { _tag: "Unserializable", error };
       }
+      const sent = link._tag === "open";
+      const p = { id, event, text, resend: opts.resend !== false, sent, due: Infinity, ms: opts.timeout ?? o.timeout, resolve, reject, signal };
       add(p, failure);
-      if (failure) return;
-      if (link._tag !== "open") return void queue.push(p);
-      p.sent = true;
-      send(p.text);
+      if (!failure) sent ? send(text) : queue.push(p);
     }),
     on: (event, fn) => listeners.on(event, fn),
     once: (event, fn) => listeners.on(event, fn, true),
@@ -458,7 +448,7 @@ function connect(url, options = {}) {
       return items.length;
     },
     close: (code = 1e3, reason = "") => {
-      if (code !== 1e3 && !(code >= 3e3 && code <= 4999)) throw new RangeError(`close: code ${code} is not 1000 or 3000-4999`);
+      if (code !== 1e3 && !(code >= 3e3 && code <= 4999)) throw new RangeError(`bad close code ${code}`);
       if (link._tag === "closed") return;
       flush();
       const s = sock;

@@ -9,6 +9,7 @@ import type { JsonSchema } from '../route/json-schema.js'
 import type { RouteTable } from '../route/route.js'
 import type { Schema } from '../route/schema.js'
 import { type DocumentInfo, errorSchema, issueSchema } from './document-info.js'
+import { rebaseRefs } from './rebase-refs.js'
 import { toJsonSchema } from './to-json-schema.js'
 
 /** An AsyncAPI document, as JSON data. */
@@ -59,8 +60,10 @@ const ref = (to: string): { readonly $ref: string } => ({ $ref: to })
  * route (data from its schema, `{}` without one), the ack `{"event":"ack","id","data"}`,
  * the error event, and the events of `emits`. Each `socketOn` event is a `receive`
  * operation replied to with the ack (when the message has an `id`); each of `emits` and the
- * error event a `send` operation. Schemas that cannot be described are `{}` with a
- * `description` (see `toJsonSchema`), listed in `x-twinport-notes`.
+ * error event a `send` operation. Payloads are JSON Schema draft-07 (the base of AsyncAPI
+ * 3.0's default schema format); one that refers to itself is placed in `components.schemas`
+ * (`<message key>_data`). Schemas that cannot be described are `{}` with a `description`
+ * (see `toJsonSchema`), listed in `x-twinport-notes`.
  *
  * @example
  * const doc = asyncApi(routes(app), { title: 'Chat', version: '1.0.0' }, { emits: { message: Message } })
@@ -71,11 +74,18 @@ export const asyncApi = (table: RouteTable, info: DocumentInfo, options: AsyncAp
   const messages: { [key: string]: Json } = {}
   const channelMessages: { [key: string]: Json } = {}
   const operations: { [key: string]: Json } = {}
-  const dataOf = (schema: Schema | undefined): JsonSchema => {
+  const schemas: { [key: string]: Json } = {}
+  // AsyncAPI 3.0's default schema format is a superset of JSON Schema draft-07. A schema that
+  // refers to itself gets a place in components, its `$ref`s moved there.
+  const dataOf = (schema: Schema | undefined, key: string): JsonSchema => {
     if (schema === undefined) return {}
-    const described = toJsonSchema(schema)
+    const described = toJsonSchema(schema, { target: 'draft-07' })
     notes.push(...described.notes)
-    return described.schema
+    const base = `#/components/schemas/${key}_data`
+    const rebased = rebaseRefs(described.schema, base)
+    if (rebased === described.schema) return rebased
+    schemas[`${key}_data`] = rebased
+    return ref(base)
   }
   const addMessage = (key: string, name: string, payload: JsonSchema, summary: string): void => {
     messages[key] = { name, summary, contentType: 'application/json', payload }
@@ -86,7 +96,7 @@ export const asyncApi = (table: RouteTable, info: DocumentInfo, options: AsyncAp
   for (const route of table) {
     if (route._tag !== 'SocketOn') continue
     const key = keyFor(route.event, taken)
-    addMessage(key, route.event, envelope(route.event, dataOf(route.codec), 'optional'), `The client event "${route.event}"`)
+    addMessage(key, route.event, envelope(route.event, dataOf(route.codec, key), 'optional'), `The client event "${route.event}"`)
     operations[`receive_${key}`] = {
       action: 'receive',
       channel: ref(CHANNEL),
@@ -96,7 +106,7 @@ export const asyncApi = (table: RouteTable, info: DocumentInfo, options: AsyncAp
   }
   for (const [event, schema] of Object.entries(options.emits ?? {})) {
     const key = keyFor(event, taken)
-    addMessage(key, event, envelope(event, dataOf(schema), 'none'), `The server event "${event}"`)
+    addMessage(key, event, envelope(event, dataOf(schema, key), 'none'), `The server event "${event}"`)
     operations[`send_${key}`] = { action: 'send', channel: ref(CHANNEL), messages: [ref(`${CHANNEL}/messages/${key}`)] }
   }
   operations['send_error'] = { action: 'send', channel: ref(CHANNEL), messages: [ref(`${CHANNEL}/messages/error`)] }
@@ -106,7 +116,7 @@ export const asyncApi = (table: RouteTable, info: DocumentInfo, options: AsyncAp
     defaultContentType: 'application/json',
     channels: { events: { address: options.address === undefined ? '/' : options.address, messages: channelMessages } },
     operations,
-    components: { messages },
+    components: { messages, ...(Object.keys(schemas).length > 0 ? { schemas } : {}) },
     ...(notes.length > 0 ? { 'x-twinport-notes': notes } : {}),
   }
 }

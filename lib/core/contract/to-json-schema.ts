@@ -1,6 +1,6 @@
 /**
- * `toJsonSchema`: the JSON Schema (draft 2020-12, OpenAPI 3.1's dialect) of a route schema,
- * for the generated documents. io-ts codecs are read from their combinators; a
+ * `toJsonSchema`: the JSON Schema (draft 2020-12, OpenAPI 3.1's dialect, or draft-07, the base
+ * of AsyncAPI 3.0's schema format) of a route schema, for the generated documents. io-ts codecs are read from their combinators; a
  * `DescribedCodec` gives its own; a Standard Schema gives what its library exposes under
  * `~standard.jsonSchema`. What cannot be expressed becomes `{}` (anything) with a
  * `description` saying so, and a note in the result: never a schema that is silently wrong.
@@ -11,6 +11,15 @@ import type { Json } from '../http/types.js'
 import { DescribedCodec, type JsonSchema } from '../route/json-schema.js'
 import type { Schema } from '../route/schema.js'
 import { isStandardSchema, type StandardSchemaV1 } from '../route/standard-schema.js'
+
+/** The JSON Schema dialects `toJsonSchema` writes (Standard JSON Schema's target names). */
+export type JsonSchemaTarget = 'draft-2020-12' | 'draft-07'
+
+/** Options of `toJsonSchema`. */
+export interface ToJsonSchemaOptions {
+  /** The dialect (default `'draft-2020-12'`); a Standard Schema's library is asked for the same. */
+  readonly target?: JsonSchemaTarget
+}
 
 /** A schema's JSON Schema, and what could not be described (empty when all was). */
 export interface JsonSchemaOf {
@@ -40,6 +49,8 @@ const literal = (value: unknown): JsonSchema => (value === undefined ? {} : { co
 
 class Reader {
   readonly notes: string[] = []
+
+  constructor(readonly target: JsonSchemaTarget) {}
 
   unknown(what: string): JsonSchema {
     this.notes.push(what)
@@ -93,7 +104,9 @@ class Reader {
         return node.codomain === undefined ? { type: 'object' } : { type: 'object', additionalProperties: this.io(node.codomain) }
       case 'TupleType': {
         const items = (node.types ?? []).map((member) => this.io(member))
-        return { type: 'array', prefixItems: items, minItems: items.length, maxItems: items.length }
+        // Draft 2020-12 names positional items `prefixItems`; draft-07 gives `items` an array.
+        const positional: JsonSchema = this.target === 'draft-07' ? { items } : { prefixItems: items }
+        return { type: 'array', ...positional, minItems: items.length, maxItems: items.length }
       }
       case 'UnionType': {
         // `undefined` members make a property optional (see `object`); they have no JSON form.
@@ -121,7 +134,7 @@ class Reader {
     const convert = props.jsonSchema?.input
     if (convert === undefined) return this.unknown(`a ${props.vendor} schema without ~standard.jsonSchema`)
     try {
-      const converted = convert({ target: 'draft-2020-12' })
+      const converted = convert({ target: this.target })
       if (typeof converted !== 'object' || converted === null || Array.isArray(converted)) return this.unknown(`a ${props.vendor} schema's JSON Schema`)
       // The document states the dialect once; a nested `$schema` is noise.
       const { $schema: _dialect, ...rest } = converted as { readonly [key: string]: Json }
@@ -139,14 +152,16 @@ class Reader {
  * (required unless the property's codec accepts `undefined`), `partial`, `record`, tuples,
  * unions (`anyOf`), intersections (`allOf`), `exact`, `readonly`, `t.Int`; other refinements
  * keep their base type. Recursive and custom codecs are `{}` with a note
- * (give them a schema with `describeCodec`).
+ * (give them a schema with `describeCodec`). A `DescribedCodec`'s schema is printed as given,
+ * whatever the target. Local `$ref`s a library writes (`#` for a recursive schema) point into
+ * the schema itself: the documents give such a schema a place of its own (`rebaseRefs`).
  *
  * @example
  * toJsonSchema(t.type({ id: intParam, tags: t.array(t.string) })).schema
  * // { type: 'object', properties: { id: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['id', 'tags'] }
  */
-export const toJsonSchema = (schema: Schema): JsonSchemaOf => {
-  const reader = new Reader()
+export const toJsonSchema = (schema: Schema, options: ToJsonSchemaOptions = {}): JsonSchemaOf => {
+  const reader = new Reader(options.target ?? 'draft-2020-12')
   const result = isStandardSchema(schema) ? reader.standard(schema) : reader.io(schema)
   return { schema: result, notes: reader.notes }
 }

@@ -3,4 +3,3 @@
  * and portable.
  */
 export { formatTraceparent, parseTraceparent, type TraceContext, traceContextOf, traceContextOfHeaders, type TraceParent } from './trace-context.js'
-export { upgradeTrace, type UpgradeTraceSource } from './upgrade-trace.js'

@@ -54,7 +54,7 @@ import type { DeflateHost, Inflated, WsDeflate } from '../deflate/ws-deflate.js'
 import type { WsShared } from './ws-shared.js'
 import { reportOutcome, withTrace } from '../instrumentation/instrumentation.js'
 import type { TraceContext } from '../../core/trace/trace-context.js'
-import { upgradeTrace } from '../../core/trace/upgrade-trace.js'
+import { upgradeTrace } from '../../core/http/upgrade-trace.js'
 
 type DataMessage = Incoming & { readonly _tag: 'Text' | 'Binary' }
 type TextMessage = RawMessage & { readonly _tag: 'Text' }

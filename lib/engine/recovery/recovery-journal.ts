@@ -59,6 +59,8 @@ export interface RecoveryJournal extends SessionRecorder {
   flush(): Promise<void>
   /** Stops the timers after a last flush. */
   close(): Promise<void>
+  /** How many sessions it holds (connected or away): bounded by the engine's sessions. */
+  readonly holding: number
 }
 
 interface Waiting {
@@ -246,7 +248,13 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
     for (const session of sessions) {
       const waiting = take(session)
       const record = recordOf(session)
-      if (record === undefined) continue
+      if (record === undefined) {
+        // Gone from the engine without a word here (a restore undone after its claim, its
+        // client gone): nothing left to write, and not held any more (it would be forever).
+        held.delete(session)
+        awaySince.delete(session)
+        continue
+      }
       const frames = waiting.map((w) => ({ seq: w.seq, frame: utf8.encode(w.text) }))
       let work: Promise<boolean>
       try {
@@ -365,6 +373,9 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
       }
       await inFlight
       if (dirty.size > 0 || pending.size > 0) await flushOnce()
+    },
+    get holding() {
+      return held.size
     },
     close: async () => {
       timers.clearInterval(refresh)

@@ -7,7 +7,11 @@ import { onConnect } from '../../../lib/core/route/on-connect.js'
 import { routes } from '../../../lib/core/route/routes.js'
 import { socketOn } from '../../../lib/core/route/socket-on.js'
 import * as mini from '../../support/mini-schema.js'
-import { checkAsyncApi, resolvePointer } from './check-documents.js'
+import { z } from 'zod'
+import { AsyncApiParser, asyncApiProblems } from '../../support/validate-documents.js'
+import { resolvePointer } from './resolve-pointer.js'
+
+const parser = new AsyncApiParser()
 
 const table = routes(
   onConnect(() => undefined),
@@ -18,8 +22,8 @@ const table = routes(
 )
 const doc = asyncApi(table, { title: 'Chat', version: '2.0.0', description: 'rooms' }, { address: '/ws', emits: { message: t.type({ from: t.number, text: t.string }), error: t.string } })
 
-test('asyncApi :: a document the structural check accepts', () => {
-  assert.equal(checkAsyncApi(doc), [])
+test('asyncApi :: a document the AsyncAPI parser accepts', async () => {
+  assert.equal(await asyncApiProblems(parser, doc), [])
   assert.is(doc.asyncapi, '3.0.0')
   assert.equal(doc['info'], { title: 'Chat', version: '2.0.0', description: 'rooms' })
   assert.is(resolvePointer(doc, '#/channels/events/address'), '/ws')
@@ -56,31 +60,37 @@ test('asyncApi :: declared server events and the error event are sent', () => {
   assert.is(resolvePointer(doc, '#/components/messages/error_2/name'), 'error')
 })
 
-test('asyncApi :: defaults: address /, no notes when all was described; a note otherwise', () => {
+test('asyncApi :: defaults: address /, no notes when all was described; a note otherwise', async () => {
   const plain = asyncApi([socketOn('a', () => 1)], { title: 't', version: '1' })
   assert.is(resolvePointer(plain, '#/channels/events/address'), '/')
   assert.is(plain['x-twinport-notes'], undefined)
   const noted = asyncApi([socketOn('a', mini.string(false), () => 1)], { title: 't', version: '1' })
   assert.equal(noted['x-twinport-notes'], ['a mini schema without ~standard.jsonSchema'])
-  assert.equal(checkAsyncApi(noted), [])
+  assert.equal(await asyncApiProblems(parser, noted), [])
 })
 
-test('checkAsyncApi :: finds what is wrong in made-up documents', () => {
-  const broken = {
-    asyncapi: '2.6.0',
-    info: { title: 't', version: '1' },
-    channels: { 'a b': { address: 1, messages: { m: { $ref: '#/components/messages/none' } } }, other: { messages: {} } },
-    operations: { o: { action: 'publish', channel: { $ref: '#/channels/other' }, messages: [{ $ref: '#/channels/a b/messages/m' }] } },
+test('asyncApi :: payloads in draft-07 (tuples as an items array); a schema that refers to itself gets a place in components', async () => {
+  interface Tree {
+    readonly name: string
+    readonly children: readonly Tree[]
   }
-  assert.equal(checkAsyncApi(broken), [
-    '#/channels/a b/messages/m: $ref #/components/messages/none does not resolve',
-    'asyncapi must be 3.0.0',
-    'channel key a b',
-    'a b: address',
-    'a b/m: a message needs a payload',
-    'o: action must be send or receive',
-    'o: message #/channels/a b/messages/m is not of #/channels/other',
-  ])
+  const Tree: z.ZodType<Tree> = z.object({
+    name: z.string(),
+    get children() {
+      return z.array(Tree)
+    },
+  })
+  const shaped = asyncApi([socketOn('move', t.tuple([t.number, t.number]), () => 1), socketOn('tree:put', Tree, () => 1)], { title: 't', version: '1' }, { emits: { tree: Tree } })
+  assert.equal(await asyncApiProblems(parser, shaped), [])
+  assert.equal(resolvePointer(shaped, '#/components/messages/move/payload/properties/data'), {
+    type: 'array',
+    items: [{ type: 'number' }, { type: 'number' }],
+    minItems: 2,
+    maxItems: 2,
+  })
+  assert.equal(resolvePointer(shaped, '#/components/messages/tree_put/payload/properties/data'), { $ref: '#/components/schemas/tree_put_data' })
+  assert.equal(resolvePointer(shaped, '#/components/messages/tree/payload/properties/data'), { $ref: '#/components/schemas/tree_data' })
+  assert.equal(resolvePointer(shaped, '#/components/schemas/tree_put_data/properties/children/items'), { $ref: '#/components/schemas/tree_put_data' })
 })
 
 test.run()

@@ -42,6 +42,16 @@ test('toJsonSchema :: arrays, tuples, unions, intersections', () => {
   })
 })
 
+test('toJsonSchema :: target draft-07: tuples as an items array; a Standard Schema\'s library asked for the same target', () => {
+  const draft07 = { target: 'draft-07' } as const
+  assert.equal(toJsonSchema(t.tuple([t.string, t.number]), draft07).schema, { type: 'array', items: [{ type: 'string' }, { type: 'number' }], minItems: 2, maxItems: 2 })
+  const asked: string[] = []
+  const spy = { '~standard': { version: 1 as const, vendor: 'spy', validate: () => ({ value: 1 }), jsonSchema: { input: (o: { readonly target: string }) => (asked.push(o.target), { type: 'string' }) } } }
+  toJsonSchema(spy)
+  toJsonSchema(spy, draft07)
+  assert.equal(asked, ['draft-2020-12', 'draft-07'])
+})
+
 test('toJsonSchema :: what cannot be said is {} with a description and a note, never a wrong schema', () => {
   const Custom = new t.Type<string, string, unknown>('Custom', t.string.is, t.string.validate, t.identity)
   const result = toJsonSchema(t.type({ c: Custom }))

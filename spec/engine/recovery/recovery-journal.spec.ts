@@ -11,6 +11,8 @@ import { memoryRecoveryStore } from '../../support/memory-recovery-store.js'
 // Timers the test runs by hand; time stands still at 1000.
 const manual = () => {
   const pending = new Map<number, () => void>()
+  // The journal's refresh (every half window), run by hand with `refresh()`.
+  const intervals: (() => void)[] = []
   let next = 1
   const timers: Timers = {
     now: () => 1000,
@@ -19,7 +21,7 @@ const manual = () => {
       return next++
     },
     clearTimeout: (id) => void pending.delete(id as number),
-    setInterval: () => 0,
+    setInterval: (run) => intervals.push(run),
     clearInterval: () => undefined,
     afterIo: (run) => run(),
   }
@@ -29,12 +31,13 @@ const manual = () => {
     for (const run of runs) run()
     await new Promise((resolve) => setTimeout(resolve, 1))
   }
-  return { timers, fire, pending }
+  const refresh = (): void => intervals.forEach((run) => run())
+  return { timers, fire, pending, refresh }
 }
 
 const setup = (over: Partial<RecoveryJournalDeps> = {}) => {
   const store = memoryRecoveryStore()
-  const { timers, fire, pending } = manual()
+  const { timers, fire, pending, refresh } = manual()
   const entries: LogEntry[] = []
   const moved: string[] = []
   const journal = createRecoveryJournal({
@@ -52,7 +55,7 @@ const setup = (over: Partial<RecoveryJournalDeps> = {}) => {
   })
   const session = new ClientSession('s1', 1, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
   session.recorder = journal
-  return { store, journal, session, fire, pending, entries, moved }
+  return { store, journal, session, fire, pending, entries, moved, refresh }
 }
 
 test('createRecoveryJournal :: messages and state gather and go in one write per session per flush, in order', async () => {
@@ -188,6 +191,50 @@ test('createRecoveryJournal :: writes answered one after another past timeoutMs 
   await fire() // timeoutMs with no answer: the last write failed
   assert.ok(entries.some((e) => e.level === 'warning' && String(e.context['error']).includes('no answer within 100 ms')))
   assert.ok(base.sessions.has('s1') && base.sessions.has('s2') && !base.sessions.has('s3'))
+})
+
+test('createRecoveryJournal :: a session claimed, then dropped by the engine without a word (a restore undone), is held no more after a refresh; the store keeps it', async () => {
+  // The engine's sessions: a restore that is undone after its claim (SessionRecovery.abandon)
+  // takes the session out of them, and the journal is not told (the client will come back,
+  // so its record stays in the store for the node it comes back to).
+  const live = new Set<ClientSession>()
+  const { store, journal, fire, refresh } = setup({ state: (session) => (live.has(session) ? { namespace: '/', rooms: [], data: {} } : undefined) })
+  const cycles = 50
+  for (let i = 1; i <= cycles; i++) {
+    const session = new ClientSession(`r${i}`, 100 + i, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
+    session.recorder = journal
+    live.add(session)
+    assert.ok(await journal.claim(session))
+    live.delete(session)
+    refresh()
+    await fire()
+  }
+  assert.is(journal.holding, 0, 'nothing held for sessions the engine let go')
+  assert.is(store.sessions.size, cycles, 'their records are left for the node their clients come back to')
+  await journal.close()
+})
+
+test('createRecoveryJournal :: sessions held stay as many as the engine holds over cycles of connect, away and forget', async () => {
+  const live = new Set<ClientSession>()
+  const { journal, fire, refresh } = setup({ state: (session) => (live.has(session) ? { namespace: '/', rooms: [], data: {} } : undefined) })
+  for (let i = 1; i <= 50; i++) {
+    const session = new ClientSession(`c${i}`, i, { windowMs: 1000, maxMessages: 100, maxAnswers: 8 })
+    session.recorder = journal
+    live.add(session)
+    journal.changed(session)
+    session.number('{"event":"n","data":1}')
+    await fire()
+    journal.away(session)
+    await fire()
+    if (i % 2 === 0) {
+      live.delete(session)
+      journal.forget(session)
+    }
+    refresh()
+    await fire()
+  }
+  assert.is(journal.holding, 25, 'the away sessions not forgotten, and no more')
+  await journal.close()
 })
 
 test.run()

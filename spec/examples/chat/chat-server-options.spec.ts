@@ -26,13 +26,13 @@ test('chatServerOptions :: CORS grants only the listed origins, for GET and POST
   assert.is(listed.right.allowCredentials, false)
 })
 
-test('chatServerOptions :: the route table holds the page, the API, the event stream and its posts (the fallback) and the four events', () => {
+test('chatServerOptions :: the route table holds the page, the API, the event stream and its posts (the fallback), its two documents and the four events', () => {
   const options = chatServerOptions({ host: '127.0.0.1', port: 0, logger: silentLogger, debug: true })
   assert.is(options.logger, silentLogger)
   assert.is(options.debug, true)
   const table = routes(options.routes ?? [])
   const http = table.flatMap((r) => (r._tag === 'HttpRoute' ? [`${r.method} ${r.path}`] : []))
-  assert.equal(http, ['GET /api/rooms', 'POST /api/rooms/{room}/messages', 'GET /events', 'POST /events', 'GET /{*path}'])
+  assert.equal(http, ['GET /api/rooms', 'POST /api/rooms/{room}/messages', 'GET /events', 'POST /events', 'GET /openapi.json', 'GET /asyncapi.json', 'GET /{*path}'])
   const events = table.flatMap((r) => (r._tag === 'SocketOn' ? [r.event] : []))
   assert.equal(events, ['hello', 'join', 'leave', 'message'])
   assert.is(options.httpMiddleware?.length, 1)

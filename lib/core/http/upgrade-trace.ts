@@ -4,8 +4,8 @@
  * (a browser's WebSocket cannot send headers: the twinport client's `traceparent` option puts
  * them in the URL, docs/protocol.md "Trace context"). Pure and portable: no node:* imports.
  */
-import { parseQuery } from '../http/parse-query.js'
-import { type TraceContext, traceContextOf, traceContextOfHeaders } from './trace-context.js'
+import { parseQuery } from './parse-query.js'
+import { type TraceContext, traceContextOf, traceContextOfHeaders } from '../trace/trace-context.js'
 
 /** What `upgradeTrace` reads of a request. */
 export interface UpgradeTraceSource {

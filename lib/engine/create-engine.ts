@@ -326,7 +326,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       log: (message) => {
         if (debug) logger.debug(message)
       },
-      close: () => lifecycle.close(),
+      close: () => {
+        presence.close()
+        return lifecycle.close()
+      },
     },
   }
 }

@@ -42,13 +42,14 @@ const start = (adapter: ClusterAdapter): Node => {
   return { engine, clients: [], lobby: engine.handle.presence('lobby') }
 }
 
-// A WebSocket client of `node`, tracked in `lobby` under `key`.
+// A WebSocket client of `node`, tracked in `lobby` under `key` (its delta made: one per join).
 const join = async (node: Node, key: string): Promise<void> => {
   const client = node.engine.accept({ out: [], ended: false, closed: false }) as Client<MemorySocket>
   client.receiver.receive(utf8.encode('GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n'))
   await until(() => node.engine.handle.clients().some((c) => c.id === client.id), 'the upgrade')
   node.clients.push(client)
   assert.ok(node.lobby.track(client.id, key))
+  await until(() => node.lobby.get(key).some((m) => m.ref === `${node.engine.handle.cluster.nodeId}/${client.id}`), `${key} in its node's list`)
 }
 
 const stop = async (node: Node): Promise<void> => {
@@ -124,8 +125,14 @@ test('presence :: a node restarted under its id with nothing in the topic: its f
     await join(first, 'ada')
     await until(() => keys(b.lobby) === 'ada,bob', 'b to see ada')
     // a crashes: nothing it says any more reaches b (no leave, no node-left from this adapter).
-    hub.fault((from) => (from === 'a' ? 'lose' : undefined))
+    let leaveLost = false
+    hub.fault((from, _to, body) => {
+      if (from !== 'a') return undefined
+      if (presenceKind(body) === 'delta') leaveLost = true
+      return 'lose'
+    })
     await stop(first)
+    await until(() => leaveLost, 'a’s last delta (ada leaving) to be lost')
     hub.fault(undefined)
     await pause(2) // a later epoch (ms) for the run that follows
     again = start(hub.node('a'))

@@ -5,17 +5,16 @@
  * order. The other nodes' states are copies, changed by their deltas and snapshots
  * (`applyDelta`, `mergeSnapshot` of lib/core/presence/) and dropped when a node dies.
  * A copy that falls behind (a delta lost, a fetch of the node's state timed out or lost, a
- * node back after an outage) catches up: a gap in the deltas or a digest announcing a later
- * clock (`clockFrom`, `readClock`) fetches the node's state, one fetch at a time per node,
- * retried with back-off until the copy reaches the newest clock heard from the node, and the
- * deltas that came meanwhile are applied on top of it.
+ * node back after an outage) catches up (catch-up.ts): a gap in the deltas or a digest
+ * announcing a later clock (`clockFrom`, `readClock`) fetches the node's state.
  * Must not import `node:*`, Buffer or process.
  */
 import { applyDelta } from '../../core/presence/apply-delta.js'
 import { listPresence, type PresenceList, type PresenceMeta, presenceRef } from '../../core/presence/list-presence.js'
 import { mergeSnapshot } from '../../core/presence/merge-snapshot.js'
 import { readClock } from '../../core/presence/read-clock.js'
-import { compareClocks, type EntryChanges, entryRef, type NodeClock, type NodeSnapshot, type NodeState, type PresenceDelta, type PresenceEntry, snapshotOf } from '../../core/presence/presence-state.js'
+import { CatchUp } from './catch-up.js'
+import { type EntryChanges, entryRef, type NodeClock, type NodeSnapshot, type NodeState, type PresenceDelta, type PresenceEntry, snapshotOf } from '../../core/presence/presence-state.js'
 import type { Presence, PresenceChange, PresenceDiff, PresenceListener } from '../../core/presence/presence.js'
 
 /** What a topic needs of its hub (presence-hub.ts). */
@@ -37,27 +36,6 @@ export interface TopicLink {
   readonly after: (ms: number, run: () => void) => () => void
 }
 
-/** The first wait before fetching a node's state again (ms); it doubles per failure. */
-export const CATCH_UP_RETRY_MS = 100
-/** The longest wait between two fetches of a node's state (ms). */
-export const CATCH_UP_RETRY_MAX_MS = 5_000
-/** The most deltas of one node kept while its state is fetched (past it they are fetched again). */
-const MAX_WAITING = 1_000
-
-/** Catching up with one other node. */
-interface CatchUp {
-  /** The newest clock heard from the node (a delta, a digest, a snapshot). */
-  heard: NodeClock
-  /** A fetch of its state is on its way. */
-  fetching: boolean
-  /** Fetches in a row that left the copy behind. */
-  failures: number
-  /** Cancels the retry waiting, when one is. */
-  retry: (() => void) | undefined
-  /** Its deltas that did not apply (a gap), applied on top of the state once it is in. */
-  waiting: PresenceDelta[]
-}
-
 export class PresenceTopic implements Presence {
   /** This node's entries now. */
   private readonly own = new Map<string, PresenceEntry>()
@@ -72,8 +50,8 @@ export class PresenceTopic implements Presence {
   /** Connections per key, on every node. */
   private readonly counts = new Map<string, number>()
   private readonly listeners = new Set<PresenceListener>()
-  /** Per other node: what was heard from it, and the fetch of its state. */
-  private readonly catchUps = new Map<string, CatchUp>()
+  /** What was heard from each other node, and the fetches of their states. */
+  private readonly catchUp: CatchUp
   private scheduled = false
   private closed = false
 
@@ -84,6 +62,16 @@ export class PresenceTopic implements Presence {
     epoch: number,
   ) {
     this.published = { clock: { epoch, n: 0 }, entries: new Map() }
+    this.catchUp = new CatchUp({
+      copyOf: (node) => this.others.get(node),
+      changed: (node, state, changes) => {
+        this.others.set(node, state)
+        this.deliver(node, changes)
+      },
+      fetch: (node) => link.fetch(topic, node),
+      merge: (node, snapshot) => this.snapshotFrom(node, snapshot),
+      after: link.after,
+    })
   }
 
   track(clientId: number, key: string, meta: unknown = {}): boolean {
@@ -152,16 +140,12 @@ export class PresenceTopic implements Presence {
   /** Another node's delta: applied in order; a gap keeps it and fetches that node's whole state. */
   deltaFrom(node: string, delta: PresenceDelta): void {
     if (node === this.link.nodeId) return
-    const up = this.heardFrom(node, delta.clock)
+    this.catchUp.heard(node, delta.clock)
     const outcome = applyDelta(this.others.get(node), delta)
     if (outcome._tag === 'Applied') {
       this.others.set(node, outcome.state)
       this.deliver(node, outcome)
-    } else if (outcome._tag === 'Gap') {
-      if (up.waiting.length >= MAX_WAITING) up.waiting.length = 0 // the fetch brings them
-      up.waiting.push(delta)
-      this.catchUp(node)
-    }
+    } else if (outcome._tag === 'Gap') this.catchUp.gap(node, delta)
   }
 
   /**
@@ -179,31 +163,27 @@ export class PresenceTopic implements Presence {
         this.dropNode(node)
         return this.clockFrom(node, clock)
       case 'Empty':
-        this.heardFrom(node, clock)
         return this.snapshotFrom(node, { clock, entries: [] })
       case 'Behind':
-        this.heardFrom(node, clock)
-        return this.catchUp(node)
+        return this.catchUp.behind(node, clock)
     }
   }
 
   /** Another node's whole state: merged when newer than the copy held, then its waiting deltas on top. */
   snapshotFrom(node: string, snapshot: NodeSnapshot): void {
     if (node === this.link.nodeId || this.closed) return
-    const up = this.heardFrom(node, snapshot.clock)
+    this.catchUp.heard(node, snapshot.clock)
     const merged = mergeSnapshot(this.others.get(node), snapshot)
     if (merged !== undefined) {
       this.others.set(node, merged.state)
       this.deliver(node, merged)
     }
-    this.applyWaiting(node, up)
+    this.catchUp.merged(node)
   }
 
   /** A node died (or left): its entries leave, and catching up with it stops. */
   dropNode(node: string): void {
-    const up = this.catchUps.get(node)
-    up?.retry?.()
-    this.catchUps.delete(node)
+    this.catchUp.forget(node)
     const state = this.others.get(node)
     if (state === undefined) return
     this.others.delete(node)
@@ -213,8 +193,7 @@ export class PresenceTopic implements Presence {
   /** The server is closing: no more fetches or retries. */
   close(): void {
     this.closed = true
-    for (const up of this.catchUps.values()) up.retry?.()
-    this.catchUps.clear()
+    this.catchUp.close()
   }
 
   /** A local client is gone for good. */
@@ -225,59 +204,6 @@ export class PresenceTopic implements Presence {
   /** Whether the topic holds nothing and nobody listens (the hub may forget it). */
   get idle(): boolean {
     return this.counts.size === 0 && this.listeners.size === 0 && this.dirty.size === 0
-  }
-
-  // What is known of catching up with `node`, its newest clock heard raised to `clock`.
-  private heardFrom(node: string, clock: NodeClock): CatchUp {
-    let up = this.catchUps.get(node)
-    if (up === undefined) {
-      up = { heard: clock, fetching: false, failures: 0, retry: undefined, waiting: [] }
-      this.catchUps.set(node, up)
-    } else if (compareClocks(clock, up.heard) > 0) up.heard = clock
-    return up
-  }
-
-  // Whether the copy of `node` is older than the newest clock heard from it.
-  private behind(node: string, up: CatchUp): boolean {
-    const held = this.others.get(node)
-    return held === undefined ? up.heard.n > 0 : compareClocks(up.heard, held.clock) > 0
-  }
-
-  // Fetches `node`'s state unless a fetch is on its way or a retry waits; once it is in (or
-  // not), a copy still behind waits and fetches again, twice as long each time.
-  private catchUp(node: string): void {
-    const up = this.catchUps.get(node)
-    if (up === undefined || up.fetching || up.retry !== undefined || this.closed) return
-    up.fetching = true
-    void this.link.fetch(this.topic, node).then(({ snapshots }) => {
-      if (this.catchUps.get(node) !== up) return // the node left (or the server closed) meanwhile
-      up.fetching = false
-      for (const s of snapshots) if (s.node === node) this.snapshotFrom(node, s.snapshot)
-      if (!this.behind(node, up)) {
-        up.failures = 0
-        return
-      }
-      up.failures += 1
-      const wait = Math.min(CATCH_UP_RETRY_MS * 2 ** (up.failures - 1), CATCH_UP_RETRY_MAX_MS)
-      up.retry = this.link.after(wait, () => {
-        up.retry = undefined
-        this.catchUp(node)
-      })
-    })
-  }
-
-  // The deltas of `node` that came while its copy was behind, in order, on top of the copy.
-  private applyWaiting(node: string, up: CatchUp): void {
-    if (up.waiting.length === 0) return
-    const waiting = up.waiting.sort((a, b) => compareClocks(a.base, b.base))
-    up.waiting = []
-    for (const delta of waiting) {
-      const outcome = applyDelta(this.others.get(node), delta)
-      if (outcome._tag === 'Applied') {
-        this.others.set(node, outcome.state)
-        this.deliver(node, outcome)
-      } else if (outcome._tag === 'Gap') up.waiting.push(delta)
-    }
   }
 
   private *states(): Iterable<readonly [string, NodeState]> {

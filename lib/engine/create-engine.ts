@@ -331,7 +331,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       log: (message) => {
         if (debug) logger.debug(message)
       },
-      close: () => lifecycle.close(),
+      close: () => {
+        presence.close()
+        return lifecycle.close()
+      },
     },
   }
 }

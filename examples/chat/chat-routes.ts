@@ -14,6 +14,12 @@
  * `renamed` {room, from, to}, `message` (a ChatMessage), `rooms` {rooms} to everyone when a
  * room's head count changes. A departure is announced only after the grace period.
  *
+ * Who is online in a room is the framework's presence (`ctx.presence(room)`, issue 28), not the
+ * chat's: every connection in a room is tracked there under its name, so the member list is
+ * the same on every node of a cluster. A join's reply lists the names online; the room's
+ * members then get each change as `presence:<room>` (a PresenceDiff: `joined`/`left` names),
+ * sent by every node to its own members of the room.
+ *
  * HTTP: `GET /api/rooms`, `POST /api/rooms/{room}/messages` with JSON `{name, text}` (201 and
  * the message), `GET`/`POST /events`: the same chat over Server-Sent Events and posts, for a page
  * whose WebSocket upgrades are refused (its client's `sseFallback`), `GET /openapi.json` and
@@ -26,6 +32,7 @@ import {
   errorResponse,
   type HttpContext,
   httpErrorResponse,
+  type Presence as RoomPresence,
   httpRoute,
   json,
   type Json,
@@ -73,6 +80,12 @@ const issues = (errors: t.Errors): Json =>
     expected: e.context[e.context.length - 1]?.type.name ?? 'unknown',
   }))
 
+/** The event a room's members get its presence diffs as: `presence:<room>`. */
+export const presenceEvent = (room: string): string => `presence:${room}`
+
+// Names as people read a list: ignoring case.
+const byName = (a: string, b: string): number => a.localeCompare(b, 'en', { sensitivity: 'base' })
+
 const refuse = (error: ChatRefusal['error'], message: string): ChatRefusal => ({ ok: false, error, message })
 
 /**
@@ -82,7 +95,16 @@ const refuse = (error: ChatRefusal['error'], message: string): ChatRefusal => ({
 export const chatRoutes = (deps: ChatDeps) => {
   const { rooms, presence, allowed, publicDir, newMessage } = deps
 
-  const headCount = (room: string): number => rooms.members(room).length
+  // The room's presence topic (named like the room, so its diffs go to the room's members).
+  const online = (ctx: SocketContext, room: string): RoomPresence | undefined => ctx.presence?.(room, { event: presenceEvent(room) })
+  const track = (ctx: SocketContext, room: string, name: string): void => void online(ctx, room)?.track(ctx.clientId, name)
+  // The names online in a room, with `name` (just tracked: the list shows this turn's changes
+  // at its end) or without it (just untracked).
+  const onlineIn = (ctx: SocketContext, room: string, name: string | undefined, here = true): readonly string[] => {
+    const names = new Set(Object.keys(online(ctx, room)?.list() ?? {}))
+    if (name !== undefined) void (here ? names.add(name) : names.delete(name))
+    return [...names].sort(byName)
+  }
   const announceRooms = (ctx: SocketContext | HttpContext): void => ctx.broadcast('rooms', { rooms: rooms.list() })
 
   const ws = {
@@ -95,13 +117,20 @@ export const chatRoutes = (deps: ChatDeps) => {
           return refuse('name_taken', `"${name}" is taken: pick another name`)
         }
         const back = rooms.transfer(holder, ctx.clientId)
-        for (const room of back) ctx.joinRoom(room)
+        for (const room of back) {
+          ctx.joinRoom(room)
+          track(ctx, room, name)
+        }
         return { ok: true, id: ctx.clientId, name: rooms.nameOf(ctx.clientId), token: resume, rooms: back }
       }
       const before = rooms.nameOf(ctx.clientId)
       const inRooms = rooms.setName(ctx.clientId, name)
       if (before !== undefined && before !== name) {
-        for (const room of inRooms) ctx.broadcast('renamed', { room, from: before, to: name }, { room })
+        for (const room of inRooms) {
+          online(ctx, room)?.untrack(ctx.clientId, before)
+          track(ctx, room, name)
+          ctx.broadcast('renamed', { room, from: before, to: name }, { room })
+        }
       }
       return { ok: true, id: ctx.clientId, name, token: presence.tokenFor(ctx.clientId), rooms: inRooms }
     }),
@@ -114,19 +143,21 @@ export const chatRoutes = (deps: ChatDeps) => {
           return refuse('too_many_rooms', `you may be in at most ${outcome.limit} rooms`)
         case 'Joined':
           ctx.joinRoom(room)
+          track(ctx, room, rooms.nameOf(ctx.clientId) ?? '')
           // The joiner learns it from the reply; a notice about yourself is noise.
-          ctx.broadcast('joined', { room, name: rooms.nameOf(ctx.clientId), members: outcome.members.length }, { room, except: ctx.clientId })
+          ctx.broadcast('joined', { room, name: rooms.nameOf(ctx.clientId), members: onlineIn(ctx, room, rooms.nameOf(ctx.clientId)).length }, { room, except: ctx.clientId })
           announceRooms(ctx)
           break
         case 'AlreadyIn':
           break
       }
-      return { ok: true, room, members: outcome.members, history: outcome.history }
+      return { ok: true, room, members: onlineIn(ctx, room, rooms.nameOf(ctx.clientId)), history: outcome.history }
     }),
     leave: socketOn('leave', RoomPayload, ({ room }, ctx) => {
       if (!rooms.leave(ctx.clientId, room)) return refuse('not_in_room', `you are not in "${room}"`)
       ctx.leaveRoom(room)
-      ctx.broadcast('left', { room, name: rooms.nameOf(ctx.clientId), members: headCount(room) }, { room })
+      online(ctx, room)?.untrack(ctx.clientId)
+      ctx.broadcast('left', { room, name: rooms.nameOf(ctx.clientId), members: onlineIn(ctx, room, rooms.nameOf(ctx.clientId), false).length }, { room })
       announceRooms(ctx)
       return { ok: true, room }
     }),
@@ -138,13 +169,14 @@ export const chatRoutes = (deps: ChatDeps) => {
       ctx.broadcast('message', message, { room })
       return { ok: true, message }
     }),
-    // The server has already taken the client out of its rooms. A named client is held for
-    // the grace period (it may be a reload); the others are told only if it does not come back.
+    // The server has already taken the client out of its rooms, and the framework untracks it
+    // from presence (the member lists) by itself. A named client is held for the grace period (it may be a reload): the notice
+    // "left" is sent only if it does not come back.
     goodbye: onDisconnect((ctx) => {
       const name = rooms.nameOf(ctx.clientId)
       const gone = (): void => {
         const left = rooms.forget(ctx.clientId)
-        for (const room of left) ctx.broadcast('left', { room, name, members: headCount(room) }, { room })
+        for (const room of left) ctx.broadcast('left', { room, name, members: onlineIn(ctx, room, name, false).length }, { room })
         if (left.length > 0) announceRooms(ctx)
       }
       if (name === undefined) gone()

@@ -45,8 +45,9 @@ export interface ChatOptions {
   readonly tls?: TlsOptions
   /**
    * The rest of the cluster (`redisAdapter` from `twinport/redis`): room messages then reach
-   * the members on every process; names and member lists stay per process (docs/guide.md
-   * "Scaling out").
+   * the members on every process, and who is online in a room (presence) is the same on every
+   * process; names, the room list and the history stay per process (docs/guide.md "Scaling
+   * out", README "Who is online").
    */
   readonly cluster?: ClusterAdapter
 }

@@ -4,13 +4,14 @@
  * broadcasts to a room (`say`), acks, typed payloads (io-ts codecs: a bad payload gets an
  * `invalid_payload` error event), an identity from the upgrade (`?user=<name>`, refused with
  * 401 without one), connect and disconnect hooks, a kick, and HTTP routes that broadcast to
- * the `/chat` hub (`POST /rooms/{room}/messages`, `POST /announce`). Deployed with `wrangler deploy`
+ * the `/chat` hub (`POST /rooms/{room}/messages`, `POST /announce`), and a `/staff` hub only
+ * `ada` may open (an upgrade guard: 403 in the Worker for anyone else). Deployed with `wrangler deploy`
  * (wrangler.toml beside it); spec/workers/to-worker.spec.ts bundles it and runs it on workerd.
  *
  * In an app of your own, import from `twinport/workers` instead of the relative path.
  */
 import * as t from 'io-ts'
-import { admit, clientDataOf, httpRoute, json, onConnect, onDisconnect, parseQuery, socketOn, toWorker, unauthorized, upgradeMiddleware } from '../../lib/workers/index.js'
+import { admit, clientDataOf, forbidden, httpRoute, json, onConnect, onDisconnect, parseQuery, socketOn, toWorker, unauthorized, upgradeGuard, upgradeMiddleware } from '../../lib/workers/index.js'
 
 interface Identity {
   readonly user: string
@@ -27,6 +28,8 @@ const identify = upgradeMiddleware<Identity>((request) => {
 })
 
 const routes = [
+  // After `identify`: only ada opens the /staff hub; anyone else gets 403 before any hub wakes.
+  upgradeGuard('/staff', (request) => (parseQuery(request.rawQuery)['user'] === 'ada' ? admit({}) : forbidden('staff only'))),
   httpRoute('GET', '/hello', () => ({ hello: 'world' })),
   // HTTP reaches the hubs broadcastHubs names: a post to a room goes to its members there,
   // an announcement to every client of those hubs.

@@ -2,17 +2,20 @@
  * `adminRoutes`: the read-only admin page, served by the server itself (opt-in). `GET <path>`
  * is the page (behind the application's `authorize` hook, refused without one); its style,
  * script and the bundled `twinport/client` are public files beside it (they hold no data). The
- * page connects back over twinport's own WebSocket to `<path>/ws`, where the same hook is run on
- * the upgrade request: a refused connection is closed with `4000 + status` (4401, 4403) before
- * it is told anything, and the `tp:admin` event answers a snapshot of every node
- * (`ctx.admin.snapshot()`) to admitted connections only. Pure and portable: no node:* imports.
+ * page connects back over twinport's own WebSocket to `<path>/ws`, whose upgrade the same hook
+ * decides (an `upgradeGuard`): a refused upgrade is answered with the refusal's status (401,
+ * 403) instead of the 101, or, to a client that asks for refusals as close codes (the page's
+ * twinport/client does), with `4000 + status` right after it; it never becomes a WebSocket
+ * client. The `tp:admin` event answers a snapshot of every node (`ctx.admin.snapshot()`) to
+ * connections of that path only. Pure and portable: no node:* imports.
  */
 import { errorResponse, isResponse, response } from '../core/http/response.js'
 import type { HttpRequest, Response } from '../core/http/types.js'
 import { httpRoute } from '../core/route/http-route.js'
-import { onConnect } from '../core/route/on-connect.js'
 import type { RouteTable } from '../core/route/route.js'
 import { socketOn } from '../core/route/socket-on.js'
+import { upgradeGuard } from '../core/route/upgrade-guard.js'
+import { admit } from '../core/route/upgrade-middleware.js'
 import { ADMIN_CLIENT_JS } from './admin-client-bundle.js'
 import { ADMIN_CSS, ADMIN_SCRIPT, adminHtml } from './admin-page.js'
 
@@ -77,13 +80,9 @@ export const adminRoutes = (options: AdminRoutesOptions = {}): RouteTable => {
     httpRoute('GET', `${path}/admin.css`, () => asset(ADMIN_CSS, 'text/css; charset=utf-8')),
     httpRoute('GET', `${path}/admin.js`, () => asset(ADMIN_SCRIPT, 'text/javascript; charset=utf-8')),
     httpRoute('GET', `${path}/client.js`, () => asset(ADMIN_CLIENT_JS, 'text/javascript; charset=utf-8')),
-    // The same hook at the upgrade: a refused admin connection is closed at once, as the client reads a refusal.
-    onConnect(async (ctx) => {
-      if (ctx.request.path !== wsPath) return
-      const refusal = await refusalOf(authorize, ctx.request)
-      if (refusal !== undefined) ctx.disconnectClient(ctx.clientId, { code: 4000 + Math.min(refusal.status, 999), reason: refusal.status === 401 ? 'unauthorized' : 'forbidden' })
-    }),
-    // Checked again on every ask: only admitted connections of the admin path get an answer.
+    // The same hook at the upgrade, before the 101: a refused client never holds a WebSocket.
+    upgradeGuard(wsPath, async (req) => (await refusalOf(authorize, req)) ?? admit()),
+    // Checked again on every ask (a hook may change its mind): only the admin path's connections get an answer.
     socketOn(ADMIN_EVENT, async (_data, ctx) => {
       if (ctx.request.path !== wsPath || (await refusalOf(authorize, ctx.request)) !== undefined) return { error: 'forbidden' }
       if (ctx.admin === undefined) return { error: 'unavailable' }

@@ -24,6 +24,7 @@ import type { Logger } from '../core/log/logger.js'
 import { compileRoutes } from '../core/route/compile-routes.js'
 import { describeRouteTableError } from '../core/route/route-table-error.js'
 import { composeHttp } from '../core/route/compose-http.js'
+import { guardUpgrades } from '../core/route/guard-upgrades.js'
 import type { HttpDispatchOptions } from '../core/route/dispatch-http.js'
 import { createRouteMemo } from '../core/route/match-route.js'
 import type { HttpContext } from '../core/route/http-context.js'
@@ -236,6 +237,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // Without middleware there is no stack: the dispatch answers synchronously when the handler does.
   const httpMiddleware = options.httpMiddleware ?? []
   const httpStack = httpMiddleware.length === 0 ? undefined : composeHttp(httpMiddleware)
+  // Upgrades also go through the table's upgrade guards, innermost (after the application's
+  // middleware); plain requests never do, so a table with guards costs them nothing.
+  const guard = guardUpgrades(compiled.guards)
+  const upgradeStack = guard === undefined ? httpStack : composeHttp([...httpMiddleware, guard])
   const dispatchOptions: HttpDispatchOptions = {
     ...(httpStack === undefined ? {} : { stack: httpStack }),
     memo: createRouteMemo(),
@@ -258,7 +263,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       protocols: settings.protocols,
       ...(platform.acceptKey === undefined ? {} : { acceptKey: platform.acceptKey }),
     },
-    stack: httpStack,
+    stack: upgradeStack,
     httpContext,
     onHttpError,
     compression,
@@ -326,7 +331,10 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
       log: (message) => {
         if (debug) logger.debug(message)
       },
-      close: () => lifecycle.close(),
+      close: () => {
+        presence.close()
+        return lifecycle.close()
+      },
     },
   }
 }

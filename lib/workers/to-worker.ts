@@ -10,6 +10,7 @@
  *
  * Portable: no node:* imports, no Buffer, no process (it runs on workerd).
  */
+import { guardUpgrades } from '../core/route/guard-upgrades.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { responseParts } from '../core/http/response-parts.js'
 import type { HttpRequest, Response as Answer } from '../core/http/types.js'
@@ -124,7 +125,9 @@ export const toWorker = (options: WorkerOptions = {}): WorkerApp => {
   const logger: Logger = http.logger
   for (const note of workersNotes(options)) logger.info(note)
 
-  const middleware = fetchOptions.httpMiddleware ?? []
+  // The table's upgrade guards run after the app's middleware, as on every other server.
+  const guard = guardUpgrades(compiled.right.guards)
+  const middleware = [...(fetchOptions.httpMiddleware ?? []), ...(guard === undefined ? [] : [guard])]
   const rules: UpgradeRules = {
     options: { allowedOrigins: resolved.right.allowedOrigins, protocols: resolved.right.protocols },
     stack: middleware.length === 0 ? undefined : composeHttp(middleware),

@@ -1,7 +1,7 @@
 /**
  * The admin page (`adminRoutes`) end to end in headless Chromium (the Debian package, driven by
- * playwright-core), served by Node: refused without the authorize hook's approval (the page and
- * its WebSocket), a room and its count shown and changed live as clients join, the last errors
+ * playwright-core), served by Node: refused without the authorize hook's approval (the page, and
+ * its WebSocket at the upgrade), a room and its count shown and changed live as clients join, the last errors
  * listed, two nodes over a real redis-server listed by one page, and the page on a 390-px phone
  * and a 1280-px screen (screenshots in `artifacts/e2e/admin-page/`, looked at by a person).
  * Without `/usr/bin/chromium` the tests are skipped (and say why), unless `CI` is set.
@@ -100,15 +100,27 @@ check('adminRoutes :: without a hook, and without its approval, the page and its
   assert.not.ok((await wrong.text()).includes('<table'), 'a refusal shows nothing of the page')
   // The page's files hold no data: they are served to anyone.
   assert.is((await fetch(`${url}/admin/admin.js`, { signal: AbortSignal.timeout(STEP_MS) })).status, 200)
-  // The WebSocket: closed with 4000 + the refusal's status, and a snapshot asked anyway is not answered with data.
-  for (const [query, code] of [['', 4401], ['?token=nope', 4403]] as const) {
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/admin/ws${query}`)
-    const got: string[] = []
-    ws.on('message', (m: Buffer) => got.push(String(m)))
-    ws.once('open', () => ws.send(JSON.stringify({ event: 'tp:admin', id: 1 })))
-    const closed = await new Promise<number>((resolve) => ws.once('close', (c: number) => resolve(c)))
-    assert.is(closed, code)
-    assert.not.ok(got.some((m) => m.includes('"nodes"')), got.join(' | '))
+  // The WebSocket is refused at the upgrade: the refusal's status instead of the 101, or, to a
+  // client that asks for refusals as close codes (tp_c=1, as the page's client does), 4000 + the
+  // status right after it; a snapshot asked anyway is never answered with data.
+  for (const [query, status] of [['', 401], ['?token=nope', 403]] as const) {
+    for (const closeCodes of [false, true]) {
+      const ws = new WebSocket(`${url.replace('http', 'ws')}/admin/ws${query}${closeCodes ? `${query === '' ? '?' : '&'}tp_c=1` : ''}`)
+      ctx.closers.push(() => ws.terminate())
+      const got: string[] = []
+      ws.on('message', (m: Buffer) => got.push(String(m)))
+      ws.on('error', () => undefined)
+      ws.once('open', () => ws.send(JSON.stringify({ event: 'tp:admin', id: 1 })))
+      const outcome = await new Promise<string>((resolve) => {
+        ws.once('close', (c: number) => resolve(`close ${c}`))
+        ws.once('unexpected-response', (req, res) => {
+          req.destroy()
+          resolve(`status ${res.statusCode}`)
+        })
+      })
+      assert.is(outcome, closeCodes ? `close ${4000 + status}` : `status ${status}`)
+      assert.not.ok(got.some((m) => m.includes('"nodes"')), got.join(' | '))
+    }
   }
   // Another path's WebSocket asking for a snapshot is refused too.
   const other = new WebSocket(`${url.replace('http', 'ws')}/?token=${TOKEN}`)

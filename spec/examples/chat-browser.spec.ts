@@ -12,13 +12,21 @@
  * TWINPORT_TARGET names (a fixture, spec/integration/fixtures/chat.ts; `npm start` in that runtime
  * for the restart), and npm test runs this file against Node, Bun and Deno.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ARGS, CHROMIUM, inCi, kill, notices, REFUSED, roomHolds, say, sees, setName, startDemo, STEP_MS, TEST_MS, withDeadline } from '../support/chat-browser.js'
 import { type RemoteServer, serve } from '../support/fixture-server.js'
 import { targetRuntime } from '../support/runtimes.js'
+
+// Screenshots of the page (1280×800 and 390×844, and the reconnecting state), kept for people to look at.
+const ARTIFACTS = join('artifacts', 'e2e', 'chat-browser', targetRuntime())
+const shoot = async (page: Page, name: string): Promise<void> => {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) })
+}
 
 interface Ctx {
   chat: RemoteServer
@@ -183,10 +191,13 @@ check('names :: a name in use is refused in words; the words go with the next in
   await enter(ctx, 'erin', 'unique')
   const other = await open(ctx)
   await setName(other, 'ERIN')
-  await other.locator('#error', { hasText: '"ERIN" is taken: pick another name' }).waitFor()
+  // Said beside the name field (not under the message box, far from it), and the field has the focus.
+  await other.locator('#name-error', { hasText: '"ERIN" is taken: pick another name' }).waitFor()
+  assert.ok(await other.locator('#error').isHidden())
+  assert.is(await other.evaluate(() => document.activeElement?.id), 'name')
   assert.is(await other.locator('#whoami').textContent(), 'Pick a name to join rooms.')
   await other.fill('#name', 'frank')
-  await other.locator('#error').waitFor({ state: 'hidden' })
+  await other.locator('#name-error').waitFor({ state: 'hidden' })
   await other.click('#name-form button')
   await other.locator('#whoami', { hasText: 'You are frank.' }).waitFor()
 })
@@ -337,6 +348,10 @@ check('restart :: the server is killed and started again: both pages come back t
     const during = 'typed while the server was down'
     await say(mia, during)
     assert.is(await mia.inputValue('#message'), '')
+    // The page says it is away, and that what is typed will go.
+    assert.match((await mia.locator('#offline').textContent()) ?? '', /reconnecting/)
+    assert.ok(await mia.locator('#offline').isVisible())
+    await shoot(mia, 'wide-reconnecting')
 
     demo = await startDemo(demo.port)
     // Reconnection attempts back off up to 10 s apart: wait longer than one step. Until both
@@ -344,6 +359,7 @@ check('restart :: the server is killed and started again: both pages come back t
     await roomHolds(here.url, 'restart', 2, async () => `${await diagnose(mia, 'mia')}; ${await diagnose(noah, 'noah')}`)
     for (const [page, who] of [[mia, 'mia'], [noah, 'noah']] as const) {
       await page.locator('#status[data-state="open"]').waitFor()
+      await page.locator('#offline').waitFor({ state: 'hidden' })
       const back = page.locator('#members', { hasText: /^2 here: (mia, noah|noah, mia)$/ }).waitFor()
       await back.catch(async (error: unknown) => assert.unreachable(`${String(error).split('\n')[0]}; ${await diagnose(page, who)}`))
       assert.is(await page.locator('#room-title').textContent(), '#restart')
@@ -475,6 +491,67 @@ check('phone :: at 390 px wide the chat panel is on screen, before and after a c
   await within(phone, 'after twelve messages in two rooms')
   assert.ok(await phone.locator('#message').isVisible())
   assert.ok(await phone.locator('#send-form button').isVisible())
+})
+
+check('unread :: a tab counts the lines others said while it was not shown, not notices or history, and keeps it over a reload', async (ctx) => {
+  const tess = await enter(ctx, 'tess', 'unread-a')
+  await tess.fill('#room', 'unread-b')
+  await tess.click('#join-form button')
+  await tess.locator('#room-title', { hasText: '#unread-b' }).waitFor()
+  const uma = await enter(ctx, 'uma', 'unread-a')
+  const badge = tess.locator('#tabs button[data-room="unread-a"] .unread')
+  await tess.locator('#tabs button[data-room="unread-a"]').waitFor()
+  for (const text of ['one', 'two']) await say(uma, text)
+  await badge.filter({ hasText: /^2$/ }).waitFor()
+  // uma's join was a notice in #unread-a: not counted.
+  assert.is(await badge.textContent(), '2')
+  await tess.reload()
+  await tess.locator('#room-title', { hasText: /^#unread-b$/ }).waitFor()
+  await badge.filter({ hasText: /^2$/ }).waitFor()
+  await tess.locator('#tabs button[data-room="unread-a"]').click()
+  await sees(tess, 'uma', 'two')
+  assert.is(await badge.count(), 0)
+})
+
+check('screens :: 1280x800 and 390x844: labelled fields, who is online, room counts apart from unread badges, times on one line', async (ctx) => {
+  for (const [size, viewport] of [['wide', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+    const room = `screens-${size}`
+    const me = `vera-${size}`
+    const vera = await enter(ctx, me, room, viewport)
+    const will = await enter(ctx, `will-${size}`, room, viewport)
+    await will.fill('#room', `${room}-2`)
+    await will.click('#join-form button')
+    await will.locator('#room-title', { hasText: `#${room}-2` }).waitFor()
+    await vera.fill('#room', `${room}-2`)
+    await vera.click('#join-form button')
+    await vera.locator('#room-title', { hasText: `#${room}-2` }).waitFor()
+    for (const page of [vera, will]) await page.locator('#tabs button', { hasText: `#${room}` }).first().click()
+    await vera.locator('#members', { hasText: `2 here: ${me}, will-${size}` }).waitFor()
+    const long = 'a line long enough to wrap on a phone, to see how a message of several lines looks'
+    for (const text of ['morning all', long]) await say(will, text)
+    await say(vera, 'hi will')
+    await will.locator('#tabs button', { hasText: `#${room}-2` }).click()
+    await say(will, 'unread over here')
+    await vera.locator(`#tabs button[data-room="${room}-2"] .unread`, { hasText: '1' }).waitFor()
+    await sees(vera, 'will', long)
+    // Every field has a visible label; headings show at both widths.
+    for (const id of ['name', 'room']) assert.ok(await vera.locator(`label[for="${id}"]`).isVisible(), `${size}: label of #${id}`)
+    assert.is(await vera.locator('#room').getAttribute('placeholder'), 'e.g. lobby')
+    // A time is one line: its box is no taller than one line of its text.
+    const time = await vera.locator('#logs .msg-time').first().boundingBox()
+    assert.ok(time !== null && time.height < 24, `${size}: the time wraps: ${JSON.stringify(time)}`)
+    // The room list says "online"; unread is a badge on the tab.
+    await vera.locator('#room-list button', { hasText: `#${room}` }).filter({ hasText: '2 online' }).first().waitFor()
+    if (size === 'wide') assert.equal(await vera.locator('#online li').allTextContents(), [`${me}(you)`, `will-${size}`])
+    assert.ok(await vera.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${size}: no sideways scrolling`)
+    await shoot(vera, `${size}-chat`)
+    // A taken name is said beside the name field.
+    await setName(vera, `will-${size}`)
+    await vera.locator('#name-error', { hasText: 'is taken' }).waitFor()
+    await shoot(vera, `${size}-name-taken`)
+    const empty = await open(ctx, viewport)
+    await shoot(empty, `${size}-arrival`)
+  }
 })
 
 if (!existsSync(CHROMIUM) && !inCi) {

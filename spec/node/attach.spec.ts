@@ -23,6 +23,8 @@ import type { HttpMiddleware } from '../../lib/core/route/http-middleware.js'
 import { onConnect } from '../../lib/core/route/on-connect.js'
 import { socketOn } from '../../lib/core/route/socket-on.js'
 import { attach, type AttachOptions } from '../../lib/node/attach.js'
+import { adminRoutes } from '../../lib/admin/admin-routes.js'
+import { parseQuery } from '../../lib/core/http/parse-query.js'
 import { makeTestCa } from '../support/test-certificates.js'
 import { memoryLogger, openClient, rawExchange, statusOf } from '../support/server.js'
 
@@ -183,6 +185,33 @@ Attach('upgrades: twinport takes its paths, another upgrade listener keeps the r
     assert.is((await tp.closed()).code, 1001)
     assert.ok(server.listening)
     other.close()
+  } finally {
+    await twin.close()
+    await closeServer(server)
+  }
+})
+
+Attach('the admin page attached: its WebSocket refused at the upgrade (401/403, no 101), admitted with the token', async () => {
+  const server = createHttpServer((_req, res) => res.end('host'))
+  const port = await listen(server)
+  const admin = adminRoutes({ authorize: (req) => parseQuery(req.rawQuery)['token'] === 'let-me-in' })
+  const twin = attach(server, options({ routes: [admin, ...routes], paths: ['/admin/ws', '/'] }))
+  const upgrade = (target: string): string =>
+    `GET ${target} HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`
+  try {
+    assert.is((await get(`http://127.0.0.1:${port}/admin?token=nope`)).status, 403)
+    const refused = await rawExchange(port, upgrade('/admin/ws?token=nope'))
+    assert.is(statusOf(refused), 403, refused)
+    assert.not.ok(refused.includes(' 101 '), refused)
+    const admitted = await openClient(port, '/admin/ws?token=let-me-in')
+    try {
+      admitted.emit('tp:admin', undefined, 1)
+      const answer = (await admitted.nextJson()) as { data?: { nodes?: unknown[] } }
+      assert.ok(Array.isArray(answer.data?.nodes), JSON.stringify(answer))
+    } finally {
+      admitted.ws.close()
+      await admitted.closed()
+    }
   } finally {
     await twin.close()
     await closeServer(server)

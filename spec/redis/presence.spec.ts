@@ -2,7 +2,8 @@
  * Presence across nodes on a real redis-server (issue 28): two nodes see the same keys and
  * connections; a subscriber on either gets the diffs of both, each node's in the order it made
  * them; a node that opens a topic late catches up; a node killed with SIGKILL has its entries
- * leave the others' view within the heartbeat bound.
+ * leave the others' view within the heartbeat bound; a node cut off from Redis (through the
+ * fault proxy) while the other changes converges with it once it is back.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -10,6 +11,7 @@ import { onConnect, type PresenceDiff, routes } from '../../lib/index.js'
 import { type NodeProcess, startNodeProcess, startRedis } from '../support/redis.js'
 import { meshed, redisSuite } from '../support/redis-suite.js'
 import { eventually, openClient } from '../support/server.js'
+import { startFaultProxy } from '../../bench/soak/fault-proxy.js'
 
 // `?user=<key>&n=<i>`: tracked in `lobby` with meta { n }.
 const app = routes({
@@ -94,6 +96,33 @@ Across('a node killed with SIGKILL: its entries leave the others\' view within t
   console.log(`[figures] presence: a killed node's entries left after ~${goneAfter} ms (bound: timeout 500 + interval 100)`)
   mine.ws.close()
   for (const c of theirs) c.ws.terminate()
+})
+
+Across('a node cut off from Redis while the other changes: once it is back, both views converge (the changes it missed, its own entries dropped meanwhile)', async () => {
+  const proxy = await startFaultProxy(Number(new URL(shared.redis.url).port))
+  shared.defer(() => proxy.close())
+  const a = await shared.startNode('a')
+  const b = await shared.startNode('b', { url: `redis://127.0.0.1:${proxy.port}` })
+  await meshed(a, b)
+  const onA = a.server.presence('lobby')
+  const onB = b.server.presence('lobby')
+  await onA.sync()
+  const names = (p: typeof onA): string => Object.keys(p.list()).sort().join(',')
+  const ada = await openClient(a.port, '/?user=ada&n=0')
+  const bob = await openClient(b.port, '/?user=bob&n=1')
+  await eventually(() => names(onA) === 'ada,bob' && names(onB) === 'ada,bob', 3000, 'both nodes to see ada and bob')
+  proxy.partition(true)
+  // b hears nothing of this; a drops bob once b's heartbeat runs out.
+  ada.ws.close()
+  const cy = await openClient(a.port, '/?user=cy&n=2')
+  await eventually(() => names(onA) === 'cy', 5000, 'a to see cy and drop b\'s bob')
+  assert.is(names(onB), 'ada,bob')
+  proxy.partition(false)
+  // Nothing changes any more: only catching up can bring the views together.
+  await eventually(() => names(onA) === 'bob,cy' && names(onB) === 'bob,cy', 10000, 'both nodes to converge on bob and cy')
+  assert.equal(onB.get('cy').map((m) => m.meta), [{ n: 2 }])
+  bob.ws.close()
+  cy.ws.close()
 })
 
 Across.run()

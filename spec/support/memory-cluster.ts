@@ -2,16 +2,25 @@
  * A cluster of in-process nodes joined by a hub, for specs of the engine's cluster port
  * (`ClusterAdapter`) without any network: each node's adapter hands a broadcast to every
  * other node's engine and answers requests through their `answer`. A node can be made
- * silent (it stops answering, as a frozen process would). Test-only and portable; the
+ * silent (it stops answering, as a frozen process would), and a request can be lost on its way
+ * to one node or its answer made late (`fault`). Test-only and portable; the
  * Redis adapter's specs run against a real redis-server instead.
  */
 import type { ClusterAdapter, ClusterHost, ClusterReply } from '../../lib/engine/cluster/cluster-adapter.js'
+
+/**
+ * What happens to a request from `from` to `to`: `lose` (it never arrives), `late` (it
+ * arrives and is answered, after the asker stopped waiting), or as usual (`undefined`).
+ */
+export type MemoryFault = (from: string, to: string, body: unknown) => 'lose' | 'late' | undefined
 
 export interface MemoryHub {
   /** A new node's adapter. */
   node(nodeId: string): ClusterAdapter
   /** The node stops answering requests (it still counts as alive). */
   silence(nodeId: string): void
+  /** Requests from now on go through `rule` (one rule at a time; `undefined` removes it). */
+  fault(rule: MemoryFault | undefined): void
   /** Every publish, in order, as `<node> <namespace>/<room>`. */
   readonly published: string[]
   /** Rooms each node told the hub it has members in. */
@@ -23,6 +32,7 @@ export const memoryHub = (): MemoryHub => {
   const silent = new Set<string>()
   const published: string[] = []
   const rooms = new Map<string, Set<string>>()
+  let fault: MemoryFault | undefined
   const node = (nodeId: string): ClusterAdapter => {
     const mine = new Set<string>()
     rooms.set(nodeId, mine)
@@ -39,7 +49,12 @@ export const memoryHub = (): MemoryHub => {
         const replies: ClusterReply[] = []
         const missingNodes: string[] = []
         for (const id of asked) {
-          if (silent.has(id)) missingNodes.push(id)
+          const befalls = fault?.(nodeId, id, body)
+          if (befalls === 'lose') missingNodes.push(id)
+          else if (befalls === 'late') {
+            missingNodes.push(id)
+            void (hosts.get(id) as ClusterHost).answer(JSON.parse(JSON.stringify(body)), nodeId)
+          } else if (silent.has(id)) missingNodes.push(id)
           else replies.push({ node: id, body: await (hosts.get(id) as ClusterHost).answer(JSON.parse(JSON.stringify(body)), nodeId) })
         }
         return { replies, missingNodes }
@@ -51,5 +66,5 @@ export const memoryHub = (): MemoryHub => {
       close: async () => void hosts.delete(nodeId),
     }
   }
-  return { node, silence: (id) => void silent.add(id), published, rooms }
+  return { node, silence: (id) => void silent.add(id), fault: (rule) => void (fault = rule), published, rooms }
 }

@@ -66,6 +66,22 @@ if (unable !== undefined) {
     assert.equal(closed, { code: 4401, reason: 'who are you? add ?user=<name>' })
   })
 
+  Worker('an upgrade guard refuses in the Worker too: 403 (or 4403 for tp_c=1) to all but the admitted, who connects', async ({ workerd }) => {
+    const { port } = workerd as Workerd
+    const status = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/staff?user=bob`)
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+      ws.once('open', () => reject(new Error('opened')))
+      ws.once('error', () => undefined)
+    })
+    assert.is(status, 403)
+    const closed = await testClient(new WebSocket(`ws://127.0.0.1:${port}/staff?user=bob&tp_c=1`)).closed(5000)
+    assert.equal(closed, { code: 4403, reason: 'staff only' })
+    const ada = await join(port, 'ada', '/staff')
+    assert.is((await ada.nextJson(5000)).event, 'welcome')
+    ada.ws.close()
+  })
+
   Worker('connect hook, acks with the handshake identity, typed payloads and error events', async ({ workerd }) => {
     const { port } = workerd as Workerd
     const ada = await join(port, 'ada')

@@ -17,8 +17,10 @@ const el = (tag, className, text) => {
 const ui = {
   status: $('status'), nameForm: $('name-form'), name: $('name'), whoami: $('whoami'),
   joinForm: $('join-form'), room: $('room'), roomList: $('room-list'), tabs: $('tabs'),
-  title: $('room-title'), members: $('members'), leave: $('leave'), logs: $('logs'),
-  sendForm: $('send-form'), message: $('message'), error: $('error'),
+  title: $('room-title'), members: $('members'), leave: $('leave'), logs: $('logs'), online: $('online'),
+  sendForm: $('send-form'), message: $('message'), offline: $('offline'),
+  // Each error is shown beside what caused it: the name, the room, or the message field.
+  errors: { name: $('name-error'), join: $('join-error'), send: $('error') },
 }
 
 const state = {
@@ -35,7 +37,8 @@ const client = connect('/', { fallback: sseFallback({ path: '/events' }) })
 // --- this tab's session: name, resume token, rooms --------------------------------------
 const SESSION = 'twinport-chat'
 const save = () => {
-  const session = { name: state.name, token: state.token, rooms: [...state.rooms.keys()], active: state.active }
+  const unread = Object.fromEntries([...state.rooms].map(([room, entry]) => [room, entry.unread]))
+  const session = { name: state.name, token: state.token, rooms: [...state.rooms.keys()], active: state.active, unread }
   try {
     sessionStorage.setItem(SESSION, JSON.stringify(session))
   } catch {
@@ -55,9 +58,12 @@ const setStatus = (text, kind) => {
   ui.status.textContent = text
   ui.status.dataset.state = kind
 }
-const showError = (text) => {
-  ui.error.textContent = text
-  ui.error.hidden = text === ''
+// `where`: 'name', 'join' or 'send' (the default); an empty text clears every error.
+const showError = (text, where = 'send') => {
+  for (const [place, node] of Object.entries(ui.errors)) {
+    node.textContent = place === where ? text : ''
+    node.hidden = place !== where || text === ''
+  }
 }
 // Data the server's codecs refused comes back as developer text; say it for people.
 const HINTS = {
@@ -92,41 +98,54 @@ const time = (iso) => {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
 }
 
-const addLine = (room, node) => {
+// `unread`: the line counts as unread in a room not shown (a message from someone else that
+// came live; not a notice, not your own line, not history a join brought).
+const addLine = (room, node, unread) => {
   const entry = state.rooms.get(room)
   if (entry === undefined) return
   entry.log.append(node)
-  if (room !== state.active) {
+  if (room === state.active) {
+    ui.logs.scrollTop = ui.logs.scrollHeight
+  } else if (unread) {
     entry.unread += 1
     renderTabs()
-  } else {
-    ui.logs.scrollTop = ui.logs.scrollHeight
+    save()
   }
 }
 
-const notice = (room, text) => addLine(room, el('div', 'notice', text))
+const notice = (room, text) => addLine(room, el('div', 'notice', text), false)
 
 // A message is shown once: it may come live, again in a join's history (after a drop), or
 // replayed by the session. Ids restart with the server, so the key adds the time.
-const addMessage = (msg) => {
+const addMessage = (msg, live) => {
   const entry = state.rooms.get(msg.room)
   const key = `${msg.id}|${msg.at}`
   if (entry === undefined || entry.seen.has(key)) return
   entry.seen.add(key)
-  const line = el('div', msg.name === state.name && msg.via === 'ws' ? 'msg mine' : 'msg')
+  const mine = msg.name === state.name && msg.via === 'ws'
+  const line = el('div', mine ? 'msg mine' : 'msg')
   line.dataset.id = String(msg.id)
-  line.append(el('span', 'msg-name', msg.name), el('span', 'msg-text', msg.text), el('span', 'msg-time', time(msg.at)))
-  if (msg.via === 'http') line.append(el('span', 'msg-via', 'via API'))
-  addLine(msg.room, line)
+  const head = el('div', 'msg-head')
+  head.append(el('span', 'msg-name', msg.name), el('time', 'msg-time', time(msg.at)))
+  head.lastChild.dateTime = msg.at
+  if (msg.via === 'http') head.append(el('span', 'msg-via', 'via API'))
+  line.append(head, el('span', 'msg-text', msg.text))
+  addLine(msg.room, line, live && !mine)
 }
 
 const renderTabs = () => {
   const buttons = [...state.rooms.entries()].map(([room, entry]) => {
-    const tab = el('button', '', `#${room}`)
+    const tab = el('button')
+    tab.append(el('span', 'tab-name', `#${room}`))
     tab.type = 'button'
     tab.dataset.room = room
+    tab.title = `#${room}`
     tab.setAttribute('aria-current', String(room === state.active))
-    if (entry.unread > 0) tab.append(el('span', 'unread', String(entry.unread)))
+    if (entry.unread > 0) {
+      const badge = el('span', 'unread', String(entry.unread))
+      badge.setAttribute('aria-label', `${entry.unread} unread`)
+      tab.append(badge)
+    }
     tab.addEventListener('click', () => activate(room))
     return tab
   })
@@ -137,16 +156,35 @@ const renderHead = () => {
   const entry = state.active === null ? undefined : state.rooms.get(state.active)
   ui.title.textContent = entry === undefined ? 'Not in a room' : `#${state.active}`
   ui.members.textContent = entry === undefined ? '' : `${entry.members.length} here: ${entry.members.join(', ')}`
+  ui.members.title = ui.members.textContent
   ui.leave.hidden = entry === undefined
+  renderOnline(entry)
   // Open or not: while the client is away, what you send waits in its queue.
   enable(ui.sendForm, entry !== undefined)
 }
+
+// The sidebar's list of who is online in the room shown (wide screens; a phone has the line).
+const renderOnline = (entry) => {
+  const heading = $('online-heading')
+  heading.textContent = entry === undefined ? 'Online' : `Online here · ${entry.members.length}`
+  if (entry === undefined) return ui.online.replaceChildren(el('li', 'hint', 'Join a room to see who is here.'))
+  ui.online.replaceChildren(
+    ...entry.members.map((name) => {
+      const item = el('li', '', name)
+      item.title = name
+      if (name === state.name) item.append(el('span', 'you', '(you)'))
+      return item
+    }),
+  )
+}
+
+const emptyText = () => (state.name === null ? 'Pick a name, then join a room or pick an open one.' : 'Join a room, or pick an open one, to start chatting.')
 
 const activate = (room) => {
   const entry = room === null ? undefined : state.rooms.get(room)
   state.active = entry === undefined ? null : room
   if (entry === undefined) {
-    ui.logs.replaceChildren(el('p', 'hint empty', 'Join a room to start chatting.'))
+    ui.logs.replaceChildren(el('p', 'hint empty', emptyText()))
   } else {
     entry.unread = 0
     ui.logs.replaceChildren(entry.log)
@@ -163,7 +201,8 @@ const renderRoomList = (rooms) => {
     ...rooms.map(({ room, members }) => {
       const button = el('button')
       button.type = 'button'
-      button.append(el('span', '', `#${room}`), el('span', 'count', String(members)))
+      button.title = `join #${room}`
+      button.append(el('span', 'room-name', `#${room}`), el('span', 'count', `${members} online`))
       button.addEventListener('click', () => join(room))
       const item = el('li')
       item.append(button)
@@ -185,6 +224,7 @@ const named = (reply) => {
   ui.whoami.textContent = `You are ${reply.name}.`
   ui.name.value = reply.name
   enable(ui.joinForm, true)
+  if (state.active === null) ui.logs.replaceChildren(el('p', 'hint empty', emptyText()))
   save()
 }
 
@@ -194,6 +234,8 @@ const named = (reply) => {
 // it finds us nameless and in no room, and is refused: it is asked again once the announce is
 // done. `since` is the `epoch` the request was made in; `again` asks it again.
 let epoch = 0
+// Unread counts kept over a reload, taken by the rooms as their joins are answered.
+const unreadAfterReload = new Map()
 let rejoining = Promise.resolve()
 const afterRejoin = async (since, reply, again) => {
   if (reply.ok || since === epoch || (reply.error !== 'not_in_room' && reply.error !== 'name_required')) return reply
@@ -201,30 +243,60 @@ const afterRejoin = async (since, reply, again) => {
   return again()
 }
 
-// How each notice changes a room's member line.
-const MEMBERS = {
-  joined: (names, { name }) => [...names.filter((n) => n !== name), name],
-  left: (names, { name }) => names.filter((n) => n !== name),
-  renamed: (names, { from, to }) => names.map((n) => (n === from ? to : n)),
+// Who is online in a room is the server's presence of it (twinport's `presence(room)`, the
+// same on every server of a cluster): the join's answer lists the names, then every change
+// comes as `presence:<room>`, a diff whose `joined`/`left` are names that came or went.
+const byName = (a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })
+const applyPresence = (names, diff) => {
+  const online = new Set(names)
+  for (const name of diff.left ?? []) online.delete(name)
+  for (const name of diff.joined ?? []) online.add(name)
+  return [...online].sort(byName)
 }
 
-// Joins out, each with the member notices about its room that came before its answer. The
+// Joins out, each with the presence diffs of its room that came before its answer. The
 // server answers once the join's handler has run: another member's join or leave can get in
-// between, and its notice comes first; the answer's member list is older than that notice.
-const joinsOut = new Set() // { room, notices: [event, data][] }
+// between, and its diff comes first; the answer's member list may be older than that diff.
+const joinsOut = new Set() // { room, diffs: diff[] }
+
+// Each room's presence diffs, listened to from before its join is sent until it is left.
+const watching = new Map() // room -> stop listening
+const watch = (room) => {
+  if (watching.has(room)) return
+  watching.set(
+    room,
+    client.on(`presence:${room}`, (diff) => {
+      for (const out of joinsOut) if (out.room === room) out.diffs.push(diff)
+      const entry = state.rooms.get(room)
+      if (entry === undefined) return
+      entry.members = applyPresence(entry.members, diff)
+      if (room === state.active) renderHead()
+    }),
+  )
+}
+const unwatch = (room) => {
+  watching.get(room)?.()
+  watching.delete(room)
+}
 
 // Joins `room` (or confirms we are in it), keeps its members and shows the history not yet seen.
 const enter = async (room, options) => {
-  const out = { room, notices: [] }
+  const out = { room, diffs: [] }
   joinsOut.add(out)
+  watch(room)
   const reply = await request('join', { room }, options).finally(() => joinsOut.delete(out))
-  if (!reply.ok) return reply
-  // Notices the answer may predate, applied again (each is the same when applied twice).
-  const members = out.notices.reduce((names, [event, data]) => MEMBERS[event](names, data), reply.members)
+  if (!reply.ok) {
+    if (!state.rooms.has(room)) unwatch(room)
+    return reply
+  }
+  // Diffs the answer may predate, applied again (each is the same when applied twice).
+  const members = out.diffs.reduce(applyPresence, [...reply.members].sort(byName))
   const entry = state.rooms.get(reply.room)
   if (entry !== undefined) entry.members = members
-  else state.rooms.set(reply.room, { log: el('div', 'log'), members, unread: 0, seen: new Set() })
-  for (const msg of reply.history) addMessage(msg)
+  else state.rooms.set(reply.room, { log: el('div', 'log'), members, unread: unreadAfterReload.get(reply.room) ?? 0, seen: new Set() })
+  unreadAfterReload.delete(reply.room)
+  // History is not unread: it is what the room said before (or what this tab saw already).
+  for (const msg of reply.history) addMessage(msg, false)
   return reply
 }
 
@@ -232,7 +304,7 @@ const join = async (room) => {
   showError('')
   const since = epoch
   const reply = await afterRejoin(since, await enter(room), () => enter(room))
-  if (!reply.ok) return showError(explain('join', reply))
+  if (!reply.ok) return showError(explain('join', reply), 'join')
   activate(reply.room)
   ui.message.focus()
 }
@@ -242,6 +314,7 @@ const leave = async (room) => {
   const reply = await request('leave', { room })
   if (!reply.ok) showError(explain('leave', reply))
   state.rooms.delete(room)
+  unwatch(room)
   activate(state.rooms.keys().next().value ?? null)
 }
 
@@ -262,12 +335,13 @@ const reannounce = async (rooms, active) => {
   const reply = await hello
   if (!reply.ok) {
     state.name = state.token = null
+    for (const room of state.rooms.keys()) unwatch(room)
     state.rooms.clear()
     activate(null)
     ui.whoami.textContent = 'Pick a name to join rooms.'
     enable(ui.joinForm, false)
     await Promise.all(joins)
-    return showError(explain('hello', reply))
+    return showError(explain('hello', reply), 'name')
   }
   named(reply)
   await Promise.all(joins)
@@ -302,19 +376,16 @@ const sayLine = async (room, text) => {
   }
 }
 
+// Notices in the log; the member line follows the room's presence (above).
 for (const event of ['joined', 'left', 'renamed']) {
   client.on(event, (data) => {
-    for (const out of joinsOut) if (out.room === data.room) out.notices.push([event, data])
-    const entry = state.rooms.get(data.room)
-    if (entry === undefined) return
-    entry.members = MEMBERS[event](entry.members, data)
+    if (!state.rooms.has(data.room)) return
     notice(data.room, event === 'renamed' ? `${data.from} is now ${data.to}` : `${data.name} ${event} #${data.room}`)
-    if (data.room === state.active) renderHead()
   })
 }
 client.on('message', (msg) => {
   echo(msg)
-  addMessage(msg)
+  addMessage(msg, true)
 })
 client.on('rooms', (data) => renderRoomList(data.rooms))
 // An error event for no request of ours (e.g. refused data sent without an id).
@@ -326,6 +397,7 @@ client.on('error', (problem) => {
 const online = () => {
   away = false
   setStatus('connected', 'open')
+  ui.offline.hidden = true
   enable(ui.joinForm, state.name !== null)
   renderHead()
   refreshRoomList()
@@ -334,7 +406,11 @@ const online = () => {
 let away = true
 client.on('open', online)
 client.on('reconnected', online)
-client.on('close', ({ reconnect }) => setStatus(reconnect ? 'disconnected, retrying…' : 'disconnected', 'closed'))
+client.on('close', ({ reconnect }) => {
+  setStatus(reconnect ? 'reconnecting…' : 'disconnected', 'closed')
+  ui.offline.textContent = reconnect ? 'Connection lost, reconnecting… What you send now goes out once it is back.' : 'Disconnected. Reload the page to chat again.'
+  ui.offline.hidden = false
+})
 client.on('reconnecting', () => {
   if (away) return
   away = true
@@ -351,7 +427,10 @@ ui.nameForm.addEventListener('submit', async (e) => {
   e.preventDefault()
   showError('')
   const reply = await request('hello', { name: ui.name.value })
-  if (!reply.ok) return showError(explain('hello', reply))
+  if (!reply.ok) {
+    ui.name.focus()
+    return showError(explain('hello', reply), 'name')
+  }
   named(reply)
   ui.room.focus()
 })
@@ -385,6 +464,7 @@ const saved = restore()
 if (typeof saved?.name === 'string') {
   state.name = saved.name
   state.token = typeof saved.token === 'string' ? saved.token : null
+  for (const [room, count] of Object.entries(saved.unread ?? {})) if (Number.isInteger(count) && count > 0) unreadAfterReload.set(room, count)
   const rooms = Array.isArray(saved.rooms) ? saved.rooms.filter((room) => typeof room === 'string') : []
   void announce(rooms, typeof saved.active === 'string' ? saved.active : null)
 }

@@ -10,7 +10,7 @@ import type { RouteTable } from '../route/route.js'
 import type { Schema } from '../route/schema.js'
 import { type DocumentInfo, errorSchema, issueSchema } from './document-info.js'
 import { rebaseRefs } from './rebase-refs.js'
-import { toJsonSchema } from './to-json-schema.js'
+import { type JsonSchemaConverter, toJsonSchema } from './to-json-schema.js'
 
 /** An AsyncAPI document, as JSON data. */
 export type AsyncApiDocument = { readonly asyncapi: '3.0.0' } & { readonly [key: string]: Json }
@@ -21,6 +21,8 @@ export interface AsyncApiOptions {
   readonly address?: string | null
   /** Events the server sends (`ctx.emit`, `broadcast`), by name, with their data's schema. */
   readonly emits?: { readonly [event: string]: Schema }
+  /** The converter for Standard Schemas whose library exposes no JSON Schema (see `toJsonSchema`). */
+  readonly jsonSchemaOf?: JsonSchemaConverter
 }
 
 const CHANNEL = '#/channels/events'
@@ -63,7 +65,8 @@ const ref = (to: string): { readonly $ref: string } => ({ $ref: to })
  * error event a `send` operation. Payloads are JSON Schema draft-07 (the base of AsyncAPI
  * 3.0's default schema format); one that refers to itself is placed in `components.schemas`
  * (`<message key>_data`). Schemas that cannot be described are `{}` with a `description`
- * (see `toJsonSchema`), listed in `x-twinport-notes`.
+ * (see `toJsonSchema`), listed in `x-twinport-notes`; a Standard Schema whose library exposes
+ * none is given to `options.jsonSchemaOf` when there is one.
  *
  * @example
  * const doc = asyncApi(routes(app), { title: 'Chat', version: '1.0.0' }, { emits: { message: Message } })
@@ -79,7 +82,7 @@ export const asyncApi = (table: RouteTable, info: DocumentInfo, options: AsyncAp
   // refers to itself gets a place in components, its `$ref`s moved there.
   const dataOf = (schema: Schema | undefined, key: string): JsonSchema => {
     if (schema === undefined) return {}
-    const described = toJsonSchema(schema, { target: 'draft-07' })
+    const described = toJsonSchema(schema, { target: 'draft-07', jsonSchemaOf: options.jsonSchemaOf })
     notes.push(...described.notes)
     const base = `#/components/schemas/${key}_data`
     const rebased = rebaseRefs(described.schema, base)

@@ -14,7 +14,7 @@ import type { Schema } from '../route/schema.js'
 import { trimTrailingSlash } from '../route/compile-path.js'
 import { type DocumentInfo, errorSchema, issueSchema } from './document-info.js'
 import { rebaseRefs } from './rebase-refs.js'
-import { toJsonSchema } from './to-json-schema.js'
+import { type JsonSchemaConverter, toJsonSchema } from './to-json-schema.js'
 
 /** An OpenAPI document, as JSON data. */
 export type OpenApiDocument = { readonly openapi: '3.1.0' } & { readonly [key: string]: Json }
@@ -23,6 +23,8 @@ export type OpenApiDocument = { readonly openapi: '3.1.0' } & { readonly [key: s
 export interface OpenApiOptions {
   /** The `servers` list, e.g. `[{ url: 'https://api.example.com' }]`. */
   readonly servers?: readonly { readonly url: string; readonly description?: string }[]
+  /** The converter for Standard Schemas whose library exposes no JSON Schema (see `toJsonSchema`). */
+  readonly jsonSchemaOf?: JsonSchemaConverter
 }
 
 // OpenAPI 3.1 §4.8.9: the methods a Path Item can hold.
@@ -60,10 +62,11 @@ const components = (): { readonly [key: string]: Json } => ({
 })
 
 // The document's schemas placed in `components` (self-referring ones) and the operation ids
-// given so far: one per document, so no two documents share them.
+// given so far: one per document, so no two documents share them; and the caller's converter.
 interface Shared {
   readonly schemas: { [name: string]: Json }
   readonly operationIds: Set<string>
+  readonly jsonSchemaOf: JsonSchemaConverter | undefined
 }
 
 // A schema once described: `schema` to read properties from, `use` to print where it is used
@@ -75,7 +78,7 @@ interface Described {
 
 const describe = (schema: Schema | undefined, name: string, notes: string[], shared: Shared): Described | undefined => {
   if (schema === undefined) return undefined
-  const described = toJsonSchema(schema)
+  const described = toJsonSchema(schema, { jsonSchemaOf: shared.jsonSchemaOf })
   notes.push(...described.notes)
   const base = `#/components/schemas/${name}`
   const rebased = rebaseRefs(described.schema, base)
@@ -193,7 +196,8 @@ const operation = (route: HttpRoute, shared: Shared): { readonly [key: string]: 
  * `headers` schemas, when they are objects, give one parameter per property; its body
  * schema gives the request body for each of its `bodyTypes`. Answers: the `responses` the
  * route declares (else `default`, the handler's), and, for routes with schemas, 422 (and 400, 415 for a body) as twinport sends
- * them. What a schema cannot say is noted in the operation's `x-twinport-notes`. Methods
+ * them. A Standard Schema whose library exposes no JSON Schema is given to
+ * `options.jsonSchemaOf` (Valibot's converter, say). What a schema cannot say is noted in the operation's `x-twinport-notes`. Methods
  * OpenAPI has no field for (anything but GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH,
  * TRACE) are left out.
  *
@@ -203,7 +207,7 @@ const operation = (route: HttpRoute, shared: Shared): { readonly [key: string]: 
  */
 export const openApi = (table: RouteTable, info: DocumentInfo, options: OpenApiOptions = {}): OpenApiDocument => {
   const paths: { [path: string]: { [method: string]: Json } } = {}
-  const shared: Shared = { schemas: {}, operationIds: new Set() }
+  const shared: Shared = { schemas: {}, operationIds: new Set(), jsonSchemaOf: options.jsonSchemaOf }
   for (const route of table) {
     if (route._tag !== 'HttpRoute') continue
     const method = route.method.toLowerCase()

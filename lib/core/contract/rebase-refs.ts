@@ -10,7 +10,7 @@ import type { Json } from '../http/types.js'
 import type { JsonSchema } from '../route/json-schema.js'
 
 // Keywords whose values are data, not schemas: a `$ref` inside them is not a reference.
-const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'enum', 'default', 'examples', 'example'])
+const DATA_KEYWORDS: readonly string[] = Object.freeze(['const', 'enum', 'default', 'examples', 'example'])
 
 const isObject = (value: Json): value is { readonly [key: string]: Json } => typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -29,7 +29,7 @@ const rebase = (node: Json, base: string): Json => {
         ? key === '$ref' && value.startsWith('#')
           ? `${base}${value.slice(1)}`
           : value
-        : DATA_KEYWORDS.has(key)
+        : DATA_KEYWORDS.includes(key)
           ? value
           : rebase(value, base)
     if (next !== value) changed = true

@@ -2,7 +2,9 @@
  * `toJsonSchema`: the JSON Schema (draft 2020-12, OpenAPI 3.1's dialect, or draft-07, the base
  * of AsyncAPI 3.0's schema format) of a route schema, for the generated documents. io-ts codecs are read from their combinators; a
  * `DescribedCodec` gives its own; a Standard Schema gives what its library exposes under
- * `~standard.jsonSchema`. What cannot be expressed becomes `{}` (anything) with a
+ * `~standard.jsonSchema`, or, when it exposes none, what the caller's `jsonSchemaOf` converter
+ * gives (Valibot's `@valibot/to-json-schema`: the core imports no library). What cannot be
+ * expressed becomes `{}` (anything) with a
  * `description` saying so, and a note in the result: never a schema that is silently wrong.
  * Pure and portable: no node:* imports.
  */
@@ -15,10 +17,24 @@ import { isStandardSchema, type StandardSchemaV1 } from '../route/standard-schem
 /** The JSON Schema dialects `toJsonSchema` writes (Standard JSON Schema's target names). */
 export type JsonSchemaTarget = 'draft-2020-12' | 'draft-07'
 
+/**
+ * Converts a Standard Schema whose library exposes no `~standard.jsonSchema` (Valibot 1.x)
+ * to JSON Schema in `target`'s dialect: a plain object, or `undefined` for a schema it does
+ * not know (noted as not described). The library's own converter, so the core depends on none.
+ *
+ * @example
+ * import { toJsonSchema as valibotJsonSchema } from '@valibot/to-json-schema'
+ * const jsonSchemaOf: JsonSchemaConverter = (schema, { target }) =>
+ *   schema['~standard'].vendor === 'valibot' ? valibotJsonSchema(schema as v.GenericSchema, { target }) : undefined
+ */
+export type JsonSchemaConverter = (schema: StandardSchemaV1, options: { readonly target: JsonSchemaTarget }) => object | undefined
+
 /** Options of `toJsonSchema`. */
 export interface ToJsonSchemaOptions {
   /** The dialect (default `'draft-2020-12'`); a Standard Schema's library is asked for the same. */
   readonly target?: JsonSchemaTarget
+  /** The converter for Standard Schemas without `~standard.jsonSchema` (default: none, they are noted). */
+  readonly jsonSchemaOf?: JsonSchemaConverter
 }
 
 /** A schema's JSON Schema, and what could not be described (empty when all was). */
@@ -50,7 +66,18 @@ const literal = (value: unknown): JsonSchema => (value === undefined ? {} : { co
 class Reader {
   readonly notes: string[] = []
 
-  constructor(readonly target: JsonSchemaTarget) {}
+  constructor(
+    readonly target: JsonSchemaTarget,
+    readonly convert: JsonSchemaConverter | undefined,
+  ) {}
+
+  // A library's or a converter's answer, checked to be an object; the document states the
+  // dialect once, so a nested `$schema` is dropped.
+  converted(answer: unknown, vendor: string): JsonSchema {
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return this.unknown(`a ${vendor} schema's JSON Schema`)
+    const { $schema: _dialect, ...rest } = answer as { readonly [key: string]: Json }
+    return rest
+  }
 
   unknown(what: string): JsonSchema {
     this.notes.push(what)
@@ -131,14 +158,13 @@ class Reader {
 
   standard(schema: StandardSchemaV1): JsonSchema {
     const props = schema['~standard']
-    const convert = props.jsonSchema?.input
-    if (convert === undefined) return this.unknown(`a ${props.vendor} schema without ~standard.jsonSchema`)
+    const own = props.jsonSchema?.input
+    if (own === undefined && this.convert === undefined) return this.unknown(`a ${props.vendor} schema without ~standard.jsonSchema`)
     try {
-      const converted = convert({ target: this.target })
-      if (typeof converted !== 'object' || converted === null || Array.isArray(converted)) return this.unknown(`a ${props.vendor} schema's JSON Schema`)
-      // The document states the dialect once; a nested `$schema` is noise.
-      const { $schema: _dialect, ...rest } = converted as { readonly [key: string]: Json }
-      return rest
+      if (own !== undefined) return this.converted(own({ target: this.target }), props.vendor)
+      const answer = this.convert?.(schema, { target: this.target })
+      if (answer === undefined) return this.unknown(`a ${props.vendor} schema without ~standard.jsonSchema, which jsonSchemaOf did not convert`)
+      return this.converted(answer, props.vendor)
     } catch {
       return this.unknown(`a ${props.vendor} schema that its library could not convert`)
     }
@@ -152,7 +178,8 @@ class Reader {
  * (required unless the property's codec accepts `undefined`), `partial`, `record`, tuples,
  * unions (`anyOf`), intersections (`allOf`), `exact`, `readonly`, `t.Int`; other refinements
  * keep their base type. Recursive and custom codecs are `{}` with a note
- * (give them a schema with `describeCodec`). A `DescribedCodec`'s schema is printed as given,
+ * (give them a schema with `describeCodec`). A Standard Schema without `~standard.jsonSchema`
+ * is given to `options.jsonSchemaOf` when there is one. A `DescribedCodec`'s schema is printed as given,
  * whatever the target. Local `$ref`s a library writes (`#` for a recursive schema) point into
  * the schema itself: the documents give such a schema a place of its own (`rebaseRefs`).
  *
@@ -161,7 +188,7 @@ class Reader {
  * // { type: 'object', properties: { id: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['id', 'tags'] }
  */
 export const toJsonSchema = (schema: Schema, options: ToJsonSchemaOptions = {}): JsonSchemaOf => {
-  const reader = new Reader(options.target ?? 'draft-2020-12')
+  const reader = new Reader(options.target ?? 'draft-2020-12', options.jsonSchemaOf)
   const result = isStandardSchema(schema) ? reader.standard(schema) : reader.io(schema)
   return { schema: result, notes: reader.notes }
 }

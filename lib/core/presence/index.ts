@@ -5,5 +5,6 @@
 export * from './presence-state.js'
 export * from './apply-delta.js'
 export * from './merge-snapshot.js'
+export * from './read-clock.js'
 export * from './list-presence.js'
 export type * from './presence.js'

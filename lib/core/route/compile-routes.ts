@@ -7,7 +7,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { compilePath } from './compile-path.js'
 import { paramsBuilder } from './params-builder.js'
 import type { CompiledRoutes, Endpoint, LiteralEdge, PathLeaf, TrieNode } from './compiled-routes.js'
-import type { HttpRoute, OnConnectRoute, OnDisconnectRoute, OnMessageRoute, RouteTable, SocketOnRoute } from './route.js'
+import type { HttpRoute, OnConnectRoute, OnDisconnectRoute, OnMessageRoute, RouteTable, SocketOnRoute, UpgradeGuardRoute } from './route.js'
+import { guardPath } from './upgrade-guard.js'
 import type { RouteTableError } from './route-table-error.js'
 
 // RFC 9110 §5.6.2: token = 1*tchar.
@@ -58,6 +59,7 @@ export const buildRoutes = (table: RouteTable): { readonly compiled: CompiledRou
   const connect: OnConnectRoute[] = []
   const disconnect: OnDisconnectRoute[] = []
   let raw: { route: OnMessageRoute; index: number } | undefined
+  const guards = new Map<string, UpgradeGuardRoute[]>()
   const statics = new Map<string, PathLeaf>()
   const root = node()
 
@@ -85,6 +87,14 @@ export const buildRoutes = (table: RouteTable): { readonly compiled: CompiledRou
     if (compiled.right.params.length === 0) statics.set(compiled.right.path, leaf)
   }
 
+  // A guard decides one exact path: no params, no query, no fragment.
+  const addGuard = (route: UpgradeGuardRoute, index: number): void => {
+    const reason = !route.path.startsWith('/') ? 'must start with "/"' : /[{}?#]/.test(route.path) ? 'an upgrade guard takes an exact path (no {params}, query or fragment)' : undefined
+    if (reason !== undefined) return void errors.push({ _tag: 'InvalidPath', index, path: route.path, reason })
+    const path = guardPath(route.path)
+    guards.set(path, [...(guards.get(path) ?? []), route])
+  }
+
   table.forEach((route, index) => {
     switch (route._tag) {
       case 'HttpRoute':
@@ -103,12 +113,14 @@ export const buildRoutes = (table: RouteTable): { readonly compiled: CompiledRou
         if (raw !== undefined) return void errors.push({ _tag: 'DuplicateRawRoute', index, shadowedBy: raw.index })
         raw = { route, index }
         return
+      case 'UpgradeGuard':
+        return addGuard(route, index)
     }
   })
 
   const trie = freeze(root)
   return {
-    compiled: { _tag: 'CompiledRoutes', table, events, connect, disconnect, raw: raw?.route, statics, trie },
+    compiled: { _tag: 'CompiledRoutes', table, events, connect, disconnect, raw: raw?.route, guards, statics, trie },
     errors,
   }
 }
@@ -116,7 +128,7 @@ export const buildRoutes = (table: RouteTable): { readonly compiled: CompiledRou
 /**
  * Compiles a table, or lists everything wrong with it: invalid paths and methods, HTTP
  * routes shadowed by an earlier one (same method, same path shape), repeated event names,
- * a second `onMessage` route.
+ * a second `onMessage` route, an upgrade guard's path that is not an exact path.
  *
  * @example
  * const compiled = compileRoutes(routes(app)) // Either<readonly RouteTableError[], CompiledRoutes>

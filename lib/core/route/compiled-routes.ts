@@ -1,11 +1,11 @@
 /**
  * The compiled form of a route table: event names in a Map, connect/disconnect handlers
- * in table order, the raw route, static HTTP paths in a Map and parameterised ones in a
+ * in table order, the raw route, upgrade guards by path, static HTTP paths in a Map and parameterised ones in a
  * segment trie. Built by `compileRoutes`, read by `matchRoute` and the dispatchers.
  * Types only. Pure and portable: no node:* imports.
  */
 import type { ParamsBuilder } from './params-builder.js'
-import type { HttpRoute, OnConnectRoute, OnDisconnectRoute, OnMessageRoute, RouteTable, SocketOnRoute } from './route.js'
+import type { HttpRoute, OnConnectRoute, OnDisconnectRoute, OnMessageRoute, RouteTable, SocketOnRoute, UpgradeGuardRoute } from './route.js'
 
 /** One HTTP route at a trie leaf, with its param names in path order. */
 export interface Endpoint {
@@ -55,6 +55,8 @@ export interface CompiledRoutes {
   readonly connect: readonly OnConnectRoute[]
   readonly disconnect: readonly OnDisconnectRoute[]
   readonly raw: OnMessageRoute | undefined
+  /** The `upgradeGuard` routes by path (trailing slash trimmed), each path's in table order. */
+  readonly guards: ReadonlyMap<string, readonly UpgradeGuardRoute[]>
   /** Paths without params (trailing slash trimmed), for a single Map lookup. */
   readonly statics: ReadonlyMap<string, PathLeaf>
   /** Every HTTP route, static ones included, for the fallback walk. */

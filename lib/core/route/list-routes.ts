@@ -21,13 +21,15 @@ const describe = (route: Route): string => {
       return 'disconnect'
     case 'OnMessage':
       return 'message'
+    case 'UpgradeGuard':
+      return `upgrade guard ${route.path}`
   }
 }
 
 /**
  * One line per route in table order: `GET /users/{id}`, `event join (room)` (`(zod schema)`
  * for a Standard Schema), `connect`,
- * `disconnect`, `message`.
+ * `disconnect`, `message`, `upgrade guard /admin/ws`.
  *
  * @example
  * listRoutes([httpRoute('GET', '/a', () => 1)]) // ['GET /a']

@@ -1,6 +1,6 @@
 /**
- * `mount`: puts the HTTP routes of a table under a path prefix; other routes pass
- * through unchanged. Pure and portable: no node:* imports.
+ * `mount`: puts the HTTP routes and upgrade guards of a table under a path prefix; other
+ * routes pass through unchanged. Pure and portable: no node:* imports.
  */
 import type { HttpRoute, Route, RouteTable } from './route.js'
 
@@ -14,13 +14,13 @@ export type MountedPath<Prefix extends string, Path extends string> = Path exten
     : Base<Prefix>
   : `${Base<Prefix>}${Path}`
 
-/** A route as `mount(prefix, ...)` leaves it: HTTP routes under the prefix, others unchanged. */
+/** A route as `mount(prefix, ...)` leaves it: HTTP routes under the prefix, others unchanged in type (a guard's path is a `string`). */
 export type Mounted<Prefix extends string, R extends Route> =
   R extends HttpRoute<infer M, infer P, infer Result, infer Body, infer Answers> ? HttpRoute<M, MountedPath<Prefix, P>, Result, Body, Answers> : R
 
 /**
- * Prefixes every HTTP route path with `prefix` (`'/api'` + `'/users'` = `'/api/users'`;
- * a route on `'/'` lands on the prefix itself). A trailing slash of the prefix is dropped.
+ * Prefixes every HTTP route path and upgrade guard path with `prefix` (`'/api'` + `'/users'`
+ * = `'/api/users'`; a route on `'/'` lands on the prefix itself). A trailing slash of the prefix is dropped.
  * An invalid prefix (not starting with `/`) surfaces as `InvalidPath` in `compileRoutes`.
  * The table's type follows, so a typed client sees the mounted paths.
  *
@@ -32,6 +32,6 @@ export function mount<Prefix extends string, T extends RouteTable>(prefix: Prefi
 export function mount(prefix: string, table: RouteTable): RouteTable {
   const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix
   return table.map((route) =>
-    route._tag !== 'HttpRoute' ? route : { ...route, path: route.path === '/' && base !== '' ? base : base + route.path },
+    route._tag !== 'HttpRoute' && route._tag !== 'UpgradeGuard' ? route : { ...route, path: route.path === '/' && base !== '' ? base : base + route.path },
   )
 }

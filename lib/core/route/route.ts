@@ -1,11 +1,12 @@
 /**
  * Routes as values (DESIGN §2): the tagged records built by `socketOn`, `onConnect`,
- * `onDisconnect`, `onMessage` and `httpRoute`, a controller (a plain record of routes)
+ * `onDisconnect`, `onMessage`, `httpRoute` and `upgradeGuard`, a controller (a plain record of routes)
  * and a route table (an array). Types only. Pure and portable: no node:* imports.
  */
 import type { DecompressOption } from '../http/decompress/plan-decoding.js'
 import type { Params, Request, StreamRequest } from '../http/request.js'
 import type { HttpContext } from './http-context.js'
+import type { UpgradeCheck } from './upgrade-middleware.js'
 import type { AnyClientData } from './client-data.js'
 import type { BodyType, DeclaredResponses, HttpInputSchemas } from './http-input.js'
 import type { RouteParams } from './path-params.js'
@@ -130,8 +131,20 @@ export interface HttpRoute<Method extends string = string, Path extends string =
   readonly '~responses'?: Answers
 }
 
+/**
+ * `upgradeGuard(path, check)`: decides the WebSocket upgrades to one path, before the 101,
+ * after the server's own HTTP middleware let them through.
+ */
+export interface UpgradeGuardRoute {
+  readonly _tag: 'UpgradeGuard'
+  /** The exact path of the upgrades it decides (still percent-encoded, no query), e.g. `/admin/ws`. */
+  readonly path: string
+  /** Admits (with the client data the connection starts with) or answers the refusal. */
+  readonly check: UpgradeCheck<object>
+}
+
 /** Any route. */
-export type Route = SocketOnRoute | OnConnectRoute | OnDisconnectRoute | OnMessageRoute | HttpRoute
+export type Route = SocketOnRoute | OnConnectRoute | OnDisconnectRoute | OnMessageRoute | HttpRoute | UpgradeGuardRoute
 
 /** A route table: plain data you can concatenate, filter, mount and inspect. */
 export type RouteTable = readonly Route[]
@@ -159,7 +172,7 @@ export type RoutesOf<S> = S extends Route
       ? S[keyof S]
       : never
 
-const TAGS: ReadonlySet<string> = new Set(['SocketOn', 'OnConnect', 'OnDisconnect', 'OnMessage', 'HttpRoute'])
+const TAGS: ReadonlySet<string> = new Set(['SocketOn', 'OnConnect', 'OnDisconnect', 'OnMessage', 'HttpRoute', 'UpgradeGuard'])
 
 /** Whether a value is one of the route records (and not a controller or a table). */
 export const isRoute = (value: unknown): value is Route =>

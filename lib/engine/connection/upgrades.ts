@@ -1,10 +1,10 @@
 /**
  * `Upgrades`: the WebSocket handshake of one server (RFC 6455 §4.2). `decide` answers an
  * upgrade request with an `UpgradeDecision`: the core validates it, permessage-deflate is
- * negotiated, the HTTP middleware sees it like any request (authentication, logging) and may
- * refuse it, add headers to the 101 or give the connection its first client data
- * (`ctx.handshake`), and a resume of a session this node does not hold
- * waits for the recovery store (within its bound). The HTTP connection keeps the decision in
+ * negotiated, the HTTP middleware sees it like any request (authentication, logging), then
+ * the route table's upgrade guards of its path (`upgradeGuard`); either may refuse it, add
+ * headers to the 101 or give the connection its first client data (`ctx.handshake`), and a
+ * resume of a session this node does not hold waits for the recovery store (within its bound). The HTTP connection keeps the decision in
  * the request's slot; at its turn `takeOver` sends the 101 and makes the socket a WebSocket
  * connection: its session (recovery), its compression, its namespace, its connect handlers.
  * Must not import `node:*`, Buffer or process.
@@ -42,7 +42,7 @@ export interface UpgradesDeps<S> {
   readonly table: ClientTable<S>
   readonly io: SocketIo<S>
   readonly options: UpgradeOptions
-  /** The server's HTTP middleware, composed once (`undefined` without middleware). */
+  /** The server's HTTP middleware and then the table's upgrade guards, composed once (`undefined` without either). */
   readonly stack: HttpStack | undefined
   readonly httpContext: HttpContext
   readonly onHttpError: (error: unknown, request: HttpRequest) => void

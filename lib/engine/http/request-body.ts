@@ -1,9 +1,11 @@
 /**
  * `RequestBody`: the `BodyStream` of a route declared with `{ body: 'stream' }` (DESIGN §8),
- * fed by the connection with views of the bytes it reads. It holds at most about `HIGH_WATER`
- * bytes the handler has not taken: past that the connection pauses reading the socket, and
- * resumes once the handler has taken them, so an upload of any size costs a bounded amount of
- * memory. `Expect: 100-continue` is answered when the handler first asks for the body.
+ * fed by the connection with views of the bytes it reads. Once it holds `HIGH_WATER` bytes
+ * the handler has not taken, the connection pauses reading the socket, and resumes once the
+ * handler has taken half of them, so an upload of any size costs a bounded amount of memory
+ * per connection: what the handler is working on, at most `HIGH_WATER` plus one read queued,
+ * and what the runtime reads before the pause takes hold. `Expect: 100-continue` is answered
+ * when the handler first asks for the body.
  *
  * Portable: no node:* imports, no Buffer.
  */
@@ -11,8 +13,13 @@ import { type BodyStream, BodyStreamError } from '../../core/http/body-stream.js
 import type { HttpError } from '../../core/http/http-error.js'
 import { joinBytes } from '../../core/join-bytes.js'
 
-/** Bytes held for the handler past which reading the socket pauses. */
-export const HIGH_WATER = 256 * 1024
+/**
+ * Bytes held for the handler at which reading the socket pauses: one 64 KiB read queued while
+ * the handler works on the one before (the kernel's socket buffer holds what comes next, so
+ * a paused socket resumes with bytes ready). It was 256 KiB: 64 uploads to a disk sink then
+ * held about 15 MiB in these queues alone (Session 11, bench/RESULTS.md "Session 11: uploads").
+ */
+export const HIGH_WATER = 64 * 1024
 
 /** What the body asks of its connection. */
 export interface BodyControl {
@@ -59,7 +66,7 @@ export class RequestBody implements BodyStream {
     }
     this.queue.push(piece)
     this.queued += piece.length
-    if (this.queued > HIGH_WATER && !this.paused) {
+    if (this.queued >= HIGH_WATER && !this.paused) {
       this.paused = true
       this.control.pause()
     }

@@ -3,14 +3,17 @@
  * between nodes. A topic's deltas go to every other node as a cluster event (`tp:presence`,
  * through the adapter's `request`), in the order they were made; a node that opens a topic,
  * or finds a gap in another node's deltas, asks for whole states (the same event, `sync`).
- * When the adapter says a node died (`ClusterHost.nodeLeft`, within its heartbeat bound), its
- * entries leave every topic. Must not import `node:*`, Buffer or process.
+ * Every `PRESENCE_DIGEST_MS` each node also sends its digest (`digest`: its epoch and the
+ * clock of each topic it changed), so a copy left behind by a lost message catches up even
+ * when no later delta comes (presence-topic.ts). When the adapter says a node died
+ * (`ClusterHost.nodeLeft`, within its heartbeat bound), its entries leave every topic.
+ * Must not import `node:*`, Buffer or process.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import type { Logger } from '../../core/log/logger.js'
 import type { NodeSnapshot, PresenceDelta } from '../../core/presence/presence-state.js'
-import type { Timers } from '../platform.js'
+import type { TimerId, Timers } from '../platform.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { EventAnswer } from '../cluster/cluster-request.js'
 import type { Presence, PresenceDiff, PresenceOptions } from '../../core/presence/presence.js'
@@ -19,12 +22,17 @@ import { PresenceTopic } from './presence-topic.js'
 /** The cluster event presence travels as (a server-to-server event name no application uses). */
 export const PRESENCE_EVENT = 'tp:presence'
 
+/** How often a node sends its presence digest (ms): the bound on how long a lost change stays unseen. */
+export const PRESENCE_DIGEST_MS = 1_000
+
 const Clock = t.type({ epoch: t.number, n: t.number })
 const Entry = t.type({ key: t.string, conn: t.number, meta: t.unknown })
 const Snapshot = t.type({ clock: Clock, entries: t.array(Entry) })
 const Message = t.union([
   t.type({ t: t.literal('delta'), topic: t.string, base: Clock, clock: Clock, joins: t.array(Entry), leaves: t.array(Entry) }),
   t.type({ t: t.literal('sync'), topic: t.string }),
+  // The sender's epoch and `[topic, n]` for every topic whose clock moved in it; any other topic it has nothing in.
+  t.type({ t: t.literal('digest'), epoch: t.number, topics: t.array(t.tuple([t.string, t.number])) }),
 ])
 
 /** What the hub needs of the engine. */
@@ -42,6 +50,8 @@ export interface PresenceHubDeps {
 export class PresenceHub {
   private readonly topics = new Map<string, PresenceTopic>()
   private readonly epoch: number
+  private digests: TimerId | undefined = undefined
+  private closed = false
 
   constructor(private readonly deps: PresenceHubDeps) {
     this.epoch = deps.timers.now()
@@ -63,10 +73,31 @@ export class PresenceHub {
     for (const topic of this.topics.values()) topic.clientGone(clientId)
   }
 
+  /** The server is closing: no more digests, fetches or retries. */
+  close(): void {
+    this.closed = true
+    if (this.digests !== undefined) this.deps.timers.clearInterval(this.digests)
+    this.digests = undefined
+    for (const topic of this.topics.values()) topic.close()
+  }
+
+  // Digests start with presence's first use here (a topic opened, a message from another node).
+  private startDigests(): void {
+    if (this.digests !== undefined || this.closed) return
+    this.digests = this.deps.timers.setInterval(() => this.sendDigest(), PRESENCE_DIGEST_MS)
+  }
+
+  private sendDigest(): void {
+    const topics: [string, number][] = []
+    for (const [name, topic] of this.topics) if (topic.clock.n > 0) topics.push([name, topic.clock.n])
+    void this.deps.adapter.request({ q: 'event', event: PRESENCE_EVENT, data: { t: 'digest', epoch: this.epoch, topics } })
+  }
+
   private open(name: string, options?: PresenceOptions): PresenceTopic {
     const known = this.topics.get(name)
     if (known !== undefined) return known
     const { adapter, timers, logger } = this.deps
+    this.startDigests()
     const event = options?.event
     const topic = new PresenceTopic(
       name,
@@ -78,6 +109,10 @@ export class PresenceHub {
         fetch: (topicName, node, timeoutMs) => this.fetch(topicName, node, timeoutMs),
         toRoom: event === undefined ? undefined : (room: string, diff: PresenceDiff) => this.deps.sendToRoom(room, event, diff),
         onError: (error) => logger.exception(error, { presence: name }),
+        after: (ms, run) => {
+          const id = timers.setTimeout(run, ms)
+          return () => timers.clearTimeout(id)
+        },
       },
       this.epoch,
     )
@@ -109,10 +144,20 @@ export class PresenceHub {
       return undefined
     }
     const message = decoded.right
+    if (message.t === 'digest') return this.digestFrom(from, message.epoch, message.topics)
     const topic = this.open(message.topic)
     if (message.t === 'sync') return topic.snapshot()
     const delta: PresenceDelta = message
     topic.deltaFrom(from, delta)
+    return true
+  }
+
+  // Another node's digest: each topic's copy of that node checked against the clock it announces.
+  private digestFrom(from: string, epoch: number, topics: readonly (readonly [string, number])[]): true {
+    this.startDigests()
+    const announced = new Map(topics)
+    for (const name of announced.keys()) this.open(name)
+    for (const [name, topic] of this.topics) topic.clockFrom(from, { epoch, n: announced.get(name) ?? 0 })
     return true
   }
 }

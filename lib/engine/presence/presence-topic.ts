@@ -4,11 +4,16 @@
  * next node clock: subscribers here and on every other node get the same diff, in the same
  * order. The other nodes' states are copies, changed by their deltas and snapshots
  * (`applyDelta`, `mergeSnapshot` of lib/core/presence/) and dropped when a node dies.
+ * A copy that falls behind (a delta lost, a fetch of the node's state timed out or lost, a
+ * node back after an outage) catches up (catch-up.ts): a gap in the deltas or a digest
+ * announcing a later clock (`clockFrom`, `readClock`) fetches the node's state.
  * Must not import `node:*`, Buffer or process.
  */
 import { applyDelta } from '../../core/presence/apply-delta.js'
 import { listPresence, type PresenceList, type PresenceMeta, presenceRef } from '../../core/presence/list-presence.js'
 import { mergeSnapshot } from '../../core/presence/merge-snapshot.js'
+import { readClock } from '../../core/presence/read-clock.js'
+import { CatchUp } from './catch-up.js'
 import { type EntryChanges, entryRef, type NodeClock, type NodeSnapshot, type NodeState, type PresenceDelta, type PresenceEntry, snapshotOf } from '../../core/presence/presence-state.js'
 import type { Presence, PresenceChange, PresenceDiff, PresenceListener } from '../../core/presence/presence.js'
 
@@ -27,6 +32,8 @@ export interface TopicLink {
   readonly toRoom: ((topic: string, diff: PresenceDiff) => void) | undefined
   /** A subscriber threw: logged, the others still run. */
   readonly onError: (error: unknown) => void
+  /** Runs `run` in `ms` (the platform's timers); answers a function that cancels it. */
+  readonly after: (ms: number, run: () => void) => () => void
 }
 
 export class PresenceTopic implements Presence {
@@ -43,7 +50,10 @@ export class PresenceTopic implements Presence {
   /** Connections per key, on every node. */
   private readonly counts = new Map<string, number>()
   private readonly listeners = new Set<PresenceListener>()
+  /** What was heard from each other node, and the fetches of their states. */
+  private readonly catchUp: CatchUp
   private scheduled = false
+  private closed = false
 
   constructor(
     readonly topic: string,
@@ -52,6 +62,16 @@ export class PresenceTopic implements Presence {
     epoch: number,
   ) {
     this.published = { clock: { epoch, n: 0 }, entries: new Map() }
+    this.catchUp = new CatchUp({
+      copyOf: (node) => this.others.get(node),
+      changed: (node, state, changes) => {
+        this.others.set(node, state)
+        this.deliver(node, changes)
+      },
+      fetch: (node) => link.fetch(topic, node),
+      merge: (node, snapshot) => this.snapshotFrom(node, snapshot),
+      after: link.after,
+    })
   }
 
   track(clientId: number, key: string, meta: unknown = {}): boolean {
@@ -112,34 +132,68 @@ export class PresenceTopic implements Presence {
     return snapshotOf(this.published)
   }
 
-  /** Another node's delta: applied in order; a gap asks that node for its whole state. */
+  /** This node's clock (what its digest announces). */
+  get clock(): NodeClock {
+    return this.published.clock
+  }
+
+  /** Another node's delta: applied in order; a gap keeps it and fetches that node's whole state. */
   deltaFrom(node: string, delta: PresenceDelta): void {
+    if (node === this.link.nodeId) return
+    this.catchUp.heard(node, delta.clock)
     const outcome = applyDelta(this.others.get(node), delta)
     if (outcome._tag === 'Applied') {
       this.others.set(node, outcome.state)
       this.deliver(node, outcome)
-    } else if (outcome._tag === 'Gap') {
-      void this.link.fetch(this.topic, node).then(({ snapshots }) => {
-        for (const s of snapshots) this.snapshotFrom(s.node, s.snapshot)
-      })
+    } else if (outcome._tag === 'Gap') this.catchUp.gap(node, delta)
+  }
+
+  /**
+   * Another node's word of its own clock (its digest): a copy behind it fetches the node's
+   * state; a later epoch with no change empties it; an earlier epoch (the node started again
+   * with its clock set back) drops it first.
+   */
+  clockFrom(node: string, clock: NodeClock): void {
+    if (node === this.link.nodeId) return
+    const reading = readClock(this.others.get(node), clock)
+    switch (reading._tag) {
+      case 'Current':
+        return
+      case 'Restarted':
+        this.dropNode(node)
+        return this.clockFrom(node, clock)
+      case 'Empty':
+        return this.snapshotFrom(node, { clock, entries: [] })
+      case 'Behind':
+        return this.catchUp.behind(node, clock)
     }
   }
 
-  /** Another node's whole state: merged when newer than the copy held. */
+  /** Another node's whole state: merged when newer than the copy held, then its waiting deltas on top. */
   snapshotFrom(node: string, snapshot: NodeSnapshot): void {
-    if (node === this.link.nodeId) return
+    if (node === this.link.nodeId || this.closed) return
+    this.catchUp.heard(node, snapshot.clock)
     const merged = mergeSnapshot(this.others.get(node), snapshot)
-    if (merged === undefined) return
-    this.others.set(node, merged.state)
-    this.deliver(node, merged)
+    if (merged !== undefined) {
+      this.others.set(node, merged.state)
+      this.deliver(node, merged)
+    }
+    this.catchUp.merged(node)
   }
 
-  /** A node died (or left): its entries leave. */
+  /** A node died (or left): its entries leave, and catching up with it stops. */
   dropNode(node: string): void {
+    this.catchUp.forget(node)
     const state = this.others.get(node)
     if (state === undefined) return
     this.others.delete(node)
     this.deliver(node, { joins: [], leaves: [...state.entries.values()] })
+  }
+
+  /** The server is closing: no more fetches or retries. */
+  close(): void {
+    this.closed = true
+    this.catchUp.close()
   }
 
   /** A local client is gone for good. */

@@ -1,11 +1,13 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as t from 'io-ts'
+import { toJsonSchema as valibotJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
 import { z } from 'zod'
 import { asyncApi } from '../../../lib/core/contract/async-api.js'
 import { errorSchema } from '../../../lib/core/contract/document-info.js'
 import { openApi } from '../../../lib/core/contract/open-api.js'
+import type { JsonSchemaConverter } from '../../../lib/core/contract/to-json-schema.js'
 import { httpRoute } from '../../../lib/core/route/http-route.js'
 import { describeCodec } from '../../../lib/core/route/json-schema.js'
 import { mount } from '../../../lib/core/route/mount.js'
@@ -71,32 +73,101 @@ const zod = (): RouteTable => {
   )
 }
 
-// Valibot's schemas carry no `~standard.jsonSchema`: their places are `{}` with a note, and the documents stay valid.
-const valibot = (): RouteTable =>
-  routes(
-    httpRoute('GET', '/rooms/{roomId}', { params: v.object({ roomId: v.pipe(v.string(), v.uuid()) }), query: v.object({ q: v.optional(v.string()) }) }, () => 1),
-    httpRoute('POST', '/rooms', { body: v.object({ name: v.string() }), bodyTypes: ['json', 'form'], responses: { 201: v.object({ id: v.string() }) } }, () => 1),
+// Valibot 1.x exposes no `~standard.jsonSchema`: its converter is passed as `jsonSchemaOf`.
+const valibot = (): RouteTable => {
+  const Room = v.object({ id: v.string(), name: v.string(), topic: v.nullable(v.string()), members: v.array(v.string()) })
+  const Failure = v.object({ error: v.string(), message: v.optional(v.string()) })
+  const Uuid = v.pipe(v.string(), v.uuid())
+  return routes(
+    httpRoute('GET', '/health', () => ({ ok: true })),
+    mount(
+      '/api/v1',
+      routes(
+        httpRoute('GET', '/rooms', { query: v.object({ page: v.optional(v.pipe(v.string(), v.digits())), q: v.optional(v.string()) }), headers: v.object({ 'x-request-id': v.optional(v.string()) }), responses: { 200: v.array(Room) } }, () => []),
+        httpRoute('POST', '/rooms', { body: v.object({ name: v.pipe(v.string(), v.minLength(1)), topic: v.optional(v.string()), private: v.optional(v.boolean()) }), bodyTypes: ['json', 'form'], responses: { 201: Room, 409: Failure } }, () => 1),
+        httpRoute('GET', '/rooms/{roomId}', { params: v.object({ roomId: Uuid }), responses: { 200: Room, 404: Failure } }, () => 1),
+        httpRoute('DELETE', '/rooms/{roomId}', { params: v.object({ roomId: Uuid }), headers: v.object({ 'if-match': v.string() }) }, () => 1),
+        httpRoute('PATCH', '/rooms/{roomId}/members/{userId}', { params: v.object({ roomId: Uuid, userId: v.pipe(v.string(), v.digits()) }), body: v.object({ role: v.picklist(['owner', 'member']) }) }, () => 1),
+        httpRoute('PUT', '/files/{*path}', { body: 'stream' }, () => 1),
+        httpRoute('POST', '/rooms/{roomId}/messages', { params: v.object({ roomId: Uuid }), body: v.object({ text: v.string(), at: v.tuple([v.number(), v.number()]) }) }, () => 1),
+      ),
+    ),
     socketOn('join', v.object({ room: v.string() }), () => ({ joined: true })),
+    socketOn('chat:say', v.object({ room: v.string(), text: v.pipe(v.string(), v.maxLength(2000)), mentions: v.optional(v.array(v.string())) }), () => 1),
+    socketOn('leave', () => undefined),
   )
+}
+
+// What docs/guide.md "Contracts" shows: Valibot's own converter, for Valibot's schemas only.
+const jsonSchemaOf: JsonSchemaConverter = (schema, { target }) =>
+  schema['~standard'].vendor === 'valibot' ? valibotJsonSchema(schema as v.GenericSchema, { target }) : undefined
 
 const emitsIoTs = { message: t.type({ room: t.string, from: t.string, text: t.string, at: t.number }), presence: t.type({ room: t.string, users: t.array(t.string) }) }
 const emitsZod = { message: z.object({ room: z.string(), from: z.string(), text: z.string(), at: z.number() }), presence: z.object({ room: z.string(), users: z.array(z.string()) }) }
+const emitsValibot = { message: v.object({ room: v.string(), from: v.string(), text: v.string(), at: v.number() }), presence: v.object({ room: v.string(), users: v.array(v.string()) }) }
 
 for (const [library, table, emits] of [
   ['io-ts', ioTs(), emitsIoTs],
   ['zod', zod(), emitsZod],
-  ['valibot', valibot(), {}],
+  ['valibot', valibot(), emitsValibot],
 ] as const) {
-  test(`openApi :: ${library}: the realistic table's document has no error or warning from @readme/openapi-parser`, async () => {
-    const doc = openApi(table, info, { servers: [{ url: 'https://rooms.example.com' }] })
+  test(`openApi :: ${library}: the realistic table's document has no error or warning from @readme/openapi-parser, and nothing undescribed`, async () => {
+    const doc = openApi(table, info, { servers: [{ url: 'https://rooms.example.com' }], jsonSchemaOf })
     assert.equal(await openApiProblems(doc), [])
+    assert.not.match(JSON.stringify(doc), /not described/)
   })
 
-  test(`asyncApi :: ${library}: the realistic table's document has no error or warning from @asyncapi/parser`, async () => {
-    const doc = asyncApi(table, info, { address: '/ws', emits })
+  test(`asyncApi :: ${library}: the realistic table's document has no error or warning from @asyncapi/parser, and nothing undescribed`, async () => {
+    const doc = asyncApi(table, info, { address: '/ws', emits, jsonSchemaOf })
     assert.equal(await asyncApiProblems(parser, doc), [])
+    assert.not.match(JSON.stringify(doc), /not described/)
   })
 }
+
+test('openApi :: Valibot with its converter describes the realistic table as io-ts and Zod do', () => {
+  const fromIoTs = openApi(ioTs(), info)
+  const fromValibot = openApi(valibot(), info, { jsonSchemaOf })
+  assert.equal(Object.keys(fromValibot['paths'] as object), Object.keys(fromIoTs['paths'] as object))
+  const parameters = (doc: object, pointer: string): unknown =>
+    (resolvePointer(doc, pointer) as { name: string; in: string; required: boolean }[]).map(({ name, in: where, required }) => ({ name, where, required }))
+  for (const pointer of ['#/paths/~1api~1v1~1rooms/get/parameters', '#/paths/~1api~1v1~1rooms~1{roomId}~1members~1{userId}/patch/parameters']) {
+    assert.equal(parameters(fromValibot, pointer), parameters(fromIoTs, pointer), pointer)
+  }
+  assert.equal(resolvePointer(fromValibot, '#/paths/~1api~1v1~1rooms~1{roomId}/get/parameters/0/schema'), { type: 'string', format: 'uuid' })
+  assert.equal(resolvePointer(fromValibot, '#/paths/~1api~1v1~1rooms/post/requestBody/content/application~1json/schema'), {
+    type: 'object',
+    properties: { name: { type: 'string', minLength: 1 }, topic: { type: 'string' }, private: { type: 'boolean' } },
+    required: ['name'],
+  })
+  assert.equal(resolvePointer(fromValibot, '#/paths/~1api~1v1~1rooms/post/responses/201/content/application~1json/schema/required'), ['id', 'name', 'topic', 'members'])
+  const at = resolvePointer(fromValibot, '#/paths/~1api~1v1~1rooms~1{roomId}~1messages/post/requestBody/content/application~1json/schema/properties/at')
+  // Valibot's `tuple` drops extra items rather than refusing them: no `maxItems` (its `strictTuple` has one).
+  assert.equal(at, { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], minItems: 2 })
+})
+
+test('asyncApi :: Valibot with its converter gives draft-07 payloads; without it, `{}` with a note', () => {
+  const say = '#/components/messages/chat_say/payload/properties/data'
+  assert.equal(resolvePointer(asyncApi(valibot(), info, { jsonSchemaOf }), say), {
+    type: 'object',
+    properties: { room: { type: 'string' }, text: { type: 'string', maxLength: 2000 }, mentions: { type: 'array', items: { type: 'string' } } },
+    required: ['room', 'text'],
+  })
+  const bare = asyncApi(valibot(), info)
+  assert.equal(resolvePointer(bare, say), { description: 'not described: a valibot schema without ~standard.jsonSchema' })
+  assert.ok((bare['x-twinport-notes'] as string[]).length > 0)
+})
+
+test('openApi :: a converter that does not know a schema, or throws, leaves `{}` with a note', () => {
+  const table = routes(httpRoute('POST', '/a', { body: v.object({ a: v.string() }) }, () => 1), httpRoute('POST', '/b', { body: v.object({ b: v.string() }) }, () => 1))
+  const doc = openApi(table, info, {
+    jsonSchemaOf: (schema) => {
+      if ('b' in (schema as v.ObjectSchema<v.ObjectEntries, undefined>).entries) throw new Error('no')
+      return undefined
+    },
+  })
+  assert.equal(resolvePointer(doc, '#/paths/~1a/post/x-twinport-notes'), ['a valibot schema without ~standard.jsonSchema, which jsonSchemaOf did not convert'])
+  assert.equal(resolvePointer(doc, '#/paths/~1b/post/x-twinport-notes'), ['a valibot schema that its library could not convert'])
+})
 
 test('openApi :: io-ts and Zod describe the realistic table alike where both can', () => {
   const fromIoTs = openApi(ioTs(), info)

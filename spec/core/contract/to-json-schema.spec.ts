@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as t from 'io-ts'
-import { toJsonSchema } from '../../../lib/core/contract/to-json-schema.js'
+import { type JsonSchemaConverter, toJsonSchema } from '../../../lib/core/contract/to-json-schema.js'
 import { describeCodec } from '../../../lib/core/route/json-schema.js'
 import { intParam, uuidParam } from '../../../lib/core/route/param-codecs.js'
 import * as mini from '../../support/mini-schema.js'
@@ -73,6 +73,26 @@ test('toJsonSchema :: a Standard Schema gives its library\'s JSON Schema (its $s
   })
   const throwing = { '~standard': { version: 1 as const, vendor: 'v', validate: () => ({ value: 1 }), jsonSchema: { input: () => { throw new Error('no') } } } }
   assert.equal(toJsonSchema(throwing).notes, ['a v schema that its library could not convert'])
+})
+
+test('toJsonSchema :: jsonSchemaOf converts what exposes no ~standard.jsonSchema, only that, in the target asked for', () => {
+  const asked: unknown[] = []
+  const jsonSchemaOf: JsonSchemaConverter = (schema, { target }) => {
+    asked.push([schema['~standard'].vendor, target])
+    return { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string', minLength: 1 }
+  }
+  assert.equal(toJsonSchema(mini.string(false), { target: 'draft-07', jsonSchemaOf }), { schema: { type: 'string', minLength: 1 }, notes: [] })
+  // A library's own JSON Schema, and io-ts, never reach the converter.
+  assert.equal(toJsonSchema(mini.string(), { jsonSchemaOf }).schema, { type: 'string' })
+  assert.equal(toJsonSchema(t.type({ a: t.string }), { jsonSchemaOf }).notes, [])
+  assert.equal(asked, [['mini', 'draft-07']])
+})
+
+test('toJsonSchema :: a converter that gives undefined, no object, or throws leaves {} with a note', () => {
+  const notesWith = (jsonSchemaOf: JsonSchemaConverter): readonly string[] => toJsonSchema(mini.string(false), { jsonSchemaOf }).notes
+  assert.equal(notesWith(() => undefined), ['a mini schema without ~standard.jsonSchema, which jsonSchemaOf did not convert'])
+  assert.equal(notesWith(() => ['string']), ["a mini schema's JSON Schema"])
+  assert.equal(notesWith(() => { throw new Error('unsupported') }), ['a mini schema that its library could not convert'])
 })
 
 test.run()

@@ -62,6 +62,26 @@ events('hello :: names are unique, ignoring case; a name is free again once its 
   assert.is((await late!.request('hello', { name: 'adele' })).ok, true)
 })
 
+events('presence :: the member list is the room\'s presence: a join lists the names online, members get presence:<room> diffs', async (ctx) => {
+  const [bob] = keep(ctx, await member(ctx.chat, 'bob', 'events-presence'))
+  await bob!.next('presence:events-presence', (d) => d.joined.includes('bob'))
+  const [ada] = keep(ctx, await member(ctx.chat, 'Ada'))
+  // Names as people read a list: ignoring case.
+  assert.equal((await ada!.request('join', { room: 'events-presence' })).members, ['Ada', 'bob'])
+  const joined = await bob!.next('presence:events-presence', (d) => d.joined.length > 0)
+  assert.equal([joined.joined, joined.left], [['Ada'], []])
+  assert.is(joined.joins[0].key, 'Ada')
+  // A rename is one diff: the old name left, the new one joined.
+  await ada!.request('hello', { name: 'adele' })
+  const renamed = await bob!.next('presence:events-presence', (d) => d.left.length > 0)
+  assert.equal([renamed.joined, renamed.left], [['adele'], ['Ada']])
+  await ada!.request('leave', { room: 'events-presence' })
+  assert.equal((await bob!.next('presence:events-presence', (d) => d.left.length > 0)).left, ['adele'])
+  // Another room's changes are not this room's.
+  await ada!.request('join', { room: 'events-presence-2' })
+  assert.equal(bob!.pending().filter((r) => r.event.startsWith('presence:')), [])
+})
+
 events('join :: refused before hello with name_required', async (ctx) => {
   const [anon] = keep(ctx, await connect(ctx.chat))
   const reply = await anon!.request('join', { room: 'lobby' })

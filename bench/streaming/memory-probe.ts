@@ -1,0 +1,45 @@
+/**
+ * A streaming bench peer seen from inside: runs `stream-twinport.ts` or `stream-fastify.ts`
+ * (compiled, from `bench/.tmp/<dir>`, or the sources under tsx) in this process and samples
+ * `process.memoryUsage()` every 2 ms, so an upload's RSS growth can be split into JavaScript
+ * heap and array buffers (the socket reads, live or waiting for GC). `SIGUSR2` (what
+ * `upload-runs.ts --gc` sends) collects twice and restarts the peaks from there; `SIGUSR1`
+ * prints the peak growth of each figure since. Node only; run with `--expose-gc`.
+ *
+ *   PORT=6101 node --expose-gc --import tsx bench/streaming/memory-probe.ts twinport|fastify [dist]
+ *   node --import tsx bench/streaming/upload-runs.ts 6101 64 16 <pid> --gc; kill -USR1 <pid>
+ *
+ * The samples are taken on the server's own loop, so a busy loop samples less often than
+ * 2 ms: the peaks are lower bounds. Imports the peers only.
+ */
+const which = process.argv[2] === 'fastify' ? 'fastify' : 'twinport'
+const compiled = process.argv[3]
+const gc = (globalThis as { gc?: () => void }).gc
+const KEYS = ['rss', 'heapUsed', 'external', 'arrayBuffers'] as const
+type Figures = Record<(typeof KEYS)[number], number>
+
+let base: Figures = process.memoryUsage()
+let peak: Figures = { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
+let samples = 0
+setInterval(() => {
+  const now = process.memoryUsage()
+  samples += 1
+  for (const k of KEYS) peak[k] = Math.max(peak[k], now[k] - base[k])
+}, 2).unref()
+
+// Installed before the peer's own (gcOnSignal leaves an existing handler alone).
+process.on('SIGUSR2', () => {
+  gc?.()
+  gc?.()
+  base = process.memoryUsage()
+  peak = { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
+  samples = 0
+})
+process.on('SIGUSR1', () => {
+  const mib = (n: number): string => (n / 1048576).toFixed(1)
+  console.log(`${which} peak growth MiB: ${KEYS.map((k) => `${k} ${mib(peak[k])}`).join(', ')} (${samples} samples)`)
+})
+
+const peer = which === 'fastify' ? 'stream-fastify' : 'stream-twinport'
+await import(compiled === undefined ? `../peers/${peer}.js` : new URL(`../.tmp/${compiled}/bench/peers/${peer}.js`, import.meta.url).href)
+console.log(`memory probe ${process.pid} around ${peer}`)

@@ -20,9 +20,18 @@ export type SocketRoutes<App> = Extract<RoutesOf<App>, { readonly _tag: 'SocketO
 /** The event names a client of `App` may send. */
 export type EventName<App> = SocketRoutes<App>['event']
 
+// The socketOn routes keyed by event: built once per application, so each call's lookup is one
+// indexed access, not a pass over every route.
+type RoutesByEvent<App> = { [R in SocketRoutes<App> as R['event']]: R }
+
+// The route of event `K` (a route whose event is typed `string` answers for any name no
+// literal route has), by direct indexed access (see api-types.ts's RouteAt).
+type RouteOf<App, K extends string> =
+  K extends keyof RoutesByEvent<App> ? RoutesByEvent<App>[K] : string extends keyof RoutesByEvent<App> ? RoutesByEvent<App>[string] : never
+
 /** The data the route `K` of `App` takes: its codec's type, `unknown` without a codec. */
 export type EventData<App, K extends string> =
-  SocketRoutes<App> extends infer R ? (R extends SocketOnRoute<infer N, infer D, unknown> ? (K extends N ? D : never) : never) : never
+  RouteOf<App, K> extends infer R ? (R extends SocketOnRoute<string, infer D, unknown> ? D : never) : never
 
 // `0 extends 1 & T` holds only for `any`.
 type IsAny<T> = 0 extends 1 & T ? true : false
@@ -43,5 +52,5 @@ export type AckData<R> =
 
 /** What `request(K, ...)` resolves to for an `App`. */
 export type EventResult<App, K extends string> = AckData<
-  SocketRoutes<App> extends infer R ? (R extends SocketOnRoute<infer N, unknown, infer Res> ? (K extends N ? Res : never) : never) : never
+  RouteOf<App, K> extends infer R ? (R extends SocketOnRoute<string, unknown, infer Res> ? Res : never) : never
 >

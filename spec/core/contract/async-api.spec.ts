@@ -7,9 +7,9 @@ import { onConnect } from '../../../lib/core/route/on-connect.js'
 import { routes } from '../../../lib/core/route/routes.js'
 import { socketOn } from '../../../lib/core/route/socket-on.js'
 import * as mini from '../../support/mini-schema.js'
-import { z } from 'zod'
 import { AsyncApiParser, asyncApiProblems } from '../../support/validate-documents.js'
 import { resolvePointer } from './resolve-pointer.js'
+import { Tree } from './tree-schema.js'
 
 const parser = new AsyncApiParser()
 
@@ -70,16 +70,6 @@ test('asyncApi :: defaults: address /, no notes when all was described; a note o
 })
 
 test('asyncApi :: payloads in draft-07 (tuples as an items array); a schema that refers to itself gets a place in components', async () => {
-  interface Tree {
-    readonly name: string
-    readonly children: readonly Tree[]
-  }
-  const Tree: z.ZodType<Tree> = z.object({
-    name: z.string(),
-    get children() {
-      return z.array(Tree)
-    },
-  })
   const shaped = asyncApi([socketOn('move', t.tuple([t.number, t.number]), () => 1), socketOn('tree:put', Tree, () => 1)], { title: 't', version: '1' }, { emits: { tree: Tree } })
   assert.equal(await asyncApiProblems(parser, shaped), [])
   assert.equal(resolvePointer(shaped, '#/components/messages/move/payload/properties/data'), {

@@ -8,9 +8,9 @@ import { intParam } from '../../../lib/core/route/param-codecs.js'
 import { routes } from '../../../lib/core/route/routes.js'
 import { socketOn } from '../../../lib/core/route/socket-on.js'
 import * as mini from '../../support/mini-schema.js'
-import { z } from 'zod'
 import { openApiProblems } from '../../support/validate-documents.js'
 import { resolvePointer } from './resolve-pointer.js'
+import { Tree } from './tree-schema.js'
 
 const table = routes(
   socketOn('ignored', () => 1),
@@ -116,16 +116,6 @@ test('openApi :: query and header parameters from an intersection; a non-object 
 })
 
 test('openApi :: a schema that refers to itself gets a place in components, its $refs pointing there', async () => {
-  interface Tree {
-    readonly name: string
-    readonly children: readonly Tree[]
-  }
-  const Tree: z.ZodType<Tree> = z.object({
-    name: z.string(),
-    get children() {
-      return z.array(Tree)
-    },
-  })
   const tree = openApi([httpRoute('POST', '/trees', { body: Tree, responses: { 201: Tree } }, () => 1)], { title: 'tree', version: '1' })
   assert.equal(await openApiProblems(tree), [])
   assert.equal(resolvePointer(tree, '#/paths/~1trees/post/requestBody/content/application~1json/schema'), { $ref: '#/components/schemas/post_trees_body' })

@@ -3,19 +3,10 @@
  * harness starts (start-server.ts) and for those it does not start that way
  * (bench/static/start-nginx.ts's nginx).
  */
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 
-/** A port free now on 127.0.0.1 (the kernel's pick). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      s.close(() => resolve(port))
-    })
-  })
+/** A port free now on 127.0.0.1 (the kernel's pick): the specs' helper, one definition. */
+export { freePort } from '../../spec/support/redis.js'
 
 /** Whether `port` accepts a connection now. */
 export const accepts = (port: number): Promise<boolean> =>

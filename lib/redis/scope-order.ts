@@ -8,6 +8,7 @@
  * fill too: the old epoch may have more after the last place (check-target-tail.ts reads a
  * session's cursor the same way). Pure (no I/O); one instance per subscribed target.
  */
+import { sequenceBefore as before } from '../core/cluster/sequence-before.js'
 import type { Sequence } from '../core/cluster/cluster-message.js'
 
 /** A message with its place. */
@@ -33,7 +34,6 @@ export interface OrderStep<T> {
   readonly left?: Sequence
 }
 
-const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
 const next = (last: Sequence | undefined, seq: Sequence): boolean =>
   last === undefined || (seq.epoch === last.epoch && seq.n === last.n + 1) || (seq.epoch > last.epoch && seq.n === 1)
 

@@ -7,6 +7,7 @@
  * Must not import `node:*`, Buffer or process.
  */
 import type { Sequence } from '../../core/cluster/cluster-message.js'
+import { sequenceBefore } from '../../core/cluster/sequence-before.js'
 import type { EventId } from '../../core/ws/event.js'
 import { numberEnvelope } from '../../core/ws/session-wire.js'
 import type { TimerId } from '../platform.js'
@@ -127,7 +128,7 @@ export class ClientSession {
     const at = source?.position
     if (at === undefined || this.held !== undefined) return false
     const cursor = this.cursors?.get((source as FrameSource).key)
-    return cursor !== undefined && (at.epoch < cursor.epoch || (at.epoch === cursor.epoch && at.n <= cursor.n))
+    return cursor !== undefined && !sequenceBefore(cursor, at)
   }
 
   /**

@@ -22,7 +22,8 @@ import { mergeTail, type TailRead } from './merge-tail.js'
 import type { RecoveryJournal } from './recovery-journal.js'
 import type { ReadRoomSince, RecoveryStore } from './recovery-store.js'
 import type { ResolvedRecovery } from '../options/server-options.js'
-import { before, type SessionRecovery } from './session-recovery.js'
+import type { SessionRecovery } from './session-recovery.js'
+import { sequenceBefore } from '../../core/cluster/sequence-before.js'
 import { within } from './within.js'
 
 /**
@@ -74,7 +75,7 @@ export const restoreSession = async <S>(recovery: SessionRecovery<S>, client: Cl
     for (const { key, frames: read } of tails) {
       const end = read[read.length - 1]?.seq
       const now = session.cursors.get(key)
-      if (end !== undefined && (now === undefined || before(now, end))) session.cursors.set(key, end)
+      if (end !== undefined && (now === undefined || sequenceBefore(now, end))) session.cursors.set(key, end)
     }
     debug('recovery: session {sid} restored from the store', { sid, node: record.node ?? '' })
     return undefined

@@ -12,6 +12,7 @@
  * what stands alone has left (restore-session.ts, recovery-journal.ts, merge-tail.ts).
  */
 import type { Sequence } from '../../core/cluster/cluster-message.js'
+import { sequenceBefore } from '../../core/cluster/sequence-before.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { HttpRequest } from '../../core/http/types.js'
 import { CLOSE_CODE } from '../../core/ws/close-code.js'
@@ -63,9 +64,6 @@ export interface Resumed {
   readonly session: ClientSession
   readonly missed: readonly string[]
 }
-
-/** Whether sequence `a` comes before `b` in a target's log. */
-export const before = (a: Sequence, b: Sequence): boolean => a.epoch < b.epoch || (a.epoch === b.epoch && a.n < b.n)
 
 export class SessionRecovery<S> {
   /** Every session this node holds, by session id. */
@@ -159,7 +157,7 @@ export class SessionRecovery<S> {
     store.targetPosition(cursorTarget(key)).then(
       (position) => {
         const now = cursors.get(key)
-        if (now !== undefined && !before(now, position)) return
+        if (now !== undefined && !sequenceBefore(now, position)) return
         if (this.sessions.get(session.sid) !== session) return
         cursors.set(key, position)
         this.journal?.changed(session)

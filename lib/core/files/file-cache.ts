@@ -24,7 +24,7 @@ export interface FileCacheOptions {
   readonly maxEntries?: number
   /** The most file bytes held, all files together (default 16 MiB). */
   readonly maxBytes?: number
-  /** Files larger than this (bytes) are streamed from disk, never held (default 64 KiB). */
+  /** Files larger than this (bytes) are streamed from disk, never held (default 256 KiB: one read piece). */
   readonly maxFileSize?: number
 }
 
@@ -46,6 +46,8 @@ export interface FileCache {
    * memory), or `undefined` when the file is too large for the cache or changed while read.
    */
   bytes(files: StaticFiles, path: string, cached: CachedInfo): Promise<Uint8Array | undefined>
+  /** The bytes of `cached` when already held (nothing is read). */
+  held(path: string, cached: CachedInfo): Uint8Array | undefined
   /** How much is held: paths and file bytes. */
   readonly size: { readonly entries: number; readonly bytes: number }
 }
@@ -57,7 +59,7 @@ interface Entry {
   bytes: Uint8Array | undefined
 }
 
-const DEFAULTS = { revalidateMs: 1000, maxEntries: 1000, maxBytes: 16 * 1024 * 1024, maxFileSize: 64 * 1024 } as const
+const DEFAULTS = { revalidateMs: 1000, maxEntries: 1000, maxBytes: 16 * 1024 * 1024, maxFileSize: 256 * 1024 } as const
 
 const describe = (info: FileInfo): CachedInfo => {
   const etag = etagOf(info.size, info.mtimeMs)
@@ -94,18 +96,18 @@ export const createFileCache = (options: FileCacheOptions = {}): FileCache => {
   const maxFileSize = Math.min(maxBytes, Math.max(0, options.maxFileSize ?? DEFAULTS.maxFileSize))
   // Insertion order is recency: a hit moves its entry to the end, eviction takes the first.
   const entries = new Map<string, Entry>()
-  let held = 0
+  let heldBytes = 0
 
   const drop = (path: string): void => {
     const entry = entries.get(path)
     if (entry === undefined) return
-    held -= entry.bytes?.length ?? 0
+    heldBytes -= entry.bytes?.length ?? 0
     entries.delete(path)
   }
 
   const evict = (): void => {
     for (const path of entries.keys()) {
-      if (entries.size <= maxEntries && held <= maxBytes) return
+      if (entries.size <= maxEntries && heldBytes <= maxBytes) return
       drop(path)
     }
   }
@@ -114,7 +116,7 @@ export const createFileCache = (options: FileCacheOptions = {}): FileCache => {
     drop(path)
     if (maxEntries === 0) return
     entries.set(path, entry)
-    held += entry.bytes?.length ?? 0
+    heldBytes += entry.bytes?.length ?? 0
     evict()
   }
 
@@ -138,11 +140,16 @@ export const createFileCache = (options: FileCacheOptions = {}): FileCache => {
     return cached
   }
 
+  const held = (path: string, cached: CachedInfo): Uint8Array | undefined => {
+    const entry = entries.get(path)
+    return entry !== undefined && entry.cached === cached ? entry.bytes : undefined
+  }
+
   const bytes = async (files: StaticFiles, path: string, cached: CachedInfo): Promise<Uint8Array | undefined> => {
     const { info } = cached
     if (info.kind !== 'file' || info.size > maxFileSize || maxEntries === 0) return undefined
-    const entry = entries.get(path)
-    if (entry !== undefined && entry.cached === cached && entry.bytes !== undefined) return entry.bytes
+    const kept = held(path, cached)
+    if (kept !== undefined) return kept
     const pieces: Uint8Array[] = []
     let total = 0
     for await (const piece of files.read(info.realPath, 0, info.size - 1)) {
@@ -157,7 +164,7 @@ export const createFileCache = (options: FileCacheOptions = {}): FileCache => {
     const whole = pieces.length === 1 ? (pieces[0] as Uint8Array).slice() : joinBytes(pieces, total)
     const now = entries.get(path)
     if (now !== undefined && now.cached === cached) {
-      held += whole.length - (now.bytes?.length ?? 0)
+      heldBytes += whole.length - (now.bytes?.length ?? 0)
       now.bytes = whole
       evict()
     }
@@ -167,8 +174,9 @@ export const createFileCache = (options: FileCacheOptions = {}): FileCache => {
   return {
     stat,
     bytes,
+    held,
     get size() {
-      return { entries: entries.size, bytes: held }
+      return { entries: entries.size, bytes: heldBytes }
     },
   }
 }

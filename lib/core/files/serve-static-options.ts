@@ -51,7 +51,7 @@ export interface ServeStaticOptions extends StaticPathOptions {
   /**
    * What is remembered between requests (see `FileCacheOptions`): a path's facts for
    * `revalidateMs` (default 1000 ms: a changed or deleted file is seen at most that late), and
-   * the bytes of files up to `maxFileSize` (64 KiB), at most `maxEntries` paths (1,000) and
+   * the bytes of files up to `maxFileSize` (256 KiB), at most `maxEntries` paths (1,000) and
    * `maxBytes` (16 MiB) in all. `false`: a `stat` per request and every body read from disk.
    */
   readonly cache?: FileCacheOptions | false

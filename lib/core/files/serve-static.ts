@@ -123,8 +123,8 @@ export const serveStatic = (mount: string, root: string, options: ServeStaticOpt
     headers.push(...user)
     const contentType = contentTypeOf(relative, OCTET_STREAM)
     const sent = chosen.found
-    // A HEAD reads nothing; a GET of a small file reads it once per version, then from memory.
-    const bytes = req.method === 'GET' ? await fileCache.bytes(files, chosen.path, sent) : undefined
+    // A GET of a small file reads it once per version, then answers from memory; a HEAD never reads.
+    const bytes = req.method === 'GET' ? await fileCache.bytes(files, chosen.path, sent) : fileCache.held(chosen.path, sent)
     const validators = { etag: sent.etag, lastModified: sent.lastModified(nowMs) }
     return sendFile(req, { path: sent.info.realPath, info: sent.info, contentType, headers, validators, ...(bytes === undefined ? {} : { bytes }) }, { files, ranges, boundary, nowMs })
   }

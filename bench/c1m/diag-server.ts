@@ -33,7 +33,7 @@ const lag = monitorEventLoopDelay({ resolution: 1 })
 lag.enable()
 let gc: { at: number; ms: number; kind: number }[] = []
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) gc.push({ at: Math.round(e.startTime), ms: Number(e.duration.toFixed(2)), kind: (e.detail as { kind?: number } | undefined)?.kind ?? 0 })
+  for (const e of list.getEntries()) gc.push({ at: Math.round(e.startTime), ms: Number(e.duration.toFixed(2)), kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 })
 }).observe({ entryTypes: ['gc'] })
 // The main thread's CPU time and its wait for a CPU on the run queue, ns (/proc/thread-self/schedstat:
 // on-CPU time, run-queue wait, time slices), so a stall can be split into the loop's own work

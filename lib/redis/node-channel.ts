@@ -90,7 +90,8 @@ export class NodeChannel {
     if (this.ctx.link().state !== 'up') return
     const encoded = encodeClusterMessage({ _tag: 'Request', origin: this.ctx.nodeId, seq: UNSEQUENCED, requestId: NOTICE_ID, node: '', body: JSON.stringify(body) })
     if (E.isLeft(encoded)) return this.ctx.host.logger.warning('cluster: a notice cannot be sent: {reason}', { reason: encoded.left.reason })
-    void this.publishPlain(this.control, encoded.right).catch(() => undefined)
+    // Nobody waits for it: no 5 s timer of node-redis' own (a lost link rejects it anyway).
+    void this.ctx.port.command([this.ctx.server.sharded ? 'SPUBLISH' : 'PUBLISH', this.control, encoded.right], { key: this.control, timer: false }).catch(() => undefined)
   }
 
   /** The node is closing: every request settles with what it has. */

@@ -59,7 +59,7 @@ interface Entry {
   bytes: Uint8Array | undefined
 }
 
-const DEFAULTS = { revalidateMs: 1000, maxEntries: 1000, maxBytes: 16 * 1024 * 1024, maxFileSize: 256 * 1024 } as const
+const DEFAULTS = Object.freeze({ revalidateMs: 1000, maxEntries: 1000, maxBytes: 16 * 1024 * 1024, maxFileSize: 256 * 1024 } as const)
 
 const describe = (info: FileInfo): CachedInfo => {
   const etag = etagOf(info.size, info.mtimeMs)

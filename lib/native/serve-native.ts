@@ -5,6 +5,9 @@
  * engine and passes its bytes, end, drain and close along; it holds no protocol, room or
  * time-out logic of its own. TLS, `path` and `handle` stay on node:net (the caller decides).
  *
+ * With `reusePort` the listening socket gets `SO_REUSEPORT`, so several processes serve one
+ * port, each accepting its own connections (the kernel spreads them).
+ *
  * Reads arrive as views of the addon's slab (a 64 KiB ArrayBuffer filled front to back and
  * then replaced), so a view the engine keeps is never overwritten. When accept runs out of
  * descriptors the addon backs off (stops watching the listening socket for 100 ms) and says so
@@ -22,6 +25,18 @@ import { type NativeConn, nativeConnClosed, nativeConnDrained, nativeSocketIo, n
 // The kernel's accept queue, as node:net asks for it.
 const BACKLOG = 511
 
+/** The engine's options and what only the native transport's listener reads. */
+export interface NativeServerOptions extends ServerOptions {
+  /**
+   * Sets `SO_REUSEPORT` on the listening socket (Linux): several processes (node:cluster
+   * workers or unrelated ones, same user) each listen on the same `host`:`port` with their own
+   * accept queue, and the kernel spreads new connections over them by their addresses' hash,
+   * with no hand-off through a primary process. Every listener on the port must set it.
+   * Default false: a second listener fails with `EADDRINUSE`.
+   */
+  readonly reusePort?: boolean
+}
+
 /**
  * Starts a server on the native transport. Rejects with an Error naming every bad option or
  * route-table problem, or the listen error (`EADDRINUSE`, ...).
@@ -30,7 +45,7 @@ const BACKLOG = 511
  * const native = loadNativeBinding()
  * if (native._tag === 'Right') await serveNative({ port: 0, routes }, native.right)
  */
-export const serveNative = async (options: ServerOptions, binding: NativeBinding): Promise<ServerHandle> => {
+export const serveNative = async (options: NativeServerOptions, binding: NativeBinding): Promise<ServerHandle> => {
   // Indexed by slot; a slot is reused only after its connection closed.
   const conns: (NativeConn | undefined)[] = []
   let closedLater: NativeConn[] = []
@@ -80,7 +95,7 @@ export const serveNative = async (options: ServerOptions, binding: NativeBinding
         // Counted by the engine's AcceptWall and logged once per interval, as node:net's are.
         engine.acceptFailed(Object.assign(new Error(`accept ${code}`), { code, syscall: 'accept' }))
       },
-    })
+    }, options.reusePort === true)
   } catch (error) {
     await engine.handle.close()
     throw error

@@ -51,6 +51,21 @@ export const RoomName = boundedText(
   /^[A-Za-z0-9_-]+$/,
 )
 
+/**
+ * A room name in a URL path (`POST /api/rooms/{room}/messages`): the same characters as
+ * `RoomName`, taken exactly as written (a path is not trimmed: `%20lobby` is not `lobby`).
+ */
+export const RoomParam = describeCodec(
+  new t.Type<string, string, unknown>(
+    'RoomParam',
+    (u): u is string => typeof u === 'string' && ROOM_IN_PATH.test(u),
+    (u, c) => (typeof u === 'string' && ROOM_IN_PATH.test(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  ),
+  { type: 'string', pattern: `^[A-Za-z0-9_-]{1,${CHAT_LIMITS.room}}$`, description: `1-${CHAT_LIMITS.room} of A-Z a-z 0-9 _ -` },
+)
+const ROOM_IN_PATH = new RegExp(`^[A-Za-z0-9_-]{1,${CHAT_LIMITS.room}}$`)
+
 /** A user name: 1–32 characters after trimming, no control characters. */
 export const UserName = boundedText(`UserName (1-${CHAT_LIMITS.name} characters)`, CHAT_LIMITS.name, text(CHAT_LIMITS.name))
 

@@ -26,18 +26,14 @@
  * `GET /asyncapi.json`: the documents of this table (chat-contract.ts), and the page's files through `serveStatic` (`GET /`, `/app.js`, `/app.css`,
  * `/twinport-client.js`: chat-assets.ts).
  */
-import { isLeft } from 'fp-ts/lib/Either.js'
-import type * as t from 'io-ts'
+import * as t from 'io-ts'
 import {
   errorResponse,
   type HttpContext,
-  httpErrorResponse,
   type Presence as RoomPresence,
   httpRoute,
   json,
-  type Json,
   onDisconnect,
-  readJsonBody,
   type RouteTable,
   routes,
   type SocketContext,
@@ -46,18 +42,16 @@ import {
   sseRoute,
 } from '../../lib/index.js'
 import { chatAssets } from './chat-assets.js'
-import { HelloPayload, PostPayload, RoomName, RoomPayload, SayPayload } from './chat-codecs.js'
+import { HelloPayload, PostPayload, RoomParam, RoomPayload, SayPayload } from './chat-codecs.js'
 import { ChatMessageBody, contractRoutes, ErrorBody, RoomList } from './chat-contract.js'
 import type { ChatMessage, MessageInput } from './chat-message.js'
 import type { Presence } from './chat-presence.js'
 import type { ChatRooms } from './chat-rooms.js'
-import type { OriginPolicy } from './origin-policy.js'
 
 /** What the routes work with; `chatServerOptions` builds it. */
 export interface ChatDeps {
   readonly rooms: ChatRooms
   readonly presence: Presence
-  readonly allowed: OriginPolicy
   /** The folder of the page's files (`public/` beside chat-assets.ts by default). */
   readonly publicDir?: string
   readonly newMessage: (input: MessageInput) => ChatMessage
@@ -69,16 +63,6 @@ export interface ChatRefusal {
   readonly error: 'name_required' | 'name_taken' | 'too_many_rooms' | 'not_in_room'
   readonly message: string
 }
-
-// io-ts errors as `{ path, expected }`, the shape the framework uses for `invalid_payload`.
-const issues = (errors: t.Errors): Json =>
-  errors.map((e) => ({
-    path: e.context
-      .map((c) => c.key)
-      .filter((k) => k !== '')
-      .join('.'),
-    expected: e.context[e.context.length - 1]?.type.name ?? 'unknown',
-  }))
 
 /** The event a room's members get its presence diffs as: `presence:<room>`. */
 export const presenceEvent = (room: string): string => `presence:${room}`
@@ -93,7 +77,7 @@ const refuse = (error: ChatRefusal['error'], message: string): ChatRefusal => ({
  * that `typeof` it keeps every event's codec and reply type for `connect<...>`.
  */
 export const chatRoutes = (deps: ChatDeps) => {
-  const { rooms, presence, allowed, publicDir, newMessage } = deps
+  const { rooms, presence, publicDir, newMessage } = deps
 
   // The room's presence topic (named like the room, so its diffs go to the room's members).
   const online = (ctx: SocketContext, room: string): RoomPresence | undefined => ctx.presence?.(room, { event: presenceEvent(room) })
@@ -184,23 +168,18 @@ export const chatRoutes = (deps: ChatDeps) => {
     }),
   }
 
-  // The answers are declared for the documents; the body is read and checked by hand (a 400
-  // with `invalid_payload` details, after the origin rule), as before typed inputs existed.
-  const answers = { 201: ChatMessageBody, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 415: ErrorBody }
-  const postMessage = httpRoute('POST', '/api/rooms/{room}/messages', { responses: answers }, (req, ctx) => {
-    const room = RoomName.decode(req.params.room)
-    if (isLeft(room) || room.right !== req.params.room) return errorResponse(400, `invalid room name: expected ${RoomName.name}`)
-    // A write from another site's page is refused even where CORS would not stop it.
-    if (!allowed(req.headerMap.get('origin'), req.headerMap.get('host'))) return errorResponse(403, 'origin not allowed')
-    // JSON only (415 otherwise): a cross-site form cannot send it without a CORS preflight, which we do not grant.
-    const body = readJsonBody(req)
-    if (isLeft(body)) return httpErrorResponse(body.left)
-    const payload = PostPayload.decode(body.right)
-    if (isLeft(payload)) return json({ error: 'invalid_payload', details: issues(payload.left) }, 400)
-    if (!rooms.exists(room.right)) return errorResponse(404, `no room "${room.right}": a room exists while someone is in it`)
-    const message = newMessage({ room: room.right, name: payload.right.name, text: payload.right.text, via: 'http' })
+  // The route's inputs are declared: the framework answers a bad room name or body (422 with
+  // `invalid_input` details, 400 for JSON that does not parse, 415 for another media type)
+  // before the handler runs. A cross-site post never gets here (`originGuard`, a middleware).
+  const answers = { 201: ChatMessageBody, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 415: ErrorBody, 422: ErrorBody }
+  const inputs = { params: t.type({ room: RoomParam }), body: PostPayload, responses: answers }
+  const postMessage = httpRoute('POST', '/api/rooms/{room}/messages', inputs, (req, ctx) => {
+    const { room } = req.input.params
+    const { name, text } = req.input.body
+    if (!rooms.exists(room)) return errorResponse(404, `no room "${room}": a room exists while someone is in it`)
+    const message = newMessage({ room, name, text, via: 'http' })
     rooms.record(message)
-    ctx.broadcast('message', message, { room: room.right })
+    ctx.broadcast('message', message, { room })
     return json(message, 201)
   })
 

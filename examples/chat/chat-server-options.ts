@@ -3,16 +3,16 @@
  * origin rules, CORS and limits sized for chat. `startChat` runs them.
  *
  * Origins, as a real deployment would have them:
- * - WebSocket: the chat's own page and the origins in `origins` may connect; other sites'
- *   pages get 403 before the upgrade (`upgrade-origin-guard.ts`, `origin-policy.ts`). The
+ * - WebSocket and the event stream: the chat's own page and the origins in `origins` may
+ *   connect; other sites' pages get 403 before the upgrade (`origin-guard.ts`, `origin-policy.ts`). The
  *   framework's `allowedOrigins` list is left at `*` because a fixed list cannot say "the
  *   page's own origin" when the server is reached under several names (localhost, its
  *   address, a proxy's name) or on a port chosen at start; the guard compares Origin with Host.
  * - REST (CORS): the page needs none (same origin). Only the origins in `origins` get
  *   CORS grants, for GET and POST with a JSON body, never with credentials (the chat has
  *   no cookies); with no origins listed, no other site may read or post. Writes are also
- *   checked against the origin policy, and must be JSON (so a cross-site HTML form, which
- *   no preflight guards, cannot post).
+ *   checked against the origin policy by the same guard, before their bodies are read, and
+ *   must be JSON (so a cross-site HTML form, which no preflight guards, cannot post).
  */
 import type { ClusterAdapter, Logger, ServerOptions, TlsOptions } from '../../lib/index.js'
 import { messageFactory } from './chat-message.js'
@@ -20,7 +20,7 @@ import { createPresence, type Schedule } from './chat-presence.js'
 import { createChatRooms } from './chat-rooms.js'
 import { chatRoutes } from './chat-routes.js'
 import { originPolicy } from './origin-policy.js'
-import { upgradeOriginGuard } from './upgrade-origin-guard.js'
+import { originGuard } from './origin-guard.js'
 
 export interface ChatOptions {
   /** Interface to listen on (default `0.0.0.0`). */
@@ -77,7 +77,6 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
   const routes = chatRoutes({
     rooms: createChatRooms(),
     presence: createPresence({ graceMs: options.graceMs ?? CHAT_GRACE_MS, schedule, newToken: () => crypto.randomUUID() }),
-    allowed,
     ...(options.publicDir === undefined ? {} : { publicDir: options.publicDir }),
     newMessage: messageFactory(options.now),
   })
@@ -86,7 +85,7 @@ export const chatServerOptions = (options: ChatOptions = {}): ServerOptions => {
     port: options.port ?? 6001,
     debug: options.debug ?? false,
     routes,
-    httpMiddleware: [upgradeOriginGuard(allowed)],
+    httpMiddleware: [originGuard(allowed)],
     allowedOrigins: ['*'],
     cors: {
       allowedOrigins: origins,

@@ -281,6 +281,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const eventStreams = new SseShared<S>({
     io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
     compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: settings.allowedOrigins, requests, cluster, instrumentation,
+    httpContext, onHttpError,
   })
   const httpCompression = startHttpCompression(settings, platform, logger)
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)

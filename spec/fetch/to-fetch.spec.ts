@@ -2,7 +2,7 @@
  * `toFetch` called directly with web `Request`s, as a host would call it (no server): the
  * same routing, middleware, CORS, limits and error answers as `runServer`; buffered and
  * streamed bodies both ways; cancellation of a streamed answer when its consumer cancels;
- * `req.signal` following `request.signal`; `fallback`; 501 for a WebSocket upgrade; 503
+ * `req.signal` following `request.signal`; `fallback`; an `upgradeGuard` on event streams; 501 for a WebSocket upgrade; 503
  * after `close`; no timer started by creating the handler or answering a plain request.
  * Portable: runs in Node, Bun and Deno (spec/fetch is one of the portable folders).
  */
@@ -10,6 +10,11 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { type LogEntry, makeLogger } from '../../lib/core/index.js'
 import { toFetch } from '../../lib/fetch/to-fetch.js'
+import { parseQuery } from '../../lib/core/http/parse-query.js'
+import { forbidden, unauthorized } from '../../lib/core/http/response.js'
+import { sseRoute } from '../../lib/core/route/sse-route.js'
+import { upgradeGuard } from '../../lib/core/route/upgrade-guard.js'
+import { admit } from '../../lib/core/route/upgrade-middleware.js'
 import { fetchApp, type Seen } from '../support/fetch-app.js'
 
 const URL = 'http://app.test'
@@ -181,6 +186,27 @@ test('toFetch :: fallback answers what the table does not; a WebSocket upgrade g
   assert.equal(await upgrade.json(), { error: 'websocket_not_served' })
   await app.close()
   assert.is((await app(new Request(`${URL}/hello`))).status, 503)
+})
+
+test('toFetch :: an upgradeGuard decides an event stream to its path (401/403, no stream), as on a server', async () => {
+  const guard = upgradeGuard('/ops', (req) => {
+    const token = parseQuery(req.rawQuery)['token']
+    return token === undefined ? unauthorized() : token === 'secret' ? admit({ role: 'ops' }) : forbidden()
+  })
+  const app = toFetch({ routes: [guard, sseRoute('/ops'), sseRoute('/open')] })
+  try {
+    for (const [query, status] of [['', 401], ['?token=nope', 403], ['?token=secret', 200]] as const) {
+      const res = await app(new Request(`${URL}/ops${query}`, { headers: { accept: 'text/event-stream' } }))
+      assert.is(res.status, status, query)
+      assert.is(res.headers.get('content-type')?.startsWith('text/event-stream'), status === 200)
+      await res.body?.cancel()
+    }
+    const open = await app(new Request(`${URL}/open`, { headers: { accept: 'text/event-stream' } }))
+    assert.is(open.status, 200, 'another path is not guarded')
+    await open.body?.cancel()
+  } finally {
+    await app.close()
+  }
 })
 
 test('toFetch :: bad options throw at once, naming them', () => {

@@ -3,7 +3,7 @@
  * answer's head and wire bytes, `Accept` and the HTTP middleware on its request, an
  * event-stream client as a client of the registry (connect and disconnect handlers, client
  * data, rooms, namespaces, `send`, `broadcast` with `except`, across nodes), its request's
- * signal when it vanishes without a FIN, the slow-consumer rule, `Last-Event-ID` resuming its
+ * signal when it vanishes without a FIN, the slow-consumer rule, an `upgradeGuard` of its path, `Last-Event-ID` resuming its
  * session (and `resync` past the window or across a gap), and the echo app's `GET /events`.
  * The server is an app of spec/integration/fixtures/sse.ts served by the runtime
  * TWINPORT_TARGET names; the clients are Node's `http.get` (spec/support/sse-client.ts), `ws`
@@ -13,7 +13,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { PlainOptions } from '../support/fixture.js'
 import { serve } from '../support/fixture-server.js'
-import { delay, eventually, openClient, rawConnect } from '../support/server.js'
+import { delay, eventually, openClient, rawConnect, rawExchange, statusOf } from '../support/server.js'
 import { openSse } from '../support/sse-client.js'
 import { startProxy } from '../support/tcp-proxy.js'
 import { connect } from '../../lib/client/connect.js'
@@ -56,6 +56,32 @@ Sse('the HTTP middleware runs on its request: 401 without credentials, a stream 
     assert.is(admitted.status, 200)
     admitted.close()
   } finally {
+    await server.close()
+  }
+})
+
+Sse('an upgradeGuard decides event streams to its path as it decides upgrades: 401/403 before the head, admitted with its data', async () => {
+  const { server, port } = await serve('sse', 'main', options)
+  const opened: { close(): void }[] = []
+  try {
+    for (const [query, status] of [['', 401], ['?token=nope', 403]] as const) {
+      const refused = await openSse(port, `/ops${query}`)
+      opened.push(refused)
+      assert.is(refused.status, status)
+      assert.not.ok(String(refused.headers['content-type']).startsWith('text/event-stream'), 'no stream head')
+      // The same guard on the same path's WebSocket upgrade.
+      assert.is(statusOf(await rawExchange(port, `GET /ops${query} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`)), status)
+    }
+    assert.equal(await server.probe('connects'), [], 'no refused stream became a client')
+    const admitted = await openSse(port, '/ops/?token=secret')
+    opened.push(admitted)
+    assert.is(admitted.status, 200)
+    await eventually(async () => (await server.probe('connects')).length === 1, 2000, 'the connect handler')
+    const id = Number((await server.probe('connects'))[0]?.split(' ')[0])
+    assert.is(await server.getClientData(id, 'role'), 'ops', 'the admission is the client data')
+    assert.equal(await server.namespaces.clientsInRoom('r'), [id])
+  } finally {
+    for (const c of opened) c.close()
     await server.close()
   }
 })

@@ -20,13 +20,10 @@ const encoder = new TextEncoder()
  * // + 'Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n'
  */
 export const handshakeResponse = (upgrade: Upgrade, extraHeaders: readonly Header[] = []): Uint8Array => {
-  const headers: Header[] = [
-    ['Upgrade', 'websocket'],
-    ['Connection', 'Upgrade'],
-    ['Sec-WebSocket-Accept', upgrade.accept],
-    ...(upgrade.protocol === undefined ? [] : [['Sec-WebSocket-Protocol', upgrade.protocol] as const]),
-    ...extraHeaders,
-  ]
-  const head = headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')
-  return encoder.encode(`HTTP/1.1 101 Switching Protocols\r\n${head}\r\n`)
+  // One template per handshake, no header tuples (issue 31: a 101 is made once per connection,
+  // and at a million connections its garbage counts).
+  let head = `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${upgrade.accept}\r\n`
+  if (upgrade.protocol !== undefined) head += `Sec-WebSocket-Protocol: ${upgrade.protocol}\r\n`
+  for (const [name, value] of extraHeaders) head += `${name}: ${value}\r\n`
+  return encoder.encode(`${head}\r\n`)
 }

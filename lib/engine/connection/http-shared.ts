@@ -85,20 +85,21 @@ export class HttpShared<S> {
    * Answers one request (middleware, routes, CORS): synchronously when it can; never rejects.
    * The connection passes itself as the owner of exchange `exchange` (its signal, its body).
    */
-  respond(request: HttpRequest, owner: ExchangeOwner, exchange: number): Response | Promise<Response> {
+  respond(request: HttpRequest, owner: ExchangeOwner & { readonly clientId: number }, exchange: number): Response | Promise<Response> {
     const answer = dispatchHttpNow(this.compiled, request, this.dispatch, owner, exchange)
     // A post to an event stream's session (`eventPost`) is delivered now and answered for it;
-    // an event stream (`eventStream`) opens only for an origin the upgrade would take.
-    const posted = answer instanceof Promise ? answer.then((res) => this.eventAnswer(request, res)) : this.eventAnswer(request, answer)
+    // an event stream (`eventStream`) opens only for an origin the upgrade would take, and past
+    // the upgrade guards of its path.
+    const posted = answer instanceof Promise ? answer.then((res) => this.eventAnswer(request, res, owner.clientId)) : this.eventAnswer(request, answer, owner.clientId)
     const compression = this.compression
     // Off: one field read, nothing else on the hot path.
     if (compression === undefined) return posted
     return posted instanceof Promise ? posted.then((res) => compression.apply(request, res)) : compression.apply(request, posted)
   }
 
-  private eventAnswer(request: HttpRequest, answer: Response): Response | Promise<Response> {
+  private eventAnswer(request: HttpRequest, answer: Response, clientId: number): Response | Promise<Response> {
     const body = answer.body
-    return isEventPost(body) ? this.eventStreams.post(body) : isEventStreamBody(body) ? this.eventStreams.admitStream(request, answer) : answer
+    return isEventPost(body) ? this.eventStreams.post(body) : isEventStreamBody(body) ? this.eventStreams.admitStream(request, answer, clientId) : answer
   }
 
   /**

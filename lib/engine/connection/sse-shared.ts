@@ -38,6 +38,9 @@ import { restoreSession } from '../recovery/restore-session.js'
 import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { FoundAnswer } from '../cluster/cluster-request.js'
+import type { Handshake } from '../../core/route/handshake.js'
+import type { HttpContext } from '../../core/route/http-context.js'
+import { type EventStreamGuard, guardEventStreams } from '../../core/route/guard-event-streams.js'
 
 export interface SseSharedDeps<S> {
   readonly io: SocketIo<S>
@@ -62,6 +65,10 @@ export interface SseSharedDeps<S> {
   readonly instrumentation?: Instrumentation
   /** The rest of the cluster: a post for a session another node's stream holds is forwarded there. */
   readonly cluster: ClusterAdapter
+  /** What the upgrade guards of a stream's path are given (the server's HTTP context). */
+  readonly httpContext: HttpContext
+  /** Where a guard that throws is reported (it refuses with 500). */
+  readonly onHttpError: (error: unknown, request: HttpRequest) => void
 }
 
 // The nodes last found holding sessions (a post's next ones go straight there), at most this many.
@@ -91,8 +98,11 @@ export class SseShared<S> {
 
   /** Where the engine reports what happens in it. */
   readonly instrumentation: Instrumentation
+  // The route table's upgrade guards, applied to event streams; `undefined` without any.
+  private readonly guard: EventStreamGuard | undefined
   constructor(private readonly deps: SseSharedDeps<S>) {
     this.instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
+    this.guard = guardEventStreams(deps.compiled.guards, deps.onHttpError)
     this.io = deps.io
     this.timers = deps.timers
     this.closeTimeoutMs = deps.limits.closeTimeoutMs
@@ -148,11 +158,22 @@ export class SseShared<S> {
   /**
    * Whether an `eventStream` answer to `request` may open: its `Origin` is held to the list the
    * WebSocket upgrade is (403 otherwise, before the head), so a page of another site cannot
-   * open a session of this server in its user's browser.
+   * open a session of this server in its user's browser. Then the route table's upgrade guards
+   * of its path decide it as they decide an upgrade to it (`guardEventStreams`): a refusal is
+   * sent instead of the stream, an admission's data become client `clientId`'s.
    */
-  admitStream(request: HttpRequest, answer: Response): Response {
+  admitStream(request: HttpRequest, answer: Response, clientId: number): Response | Promise<Response> {
     const origin = headerValue(request.headers, 'origin')
-    return origin === undefined || isAllowedOrigin(origin, this.deps.allowedOrigins) ? answer : errorResponse(403, 'origin not allowed')
+    if (origin !== undefined && !isAllowedOrigin(origin, this.deps.allowedOrigins)) return errorResponse(403, 'origin not allowed')
+    const guard = this.guard
+    if (guard === undefined) return answer
+    // The guards' admissions become the client's data, as an admitted upgrade's do.
+    const { table } = this.deps
+    const handshake: Handshake = {
+      setClientData: (key, value) => void table.setData(clientId, key, value),
+      getClientData: (key) => table.data(clientId, key),
+    }
+    return guard(request, answer, { ...this.deps.httpContext, handshake })
   }
 
   /**

@@ -5,7 +5,8 @@
  * error answers as the standalone server's connections (`dispatchHttp`). Nothing here is a
  * second router: it is the engine's own dispatch, reached without a socket. A post to an event
  * stream's session (`ssePostRoute`) goes where the standalone server sends it: to the stream
- * that holds the session, on another node through the cluster adapter when none here does.
+ * that holds the session, on another node through the cluster adapter when none here does; an
+ * event-stream answer passes the upgrade guards of its path first (`guardEventStreams`).
  * Each request is told to the server's instrumentation as a connection's are (its metrics,
  * its span with the `traceparent` it carried, `req.trace`).
  *
@@ -19,6 +20,9 @@ import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/disp
 import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
 import { type EventPostBody, isEventPost } from '../../core/sse/event-post.js'
 import type { TraceContext } from '../../core/trace/trace-context.js'
+import { guardEventStreams } from '../../core/route/guard-event-streams.js'
+import { inertHttpContext } from '../../core/route/inert-http-context.js'
+import { isEventStreamBody } from '../../core/sse/event-stream.js'
 import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
 
 /** How a route takes its body: streamed or read whole, within which limit. */
@@ -107,12 +111,17 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
   const { compiled, dispatch, logger, post } = deps
   const instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
   const now = deps.now ?? ((): number => 0)
-  // A post to an event stream's session is delivered to where that session is.
-  const delivered = (answer: Response): Response | Promise<Response> => (isEventPost(answer.body) ? post(answer.body) : answer)
+  // The route table's upgrade guards, applied to an event-stream answer as the standalone
+  // server applies them (no client here to take an admission's data).
+  const guard = guardEventStreams(compiled.guards, (error, request) => logger.exception(error, { method: request.method, path: request.path }))
+  // A post to an event stream's session is delivered to where that session is; an event
+  // stream passes its path's guards first.
+  const delivered = (request: HttpRequest, answer: Response): Response | Promise<Response> =>
+    isEventPost(answer.body) ? post(answer.body) : guard !== undefined && isEventStreamBody(answer.body) ? guard(request, answer, dispatch.context ?? inertHttpContext) : answer
   // The answer: synchronous when the dispatch's is, else a promise that never rejects.
   const answerOf = (request: HttpRequest, owner: ExchangeOwner): Response | Promise<Response> => {
     const answer = dispatchHttpNow(compiled, request, dispatch, owner, 0)
-    return answer instanceof Promise ? answer.then(delivered) : delivered(answer)
+    return answer instanceof Promise ? answer.then((res) => delivered(request, res)) : delivered(request, answer)
   }
   const respondNow = (request: HttpRequest, owner: ExchangeOwner): Response | Promise<Response> => {
     if (!instrumentation.active) return answerOf(request, owner)

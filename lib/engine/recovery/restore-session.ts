@@ -62,7 +62,9 @@ export const restoreSession = async <S>(recovery: SessionRecovery<S>, client: Cl
   }
   try {
     // From now on the store refuses the old node's writes of it (if that node still runs).
-    await within(timers, settings.loadTimeoutMs, journal.claim(session), () => true)
+    // False only when the journal no longer knows the session (it left the engine meanwhile).
+    const claimed = await within(timers, settings.loadTimeoutMs, journal.claim(session), () => true)
+    if (!claimed) return undo('unavailable', new Error('the session left before its claim was written'))
     const tails = await within(timers, settings.loadTimeoutMs, readTails(recovery, store, session), (): TailRead[] | 'gap' | 'late' => 'late')
     if (recovery.parked.get(client.id) !== session || gone()) return undo('unavailable')
     if (tails === 'late') return undo('unavailable', new Error(`no answer within ${settings.loadTimeoutMs} ms`))

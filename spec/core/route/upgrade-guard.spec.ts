@@ -1,7 +1,9 @@
 /**
- * `upgradeGuard` and `guardUpgrades`: the route-table element that decides the WebSocket
- * upgrades to one path, its place in a compiled table (`compileRoutes`, `listRoutes`, `mount`,
- * `routes`) and the middleware a server runs it as. On a real socket: spec/integration/run-server-admin.spec.ts.
+ * `upgradeGuard`, `guardUpgrades` and `guardEventStreams`: the route-table element that decides
+ * the WebSocket upgrades and the event streams to one path, its place in a compiled table
+ * (`compileRoutes`, `listRoutes`, `mount`, `routes`), the middleware a server runs it as for
+ * upgrades and the check it runs on an event-stream answer. On a real socket:
+ * spec/integration/run-server-admin.spec.ts and run-server-sse.spec.ts.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { test } from 'uvu'
@@ -10,7 +12,9 @@ import { parseQuery } from '../../../lib/core/http/parse-query.js'
 import { forbidden, text, unauthorized } from '../../../lib/core/http/response.js'
 import { buildRoutes, compileRoutes } from '../../../lib/core/route/compile-routes.js'
 import { composeHttp } from '../../../lib/core/route/compose-http.js'
+import { guardEventStreams } from '../../../lib/core/route/guard-event-streams.js'
 import { guardUpgrades } from '../../../lib/core/route/guard-upgrades.js'
+import { eventStream } from '../../../lib/core/sse/event-stream.js'
 import type { Handshake } from '../../../lib/core/route/handshake.js'
 import { httpRoute } from '../../../lib/core/route/http-route.js'
 import { inertHttpContext } from '../../../lib/core/route/inert-http-context.js'
@@ -120,6 +124,73 @@ test('guardUpgrades :: after the application’s middleware (its data seen); eve
   const outer = upgradeMiddleware(() => (order.push('middleware'), unauthorized()))
   assert.is((await stackOf([first], [outer])(httpRequest('GET', '/ws'), { ...inertHttpContext, handshake: handshake() }, () => ACCEPTED)).status, 401)
   assert.equal(order, ['middleware'])
+})
+
+// The guard a server runs on an event-stream answer, for the table `table`.
+const streamGuardOf = (table: Parameters<typeof compileRoutes>[0], onError?: (error: unknown) => void) => {
+  const compiled = compileRoutes(table)
+  if (E.isLeft(compiled)) throw new Error(JSON.stringify(compiled.left))
+  return guardEventStreams(compiled.right.guards, onError)
+}
+const STREAM = eventStream({ rooms: ['ops'] })
+
+test('guardEventStreams :: no guards, no check', () => {
+  assert.is(guardEventStreams(new Map()), undefined)
+  assert.is(streamGuardOf([httpRoute('GET', '/x', () => 'x')]), undefined)
+})
+
+test('guardEventStreams :: a stream to a guarded path is refused as its upgrade is (401, 403), admitted with the data', async () => {
+  const guard = streamGuardOf([byToken])
+  if (guard === undefined) return assert.unreachable('a guard')
+  for (const [query, status] of [['', 401], ['?token=nope', 403]] as const) {
+    const hs = handshake()
+    const res = await guard(httpRequest('GET', `/admin/ws${query}`), STREAM, { ...inertHttpContext, handshake: hs })
+    assert.is(res.status, status)
+    assert.is(hs.data.size, 0, 'a refused stream stores nothing')
+  }
+  const hs = handshake()
+  const res = await guard(httpRequest('GET', '/admin/ws/?token=secret'), STREAM, { ...inertHttpContext, handshake: hs })
+  assert.is(res, STREAM, 'the answer itself goes on')
+  assert.equal(Object.fromEntries(hs.data), { role: 'admin' })
+  // Without a handshake (a host with no client to keep data): decided all the same.
+  assert.is((await guard(httpRequest('GET', '/admin/ws'), STREAM, inertHttpContext)).status, 401)
+})
+
+test('guardEventStreams :: other paths are answered at once, unchecked', () => {
+  let checked = 0
+  const guard = streamGuardOf([upgradeGuard('/admin/ws', () => (checked++, forbidden()))])
+  if (guard === undefined) return assert.unreachable('a guard')
+  assert.is(guard(httpRequest('GET', '/events'), STREAM, inertHttpContext), STREAM)
+  assert.is(checked, 0)
+})
+
+test('guardEventStreams :: every guard in table order, later ones see earlier data, the first refusal wins and nothing is kept', async () => {
+  const order: string[] = []
+  const first = upgradeGuard('/live', (_req, ctx) => (order.push('first'), admit({ user: 'ada', seen: ctx.handshake?.getClientData('outer') })))
+  const second = upgradeGuard('/live', (_req, ctx) => (order.push('second'), ctx.handshake?.getClientData('user') === 'ada' ? admit({ role: 'ops' }) : forbidden()))
+  const refuses = upgradeGuard('/live', () => (order.push('third'), forbidden('no')))
+  const admitted = streamGuardOf([first, second])
+  if (admitted === undefined) return assert.unreachable('a guard')
+  const hs = handshake()
+  hs.setClientData('outer', 1)
+  assert.is(await admitted(httpRequest('GET', '/live'), STREAM, { ...inertHttpContext, handshake: hs }), STREAM)
+  assert.equal(order, ['first', 'second'])
+  assert.equal(Object.fromEntries(hs.data), { outer: 1, user: 'ada', seen: 1, role: 'ops' })
+  order.length = 0
+  const refused = streamGuardOf([first, refuses, second])
+  if (refused === undefined) return assert.unreachable('a guard')
+  const kept = handshake()
+  assert.is((await refused(httpRequest('GET', '/live'), STREAM, { ...inertHttpContext, handshake: kept })).status, 403)
+  assert.equal(order, ['first', 'third'])
+  assert.is(kept.data.size, 0, 'the first guard’s admission is dropped with the refusal')
+})
+
+test('guardEventStreams :: a check that throws refuses with 500 and is reported', async () => {
+  const errors: unknown[] = []
+  const guard = streamGuardOf([upgradeGuard('/live', () => Promise.reject(new Error('down')))], (error) => void errors.push(error))
+  if (guard === undefined) return assert.unreachable('a guard')
+  assert.is((await guard(httpRequest('GET', '/live'), STREAM, inertHttpContext)).status, 500)
+  assert.is((errors[0] as Error).message, 'down')
 })
 
 test.run()

@@ -25,7 +25,7 @@ test('GET /openapi.json :: the HTTP routes of the chat, a document @readme/opena
     const paths = body['paths'] as Record<string, Record<string, { responses: Record<string, unknown> }>>
     assert.equal(Object.keys(paths), ['/api/rooms', '/api/rooms/{room}/messages', '/events', '/openapi.json', '/asyncapi.json', '/{path}'])
     assert.equal(Object.keys(paths['/events'] ?? {}), ['get', 'post'])
-    assert.equal(Object.keys(paths['/api/rooms/{room}/messages']?.['post']?.responses ?? {}), ['201', '400', '403', '404', '415'])
+    assert.equal(Object.keys(paths['/api/rooms/{room}/messages']?.['post']?.responses ?? {}), ['201', '400', '403', '404', '415', '422'])
     // Asked again: the same document (made once).
     assert.equal((await fetchJson(`${chatUrl(chat)}/openapi.json`)).body, body)
   } finally {

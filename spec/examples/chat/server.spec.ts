@@ -54,4 +54,32 @@ test(`npm start on ${runtime} :: serves the chat on HOST/PORT with CHAT_ORIGINS,
   }
 })
 
+// A process manager stops `npm start` by signalling npm's pid: npm passes the signal to its
+// script's shell, which must be the server itself (`exec`), or the server outlives npm.
+if (runtime === 'node') {
+  test('npm start :: a SIGTERM to npm reaches the server, which drains and exits with npm', async () => {
+    const npm = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    try {
+      await waitForOutput(npm, /chat demo: open http:\/\/127\.0\.0\.1:(\d+)\//, 60_000)
+      const drained = waitForOutput(npm, /chat demo: drained: \d+ connections closed/)
+      npm.kill('SIGTERM')
+      await drained
+      await exitCodeOf(npm)
+      // Nothing of the group is left (the shell, tsx and the server all gone).
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      assert.throws(() => process.kill(-(npm.pid as number), 0), 'a process of npm start is still running')
+    } finally {
+      try {
+        process.kill(-(npm.pid as number), 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+  })
+}
+
 test.run()

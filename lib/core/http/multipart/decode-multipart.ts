@@ -123,7 +123,10 @@ const dataStep = (state: MultipartState, chunk: Uint8Array): Either<MultipartErr
   const size = state.size + end
   const head = state.part as PartHead
   if (end === 0 || size > (head.filename === undefined ? state.limits.maxFieldBytes : state.limits.maxFileBytes)) return undefined
-  const next: MultipartState = { ...state, carry: end < len ? chunk.slice(end, len) : EMPTY, size }
+  const { phase, delimiter, limits, headerBytes, parts, fields, files, part } = state
+  // Built as the general step builds it, so every state has one shape.
+  const carry = end < len ? chunk.slice(end, len) : EMPTY
+  const next: MultipartState = { phase, delimiter, limits, carry, headerBytes, parts, fields, files, part, size }
   return right({ _tag: 'Parsed', value: { _tag: 'PartData', data: end < len ? chunk.subarray(0, end) : chunk }, rest: chunk.subarray(len), state: next })
 }
 

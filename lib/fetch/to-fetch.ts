@@ -13,6 +13,7 @@
  */
 import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
 import type { HeaderLookup } from '../core/http/request-header.js'
+import type { StaticFiles } from '../core/http/static/static-files.js'
 import type { HttpRequest } from '../core/http/types.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import { errorResponse } from '../core/http/response.js'
@@ -33,6 +34,12 @@ export interface FetchOptions extends Omit<ServerOptions, 'host' | 'port' | 'tls
    * table's 404, or 405 with `Allow`, as from `runServer` (the HTTP middleware runs for those).
    */
   readonly fallback?: (request: Request) => Response | Promise<Response>
+  /**
+   * How `serveStatic` reads files: the host brings no file system of its own, so without this
+   * option every `serveStatic` request is answered 500 `static_files_unavailable`. Under
+   * `Bun.serve` and `Deno.serve`, `nodeFiles` (from `twinport`, `twinport/bun` or `twinport/deno`).
+   */
+  readonly files?: StaticFiles
 }
 
 /**
@@ -106,9 +113,10 @@ class Exchange implements ExchangeOwner {
  * const res = await app(new Request('http://localhost/hello')) // 200 {"hello":"world"}
  */
 export const toFetch = (options: FetchOptions = {}): FetchHandler => {
-  const { fallback, ...serverOptions } = options
+  const { fallback, files, ...serverOptions } = options
   if (fallback !== undefined && typeof fallback !== 'function') throw new Error('toFetch: invalid options\n  fallback: expected a function')
-  const engine = createEngine(serverOptions, fetchPlatform)
+  if (files !== undefined && (typeof files?.stat !== 'function' || typeof files?.read !== 'function')) throw new Error('toFetch: invalid options\n  files: expected { stat, read } (nodeFiles)')
+  const engine = createEngine(serverOptions, files === undefined ? fetchPlatform : { ...fetchPlatform, files })
   const { embedded } = engine
   const now = fetchPlatform.timers.now
   // Application middleware may copy the request with a spread: its headers must then be an own property.

@@ -188,22 +188,23 @@ test('toFetch :: fallback answers what the table does not; a WebSocket upgrade g
   assert.is((await app(new Request(`${URL}/hello`))).status, 503)
 })
 
-test('toFetch :: an upgradeGuard decides an event stream to its path (401/403, no stream), as on a server', async () => {
+test('toFetch :: an upgradeGuard decides an event stream to its path (401/403, no stream), then 501: no stream is held here', async () => {
   const guard = upgradeGuard('/ops', (req) => {
     const token = parseQuery(req.rawQuery)['token']
     return token === undefined ? unauthorized() : token === 'secret' ? admit({ role: 'ops' }) : forbidden()
   })
   const app = toFetch({ routes: [guard, sseRoute('/ops'), sseRoute('/open')] })
   try {
-    for (const [query, status] of [['', 401], ['?token=nope', 403], ['?token=secret', 200]] as const) {
+    for (const [query, status] of [['', 401], ['?token=nope', 403], ['?token=secret', 501]] as const) {
       const res = await app(new Request(`${URL}/ops${query}`, { headers: { accept: 'text/event-stream' } }))
       assert.is(res.status, status, query)
-      assert.is(res.headers.get('content-type')?.startsWith('text/event-stream'), status === 200)
+      assert.not.ok(res.headers.get('content-type')?.startsWith('text/event-stream'), 'never a stream head')
       await res.body?.cancel()
     }
     const open = await app(new Request(`${URL}/open`, { headers: { accept: 'text/event-stream' } }))
-    assert.is(open.status, 200, 'another path is not guarded')
-    await open.body?.cancel()
+    assert.is(open.status, 501, 'another path is not guarded, and not held either')
+    const answer = (await open.json()) as { error: string }
+    assert.match(answer.error, 'served by runServer')
   } finally {
     await app.close()
   }

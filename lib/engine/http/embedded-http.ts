@@ -17,7 +17,7 @@ import type { HttpRequest, Response } from '../../core/http/types.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
 import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
-import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
+import { createRouteMemo, matchRoute, matchStatic } from '../../core/route/match-route.js'
 import { type EventPostBody, isEventPost } from '../../core/sse/event-post.js'
 import type { TraceContext } from '../../core/trace/trace-context.js'
 import { errorResponse } from '../../core/http/response.js'
@@ -158,6 +158,8 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
   const whole: EmbeddedBodyPlan = { stream: false, maxBody: deps.maxBody }
   return {
     claims: (method, path) => {
+      // A static route as the path came (the common request): one lookup, nothing made.
+      if (matchStatic(compiled, method, path, memo) !== undefined) return true
       const match = matchRoute(compiled, method, path, memo)
       return match._tag === 'RouteFound' || match._tag === 'MalformedParam' || (match._tag === 'MethodNotAllowed' && method === 'OPTIONS')
     },

@@ -1,34 +1,44 @@
 /*
  * twinport's native transport for Node (issue 32): TCP listen/accept/read/writev/half-close/
- * destroy on non-blocking sockets, watched with libuv's uv_poll on the loop Node already runs
- * (napi_get_uv_event_loop). The TypeScript side (lib/native/) turns it into the engine's
- * Platform; everything above the socket (HTTP, WebSocket, rooms, time-outs) stays there.
+ * destroy on non-blocking sockets. Each listener owns an epoll set holding its listening socket
+ * and its connections; the set's descriptor is watched by one uv_poll on the loop Node already
+ * runs (napi_get_uv_event_loop). One wake-up of that poll handles every ready socket (accepts,
+ * one read per readable connection, flushes of queued writes) and records what happened in a
+ * table JS holds; then one call into JS hands the table over: one JS entry per wake-up, not per
+ * socket. The TypeScript side (lib/native/) turns it into the engine's Platform; everything
+ * above the socket (HTTP, WebSocket, rooms, time-outs) stays there.
  *
  * Contract with lib/native/native-binding.ts:
  *  - listen(host, port, backlog, events, reusePort?) -> { server, port }; throws an Error with
  *    `code` (EADDRINUSE, ...) when the socket cannot listen. `reusePort` true sets SO_REUSEPORT
  *    before bind, so several processes (each its own listener) share the port and the kernel
- *    spreads new connections over their accept queues. `events` holds five functions:
- *    open(slot), data(slot, arrayBuffer, offset, length), end(slot), drain(slot), close(slot),
- *    and optionally acceptFailed(code): accept failed for want of descriptors or memory
- *    (EMFILE, ENFILE, ENOBUFS, ENOMEM). The listener then stops watching its socket for
- *    ACCEPT_BACKOFF_MS (the pending connection keeps the socket readable: polling it would
- *    spin) and calls acceptFailed once per back-off.
+ *    spreads new connections over their accept queues. `events` holds
+ *    batch(records, slab, count): `records` a Uint32Array of RECORD_FIELDS numbers per record,
+ *    `count` records, in the order they happened: [kind, slot, offset, length], kind one of
+ *    OPEN 0, DATA 1 (`length` bytes read into `slab` at `offset`; that range is never written
+ *    again), END 2 (the peer ended its side), DRAIN 3 (the queued bytes were all sent), CLOSE 4
+ *    (gone: reset, or both sides ended); and optionally acceptFailed(code): accept failed for
+ *    want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM). The listener then stops
+ *    watching its socket for ACCEPT_BACKOFF_MS (the pending connection keeps the socket
+ *    readable: polling it would spin) and calls acceptFailed once per back-off.
  *  - write(slot, ...chunks) -> bytes still queued here (>= 0), or -errno when the socket
- *    failed (the caller destroys it). At most 16 chunks, each a Uint8Array.
+ *    failed (the caller destroys it). At most 16 chunks, each a Uint8Array. The bytes go to the
+ *    kernel at once (writev), in the same turn: no wait for the poll.
  *  - end(slot) -> 1 when the connection is now closed (both sides done), else 0.
  *  - destroy(slot), pause(slot), resume(slot), close(server).
  *  - remoteAddress(slot) -> the peer's address as text (getpeername, read when asked: nothing
  *    is kept per connection for it), or undefined.
  *  - connSize: the bytes of one connection's native record.
- * Callbacks into JS come only from poll callbacks (never from inside a call JS made), so the
+ * Calls into JS come only from the poll callback (never from inside a call JS made), so the
  * engine is never re-entered; a close JS caused (destroy, end) is JS's to report.
  *
  * Memory safety: reads go into the free tail of a 64 KiB slab (an ArrayBuffer owned by V8,
  * held by a reference): never past its end, and never into bytes handed out before (a slab
- * is used front to back, then replaced), so the views the engine keeps stay valid. Writes
- * copy only what the kernel did not take into a queue of malloc'd chunks of exact size.
- * Linux (and other POSIX systems with accept4); elsewhere lib/native falls back to node:net.
+ * is used front to back, then replaced; the records naming the old one are handed over
+ * first), so the views the engine keeps stay valid. The record table and the slab are checked
+ * after every call into JS: one JS detached is replaced, never written. Writes copy only what
+ * the kernel did not take into a queue of malloc'd chunks of exact size.
+ * Linux (epoll, accept4); elsewhere lib/native falls back to node:net.
  */
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
@@ -44,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -57,9 +68,15 @@
 #define SLAB_MIN_FREE (16 * 1024)
 #define MAX_CHUNKS 16
 #define ACCEPTS_PER_CALLBACK 128
-#define READS_PER_CALLBACK 4
+/* Ready sockets taken from the epoll set per wake-up (the rest wait for the next one). */
+#define EVENTS_PER_WAKE 256
+/* Records handed to JS per call: [kind, slot, offset, length]. */
+#define RECORD_FIELDS 4
+#define RECORDS_PER_CALL 512
 /* How long the listener stops watching its socket after accept ran out of descriptors. */
 #define ACCEPT_BACKOFF_MS 100
+/* The epoll data of the listening socket (connections carry their slot, below 2^32). */
+#define LISTENER_TAG UINT64_MAX
 
 /* Unsent bytes of one connection, oldest first; each chunk exactly as large as its bytes. */
 typedef struct chunk {
@@ -75,41 +92,46 @@ enum {
   PEER_ENDED = 2,  /* read() answered 0 */
   END_ASKED = 4,   /* JS ended our side; shutdown once the queue is empty */
   WRITE_SHUT = 8,  /* shutdown(SHUT_WR) done */
-  CLOSED = 16,     /* fd closed, handle closing; no more callbacks */
+  CLOSED = 16,     /* fd closed; the record is freed */
 };
 
-enum { CB_OPEN, CB_DATA, CB_END, CB_DRAIN, CB_CLOSE, CB_ACCEPT_FAILED, CB_COUNT };
-/* The callbacks listen requires; the others may be absent (their reference stays NULL). */
-#define CB_REQUIRED 5
+/* What a record tells JS. */
+enum { REC_OPEN, REC_DATA, REC_END, REC_DRAIN, REC_CLOSE };
+enum { CB_BATCH, CB_ACCEPT_FAILED, CB_COUNT };
 
 struct server;
 
-/* One connection: the poll handle first (its memory must outlive uv_close), then a few words. */
+/* One connection: a few words (the epoll set is the listener's, so no handle of its own). */
 typedef struct conn {
-  uv_poll_t poll;
   struct server *server;
   chunk_t *head;
   chunk_t *tail;
   size_t queued;
   int fd;
   uint32_t slot;
-  int events;
+  uint32_t events; /* what the epoll set watches for it; 0: not in the set */
   int flags;
 } conn_t;
 
 typedef struct server {
   napi_env env;
-  uv_poll_t poll;
-  uv_timer_t backoff; /* restarts the poll after an accept failed for want of descriptors */
+  uv_poll_t poll;     /* watches epfd: readable when a socket of the set is ready */
+  uv_timer_t backoff; /* re-adds the listening socket after accept failed for want of descriptors */
+  int epfd;
   int fd;
   int listening;
-  uint32_t users; /* the poll and timer handles and the open connections; freed at zero */
+  int poll_closing;
+  uint32_t conn_count;
+  uint32_t users; /* the poll and timer handles, and a running poll callback; freed at zero */
   napi_ref callbacks[CB_COUNT];
   napi_ref receiver;
   napi_async_context async;
   napi_ref slab_ref;
   unsigned char *slab;
   size_t slab_used;
+  napi_ref records_ref; /* the Uint32Array JS reads the records from */
+  uint32_t *records;
+  uint32_t record_count;
 } server_t;
 
 /* The connections of this Node environment by slot: what JS names a connection with. */
@@ -132,12 +154,9 @@ static int take_slot(state_t *st, conn_t *c) {
     uint32_t grown = st->capacity == 0 ? 1024 : st->capacity * 2;
     conn_t **conns = realloc(st->conns, grown * sizeof(conn_t *));
     if (conns == NULL) return -1;
-    uint32_t *free_slots = realloc(st->free_slots, grown * sizeof(uint32_t));
-    if (free_slots == NULL) {
-      st->conns = conns;
-      return -1;
-    }
     st->conns = conns;
+    uint32_t *free_slots = realloc(st->free_slots, grown * sizeof(uint32_t));
+    if (free_slots == NULL) return -1;
     st->free_slots = free_slots;
     for (uint32_t i = grown; i > st->capacity; i--) st->free_slots[st->free_count++] = i - 1;
     for (uint32_t i = st->capacity; i < grown; i++) st->conns[i] = NULL;
@@ -161,15 +180,31 @@ static void server_release(server_t *s) {
     if (s->callbacks[i] != NULL) napi_delete_reference(s->env, s->callbacks[i]);
   napi_delete_reference(s->env, s->receiver);
   if (s->slab_ref != NULL) napi_delete_reference(s->env, s->slab_ref);
+  if (s->records_ref != NULL) napi_delete_reference(s->env, s->records_ref);
   napi_async_destroy(s->env, s->async);
   free(s);
 }
 
+static void on_poll_closed(uv_handle_t *handle) {
+  server_t *s = handle->data;
+  close(s->epfd);
+  s->epfd = -1;
+  server_release(s);
+}
+
+/* The listener is closed and its last connection gone: stop watching the set (which lets the
+ * loop end, as node:net's closed server and sockets do). */
+static void close_poll_if_idle(server_t *s) {
+  if (s->listening || s->conn_count > 0 || s->poll_closing) return;
+  s->poll_closing = 1;
+  uv_close((uv_handle_t *)&s->poll, on_poll_closed);
+}
+
 /* ---------------------------------------------------------------- calling JS */
 
-/* Calls callback `which` with `argc` arguments (the first is the slot) inside a callback scope,
- * so promise jobs and nextTicks run after it as they do after node:net's events. An exception
- * goes to 'uncaughtException', as one thrown in an event listener does. */
+/* Calls callback `which` inside a callback scope, so promise jobs and nextTicks run after it
+ * as they do after node:net's events. An exception goes to 'uncaughtException', as one thrown
+ * in an event listener does. */
 static void call_js(server_t *s, int which, size_t argc, napi_value *argv) {
   napi_env env = s->env;
   napi_value fn, recv, result;
@@ -183,13 +218,72 @@ static void call_js(server_t *s, int which, size_t argc, napi_value *argv) {
   }
 }
 
-static void notify(server_t *s, int which, uint32_t slot) {
-  napi_handle_scope scope;
-  napi_open_handle_scope(s->env, &scope);
-  napi_value arg;
-  napi_create_uint32(s->env, slot, &arg);
-  call_js(s, which, 1, &arg);
-  napi_close_handle_scope(s->env, scope);
+/* Makes sure `records` points at a live table JS can read: a new one when there is none or JS
+ * detached it (a detached typed array answers length 0). 0, or -1 out of memory. */
+static int ensure_records(server_t *s) {
+  if (s->records_ref != NULL) {
+    napi_value array;
+    napi_typedarray_type type;
+    size_t length = 0;
+    void *data = NULL;
+    if (napi_get_reference_value(s->env, s->records_ref, &array) == napi_ok &&
+        napi_get_typedarray_info(s->env, array, &type, &length, &data, NULL, NULL) == napi_ok &&
+        length == RECORDS_PER_CALL * RECORD_FIELDS && data != NULL) {
+      s->records = data;
+      return 0;
+    }
+    napi_delete_reference(s->env, s->records_ref);
+    s->records_ref = NULL;
+    s->records = NULL;
+  }
+  napi_value buffer, array;
+  void *data = NULL;
+  if (napi_create_arraybuffer(s->env, RECORDS_PER_CALL * RECORD_FIELDS * sizeof(uint32_t), &data, &buffer) != napi_ok ||
+      napi_create_typedarray(s->env, napi_uint32_array, RECORDS_PER_CALL * RECORD_FIELDS, buffer, 0, &array) != napi_ok ||
+      napi_create_reference(s->env, array, 1, &s->records_ref) != napi_ok)
+    return -1;
+  s->records = data;
+  return 0;
+}
+
+/* A slab JS detached is dropped (the next read takes a new one), never written. */
+static void check_slab(server_t *s) {
+  if (s->slab_ref == NULL) return;
+  napi_value ab;
+  bool detached = true;
+  if (napi_get_reference_value(s->env, s->slab_ref, &ab) != napi_ok || napi_is_detached_arraybuffer(s->env, ab, &detached) != napi_ok || detached) {
+    napi_delete_reference(s->env, s->slab_ref);
+    s->slab_ref = NULL;
+    s->slab = NULL;
+    s->slab_used = 0;
+  }
+}
+
+/* Hands the records so far to JS in one call, then checks what JS may have detached. */
+static void flush_records(server_t *s) {
+  if (s->record_count == 0) return;
+  napi_env env = s->env;
+  napi_value argv[3];
+  napi_get_reference_value(env, s->records_ref, &argv[0]);
+  if (s->slab_ref != NULL) napi_get_reference_value(env, s->slab_ref, &argv[1]);
+  else napi_get_undefined(env, &argv[1]);
+  napi_create_uint32(env, s->record_count, &argv[2]);
+  s->record_count = 0;
+  s->records = NULL; /* JS may detach the table: not written again before it is checked */
+  call_js(s, CB_BATCH, 3, argv);
+  check_slab(s);
+}
+
+/* Appends a record. The poll callback makes room before each socket it handles (ready_for_event),
+ * so nothing here calls JS: a connection in hand is never freed under the caller. */
+static void record(server_t *s, uint32_t kind, uint32_t slot, uint32_t offset, uint32_t length) {
+  if (s->records == NULL || s->record_count == RECORDS_PER_CALL) return; /* out of memory only */
+  uint32_t *r = s->records + (size_t)s->record_count * RECORD_FIELDS;
+  r[0] = kind;
+  r[1] = slot;
+  r[2] = offset;
+  r[3] = length;
+  s->record_count++;
 }
 
 /* ---------------------------------------------------------------- connections */
@@ -205,38 +299,44 @@ static void free_queue(conn_t *c) {
   c->queued = 0;
 }
 
-static void on_conn_closed(uv_handle_t *handle) {
-  conn_t *c = handle->data;
+/* Watches what the connection waits for now: reads unless paused or at EOF, writability while
+ * bytes are queued. With neither it leaves the set (epoll reports hang-ups and errors whatever
+ * it is asked, and a paused connection must not spin on one). 0, or -errno. */
+static int watch(conn_t *c) {
+  uint32_t events = 0;
+  if ((c->flags & (PAUSED | PEER_ENDED)) == 0) events |= EPOLLIN;
+  if (c->head != NULL) events |= EPOLLOUT;
+  if (events == c->events) return 0;
+  struct epoll_event ev = {.events = events, .data = {.u64 = c->slot}};
+  int op = events == 0 ? EPOLL_CTL_DEL : c->events == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+  if (epoll_ctl(c->server->epfd, op, c->fd, &ev) != 0) return -errno;
+  c->events = events;
+  return 0;
+}
+
+/* Closes the fd (which takes it out of the epoll set) and frees the record and its slot now. An
+ * event of this wake-up still naming the slot finds it empty, or a connection accepted since
+ * that only sees a readiness it re-checks (EAGAIN). */
+static void conn_close(conn_t *c) {
+  if (c->flags & CLOSED) return;
   server_t *s = c->server;
   state_t *st = state_of(s->env);
+  c->flags |= CLOSED;
+  free_queue(c);
+  close(c->fd);
   st->conns[c->slot] = NULL;
   st->free_slots[st->free_count++] = c->slot;
   free(c);
-  server_release(s);
+  s->conn_count--;
+  close_poll_if_idle(s);
 }
 
-static void conn_cb(uv_poll_t *handle, int status, int events);
-
-/* Watches what the connection waits for now: reads unless paused or at EOF, writability while
- * bytes are queued. */
-static void watch(conn_t *c) {
-  int events = 0;
-  if ((c->flags & (PAUSED | PEER_ENDED)) == 0) events |= UV_READABLE;
-  if (c->head != NULL) events |= UV_WRITABLE;
-  if (events == c->events) return;
-  c->events = events;
-  if (events == 0) uv_poll_stop(&c->poll);
-  else uv_poll_start(&c->poll, events, conn_cb);
-}
-
-/* Closes the fd and the handle now; the record is freed by libuv's close callback. */
-static void conn_close(conn_t *c) {
-  if (c->flags & CLOSED) return;
-  c->flags |= CLOSED;
-  free_queue(c);
-  uv_close((uv_handle_t *)&c->poll, on_conn_closed);
-  close(c->fd);
-  c->fd = -1;
+/* Closes and records it (a close the poll callback found: JS's to hear). */
+static void conn_gone(conn_t *c) {
+  server_t *s = c->server;
+  uint32_t slot = c->slot;
+  conn_close(c);
+  record(s, REC_CLOSE, slot, 0, 0);
 }
 
 /* Writes the queue while the kernel takes it: 0, or -errno on failure. */
@@ -287,157 +387,168 @@ static int finish_if_done(conn_t *c) {
   return 0;
 }
 
-/* Makes sure the slab has room for a read; a new slab when the free tail is short. */
+/* Makes sure the slab has room for a read; a new slab when the free tail is short (the records
+ * naming the old one are handed over first: a call passes one slab). Calls JS: only where no
+ * connection is in hand. 0, or -1 out of memory. */
 static int ensure_slab(server_t *s) {
   if (s->slab != NULL && SLAB_SIZE - s->slab_used >= SLAB_MIN_FREE) return 0;
+  if (s->slab != NULL) {
+    flush_records(s);
+    if (s->slab != NULL && SLAB_SIZE - s->slab_used >= SLAB_MIN_FREE) return 0;
+  }
   napi_value ab;
   void *data = NULL;
   if (napi_create_arraybuffer(s->env, SLAB_SIZE, &data, &ab) != napi_ok) return -1;
   if (s->slab_ref != NULL) napi_delete_reference(s->env, s->slab_ref);
-  napi_create_reference(s->env, ab, 1, &s->slab_ref);
+  s->slab_ref = NULL;
+  s->slab = NULL;
+  if (napi_create_reference(s->env, ab, 1, &s->slab_ref) != napi_ok) return -1;
   s->slab = data;
   s->slab_used = 0;
   return 0;
 }
 
-static void read_some(conn_t *c) {
+/* Records a socket's event may add at most: a drain or a close, then data, or an end and a close. */
+#define RECORDS_PER_EVENT 3
+
+/* Before one socket's event (or one accept): room for its records and a read, handing the
+ * table to JS first when it is short. Calls JS: only where no connection is in hand.
+ * 0, or -1 out of memory. */
+static int ready_for_event(server_t *s) {
+  if (s->record_count > RECORDS_PER_CALL - RECORDS_PER_EVENT) flush_records(s);
+  if (s->records == NULL && ensure_records(s) != 0) return -1;
+  return ensure_slab(s);
+}
+
+/* One read of a readable connection (epoll is level-triggered: what is left wakes the set
+ * again), recorded for JS; so a connection JS pauses while it handles a batch gets no more.
+ * The slab has SLAB_MIN_FREE bytes free at least (ready_for_event). */
+static void read_once(conn_t *c) {
   server_t *s = c->server;
-  for (int round = 0; round < READS_PER_CALLBACK; round++) {
-    napi_handle_scope scope;
-    napi_open_handle_scope(s->env, &scope);
-    if (ensure_slab(s) != 0) {
-      napi_close_handle_scope(s->env, scope);
-      return;
-    }
+  if (s->slab == NULL) return;
+  for (;;) {
     size_t room = SLAB_SIZE - s->slab_used;
     ssize_t n = read(c->fd, s->slab + s->slab_used, room);
     if (n > 0) {
-      size_t offset = s->slab_used;
+      record(s, REC_DATA, c->slot, (uint32_t)s->slab_used, (uint32_t)n);
       s->slab_used += (size_t)n;
-      napi_value argv[4];
-      napi_create_uint32(s->env, c->slot, &argv[0]);
-      napi_get_reference_value(s->env, s->slab_ref, &argv[1]);
-      napi_create_uint32(s->env, (uint32_t)offset, &argv[2]);
-      napi_create_uint32(s->env, (uint32_t)n, &argv[3]);
-      call_js(s, CB_DATA, 4, argv);
-      napi_close_handle_scope(s->env, scope);
-      if (c->flags & (CLOSED | PAUSED)) return;
-      if ((size_t)n < room) return; /* the kernel had no more */
-      continue;
+      return;
     }
-    napi_close_handle_scope(s->env, scope);
     if (n == 0) {
       c->flags |= PEER_ENDED;
-      watch(c);
       uint32_t slot = c->slot;
-      notify(s, CB_END, slot);
-      if (c->flags & CLOSED) return;
-      if (finish_if_done(c)) notify(s, CB_CLOSE, slot);
+      if (watch(c) != 0) return conn_gone(c);
+      record(s, REC_END, slot, 0, 0);
+      if (finish_if_done(c)) record(s, REC_CLOSE, slot, 0, 0);
       return;
     }
     if (errno == EINTR) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) return;
-    uint32_t slot = c->slot;
-    conn_close(c); /* ECONNRESET and the like: gone */
-    notify(s, CB_CLOSE, slot);
-    return;
+    return conn_gone(c); /* ECONNRESET and the like: gone */
   }
 }
 
-static void conn_cb(uv_poll_t *handle, int status, int events) {
-  conn_t *c = handle->data;
+/* What one epoll event of a connection asks. */
+static void conn_ready(conn_t *c, uint32_t events) {
   server_t *s = c->server;
-  if (c->flags & CLOSED) return;
-  if (status < 0) {
-    uint32_t slot = c->slot;
-    conn_close(c);
-    notify(s, CB_CLOSE, slot);
-    return;
-  }
-  if ((events & UV_WRITABLE) && c->head != NULL) {
-    int failed = flush_queue(c);
-    if (failed != 0) {
-      uint32_t slot = c->slot;
-      conn_close(c);
-      notify(s, CB_CLOSE, slot);
-      return;
-    }
-    watch(c);
+  if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && c->head != NULL) {
+    if (flush_queue(c) != 0) return conn_gone(c);
+    if (watch(c) != 0) return conn_gone(c);
     if (c->head == NULL) {
       uint32_t slot = c->slot;
       if (c->flags & END_ASKED) {
-        if (finish_if_done(c)) {
-          notify(s, CB_CLOSE, slot);
-          return;
-        }
+        if (finish_if_done(c)) return (void)record(s, REC_CLOSE, slot, 0, 0);
       } else {
-        notify(s, CB_DRAIN, slot);
-        if (c->flags & CLOSED) return;
+        record(s, REC_DRAIN, slot, 0, 0);
       }
     }
   }
-  if (events & (UV_READABLE | UV_DISCONNECT)) {
-    if ((c->flags & (PAUSED | PEER_ENDED)) == 0) read_some(c);
-  }
+  if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) && (c->flags & (PAUSED | PEER_ENDED)) == 0) read_once(c);
 }
 
 /* ---------------------------------------------------------------- the listener */
 
-static void listen_cb(uv_poll_t *handle, int status, int events);
-
 /* The back-off is over: watch the listening socket again. */
 static void backoff_cb(uv_timer_t *timer) {
   server_t *s = timer->data;
-  if (s->listening) uv_poll_start(&s->poll, UV_READABLE, listen_cb);
+  if (!s->listening) return;
+  struct epoll_event ev = {.events = EPOLLIN, .data = {.u64 = LISTENER_TAG}};
+  epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fd, &ev);
 }
 
 /* accept failed with `code` (out of descriptors or memory): the connection stays in the kernel's
  * queue and the socket readable, so stop watching it for a while instead of spinning, and tell
- * JS (the engine counts it and logs once per interval). */
+ * JS (the engine counts it and logs once per interval), after the records so far. */
 static void accept_back_off(server_t *s, int code) {
-  uv_poll_stop(&s->poll);
+  struct epoll_event ev = {0};
+  epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->fd, &ev);
   uv_timer_start(&s->backoff, backoff_cb, ACCEPT_BACKOFF_MS, 0);
   if (s->callbacks[CB_ACCEPT_FAILED] == NULL) return;
-  napi_handle_scope scope;
-  napi_open_handle_scope(s->env, &scope);
+  flush_records(s);
   napi_value arg;
   const char *name = code == EMFILE ? "EMFILE" : code == ENFILE ? "ENFILE" : code == ENOBUFS ? "ENOBUFS" : "ENOMEM";
   napi_create_string_utf8(s->env, name, NAPI_AUTO_LENGTH, &arg);
   call_js(s, CB_ACCEPT_FAILED, 1, &arg);
-  napi_close_handle_scope(s->env, scope);
 }
 
-static void listen_cb(uv_poll_t *handle, int status, int events) {
-  (void)events;
-  server_t *s = handle->data;
-  if (status < 0 || !s->listening) return;
+/* Accepts what the kernel queued (up to ACCEPTS_PER_CALLBACK), each into the epoll set and
+ * recorded as opened. */
+static void accept_some(server_t *s) {
   state_t *st = state_of(s->env);
   for (int i = 0; i < ACCEPTS_PER_CALLBACK && s->listening; i++) {
+    if (ready_for_event(s) != 0) return;
+    if (!s->listening) return; /* JS closed it while it had the records */
     int fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) accept_back_off(s, errno);
-      return; /* EAGAIN: the next callback tries again */
+      return; /* EAGAIN: the next wake-up tries again */
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     conn_t *c = calloc(1, sizeof(conn_t));
-    if (c == NULL || take_slot(st, c) != 0 || uv_poll_init_socket(st->loop, &c->poll, fd) != 0) {
-      if (c != NULL && c->slot < st->capacity && st->conns[c->slot] == c) {
-        st->conns[c->slot] = NULL;
-        st->free_slots[st->free_count++] = c->slot;
-      }
+    if (c == NULL || take_slot(st, c) != 0) {
       free(c);
       close(fd);
       continue;
     }
-    c->poll.data = c;
     c->server = s;
     c->fd = fd;
-    s->users++;
-    watch(c);
-    notify(s, CB_OPEN, c->slot);
+    s->conn_count++;
+    if (watch(c) != 0) {
+      conn_close(c);
+      continue;
+    }
+    record(s, REC_OPEN, c->slot, 0, 0);
   }
+}
+
+/* One wake-up: every ready socket of the set handled, then the records handed to JS at once. */
+static void server_cb(uv_poll_t *handle, int status, int events) {
+  (void)events;
+  server_t *s = handle->data;
+  if (status < 0 || s->poll_closing) return;
+  state_t *st = state_of(s->env);
+  struct epoll_event ready[EVENTS_PER_WAKE];
+  int count;
+  do count = epoll_wait(s->epfd, ready, EVENTS_PER_WAKE, 0);
+  while (count < 0 && errno == EINTR);
+  if (count <= 0) return;
+  s->users++; /* JS may close the server and its last connection while it has the records */
+  napi_handle_scope scope;
+  napi_open_handle_scope(s->env, &scope);
+  for (int i = 0; i < count; i++) {
+    if (ready_for_event(s) != 0) break;
+    if (ready[i].data.u64 == LISTENER_TAG) {
+      if (s->listening) accept_some(s);
+      continue;
+    }
+    conn_t *c = conn_at(st, (uint32_t)ready[i].data.u64);
+    if (c != NULL && c->server == s) conn_ready(c, ready[i].events);
+  }
+  flush_records(s);
+  napi_close_handle_scope(s->env, scope);
+  server_release(s);
 }
 
 /* ---------------------------------------------------------------- functions for JS */
@@ -485,14 +596,14 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "listen(host, port, backlog, events)");
     return NULL;
   }
-  const char *names[CB_COUNT] = {"open", "data", "end", "drain", "close", "acceptFailed"};
+  const char *names[CB_COUNT] = {"batch", "acceptFailed"};
   napi_value fns[CB_COUNT];
   int present[CB_COUNT] = {0};
   for (int i = 0; i < CB_COUNT; i++) {
     napi_valuetype type;
     present[i] = napi_get_named_property(env, argv[3], names[i], &fns[i]) == napi_ok && napi_typeof(env, fns[i], &type) == napi_ok && type == napi_function;
-    if (!present[i] && i < CB_REQUIRED) {
-      napi_throw_type_error(env, NULL, "listen: events needs open, data, end, drain and close functions");
+    if (!present[i] && i == CB_BATCH) {
+      napi_throw_type_error(env, NULL, "listen: events needs a batch function");
       return NULL;
     }
   }
@@ -543,15 +654,19 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
 
   state_t *st = state_of(env);
   server_t *s = calloc(1, sizeof(server_t));
-  if (s == NULL || uv_poll_init_socket(st->loop, &s->poll, fd) != 0) {
+  int epfd = epoll_create1(EPOLL_CLOEXEC);
+  struct epoll_event ev = {.events = EPOLLIN, .data = {.u64 = LISTENER_TAG}};
+  if (s == NULL || epfd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0 || uv_poll_init(st->loop, &s->poll, epfd) != 0) {
     free(s);
+    if (epfd >= 0) close(epfd);
     close(fd);
-    napi_throw_error(env, "ENOMEM", "listen: out of memory");
+    napi_throw_error(env, "ENOMEM", "listen: out of memory or descriptors");
     return NULL;
   }
   uv_timer_init(st->loop, &s->backoff);
-  uv_unref((uv_handle_t *)&s->backoff); /* the listening poll keeps the loop alive, not the back-off */
+  uv_unref((uv_handle_t *)&s->backoff); /* the set's poll keeps the loop alive, not the back-off */
   s->env = env;
+  s->epfd = epfd;
   s->fd = fd;
   s->listening = 1;
   s->users = 2; /* the poll and the timer, each released when closed */
@@ -563,7 +678,7 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   napi_value name;
   napi_create_string_utf8(env, "twinport.native", NAPI_AUTO_LENGTH, &name);
   napi_async_init(env, argv[3], name, &s->async);
-  uv_poll_start(&s->poll, UV_READABLE, listen_cb);
+  uv_poll_start(&s->poll, UV_READABLE, server_cb);
 
   napi_value result, handle, port_value;
   napi_create_object(env, &result);
@@ -572,10 +687,6 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   napi_set_named_property(env, result, "server", handle);
   napi_set_named_property(env, result, "port", port_value);
   return result;
-}
-
-static void on_listener_closed(uv_handle_t *handle) {
-  server_release(handle->data);
 }
 
 static void on_backoff_closed(uv_handle_t *handle) {
@@ -594,9 +705,10 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   server_t *s = data;
   if (s->listening) {
     s->listening = 0;
-    uv_close((uv_handle_t *)&s->poll, on_listener_closed);
+    close(s->fd); /* out of the epoll set with it */
+    s->fd = -1;
     uv_close((uv_handle_t *)&s->backoff, on_backoff_closed);
-    close(s->fd);
+    close_poll_if_idle(s); /* open connections keep the set watched until they close */
   }
   return undefined_value(env);
 }
@@ -666,8 +778,8 @@ static napi_value js_write(napi_env env, napi_callback_info info) {
   else c->head = chunk;
   c->tail = chunk;
   c->queued += rest;
-  watch(c);
-  return int_value(env, (int64_t)c->queued);
+  int failed = watch(c);
+  return int_value(env, failed != 0 ? failed : (int64_t)c->queued);
 }
 
 static napi_value js_end(napi_env env, napi_callback_info info) {

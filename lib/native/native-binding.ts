@@ -6,7 +6,9 @@
  *
  * The binary is looked up in `native/build/` of the package (from `lib/native/` and from
  * `dist/lib/native/`), or at `TWINPORT_NATIVE_BINARY` (the AddressSanitizer build of the
- * safety spec; a relative path is from the working directory). Part of lib/native: imports `node:*` and fp-ts only.
+ * safety spec; a relative path is from the working directory). The addon reports a wake-up's
+ * events in one `batch` call (a table of records, `NativeRecord`). Part of lib/native: imports
+ * `node:*` and fp-ts only.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { existsSync } from 'node:fs'
@@ -14,17 +16,36 @@ import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** What the native side calls, each with the connection's slot. */
-export interface NativeEvents {
-  open(slot: number): void
-  /** `length` bytes were read into `slab` at `offset`; that range is never written again. */
-  data(slot: number, slab: ArrayBuffer, offset: number, length: number): void
+/**
+ * What a record of a batch tells: its first number. A record is `RECORD_FIELDS` numbers,
+ * `[kind, slot, offset, length]`; offset and length are a `DATA` record's bytes in the slab.
+ */
+export const NativeRecord = {
+  /** A connection was accepted. */
+  OPEN: 0,
+  /** `length` bytes were read into the slab at `offset`; that range is never written again. */
+  DATA: 1,
   /** The peer ended its side (read answered 0). */
-  end(slot: number): void
+  END: 2,
   /** The bytes queued natively were all sent. */
-  drain(slot: number): void
-  /** The connection is gone (reset, or both sides ended in a poll callback). */
-  close(slot: number): void
+  DRAIN: 3,
+  /** The connection is gone (reset, or both sides ended while the addon handled its sockets). */
+  CLOSE: 4,
+} as const
+
+/** Numbers per record of a batch: kind, slot, offset, length. */
+export const RECORD_FIELDS = 4
+
+/** What the native side calls. */
+export interface NativeEvents {
+  /**
+   * Everything one wake-up of the listener's epoll set found, in order: `count` records of
+   * `RECORD_FIELDS` numbers in `records` (see `NativeRecord`), the `DATA` ones naming bytes in
+   * `slab` (undefined when no read has happened yet). Called once per wake-up (more often only
+   * when a slab fills or the table does), never from inside a call into the addon. `records` is
+   * rewritten by the next call: read it now.
+   */
+  batch(records: Uint32Array, slab: ArrayBuffer | undefined, count: number): void
   /**
    * accept failed for want of descriptors or memory (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`):
    * the listener stops watching its socket for a while (100 ms) instead of spinning on the

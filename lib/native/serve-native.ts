@@ -8,8 +8,10 @@
  * With `reusePort` the listening socket gets `SO_REUSEPORT`, so several processes serve one
  * port, each accepting its own connections (the kernel spreads them).
  *
- * Reads arrive as views of the addon's slab (a 64 KiB ArrayBuffer filled front to back and
- * then replaced), so a view the engine keeps is never overwritten. When accept runs out of
+ * The addon reports each wake-up of its epoll set in one `batch` call: a table of records (opened,
+ * data, end, drain, close) for every socket it found ready, handled here in order. Reads arrive
+ * as views of the addon's slab (a 64 KiB ArrayBuffer filled front to back and then replaced),
+ * so a view the engine keeps is never overwritten. When accept runs out of
  * descriptors the addon backs off (stops watching the listening socket for 100 ms) and says so
  * once per back-off: the engine's AcceptWall counts it and logs once per interval. Part of lib/native:
  * imports the engine, the shared runtime layer (lib/runtime/) and this folder.
@@ -20,11 +22,12 @@ import type { Platform } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import { nodePlatform } from '../runtime/node-platform.js'
-import type { NativeBinding } from './native-binding.js'
+import { type NativeBinding, NativeRecord, RECORD_FIELDS } from './native-binding.js'
 import { type NativeConn, nativeConnClosed, nativeConnDrained, nativeSocketIo, newNativeConn } from './native-socket-io.js'
 
 // The kernel's accept queue, as node:net asks for it.
 const BACKLOG = 511
+const { OPEN, DATA, END, DRAIN, CLOSE } = NativeRecord
 
 /** The engine's options and what only the native transport's listener reads. */
 export interface NativeServerOptions extends ServerOptions {
@@ -70,36 +73,62 @@ export const serveNative = async (options: NativeServerOptions, binding: NativeB
   const { logger } = engine
   const { host, port: askedPort } = engine.options
 
+  const open = (slot: number): void => {
+    const conn = newNativeConn(slot)
+    const client = engine.accept(conn)
+    if (client === undefined) return
+    // Closed while the engine accepted it: reported after this I/O, like any close this side causes.
+    if (platform.io.isClosed(conn)) later(client)
+    else clients[slot] = client
+  }
+  const drain = (slot: number): void => {
+    const client = clients[slot]
+    if (client === undefined) return
+    const conn = client.socket
+    nativeConnDrained(conn)
+    if (!platform.io.isEnded(conn)) client.receiver.writable?.()
+  }
+  const close = (slot: number): void => {
+    const client = clients[slot]
+    if (client === undefined) return
+    clients[slot] = undefined
+    nativeConnClosed(client.socket)
+    engine.closed(client)
+  }
+
   let listener
   try {
     listener = binding.listen(host, askedPort, BACKLOG, {
-      open(slot) {
-        const conn = newNativeConn(slot)
-        const client = engine.accept(conn)
-        if (client === undefined) return
-        // Closed while the engine accepted it: reported after this I/O, like any close this side causes.
-        if (platform.io.isClosed(conn)) later(client)
-        else clients[slot] = client
-      },
-      data(slot, slab, offset, length) {
-        clients[slot]?.receiver.receive(new Uint8Array(slab, offset, length))
-      },
-      end(slot) {
-        clients[slot]?.receiver.peerEnded()
-      },
-      drain(slot) {
-        const client = clients[slot]
-        if (client === undefined) return
-        const conn = client.socket
-        nativeConnDrained(conn)
-        if (!platform.io.isEnded(conn)) client.receiver.writable?.()
-      },
-      close(slot) {
-        const client = clients[slot]
-        if (client === undefined) return
-        clients[slot] = undefined
-        nativeConnClosed(client.socket)
-        engine.closed(client)
+      // One call per wake-up of the addon's epoll set: every socket it found ready, in order.
+      // A throw (a handler's bug) does not drop the records after it: the first is rethrown at
+      // the end, to 'uncaughtException' as one thrown in a node:net event listener goes.
+      batch(records, slab, count) {
+        let thrown: { error: unknown } | undefined
+        for (let at = 0, end = count * RECORD_FIELDS; at < end; at += RECORD_FIELDS) {
+          const slot = records[at + 1] as number
+          try {
+            switch (records[at]) {
+              case DATA:
+                if (slab !== undefined) clients[slot]?.receiver.receive(new Uint8Array(slab, records[at + 2], records[at + 3]))
+                break
+              case OPEN:
+                open(slot)
+                break
+              case END:
+                clients[slot]?.receiver.peerEnded()
+                break
+              case DRAIN:
+                drain(slot)
+                break
+              case CLOSE:
+                close(slot)
+                break
+            }
+          } catch (error) {
+            thrown ??= { error }
+          }
+        }
+        if (thrown !== undefined) throw thrown.error
       },
       acceptFailed(code) {
         // Counted by the engine's AcceptWall and logged once per interval, as node:net's are.

@@ -416,8 +416,8 @@ static int ensure_slab(server_t *s) {
  * 0, or -1 out of memory. */
 static int ready_for_event(server_t *s) {
   if (s->record_count > RECORDS_PER_CALL - RECORDS_PER_EVENT) flush_records(s);
-  if (s->records == NULL && ensure_records(s) != 0) return -1;
-  return ensure_slab(s);
+  if (ensure_slab(s) != 0) return -1; /* may hand the table over: the table is checked after */
+  return s->records == NULL ? ensure_records(s) : 0;
 }
 
 /* One read of a readable connection (epoll is level-triggered: what is left wakes the set
@@ -425,7 +425,7 @@ static int ready_for_event(server_t *s) {
  * The slab has SLAB_MIN_FREE bytes free at least (ready_for_event). */
 static void read_once(conn_t *c) {
   server_t *s = c->server;
-  if (s->slab == NULL) return;
+  if (s->slab == NULL || s->records == NULL) return; /* out of memory: nothing is read that could not be told */
   for (;;) {
     size_t room = SLAB_SIZE - s->slab_used;
     ssize_t n = read(c->fd, s->slab + s->slab_used, room);

@@ -19,6 +19,7 @@ import type { HttpRequest } from '../core/http/types.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import { errorResponse } from '../core/http/response.js'
 import { createEngine } from '../engine/create-engine.js'
+import { withPullOutlets } from '../engine/http/pull-outlet.js'
 import { bodyTooLarge } from '../core/http/http-error.js'
 import { hostBodyStream, type HostBody } from '../engine/http/host-body.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
@@ -118,7 +119,8 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
   const { fallback, files, ...serverOptions } = options
   if (fallback !== undefined && typeof fallback !== 'function') throw new Error('toFetch: invalid options\n  fallback: expected a function')
   if (files !== undefined && (typeof files?.stat !== 'function' || typeof files?.read !== 'function')) throw new Error('toFetch: invalid options\n  files: expected { stat, read } (nodeFiles)')
-  const engine = createEngine(serverOptions, files === undefined ? fetchPlatform : { ...fetchPlatform, files })
+  // Event streams are clients of the registry whose bytes the Response's stream pulls (pull-outlet.ts).
+  const engine = createEngine(serverOptions, withPullOutlets(files === undefined ? fetchPlatform : { ...fetchPlatform, files }))
   const { embedded } = engine
   const now = fetchPlatform.timers.now
   // Application middleware may copy the request with a spread: its headers must then be an own property.

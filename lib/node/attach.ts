@@ -22,6 +22,7 @@ import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpRequest } from '../core/http/types.js'
 import { createEngine } from '../engine/create-engine.js'
+import { withPullOutlets } from '../engine/http/pull-outlet.js'
 import { bodyTooLarge } from '../core/http/http-error.js'
 import { type HostBody, hostBodyStream } from '../engine/http/host-body.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
@@ -103,7 +104,8 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
   if (paths !== undefined && typeof paths !== 'function' && (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string' && p.startsWith('/')))) {
     throw new Error('attach: invalid options\n  paths: expected paths starting with / or a function')
   }
-  const engine = createEngine(serverOptions, nodePlatform)
+  // Event streams are clients of the registry whose bytes the ServerResponse pulls (pull-outlet.ts).
+  const engine = createEngine(serverOptions, withPullOutlets(nodePlatform))
   const { embedded } = engine
   const accept = acceptSockets(engine)
   const takes = (req: IncomingMessage): boolean => {

@@ -6,7 +6,9 @@
  * (a route's `maxBody` too; 413 past them) and error answers as `runServer`. A route declared
  * `{ body: 'stream' }` reads `request.body` as it arrives; a `stream(...)` answer becomes the
  * Response's `ReadableStream`, its source cancelled when the consumer cancels; `req.signal`
- * follows `request.signal` (and the stream's cancellation). No timer is started at creation.
+ * follows `request.signal` (and the stream's cancellation). An event stream (`sseRoute`) is a
+ * client of the registry whose events the Response's stream carries (`withPullOutlets`). No
+ * timer is started at creation.
  * WebSocket upgrades are not served here: one to a path no route answers gets 501 (`runServer`
  * serves them); a routed request is answered by its route, its `Upgrade` ignored (docs/decisions.md).
  *

@@ -9,8 +9,9 @@
  *   middleware, subprotocols, compression, sessions) and serves the client like one of its own;
  * - with `http: true`, the HTTP requests its route table answers (every other request goes on
  *   to the server's own listeners untouched), through the engine's dispatch: the same routes,
- *   middleware, CORS, limits and error answers as `runServer`. `handleRequest` is the same as
- *   an Express/Connect middleware, for wiring by hand.
+ *   middleware, CORS, limits and error answers as `runServer`; an event stream (`sseRoute`) is a
+ *   client of the registry whose events go out through the `ServerResponse` (`withPullOutlets`).
+ *   `handleRequest` is the same as an Express/Connect middleware, for wiring by hand.
  * `close()` closes twinport's clients and gives the server its listeners back; the server stays
  * open. Imports the core, the engine, the shared runtime layer and `node:*`, never another adapter.
  */

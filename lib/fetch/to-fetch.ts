@@ -7,12 +7,14 @@
  * `{ body: 'stream' }` reads `request.body` as it arrives; a `stream(...)` answer becomes the
  * Response's `ReadableStream`, its source cancelled when the consumer cancels; `req.signal`
  * follows `request.signal` (and the stream's cancellation). No timer is started at creation.
- * WebSocket upgrades are not served here (501): `runServer` serves them (docs/decisions.md).
+ * WebSocket upgrades are not served here: one to a path no route answers gets 501 (`runServer`
+ * serves them); a routed request is answered by its route, its `Upgrade` ignored (docs/decisions.md).
  *
  * Portable: no node:* imports, no Buffer, no process (it runs in Workers).
  */
 import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
 import type { HeaderLookup } from '../core/http/request-header.js'
+import type { StaticFiles } from '../core/http/static/static-files.js'
 import type { HttpRequest } from '../core/http/types.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import { errorResponse } from '../core/http/response.js'
@@ -33,6 +35,12 @@ export interface FetchOptions extends Omit<ServerOptions, 'host' | 'port' | 'tls
    * table's 404, or 405 with `Allow`, as from `runServer` (the HTTP middleware runs for those).
    */
   readonly fallback?: (request: Request) => Response | Promise<Response>
+  /**
+   * How `serveStatic` reads files: the host brings no file system of its own, so without this
+   * option every `serveStatic` request is answered 500 `static_files_unavailable`. Under
+   * `Bun.serve` and `Deno.serve`, `nodeFiles` (from `twinport`, `twinport/bun` or `twinport/deno`).
+   */
+  readonly files?: StaticFiles
 }
 
 /**
@@ -58,8 +66,9 @@ const declaredLength = (http: HeaderLookup): number | undefined => {
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined
 }
 
-// One `get` on the host's headers: nothing else of them is read for it.
-const isWebSocketUpgrade = (http: HeaderLookup): boolean => http.headerOf('upgrade')?.toLowerCase() === 'websocket'
+// One `get` on the host's headers, asked only of a request no route answers (RFC 9110 §7.8 lets
+// a server ignore `Upgrade`; a routed request is answered by its route whatever it asks).
+const isWebSocketUpgrade = (request: Request): boolean => request.headers.get('upgrade')?.toLowerCase() === 'websocket'
 
 // One exchange's signal, made only when a handler reads `req.signal`: it follows the host's
 // `request.signal`, and is aborted when the consumer cancels the streamed answer.
@@ -106,9 +115,10 @@ class Exchange implements ExchangeOwner {
  * const res = await app(new Request('http://localhost/hello')) // 200 {"hello":"world"}
  */
 export const toFetch = (options: FetchOptions = {}): FetchHandler => {
-  const { fallback, ...serverOptions } = options
+  const { fallback, files, ...serverOptions } = options
   if (fallback !== undefined && typeof fallback !== 'function') throw new Error('toFetch: invalid options\n  fallback: expected a function')
-  const engine = createEngine(serverOptions, fetchPlatform)
+  if (files !== undefined && (typeof files?.stat !== 'function' || typeof files?.read !== 'function')) throw new Error('toFetch: invalid options\n  files: expected { stat, read } (nodeFiles)')
+  const engine = createEngine(serverOptions, files === undefined ? fetchPlatform : { ...fetchPlatform, files })
   const { embedded } = engine
   const now = fetchPlatform.timers.now
   // Application middleware may copy the request with a spread: its headers must then be an own property.
@@ -121,10 +131,15 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
     const method = request.method
     const target = targetOf(request.url)
     if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpOf(request, target), embedded, now, () => undefined)
-    if (fallback !== undefined && !embedded.claims(method, target.path)) return fallback(request)
+    // What no route answers goes to the fallback; without one, a WebSocket upgrade among it is
+    // told 501 (the WebSocket path: toFetch cannot upgrade), the rest gets the table's 404/405.
+    // A routed request reads no header here (docs/decisions.md, "Upgrade is read only where no route answers").
+    if (!embedded.claims(method, target.path)) {
+      if (fallback !== undefined) return fallback(request)
+      if (isWebSocketUpgrade(request)) return webResponseOf(errorResponse(501, 'websocket_not_served'), httpOf(request, target), embedded, now, () => undefined)
+    }
     // The request's headers stay in the host's `Headers`: read by name when a step asks for one.
     const http = httpOf(request, target)
-    if (isWebSocketUpgrade(http)) return webResponseOf(errorResponse(501, 'websocket_not_served'), http, embedded, now, () => undefined)
     // A GET or HEAD has no body (the Fetch standard refuses one); not asking spares hosts whose
     // Request is lazy (@hono/node-server) from building the real one for nothing.
     if (method === 'GET' || method === 'HEAD') {

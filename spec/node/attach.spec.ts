@@ -22,6 +22,7 @@ import { httpRoute } from '../../lib/core/route/http-route.js'
 import type { HttpMiddleware } from '../../lib/core/route/http-middleware.js'
 import { onConnect } from '../../lib/core/route/on-connect.js'
 import { socketOn } from '../../lib/core/route/socket-on.js'
+import { sseRoute } from '../../lib/core/route/sse-route.js'
 import { attach, type AttachOptions } from '../../lib/node/attach.js'
 import { adminRoutes } from '../../lib/admin/admin-routes.js'
 import { parseQuery } from '../../lib/core/http/parse-query.js'
@@ -29,6 +30,7 @@ import { makeTestCa } from '../support/test-certificates.js'
 import { memoryLogger, openClient, rawExchange, statusOf } from '../support/server.js'
 
 const routes = [
+  sseRoute('/live'),
   httpRoute('GET', '/hello', () => ({ hello: 'world' })),
   httpRoute('POST', '/echo', (req) => text(new TextDecoder().decode(req.rawBody))),
   httpRoute('GET', '/boom', () => {
@@ -131,7 +133,7 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
   try {
     assert.equal(await get(`${base}/echo`, { method: 'POST', body: 'hi there' }).then((r) => [r.status, r.body]), [200, 'hi there'])
     const big = await get(`${base}/echo`, { method: 'POST', body: 'x'.repeat(65) })
-    assert.equal([big.status, big.body], [413, '{"error":"body_too_large"}'])
+    assert.equal([big.status, big.body], [413, '{"error":"body_too_large","message":"the body is larger than the 64 bytes this route takes"}'])
     const chunked = await get(`${base}/echo`, { method: 'POST', body: new Blob(['x'.repeat(40), 'y'.repeat(40)]).stream(), duplex: 'half' } as RequestInit)
     assert.is(chunked.status, 413, 'a chunked body past the limit')
     assert.equal(await get(`${base}/boom`).then((r) => [r.status, r.body, r.tag]), [500, '{"error":"Internal Server Error"}', 'yes'])
@@ -143,7 +145,7 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
     const head = await fetch(`${base}/ticks`, { method: 'HEAD' })
     assert.equal([head.status, await head.text()], [200, ''])
     assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(900) }).then((r) => [r.status, r.body]), [200, '{"size":900}'])
-    assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(1001) }).then((r) => [r.status, r.body]), [413, '{"error":"body_too_large"}'])
+    assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(1001) }).then((r) => [r.status, r.body]), [413, '{"error":"body_too_large","message":"the body is larger than the 1000 bytes this route takes"}'])
     assert.equal(await get(`${base}/items/a%20b?x=1`).then((r) => r.body), '{"id":"a b"}')
     const preflight = await fetch(`${base}/hello`, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } })
     assert.is(preflight.status, 204)
@@ -152,6 +154,10 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
     assert.is(cors.headers.get('access-control-allow-origin'), 'https://app.example')
     const allow = await fetch(`${base}/echo`, { method: 'OPTIONS' })
     assert.equal([allow.status, allow.headers.get('allow')], [405, 'POST'])
+    // No event stream is held by a host: said at once, never a head and then silence.
+    const live = await get(`${base}/live`, { headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) })
+    assert.equal([live.status, live.type], [501, 'application/json'])
+    assert.match(live.body, 'served by runServer')
   } finally {
     await twin.close()
     await closeServer(server)

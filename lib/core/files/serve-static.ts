@@ -19,7 +19,7 @@ import { resolveStaticPath } from '../http/static/resolve-static-path.js'
 import type { FileInfo, StaticFiles } from '../http/static/static-files.js'
 import type { HttpContext } from '../route/http-context.js'
 import { httpRoute } from '../route/http-route.js'
-import type { RouteTable } from '../route/route.js'
+import type { HttpRoute } from '../route/route.js'
 import { type CachedInfo, createFileCache, type FileCache } from './file-cache.js'
 import { extraHeaders, sendFile } from './send-file.js'
 import { cacheControlOf, type PrecompressedCoding, type ServeStaticOptions } from './serve-static-options.js'
@@ -55,7 +55,8 @@ const slashed = (req: Request): string => {
 }
 
 /**
- * The files of `root` under the URL path `mount`, as a route table:
+ * The files of `root` under the URL path `mount`, as a route table: typed as the HTTP route it
+ * is (not as any `Route`), so a table it is spread into keeps its event names for a typed client.
  *
  * - `GET` and `HEAD` `mount/...`: the file, streamed with its length, with `ETag`,
  *   `Last-Modified`, `Cache-Control` (`immutable` for fingerprinted names),
@@ -73,7 +74,7 @@ const slashed = (req: Request): string => {
  * @example
  * const table = routes([...serveStatic('/static', './public', { precompressed: ['br', 'gzip'] }), httpRoute('GET', '/hello', () => 'hi')])
  */
-export const serveStatic = (mount: string, root: string, options: ServeStaticOptions = {}): RouteTable => {
+export const serveStatic = (mount: string, root: string, options: ServeStaticOptions = {}): readonly HttpRoute<'GET'>[] => {
   const prefix = trimSlash(mount)
   const pattern = `${prefix}/{*path}`
   const memo: RootMemo = { real: undefined }

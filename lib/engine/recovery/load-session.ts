@@ -18,7 +18,15 @@ export type LoadedSession =
       /** The numbered texts after the client's last, in order. */
       readonly kept: readonly string[]
     }
-  | { readonly _tag: 'Resync'; readonly reason: ResyncReason; readonly error?: unknown }
+  | { readonly _tag: 'Resync'; readonly reason: ResyncReason; readonly cause: LoadCause; readonly error?: unknown }
+
+/**
+ * Why a load ended in a resync, finer than the reason the client is told (for the log and the
+ * soak): no record; the session's messages trimmed from its log; the client saw more than the
+ * record says was sent (`ahead`); the record and its messages do not fit; no answer in time;
+ * the store failed.
+ */
+export type LoadCause = 'unknown_session' | 'log_trimmed' | 'ahead_of_record' | 'record_mismatch' | 'load_timeout' | 'load_error'
 
 const utf8 = new TextDecoder()
 
@@ -38,12 +46,13 @@ const readBoth = async (store: RecoveryStore, sid: string, lastSeq: number): Pro
 // last number, and the client cannot have seen more than the record says was sent.
 const check = async (store: RecoveryStore, sid: string, lastSeq: number): Promise<LoadedSession> => {
   const [record, read] = await readBoth(store, sid, lastSeq)
-  if (record === undefined) return { _tag: 'Resync', reason: 'unknown_session' }
-  if (read._tag === 'Resync') return { _tag: 'Resync', reason: read.reason }
+  if (record === undefined) return { _tag: 'Resync', reason: 'unknown_session', cause: 'unknown_session' }
+  if (read._tag === 'Resync') return { _tag: 'Resync', reason: read.reason, cause: read.reason === 'gap' ? 'log_trimmed' : 'unknown_session' }
   const last = read.frames[read.frames.length - 1]?.seq ?? lastSeq
   // Seen more than was recorded (its node died before writing it), or the record is older
   // than its messages: what the client has cannot be placed.
-  if (lastSeq > record.lastSeq || last !== record.lastSeq) return { _tag: 'Resync', reason: 'gap' }
+  if (lastSeq > record.lastSeq) return { _tag: 'Resync', reason: 'gap', cause: 'ahead_of_record' }
+  if (last !== record.lastSeq) return { _tag: 'Resync', reason: 'gap', cause: 'record_mismatch' }
   return { _tag: 'Found', record, kept: read.frames.map((f) => utf8.decode(f.frame)) }
 }
 
@@ -55,6 +64,6 @@ const check = async (store: RecoveryStore, sid: string, lastSeq: number): Promis
  * await loadSession(store, timers, 'k3x…', 7, 2000) // { _tag: 'Found', record, kept: ['{"event":"chat","data":1,"seq":8}'] }
  */
 export const loadSession = (store: RecoveryStore, timers: Timers, sid: string, lastSeq: number, timeoutMs: number): Promise<LoadedSession> =>
-  within<LoadedSession>(timers, timeoutMs, check(store, sid, lastSeq), () => ({ _tag: 'Resync', reason: 'unavailable', error: new Error(`no answer within ${timeoutMs} ms`) })).catch(
-    (error: unknown): LoadedSession => ({ _tag: 'Resync', reason: 'unavailable', error }),
+  within<LoadedSession>(timers, timeoutMs, check(store, sid, lastSeq), () => ({ _tag: 'Resync', reason: 'unavailable', cause: 'load_timeout', error: new Error(`no answer within ${timeoutMs} ms`) })).catch(
+    (error: unknown): LoadedSession => ({ _tag: 'Resync', reason: 'unavailable', cause: 'load_error', error }),
   )

@@ -229,6 +229,17 @@ export class SessionRecovery<S> {
     return { session, missed }
   }
 
+  // Why this node could not resume session `sid` for a client that saw up to `lastSeq`: not
+  // held here, or held and unable to bring it up to date; the debug log says which (`cause`:
+  // `unknown_session`, `trimmed` when what it missed is no longer kept, `ahead` when it saw
+  // numbers this node's copy never gave, a copy that another node took over).
+  private refusedHere(sid: string, lastSeq: number): ResyncReason {
+    const session = this.sessions.get(sid)
+    const cause = session === undefined ? 'unknown_session' : lastSeq > session.lastSeq ? 'ahead' : 'trimmed'
+    this.deps.debug('recovery: resume of {sid} refused: {reason} ({cause})', { sid, reason: session === undefined ? 'unknown_session' : 'gap', cause, ms: 0, local: true })
+    return session === undefined ? 'unknown_session' : 'gap'
+  }
+
   /**
    * Gives a new WebSocket connection the session it asked for (`asked`): the one it resumed,
    * or a fresh one; then the session message (unnumbered) and what the client missed.
@@ -240,7 +251,7 @@ export class SessionRecovery<S> {
     const client = connection.ctx
     // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
     const resync =
-      asked.resume === undefined || resumed !== undefined ? undefined : (decision.resync ?? (this.sessions.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
+      asked.resume === undefined || resumed !== undefined ? undefined : (decision.resync ?? this.refusedHere(asked.resume.sid, asked.resume.lastSeq))
     if (asked.resume !== undefined) this.reportResume(resumed !== undefined, resync)
     const session = resumed?.session ?? new ClientSession(newSessionId(), client.clientId, settings)
     this.sessions.set(session.sid, session)
@@ -282,7 +293,7 @@ export class SessionRecovery<S> {
     const resumed = cursor === undefined ? undefined : this.resume(client, cursor.sid, cursor.lastSeq)
     hooks.attach()
     if (resumed === undefined) hooks.join()
-    const resync = cursor === undefined || resumed !== undefined ? undefined : (stored ?? (this.sessions.has(cursor.sid) ? 'gap' : 'unknown_session'))
+    const resync = cursor === undefined || resumed !== undefined ? undefined : (stored ?? this.refusedHere(cursor.sid, cursor.lastSeq))
     if (cursor !== undefined) this.reportResume(resumed !== undefined, resync)
     const session = resumed?.session ?? new ClientSession(newSessionId(), client.id, settings)
     this.sessions.set(session.sid, session)

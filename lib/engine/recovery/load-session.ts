@@ -58,12 +58,27 @@ const check = async (store: RecoveryStore, sid: string, lastSeq: number): Promis
 
 /**
  * The session `sid` from the store, for a client that saw every message up to `lastSeq`;
- * `unavailable` when the store fails or has not answered within `timeoutMs`.
+ * `unavailable` when the store fails or has not answered within `timeoutMs`. A record behind
+ * what the client saw (`ahead_of_record`) is read again, 20 ms then twice as long each time,
+ * until it catches up or `timeoutMs` is spent: its node may be alive and just not have
+ * written its last messages yet (a client that moves within a flush, a node whose event loop
+ * is late); only one that never catches up, because its node died before writing them, is
+ * the `gap` it looks like.
  *
  * @example
  * await loadSession(store, timers, 'k3x…', 7, 2000) // { _tag: 'Found', record, kept: ['{"event":"chat","data":1,"seq":8}'] }
  */
-export const loadSession = (store: RecoveryStore, timers: Timers, sid: string, lastSeq: number, timeoutMs: number): Promise<LoadedSession> =>
-  within<LoadedSession>(timers, timeoutMs, check(store, sid, lastSeq), () => ({ _tag: 'Resync', reason: 'unavailable', cause: 'load_timeout', error: new Error(`no answer within ${timeoutMs} ms`) })).catch(
-    (error: unknown): LoadedSession => ({ _tag: 'Resync', reason: 'unavailable', cause: 'load_error', error }),
-  )
+export const loadSession = async (store: RecoveryStore, timers: Timers, sid: string, lastSeq: number, timeoutMs: number): Promise<LoadedSession> => {
+  const deadline = timers.now() + timeoutMs
+  for (let wait = 20; ; wait *= 2) {
+    const left = Math.max(1, deadline - timers.now())
+    const loaded = await within<LoadedSession>(timers, left, check(store, sid, lastSeq), () => ({
+      _tag: 'Resync',
+      reason: 'unavailable',
+      cause: 'load_timeout',
+      error: new Error(`no answer within ${timeoutMs} ms`),
+    })).catch((error: unknown): LoadedSession => ({ _tag: 'Resync', reason: 'unavailable', cause: 'load_error', error }))
+    if (loaded._tag === 'Found' || loaded.cause !== 'ahead_of_record' || deadline - timers.now() <= wait) return loaded
+    await new Promise<void>((resolve) => timers.setTimeout(resolve, wait))
+  }
+}

@@ -252,6 +252,30 @@ test('recovery store :: a client ahead of the record because its old node has no
   await close(a, b)
 })
 
+test('recovery store :: a session opened while the store is down gets its cursors once it answers, so it can move to another node', async () => {
+  const store = memoryRecoveryStore()
+  const a = node('a', store)
+  const b = node('b', store)
+  store.mode = 'down'
+  const first = await open(a, 'tp_v=1')
+  const sid = (messages(first)[0]?.['data'] as { sid: string }).sid
+  a.engine.handle.send(first.client.id, 'd', 1)
+  await tick()
+  store.mode = 'ok'
+  // The journal writes it again, then the cursors asked for again come (within seconds).
+  for (let i = 0; i < 300 && Object.keys(store.sessions.get(sid)?.cursors ?? {}).length < 2; i++) await tick(10)
+  assert.equal(Object.keys(store.sessions.get(sid)?.cursors ?? {}).sort(), ['', '/'])
+  first.socket.closed = true
+  a.engine.closed(first.client)
+  await tick()
+  store.log({}, envelope('n', 2), 'x')
+  const back = await open(b, `tp_v=1&tp_sid=${sid}&tp_last=1`)
+  const got = messages(back)
+  assert.equal(got[0], { event: 'tp:session', data: { sid, recovered: true, heartbeat: 30000 } })
+  assert.equal(got.slice(1).map((m) => [m['event'], m['data'], m['seq']]), [['n', 2, 2]])
+  await close(a, b)
+})
+
 test('recovery store :: a clean close forgets the session; a server shutting down leaves it for another node', async () => {
   const store = memoryRecoveryStore()
   const a = node('a', store)

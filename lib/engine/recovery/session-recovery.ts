@@ -39,6 +39,10 @@ import { encodeSseEvent } from '../../core/sse/encode-sse-event.js'
 import { readSessionCursor, sessionCursorId } from '../../core/sse/session-cursor.js'
 import type { Instrumentation } from '../instrumentation/instrumentation.js'
 
+// How long after a failed ask a session's cursor is asked for again (ms): the journal's
+// longest back-off, so a store that is down is not asked more often for cursors than for writes.
+const CURSOR_RETRY_MS = 1000
+
 export interface SessionRecoveryDeps<S> {
   /** The `recovery` option resolved; `undefined`: sessions are off. */
   readonly settings: ResolvedRecovery | undefined
@@ -149,7 +153,13 @@ export class SessionRecovery<S> {
     journal.changed(session)
   }
 
-  /** Asks the store where target `key`'s log is now, for a session that starts receiving it. */
+  /**
+   * Asks the store where target `key`'s log is now, for a session that starts receiving it.
+   * A store that fails is asked again every `CURSOR_RETRY_MS` while the session is held here
+   * and has no cursor there: without one, a resume on another node cannot read what the
+   * session missed from that log and is refused (`gap`, cause `no_cursor`; the soak saw it
+   * for sessions opened on a node cut off from Redis, bench/RESULTS.md "Session 12: soak").
+   */
   placeCursor(session: ClientSession, key: string): void {
     const cursors = (session.cursors ??= new Map())
     const store = this.store
@@ -162,7 +172,12 @@ export class SessionRecovery<S> {
         cursors.set(key, position)
         this.journal?.changed(session)
       },
-      (error: unknown) => this.deps.debug('recovery: no place for {target} yet: {error}', { target: key, error: String(error) }),
+      (error: unknown) => {
+        this.deps.debug('recovery: no place for {target} yet: {error}', { target: key, error: String(error) })
+        this.deps.timers.setTimeout(() => {
+          if (this.sessions.get(session.sid) === session && !this.deps.table.draining) this.placeCursor(session, key)
+        }, CURSOR_RETRY_MS)
+      },
     )
   }
 

@@ -8,12 +8,16 @@
  * sends the same answer, and the defaults with bare Hono (the issue's figure). Every contender
  * runs the same way (TypeScript run directly by the host, tsx on Node). Keep-alive load from
  * `wrk -t1 -c50` on loopback after a 1 s warm-up; rounds rotate the order of the contenders;
- * figures are medians. Bounded: wrk runs for the window, every server is killed after its run.
+ * figures are medians: requests per second, and the server's own CPU time per request
+ * (`/proc/<pid>/stat` over the window: it moves far less with the machine's load than the rate;
+ * its ratio is printed inverted, so above 1× means twinport spends less), with the load average
+ * at each round (bench/embed/fetch-contender.ts). Bounded: wrk runs for the window, every server is killed after its run.
  * Needs `wrk` (Debian package).
  *
  *   node --import tsx bench/embed-fetch.ts [--rounds 2] [--seconds 3] [--hosts node,bun,deno] [--contenders twinport,hono,...]
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { loadavg } from 'node:os'
+import { median, runFetchContender } from './embed/fetch-contender.js'
 
 const at = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -42,83 +46,50 @@ const commands: Record<Host, (which: Contender) => readonly string[]> = {
   deno: (which) => ['node_modules/deno/deno', 'run', '-A', '--sloppy-imports', '--node-modules-dir=manual', SCRIPT, which],
 }
 
-const start = (host: Host, which: Contender): Promise<{ child: ChildProcess; port: number }> =>
-  new Promise((resolve, reject) => {
-    const [command, ...args] = commands[host](which)
-    const child = spawn(command!, args, { env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] })
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${host} ${which} did not start in 60 s`))), 60_000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const port = /PORT (\d+)/.exec(chunk.toString())?.[1]
-      if (port === undefined) return
-      clearTimeout(timer)
-      resolve({ child, port: Number(port) })
-    })
-    child.once('error', (error) => (clearTimeout(timer), reject(error)))
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`${host} ${which} exited with ${code}`))))
-  })
-
-const stop = (child: ChildProcess): Promise<void> =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', () => resolve())
-    child.kill('SIGKILL')
-  })
-
-const wrk = (port: number, seconds: number): Promise<number> =>
-  new Promise((resolve, reject) =>
-    execFile('wrk', ['-t1', '-c50', `-d${seconds}s`, `http://127.0.0.1:${port}/hello`], { timeout: (seconds + 20) * 1000 }, (error, stdout) => {
-      if (error !== null) return reject(error)
-      const rate = /Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]
-      if (/Non-2xx/.test(stdout) || rate === undefined) return reject(new Error(`wrk: ${stdout}`))
-      resolve(Number(rate))
-    }),
-  )
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
-
 const rates = new Map<string, number[]>()
+const cpu = new Map<string, number[]>()
+const loads: string[] = []
 const failed = new Map<Host, string>()
 for (const host of HOSTS) {
   for (let round = 0; round < ROUNDS && !failed.has(host); round++) {
     // Each round starts with another contender and alternates direction.
     const turned = [...CONTENDERS.slice(round % CONTENDERS.length), ...CONTENDERS.slice(0, round % CONTENDERS.length)]
+    loads.push(`${host} round ${round + 1}: ${loadavg()[0]!.toFixed(1)}`)
     for (const which of round % 2 === 0 ? turned : turned.reverse()) {
-      let server: { child: ChildProcess; port: number } | undefined
       try {
-        server = await start(host, which)
-        const check = await fetch(`http://127.0.0.1:${server.port}/hello`)
-        if ((await check.text()) !== '{"hello":"world"}') throw new Error(`${host} ${which}: unexpected answer`)
-        await wrk(server.port, 1) // warm-up
-        const rate = await wrk(server.port, SECONDS)
-        rates.set(`${host} ${which}`, [...(rates.get(`${host} ${which}`) ?? []), rate])
-        console.error(`round ${round + 1} ${host} ${which}: ${Math.round(rate)} req/s`)
+        const run = await runFetchContender(commands[host](which), SECONDS)
+        rates.set(`${host} ${which}`, [...(rates.get(`${host} ${which}`) ?? []), run.rate])
+        cpu.set(`${host} ${which}`, [...(cpu.get(`${host} ${which}`) ?? []), run.cpuMicros])
+        console.error(`round ${round + 1} ${host} ${which}: ${Math.round(run.rate)} req/s, ${run.cpuMicros.toFixed(1)} µs server CPU/request`)
       } catch (error) {
         failed.set(host, String(error))
         console.error(`${host}: not measured: ${String(error)}`)
         break
-      } finally {
-        if (server !== undefined) await stop(server.child)
       }
     }
   }
 }
+loads.push(`end: ${loadavg()[0]!.toFixed(1)}`)
 
+console.log(`load average (1 min): ${loads.join(', ')}`)
+console.log('')
 console.log(`| host | ${CONTENDERS.map((c) => `${c} (req/s)`).join(' | ')} |`)
 console.log(`|---|${CONTENDERS.map(() => '---').join('|')}|`)
 for (const host of HOSTS) {
   if (failed.has(host)) console.log(`| ${host} | not measured: ${failed.get(host)} |`)
-  else console.log(`| ${host} | ${CONTENDERS.map((c) => Math.round(median(rates.get(`${host} ${c}`) ?? [NaN])).toLocaleString('en')).join(' | ')} |`)
+  else console.log(`| ${host} | ${CONTENDERS.map((c) => `${Math.round(median(rates.get(`${host} ${c}`) ?? [NaN])).toLocaleString('en')} (${median(cpu.get(`${host} ${c}`) ?? []).toFixed(1)} µs)`).join(' | ')} |`)
 }
 console.log('')
-console.log('| host | ratio | median ratio |')
-console.log('|---|---|---|')
+console.log('| host | ratio | req/s ratio | server CPU per request, inverse ratio |')
+console.log('|---|---|---|---|')
 for (const host of HOSTS) {
   for (const [a, b, what] of PAIRS) {
     const x = rates.get(`${host} ${a}`)
     const y = rates.get(`${host} ${b}`)
-    if (x !== undefined && y !== undefined) console.log(`| ${host} | ${what} | **${(median(x) / median(y)).toFixed(2)}×** |`)
+    const cx = cpu.get(`${host} ${a}`)
+    const cy = cpu.get(`${host} ${b}`)
+    if (x !== undefined && y !== undefined && cx !== undefined && cy !== undefined) {
+      console.log(`| ${host} | ${what} | **${(median(x) / median(y)).toFixed(2)}×** | **${(median(cy) / median(cx)).toFixed(2)}×** |`)
+    }
   }
 }

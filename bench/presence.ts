@@ -19,7 +19,9 @@
  *            room membership and data only, the list is asked for)
  *   list     one read of the whole list on node A (median of 20)
  *   change   one member leaves or joins: time until every watcher (on both nodes) got it
- *            (median and max of --changes)
+ *            (median and max of --changes); over those changes, the CPU of both servers and
+ *            of Redis per change (/proc ticks) and the Redis commands per change (INFO stats),
+ *            figures that survive a loaded machine better than the wall time
  *   churn    --churn members (half on each node) leave and join again, all at once: time until
  *            every watcher got every change, and until both nodes count every key again; each
  *            key's changes in order (leave, then join) at every watcher
@@ -28,6 +30,7 @@ import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import { cpus, loadavg } from 'node:os'
 import WebSocket from 'ws'
+import { createClient } from 'redis'
 import type { ChildProcess } from 'node:child_process'
 import { benchProcesses } from './bench-processes.js'
 
@@ -194,12 +197,28 @@ interface Result {
   readonly changeMedianMs: number
   readonly changeMaxMs: number
   readonly changeLocalMs: number
+  /** CPU of both servers per single change (ms), and of Redis. */
+  readonly changeServerCpuMs: number
+  readonly changeRedisCpuMs: number
+  /** Redis commands per single change (both nodes' commands, heartbeats included). */
+  readonly changeRedisCommands: number
   readonly churnWatchersMs: number
   readonly churnConsistentMs: number
   readonly churnInOrder: boolean
 }
 
-const runOne = async (kind: Kind, redisUrl: string): Promise<Result> => {
+// Commands Redis has processed so far (each call is one more: INFO itself).
+const redisCommands = async (redisUrl: string): Promise<number> => {
+  const admin = createClient({ url: redisUrl })
+  await admin.connect()
+  try {
+    return Number(/total_commands_processed:(\d+)/.exec(await admin.info('stats'))?.[1])
+  } finally {
+    await admin.close()
+  }
+}
+
+const runOne = async (kind: Kind, redisUrl: string, redisPid: number | undefined): Promise<Result> => {
   const prefix = `bench-presence-${kind}`
   const nodes = [await startNode(kind, 'a', redisUrl, prefix), await startNode(kind, 'b', redisUrl, prefix)] as const
   const clients: Client[] = []
@@ -260,6 +279,9 @@ const runOne = async (kind: Kind, redisUrl: string): Promise<Result> => {
     log(`${kind}: ${CHANGES} single changes`)
     const latencies: number[] = []
     const local: number[] = [] // to node a's own watchers
+    const serverCpu = processes.cpuOf(nodes.map((n) => n.child.pid as number))
+    const redisCpu = processes.cpuOf(redisPid === undefined ? [] : [redisPid])
+    const commandsBefore = await redisCommands(redisUrl)
     for (let i = 0; i < CHANGES; i++) {
       const member = members[(i >> 1) % (MEMBERS / 2)] as Client // leaves, then joins again
       const have = watchers.map((w) => w.changes.length)
@@ -270,6 +292,10 @@ const runOne = async (kind: Kind, redisUrl: string): Promise<Result> => {
       await until('every watcher told of one change', () => watchers.every((w, j) => w.changes.length > (have[j] as number)), 1)
       latencies.push(performance.now() - t0)
     }
+    // The INFO call after counts itself and the CONNECT/HELLO of its client: a few, not per change.
+    const changeRedisCommands = ((await redisCommands(redisUrl)) - commandsBefore) / CHANGES
+    const changeServerCpuMs = serverCpu.done() / CHANGES
+    const changeRedisCpuMs = redisCpu.done() / CHANGES
     // Back to every member present (an even number of toggles leaves them so).
     if (CHANGES % 2 === 1) await (members[((CHANGES - 1) >> 1) % (MEMBERS / 2)] as Client).send('toggle', undefined, true)
     await until('back to every member', counts, kind === 'twinport' ? 20 : 1000)
@@ -304,6 +330,9 @@ const runOne = async (kind: Kind, redisUrl: string): Promise<Result> => {
       changeMedianMs: median(latencies),
       changeMaxMs: Math.max(...latencies),
       changeLocalMs: median(local),
+      changeServerCpuMs,
+      changeRedisCpuMs,
+      changeRedisCommands,
       churnWatchersMs,
       churnConsistentMs,
       churnInOrder,
@@ -324,7 +353,7 @@ const failures: string[] = []
 try {
   for (const kind of kinds) {
     try {
-      results.push(await runOne(kind, redis.url))
+      results.push(await runOne(kind, redis.url, redis.pid))
     } catch (error) {
       log(`${kind}: failed: ${String(error)}`)
       failures.push(`${LABEL[kind]}: did not finish: ${String(error).split('\n')[0]}`)
@@ -336,6 +365,7 @@ try {
 const f = (x: number, digits = 1): string => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: digits }) : '—')
 const twin = results.find((r) => r.kind === 'twinport')
 const ratio = (r: Result, pick: (r: Result) => number): string => (twin === undefined || r === twin ? '' : ` (${f(pick(r) / pick(twin), 1)}×)`)
+const at = (when: string): string => `${when} ${loadavg().map((l) => l.toFixed(2)).join(' ')}`
 const lines = [
   `${MEMBERS.toLocaleString('en-US')} members (${(MEMBERS / 2).toLocaleString('en-US')} on each of 2 nodes), ${WATCHERS} watchers (half on each node), churn of ${CHURN.toLocaleString('en-US')} members; ${cpus().length} CPUs, load average at start ${load}${processes.pinned ? '; servers pinned to CPU 0, Redis and the clients to CPU 1' : ''}. In brackets: the peer's figure as a multiple of twinport's (higher is slower).`,
   '',
@@ -344,6 +374,15 @@ const lines = [
   ...results.map(
     (r) =>
       `| ${LABEL[r.kind]} | ${f(r.joinConsistentMs, 0)}${ratio(r, (x) => x.joinConsistentMs)} | ${f(r.joinWatchersMs, 0)}${ratio(r, (x) => x.joinWatchersMs)} | ${r.inOrder} | ${f(r.bytesPerEntry, 0)} | ${r.entriesPerNode.toLocaleString('en-US')} | ${f(r.listMs, 2)}${ratio(r, (x) => x.listMs)} | ${f(r.changeLocalMs, 2)} | ${f(r.changeMedianMs, 2)} / ${f(r.changeMaxMs, 1)}${ratio(r, (x) => x.changeMedianMs)} | ${f(r.churnWatchersMs, 0)}${ratio(r, (x) => x.churnWatchersMs)} | ${f(r.churnConsistentMs, 0)}${ratio(r, (x) => x.churnConsistentMs)} | ${r.churnInOrder ? 'yes' : 'NO'} |`,
+  ),
+  '',
+  `One change (${CHANGES} in a row, a member of node A leaving or joining again), what it costs: CPU from /proc (10 ms ticks, summed over the changes, then divided); Redis commands from INFO (heartbeats and digests over the same time included). Load average ${at('at the end')}.`,
+  '',
+  '| contender | one change to every watcher, median (ms) | servers\' CPU per change, both nodes (ms) | Redis CPU per change (ms) | Redis commands per change |',
+  '|---|---:|---:|---:|---:|',
+  ...results.map(
+    (r) =>
+      `| ${LABEL[r.kind]} | ${f(r.changeMedianMs, 2)}${ratio(r, (x) => x.changeMedianMs)} | ${f(r.changeServerCpuMs, 2)}${ratio(r, (x) => x.changeServerCpuMs)} | ${f(r.changeRedisCpuMs, 2)}${ratio(r, (x) => x.changeRedisCpuMs)} | ${f(r.changeRedisCommands, 1)}${ratio(r, (x) => x.changeRedisCommands)} |`,
   ),
 ]
 console.log([...lines, ...failures.map((f) => `\n${f}`)].join('\n'))

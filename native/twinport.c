@@ -5,8 +5,10 @@
  * Platform; everything above the socket (HTTP, WebSocket, rooms, time-outs) stays there.
  *
  * Contract with lib/native/native-binding.ts:
- *  - listen(host, port, backlog, events) -> { server, port }; throws an Error with `code`
- *    (EADDRINUSE, ...) when the socket cannot listen. `events` holds five functions:
+ *  - listen(host, port, backlog, events, reusePort?) -> { server, port }; throws an Error with
+ *    `code` (EADDRINUSE, ...) when the socket cannot listen. `reusePort` true sets SO_REUSEPORT
+ *    before bind, so several processes (each its own listener) share the port and the kernel
+ *    spreads new connections over their accept queues. `events` holds five functions:
  *    open(slot), data(slot, arrayBuffer, offset, length), end(slot), drain(slot), close(slot),
  *    and optionally acceptFailed(code): accept failed for want of descriptors or memory
  *    (EMFILE, ENFILE, ENOBUFS, ENOMEM). The listener then stops watching its socket for
@@ -37,6 +39,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <node_api.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,12 +469,17 @@ static conn_t *conn_arg(napi_env env, napi_value value) {
 }
 
 static napi_value js_listen(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   char host[256];
   size_t host_length = 0;
   uint32_t port = 0, backlog = 511;
+  bool reuse_port = false;
+  if (argc >= 5) {
+    napi_valuetype type;
+    if (napi_typeof(env, argv[4], &type) == napi_ok && type == napi_boolean) napi_get_value_bool(env, argv[4], &reuse_port);
+  }
   if (argc < 4 || napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_length) != napi_ok ||
       napi_get_value_uint32(env, argv[1], &port) != napi_ok || napi_get_value_uint32(env, argv[2], &backlog) != napi_ok || port > 65535) {
     napi_throw_type_error(env, NULL, "listen(host, port, backlog, events)");
@@ -512,6 +520,13 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   }
   int one = 1, zero = 0;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (reuse_port && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0) {
+    int code = errno;
+    freeaddrinfo(found);
+    close(fd);
+    throw_errno(env, "listen (SO_REUSEPORT)", code, address);
+    return NULL;
+  }
   if (found->ai_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
   if (bind(fd, found->ai_addr, found->ai_addrlen) != 0 || listen(fd, (int)backlog) != 0) {
     int code = errno;

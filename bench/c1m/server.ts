@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net'
 import { runServer, silentLogger } from '../../lib/index.js'
 import { redisAdapter } from '../../lib/redis/index.js'
 import { echoOptions, echoRoutes } from '../../examples/echo-routes.js'
+import { transportOptions } from './transport-options.js'
 
 const workers = Math.max(1, Number(process.env.WORKERS ?? 1))
 const port = Number(process.env.PORT ?? 0)
@@ -65,6 +66,8 @@ if (cluster.isPrimary) {
     logger: silentLogger,
     limits: { ...echoOptions.limits, ...heartbeat, maxConnections: Number(process.env.MAX_CONNS ?? 19_000) },
     cluster: adapter,
+    // TRANSPORT=native: the native addon with SO_REUSEPORT (no node:cluster hand-off per accept).
+    ...transportOptions(process.env),
   })
   await adapter.ready()
   const probe = createServer((_req, res) => res.end('ok'))

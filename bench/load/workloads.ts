@@ -145,6 +145,16 @@ export const WORKLOADS: readonly Workload[] = [
     goals: [nodeCeiling(false), onBun('ws', { _tag: 'AtMostValue', value: 3 }), ON_DENO, issue6('ws', { _tag: 'AtMostValue', value: 3 })],
   },
   {
+    // Issue 32's measure of idle memory (session 12): the same RSS delta, read once the server
+    // has been idle 10 s before the base reading and 15 s before the full one, so that a
+    // runtime's young generation, grown by the connect burst and given back by V8's memory
+    // reducer when idle, is not counted per connection. No GC is forced (uWS has none to force).
+    id: 'ws-idle-settled', title: 'Memory per idle WebSocket connection, read after 15 s idle (server RSS delta / connections)', kind: 'idle',
+    params: { base: 500 }, clientArgs: ['--settle', '10000'],
+    contenders: ['twinport', 'twinport-native', 'uws'], reference: 'uws', unit: 'KiB', higherIsBetter: false,
+    goals: [], // issue 32's target (twinport-native ≤ 1.5 KiB) is judged in bench/RESULTS.md's session 12 notes
+  },
+  {
     id: 'ws-latency', title: 'WebSocket echo latency at a fixed 10,000 msg/s over 50 connections (p50)', kind: 'rate',
     params: { conns: 50, rate: 10_000 },
     contenders: WS, reference: 'ws', unit: 'ms', higherIsBetter: false,

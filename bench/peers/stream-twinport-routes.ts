@@ -9,6 +9,9 @@
  *   (`stream-sink.ts`; kept and its path answered with `?keep=1`, only counted with `?sink=count`); answers
  *   `{"fields":{…},"files":[{"field","filename","size","sha256"}]}`; the parts come from the
  *   core's `readMultipart`.
+ * - `POST /upload-raw`: the same route kind without multipart: the whole body, framing and all,
+ *   through the same sink (`?sink=count` counts it), to tell the body stream's cost from the
+ *   parser's in a profile; answers `{"size","sha256"}`.
  */
 import { httpRoute, json, readMultipart, routes, stream } from '../../lib/core/index.js'
 import { sinkFile, sinkModeOf, type SunkFile, uploadDir } from './stream-sink.js'
@@ -48,5 +51,9 @@ export const uploadRoute = httpRoute('POST', '/upload', { body: 'stream', maxBod
     return json({ fields, files: files.map((f) => ({ ...f })) })
   })
 
-export const streamRoutes = routes({ stream: streamRoute, upload: uploadRoute })
+export const rawUploadRoute = httpRoute('POST', '/upload-raw', { body: 'stream', maxBody: 2 ** 31 }, async (req) =>
+  json({ ...(await sinkFile(uploadDir(), req.body, sinkModeOf(req.query))) }),
+)
+
+export const streamRoutes = routes({ stream: streamRoute, upload: uploadRoute, uploadRaw: rawUploadRoute })
 

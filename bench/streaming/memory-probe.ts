@@ -9,6 +9,10 @@
  *   PORT=6101 node --expose-gc --import tsx bench/streaming/memory-probe.ts twinport|fastify [dist]
  *   node --import tsx bench/streaming/upload-runs.ts 6101 64 16 <pid> --gc; kill -USR1 <pid>
  *
+ * With `SERIES_MS=<ms>` in the environment it also prints, every that many ms after a
+ * `SIGUSR2`, one line of RSS, heap used and array buffers (MiB, absolute): memory over time
+ * during a long upload, to see that it stays flat.
+ *
  * The samples are taken on the server's own loop, so a busy loop samples less often than
  * 2 ms: the peaks are lower bounds. Imports the peers only.
  */
@@ -27,6 +31,17 @@ setInterval(() => {
   for (const k of KEYS) peak[k] = Math.max(peak[k], now[k] - base[k])
 }, 2).unref()
 
+const seriesMs = Number(process.env['SERIES_MS'] ?? 0)
+let seriesFrom = 0
+if (seriesMs > 0) {
+  setInterval(() => {
+    if (seriesFrom === 0) return
+    const m = process.memoryUsage()
+    const mib = (n: number): string => (n / 1048576).toFixed(1)
+    console.log(`series t=${((performance.now() - seriesFrom) / 1000).toFixed(1)}s rss ${mib(m.rss)} heapUsed ${mib(m.heapUsed)} arrayBuffers ${mib(m.arrayBuffers)}`)
+  }, seriesMs).unref()
+}
+
 // Installed before the peer's own (gcOnSignal leaves an existing handler alone).
 process.on('SIGUSR2', () => {
   gc?.()
@@ -34,6 +49,7 @@ process.on('SIGUSR2', () => {
   base = process.memoryUsage()
   peak = { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
   samples = 0
+  seriesFrom = performance.now()
 })
 process.on('SIGUSR1', () => {
   const mib = (n: number): string => (n / 1048576).toFixed(1)

@@ -6,9 +6,11 @@
  * collects on SIGUSR2: bench/peers/gc-on-signal.ts) the RSS baseline is taken after a full GC
  * and once the RSS holds still, as `bench/streaming.ts` does; without it, the baseline is
  * wherever GC left the heap after the warm-up. `--count` asks the server to count the file's
- * bytes only (`?sink=count`: no hash, no file), to see the upload path's CPU alone.
+ * bytes only (`?sink=count`: no hash, no file), to see the upload path's CPU alone. `--raw` posts
+ * the same bodies to `/upload-raw` (twinport's peer only: the body stream without the multipart
+ * parser).
  *
- *   node --import tsx bench/streaming/upload-runs.ts <port> <clients> <MiB each> [pid] [--gc] [--count]
+ *   node --import tsx bench/streaming/upload-runs.ts <port> <clients> <MiB each> [pid] [--gc] [--count] [--raw]
  *
  * Loopback only; at most 256 clients of 4 GiB; each upload given up after 600 s. The file is
  * views of one random 64 KiB pattern (`upload-client.ts`), never held. Exit code 1 when an
@@ -24,10 +26,10 @@ const MIB = 1024 * 1024
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')))
 const [port = 0, clients = 0, mib = 0, pid = 0] = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number)
 if (!(port > 0 && port < 65536 && clients >= 1 && clients <= 256 && mib >= 1 && mib <= 4096)) {
-  console.error('usage: upload-runs.ts <port> <clients 1..256> <MiB each 1..4096> [pid] [--gc] [--count]')
+  console.error('usage: upload-runs.ts <port> <clients 1..256> <MiB each 1..4096> [pid] [--gc] [--count] [--raw]')
   process.exit(2)
 }
-const target = flags.has('--count') ? '/upload?sink=count' : '/upload'
+const target = `${flags.has('--raw') ? '/upload-raw' : '/upload'}${flags.has('--count') ? '?sink=count' : ''}`
 const PATTERN = randomBytes(65536)
 const one = (i: number): ReturnType<typeof upload> =>
   upload({ port, target, boundary: `----twinport-runs-${randomBytes(8).toString('hex')}`, client: String(i), size: mib * MIB, pattern: PATTERN, timeoutMs: 600_000 })

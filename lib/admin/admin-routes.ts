@@ -12,7 +12,7 @@
 import { errorResponse, isResponse, response } from '../core/http/response.js'
 import type { HttpRequest, Response } from '../core/http/types.js'
 import { httpRoute } from '../core/route/http-route.js'
-import type { RouteTable } from '../core/route/route.js'
+import type { HttpRoute, SocketOnRoute, UpgradeGuardRoute } from '../core/route/route.js'
 import { socketOn } from '../core/route/socket-on.js'
 import { upgradeGuard } from '../core/route/upgrade-guard.js'
 import { admit } from '../core/route/upgrade-middleware.js'
@@ -63,13 +63,15 @@ const refusalOf = async (authorize: AdminAuthorize | undefined, request: HttpReq
 const asset = (body: string, contentType: string): Response => response(body, 200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
 
 /**
- * The admin page's routes: put them in the route table (before a catch-all route).
+ * The admin page's routes: put them in the route table (before a catch-all route). Typed as
+ * the routes they are (its pages, its socket's guard, its event), so a table they join keeps
+ * its own event names for a typed client.
  *
  * @example
  * const admin = adminRoutes({ path: '/admin', authorize: (req) => parseQuery(req.rawQuery)['token'] === process.env.ADMIN_TOKEN })
  * await runServer({ routes: [admin, appRoutes] })
  */
-export const adminRoutes = (options: AdminRoutesOptions = {}): RouteTable => {
+export const adminRoutes = (options: AdminRoutesOptions = {}): readonly (HttpRoute<'GET'> | UpgradeGuardRoute | SocketOnRoute<typeof ADMIN_EVENT>)[] => {
   const path = (options.path ?? '/admin').replace(/\/+$/, '') || '/admin'
   const wsPath = `${path}/ws`
   const refreshMs = Math.max(250, options.refreshMs ?? 1000)

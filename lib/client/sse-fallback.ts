@@ -9,6 +9,10 @@
  * id); when it opens, the server moves the session to it (what the stream got meanwhile is
  * replayed on it and dropped as seen by the client), and the link goes on over WebSocket.
  * Sends made while a probe is under way wait for it (they are never lost between the two).
+ * The server ends the stream as it moves the session, and that end may reach the client before
+ * the probe's open (two sockets: nothing orders them): an end during a probe waits for the
+ * probe's verdict, and closes the link only if the probe fails. A probe that opens after the
+ * link closed is closed with the link's code (a link dropped to reconnect keeps its session).
  *
  * Not part of `connect`'s bundle: imported only by who uses it. Portable like the core: no
  * node:*, no Buffer, no process.
@@ -73,6 +77,11 @@ export const sseFallback = (options: SseFallbackOptions = {}): Fallback => {
       private timer: ReturnType<typeof setTimeout> | undefined
       // Sends made while a probe is under way, sent on whichever socket the link ends up on.
       private held: string[] | undefined
+      // The probe's WebSocket while it is under way; the stream's end if it came meanwhile.
+      private probing: WebSocketLike | undefined
+      private streamEnd: object | undefined
+      // The code the link was closed with (a late probe is closed with it).
+      private closedWith = 1000
 
       constructor(
         private readonly url: string,
@@ -91,6 +100,10 @@ export const sseFallback = (options: SseFallbackOptions = {}): Fallback => {
         clearTimeout(this.timer)
         this.held = undefined
         this.readyState = 3
+        this.closedWith = code ?? 1000
+        // A probe under way may hold the session already: it goes with the link's code.
+        if (this.probing !== undefined) shut(this.probing, this.closedWith)
+        this.probing = undefined
         this.inner?.close(code, reason)
       }
 
@@ -103,10 +116,12 @@ export const sseFallback = (options: SseFallbackOptions = {}): Fallback => {
           return failed()
         }
         if (!probe) this.inner = ws
+        else this.probing = ws
         let settled = false
         const fail = (): void => {
           if (settled) return
           settled = true
+          if (this.probing === ws) this.probing = undefined
           clearTimeout(this.timer)
           shut(ws)
           if (this.readyState !== 3) failed()
@@ -115,12 +130,15 @@ export const sseFallback = (options: SseFallbackOptions = {}): Fallback => {
         this.timer = setTimeout(fail, upgradeTimeout)
         ws.onopen = () => {
           settled = true
+          if (this.probing === ws) this.probing = undefined
           clearTimeout(this.timer)
-          // The link closed meanwhile: a late open is let go of.
-          if (this.readyState === 3 || (probe && this.inner !== probe)) return shut(ws, 1000)
+          // The link closed meanwhile: a late open is let go of, as the link was.
+          if (this.readyState === 3 || (probe && this.inner !== probe)) return shut(ws, this.closedWith)
           if (probe) {
-            // The server moved the session to `ws`: the stream is let go of, without a close.
+            // The server moved the session to `ws`: the stream (ended by the server, or about
+            // to be) is let go of, without a close.
             shut(probe)
+            this.streamEnd = undefined
             streamUntil = 0
           }
           this.adopt(ws)
@@ -154,6 +172,10 @@ export const sseFallback = (options: SseFallbackOptions = {}): Fallback => {
           void es.idle().then(() => {
             if (this.inner !== es || this.readyState !== 1) return
             this.tryWebSocket(u.href, () => {
+              const ended = this.streamEnd
+              this.streamEnd = undefined
+              // The stream ended while the probe was under way, and the probe failed: the link is gone.
+              if (ended !== undefined) return this.gone(es, ended)
               this.release(es)
               this.probeLater(es)
             }, es)
@@ -185,11 +207,20 @@ export const sseFallback = (options: SseFallbackOptions = {}): Fallback => {
         s.onmessage = (event: never) => this.fire('onmessage', event)
         s.onerror = (event: never) => this.fire('onerror', event)
         s.onclose = (event: never) => {
-          clearTimeout(this.timer)
           if (this.inner !== s || this.readyState === 3) return
-          this.readyState = 3
-          this.fire('onclose', event)
+          // The server ends the stream as it moves the session to the probe: the probe decides.
+          if (this.probing !== undefined) return void (this.streamEnd = event)
+          this.gone(s, event)
         }
+      }
+
+      // The link's socket `s` closed: so does the link.
+      private gone(s: WebSocketLike, event: object): void {
+        clearTimeout(this.timer)
+        if (this.inner !== s || this.readyState === 3) return
+        this.held = undefined
+        this.readyState = 3
+        this.fire('onclose', event)
       }
 
       private fire(handler: Handler, event: object): void {

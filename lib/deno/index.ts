@@ -5,6 +5,8 @@
 export * from '../core/index.js'
 export * from '../admin/index.js'
 export { runServer } from './run-server.js'
+export { nodeFiles } from '../runtime/node-files.js'
+export type { StaticFiles } from '../core/http/static/static-files.js'
 export type { ServerHandle } from '../engine/server-handle.js'
 export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions, type TlsOptions } from '../engine/options/server-options.js'
 export { DEFAULT_LIMITS, type Limits } from '../engine/options/limits.js'

@@ -25,6 +25,7 @@ import { compileRoutes } from '../core/route/compile-routes.js'
 import { describeRouteTableError } from '../core/route/route-table-error.js'
 import { composeHttp } from '../core/route/compose-http.js'
 import { guardUpgrades } from '../core/route/guard-upgrades.js'
+import { upgradeChecksOf } from '../core/route/upgrade-middleware.js'
 import type { HttpDispatchOptions } from '../core/route/dispatch-http.js'
 import { createRouteMemo } from '../core/route/match-route.js'
 import type { HttpContext } from '../core/route/http-context.js'
@@ -237,6 +238,8 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   // Without middleware there is no stack: the dispatch answers synchronously when the handler does.
   const httpMiddleware = options.httpMiddleware ?? []
   const httpStack = httpMiddleware.length === 0 ? undefined : composeHttp(httpMiddleware)
+  // What an event stream about to open must pass, as an upgrade passes the middleware.
+  const upgradeChecks = upgradeChecksOf(httpMiddleware)
   // Upgrades also go through the table's upgrade guards, innermost (after the application's
   // middleware); plain requests never do, so a table with guards costs them nothing.
   const guard = guardUpgrades(compiled.guards)
@@ -281,7 +284,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
   const eventStreams = new SseShared<S>({
     io, timers, limits, table, registry, handlers, recovery, delivery, logger, debugOn: debug,
     compiled, wsMiddleware: options.wsMiddleware ?? [], onError: onWsError, allowedOrigins: settings.allowedOrigins, requests, cluster, instrumentation,
-    httpContext, onHttpError,
+    httpContext, onHttpError, upgradeChecks,
   })
   const httpCompression = startHttpCompression(settings, platform, logger)
   const httpShared = new HttpShared<S>(platform, limits, createHeadScratch(), createSerializeCache(), compiled, dispatchOptions, upgrades, eventStreams, table, batcher, logger, debug, httpCompression, abuse, instrumentation)
@@ -294,6 +297,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     dispatch: dispatchOptions,
     planOf: (method, path) => httpShared.bodyPlan(method, path),
     maxBody: limits.maxBody,
+    upgradeChecks,
     logger,
     draining: () => table.draining,
     post: (body) => eventStreams.post(body),

@@ -5,6 +5,7 @@
  */
 export * from '../core/index.js'
 export { toFetch, type FetchHandler, type FetchOptions } from './to-fetch.js'
+export type { StaticFiles } from '../core/http/static/static-files.js'
 export type { ServerHandle } from '../engine/server-handle.js'
 export { DEFAULT_RECOVERY, resolveOptions, type ResolvedOptions, type ServerOptions } from '../engine/options/server-options.js'
 export { DEFAULT_LIMITS, type Limits } from '../engine/options/limits.js'

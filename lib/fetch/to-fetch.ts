@@ -12,6 +12,8 @@
  * Portable: no node:* imports, no Buffer, no process (it runs in Workers).
  */
 import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
+import type { HeaderLookup } from '../core/http/request-header.js'
+import type { StaticFiles } from '../core/http/static/static-files.js'
 import type { HttpRequest } from '../core/http/types.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import { errorResponse } from '../core/http/response.js'
@@ -21,7 +23,7 @@ import { hostBodyStream, type HostBody } from '../engine/http/host-body.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { fetchPlatform } from './fetch-platform.js'
-import { httpRequestOfWeb, piecesOf, targetOf } from './web-request.js'
+import { httpRequestOfWeb, piecesOf, type Target, targetOf } from './web-request.js'
 import { webResponseOf } from './web-response.js'
 
 /** The options of `toFetch`: the server's options (the host owns `host`, `port` and `tls`), and where other requests go. */
@@ -32,6 +34,12 @@ export interface FetchOptions extends Omit<ServerOptions, 'host' | 'port' | 'tls
    * table's 404, or 405 with `Allow`, as from `runServer` (the HTTP middleware runs for those).
    */
   readonly fallback?: (request: Request) => Response | Promise<Response>
+  /**
+   * How `serveStatic` reads files: the host brings no file system of its own, so without this
+   * option every `serveStatic` request is answered 500 `static_files_unavailable`. Under
+   * `Bun.serve` and `Deno.serve`, `nodeFiles` (from `twinport`, `twinport/bun` or `twinport/deno`).
+   */
+  readonly files?: StaticFiles
 }
 
 /**
@@ -49,14 +57,16 @@ export interface FetchHandler extends Omit<ServerHandle, 'address' | 'setSecureC
 const EMPTY = new Uint8Array(0)
 const NO_PIECES: HostBody = { [Symbol.asyncIterator]: async function* () {} }
 
-const declaredLength = (headers: Headers): number | undefined => {
-  const value = headers.get('content-length')
-  if (value === null || headers.has('transfer-encoding')) return undefined
+// The body's length as its `Content-Length` announces it (none with a `Transfer-Encoding`).
+const declaredLength = (http: HeaderLookup): number | undefined => {
+  const value = http.headerOf('content-length')
+  if (value === undefined || http.headerOf('transfer-encoding') !== undefined) return undefined
   const n = Number(value)
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined
 }
 
-const isWebSocketUpgrade = (headers: Headers): boolean => headers.get('upgrade')?.toLowerCase() === 'websocket'
+// One `get` on the host's headers: nothing else of them is read for it.
+const isWebSocketUpgrade = (http: HeaderLookup): boolean => http.headerOf('upgrade')?.toLowerCase() === 'websocket'
 
 // One exchange's signal, made only when a handler reads `req.signal`: it follows the host's
 // `request.signal`, and is aborted when the consumer cancels the streamed answer.
@@ -103,38 +113,40 @@ class Exchange implements ExchangeOwner {
  * const res = await app(new Request('http://localhost/hello')) // 200 {"hello":"world"}
  */
 export const toFetch = (options: FetchOptions = {}): FetchHandler => {
-  const { fallback, ...serverOptions } = options
+  const { fallback, files, ...serverOptions } = options
   if (fallback !== undefined && typeof fallback !== 'function') throw new Error('toFetch: invalid options\n  fallback: expected a function')
-  const engine = createEngine(serverOptions, fetchPlatform)
+  if (files !== undefined && (typeof files?.stat !== 'function' || typeof files?.read !== 'function')) throw new Error('toFetch: invalid options\n  files: expected { stat, read } (nodeFiles)')
+  const engine = createEngine(serverOptions, files === undefined ? fetchPlatform : { ...fetchPlatform, files })
   const { embedded } = engine
   const now = fetchPlatform.timers.now
+  // Application middleware may copy the request with a spread: its headers must then be an own property.
+  const spreadable = (serverOptions.httpMiddleware?.length ?? 0) > 0
+  const httpOf = (request: Request, target: Target): HttpRequest & HeaderLookup => httpRequestOfWeb(request, target, EMPTY, spreadable)
 
   // The answer to `request`: synchronous when the dispatch's is (no middleware, a handler that
   // returned a value), else a promise; a throw is the caller's to turn into a rejection.
   const answerOf = (request: Request): Response | Promise<Response> => {
     const method = request.method
     const target = targetOf(request.url)
-    if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpRequestOfWeb(request, target, EMPTY), embedded, now, () => undefined)
+    if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpOf(request, target), embedded, now, () => undefined)
     if (fallback !== undefined && !embedded.claims(method, target.path)) return fallback(request)
-    const headers = request.headers
-    if (isWebSocketUpgrade(headers)) {
-      return webResponseOf(errorResponse(501, 'websocket_not_served'), httpRequestOfWeb(request, target, EMPTY), embedded, now, () => undefined)
-    }
-    const http = httpRequestOfWeb(request, target, EMPTY)
+    // The request's headers stay in the host's `Headers`: read by name when a step asks for one.
+    const http = httpOf(request, target)
+    if (isWebSocketUpgrade(http)) return webResponseOf(errorResponse(501, 'websocket_not_served'), http, embedded, now, () => undefined)
     // A GET or HEAD has no body (the Fetch standard refuses one); not asking spares hosts whose
     // Request is lazy (@hono/node-server) from building the real one for nothing.
     if (method === 'GET' || method === 'HEAD') {
       const plan = embedded.planOf(method, target.path)
-      const exchange = new Exchange(request, plan.stream ? hostBodyStream(NO_PIECES, plan.maxBody, declaredLength(headers)) : undefined)
+      const exchange = new Exchange(request, plan.stream ? hostBodyStream(NO_PIECES, plan.maxBody, declaredLength(http)) : undefined)
       const answer = embedded.respondNow(http, exchange)
       return answer instanceof Promise ? answer.then((a) => webResponseOf(a, http, embedded, now, exchange.cancelled)) : webResponseOf(answer, http, embedded, now, exchange.cancelled)
     }
-    return answerWithBody(request, http, headers)
+    return answerWithBody(request, http)
   }
 
-  const answerWithBody = async (request: Request, http: HttpRequest, headers: Headers): Promise<Response> => {
+  const answerWithBody = async (request: Request, http: HttpRequest & HeaderLookup): Promise<Response> => {
     const plan = embedded.planOf(http.method, http.path)
-    const length = declaredLength(headers)
+    const length = declaredLength(http)
     const source = request.body
     // Refused by its Content-Length before anything runs (as runServer): the host is told the body is not wanted.
     if (source !== null && length !== undefined && length > plan.maxBody) {

@@ -1,13 +1,16 @@
 /**
  * A web-standard `Request` (what `Bun.serve`, `Deno.serve`, Workers and Hono hand a fetch
  * handler) as the engine reads requests: the request-target split from its URL
- * (`targetOf`), the parsed `HttpRequest` value for the embedded dispatch (`httpRequestOfWeb`),
+ * (`targetOf`), the parsed `HttpRequest` value for the embedded dispatch (`httpRequestOfWeb`,
+ * a view whose headers stay in the host's `Headers` until read),
  * and its body as the pieces `hostBodyStream` takes (`piecesOf`). Part of
  * `toFetch`.
  *
  * Portable: no node:* imports, no Buffer, no process.
  */
 import type { HostBody } from '../engine/http/host-body.js'
+import { headerValue } from '../core/http/header-value.js'
+import type { HeaderLookup } from '../core/http/request-header.js'
 import type { Header, HttpRequest } from '../core/http/types.js'
 
 /** The request-target of a URL (origin-form: path and query, no fragment), its path and its query. */
@@ -42,16 +45,9 @@ const hostOf = (url: string): string => {
 
 const NO_HEADERS: readonly Header[] = []
 
-/**
- * The `HttpRequest` of `request` with `body` (already read). Header names are as the
- * `Headers` object gives them (lower case, a repeated field's values joined with `, `); a
- * request made without `Host` (a direct call) gets the URL's. The list is copied at once:
- * an object with a getter for it (to copy it only when read) costs V8 more than the copy.
- *
- * @example
- * httpRequestOfWeb(new Request('http://a.test/hello'), targetOf('http://a.test/hello'), new Uint8Array(0))
- */
-export const httpRequestOfWeb = (request: Request, target: Target, body: Uint8Array): HttpRequest => {
+// Every header of `request` as pairs, in the order `Headers` gives them; a request made without
+// `Host` (a direct call) gets the URL's.
+const headerListOf = (request: Request): readonly Header[] => {
   const headers: Header[] = []
   let host = false
   request.headers.forEach((value, name) => {
@@ -59,18 +55,83 @@ export const httpRequestOfWeb = (request: Request, target: Target, body: Uint8Ar
     headers.push([name, value])
   })
   if (!host) headers.unshift(['host', hostOf(request.url)])
-  return {
-    method: request.method,
-    target: target.target,
-    path: target.path,
-    rawQuery: target.rawQuery,
-    protocol: 'HTTP/1.1',
-    headers,
-    trailers: NO_HEADERS,
-    body,
-    keepAlive: true,
-    expectContinue: false,
+  return headers
+}
+
+// The request as the engine reads it, its headers left in the host's `Headers` until asked:
+// `headerOf` reads one name (a `get`), the `headers` list is built on first read and kept.
+class WebHttpRequest implements HttpRequest, HeaderLookup {
+  readonly method: string
+  readonly target: string
+  readonly path: string
+  readonly rawQuery: string
+  readonly protocol = 'HTTP/1.1'
+  readonly trailers: readonly Header[] = NO_HEADERS
+  readonly body: Uint8Array
+  readonly keepAlive = true
+  readonly expectContinue = false
+  readonly #request: Request
+  #headers: readonly Header[] | undefined
+
+  constructor(request: Request, target: Target, body: Uint8Array) {
+    this.method = request.method
+    this.target = target.target
+    this.path = target.path
+    this.rawQuery = target.rawQuery
+    this.body = body
+    this.#request = request
   }
+
+  get headers(): readonly Header[] {
+    return (this.#headers ??= headerListOf(this.#request))
+  }
+
+  headerOf(lowerName: string): string | undefined {
+    if (this.#headers !== undefined) return headerValue(this.#headers, lowerName)
+    let value: string | null
+    try {
+      value = this.#request.headers.get(lowerName)
+    } catch {
+      // Not a header name `Headers` takes (a space, a colon): no header has it.
+      return undefined
+    }
+    return value ?? (lowerName === 'host' ? hostOf(this.#request.url) : undefined)
+  }
+
+  // `headers` is a getter, which `{ ...request }` would not copy: JSON gets every field.
+  toJSON(): HttpRequest {
+    return { ...this, headers: this.headers }
+  }
+}
+
+// The same getter as an own property, for a request that application middleware receives: a
+// spread (`next({ ...request, path })`) then copies the headers (reading them) as it copies a
+// plain record's. A prototype getter would be left behind by it.
+const SPREADABLE_HEADERS: PropertyDescriptor = {
+  get(this: WebHttpRequest): readonly Header[] {
+    return Reflect.get(WebHttpRequest.prototype, 'headers', this) as readonly Header[]
+  },
+  enumerable: true,
+  configurable: false,
+}
+
+/**
+ * The `HttpRequest` of `request` with `body` (already read). Header names are as the
+ * `Headers` object gives them (lower case, a repeated field's values joined with `, `); a
+ * request made without `Host` (a direct call) gets the URL's. The headers are not read until
+ * asked: one by name (`requestHeader`, `getHeader`, `req.headerMap.get`) is one `get` on the
+ * host's `Headers`; the whole list (`headers`) is built on first read. `headers` is a getter on
+ * the prototype (copy the request with `{ ...request, headers: request.headers }`), or, with
+ * `spreadable` (the server runs HTTP middleware, which may copy the request with a spread), an
+ * own one that a spread copies.
+ *
+ * @example
+ * httpRequestOfWeb(new Request('http://a.test/hello'), targetOf('http://a.test/hello'), new Uint8Array(0))
+ */
+export const httpRequestOfWeb = (request: Request, target: Target, body: Uint8Array, spreadable = false): HttpRequest & HeaderLookup => {
+  const http = new WebHttpRequest(request, target, body)
+  if (spreadable) Object.defineProperty(http, 'headers', SPREADABLE_HEADERS)
+  return http
 }
 
 /**

@@ -41,8 +41,12 @@ export interface NativeListener {
 
 /** The addon's functions (native/twinport.c has the contract). */
 export interface NativeBinding {
-  /** Listens on `host`:`port`; throws an Error with a `code` (EADDRINUSE, ...) when it cannot. */
-  listen(host: string, port: number, backlog: number, events: NativeEvents): NativeListener
+  /**
+   * Listens on `host`:`port`; throws an Error with a `code` (EADDRINUSE, ...) when it cannot.
+   * `reusePort` sets `SO_REUSEPORT` first: every process that listens so on the port gets its
+   * own accept queue, and the kernel spreads new connections over them.
+   */
+  listen(host: string, port: number, backlog: number, events: NativeEvents, reusePort?: boolean): NativeListener
   close(server: unknown): void
   /** Writes up to 16 chunks with one writev: answers the bytes still queued natively, or -errno. */
   write(slot: number, ...chunks: Uint8Array[]): number

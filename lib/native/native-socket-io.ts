@@ -5,13 +5,13 @@
  * what a cork holds. Corked writes are handed over together, up to 16 arrays per `writev`,
  * never joined by a copy here.
  *
- * A server holds tens of thousands of these: five fields; the yes-or-no facts (corking,
- * ended, closed) are bits of one number. A close this side causes (destroy, an end after the
+ * A server holds tens of thousands of these: four fields (the engine's `Client` is kept by
+ * the server's slot table, not here); the yes-or-no facts (corking, ended, closed) are bits
+ * of one number. A close this side causes (destroy, an end after the
  * peer's, a failed write) is reported to the engine after the current I/O, as node:net's
  * `close` is, so the engine is never re-entered. Part of lib/native: imports the engine's
  * types, the shared runtime layer's cork (lib/runtime/corked-writes.ts) and this folder only.
  */
-import type { Client } from '../engine/connection/client.js'
 import type { SocketIo } from '../engine/platform.js'
 import { CLOSED, type Corked, CORKING, corkedBytes, ENDED, holdCorked } from '../runtime/corked-writes.js'
 import type { NativeBinding } from './native-binding.js'
@@ -20,7 +20,6 @@ import type { NativeBinding } from './native-binding.js'
 export interface NativeConn {
   /** The addon's name for the connection; reused only after it closed. */
   readonly slot: number
-  client: Client<NativeConn> | undefined
   /** Writes held by a cork: one array (most often the only one), or several. */
   corked: Corked
   /** Bytes the addon still queues plus the corked bytes: what the engine's `buffered` asks. */
@@ -39,7 +38,7 @@ const MAX_CHUNKS = 16
  * const conn = newNativeConn(3)
  * conn.pending // 0
  */
-export const newNativeConn = (slot: number): NativeConn => ({ slot, client: undefined, corked: undefined, pending: 0, flags: 0 })
+export const newNativeConn = (slot: number): NativeConn => ({ slot, corked: undefined, pending: 0, flags: 0 })
 
 /**
  * The connection is gone (the addon said so): nothing more is written.
@@ -70,13 +69,14 @@ export const nativeConnDrained = (conn: NativeConn): void => {
  * called once for a connection this side closed (the server reports it to the engine later).
  *
  * @example
- * const io = nativeSocketIo(binding, (conn) => setImmediate(() => engine.closed(conn.client)))
+ * const io = nativeSocketIo(binding, (conn) => setImmediate(() => engine.closed(clients[conn.slot])))
  * io.cork(conn)
  * io.write(conn, frameA)
  * io.write(conn, frameB)
  * io.uncork(conn) // one writev(frameA, frameB); what the kernel does not take waits natively
  */
 export const nativeSocketIo = (binding: NativeBinding, closedHere: (conn: NativeConn) => void): SocketIo<NativeConn> => {
+  let lastAddress: string | undefined
   const close = (conn: NativeConn): void => {
     if ((conn.flags & CLOSED) !== 0) return
     nativeConnClosed(conn)
@@ -104,7 +104,13 @@ export const nativeSocketIo = (binding: NativeBinding, closedHere: (conn: Native
     },
     buffered: (conn) => conn.pending,
     // Read once, at accept (the engine keeps it on the client): per-address limits and logs.
-    remoteAddress: (conn) => ((conn.flags & CLOSED) === 0 ? binding.remoteAddress?.(conn.slot) : undefined),
+    // Connections in a row from one address (behind a proxy, a load test) share one string.
+    remoteAddress(conn) {
+      if ((conn.flags & CLOSED) !== 0) return undefined
+      const address = binding.remoteAddress?.(conn.slot)
+      if (address !== lastAddress) lastAddress = address
+      return lastAddress
+    },
     isClosed: (conn) => (conn.flags & CLOSED) !== 0,
     isEnded: (conn) => (conn.flags & ENDED) !== 0,
     end(conn, bytes) {

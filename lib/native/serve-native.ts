@@ -5,12 +5,16 @@
  * engine and passes its bytes, end, drain and close along; it holds no protocol, room or
  * time-out logic of its own. TLS, `path` and `handle` stay on node:net (the caller decides).
  *
+ * With `reusePort` the listening socket gets `SO_REUSEPORT`, so several processes serve one
+ * port, each accepting its own connections (the kernel spreads them).
+ *
  * Reads arrive as views of the addon's slab (a 64 KiB ArrayBuffer filled front to back and
  * then replaced), so a view the engine keeps is never overwritten. When accept runs out of
  * descriptors the addon backs off (stops watching the listening socket for 100 ms) and says so
  * once per back-off: the engine's AcceptWall counts it and logs once per interval. Part of lib/native:
  * imports the engine, the shared runtime layer (lib/runtime/) and this folder.
  */
+import type { Client } from '../engine/connection/client.js'
 import { createEngine } from '../engine/create-engine.js'
 import type { Platform } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
@@ -22,6 +26,18 @@ import { type NativeConn, nativeConnClosed, nativeConnDrained, nativeSocketIo, n
 // The kernel's accept queue, as node:net asks for it.
 const BACKLOG = 511
 
+/** The engine's options and what only the native transport's listener reads. */
+export interface NativeServerOptions extends ServerOptions {
+  /**
+   * Sets `SO_REUSEPORT` on the listening socket (Linux): several processes (node:cluster
+   * workers or unrelated ones, same user) each listen on the same `host`:`port` with their own
+   * accept queue, and the kernel spreads new connections over them by their addresses' hash,
+   * with no hand-off through a primary process. Every listener on the port must set it.
+   * Default false: a second listener fails with `EADDRINUSE`.
+   */
+  readonly reusePort?: boolean
+}
+
 /**
  * Starts a server on the native transport. Rejects with an Error naming every bad option or
  * route-table problem, or the listen error (`EADDRINUSE`, ...).
@@ -30,18 +46,24 @@ const BACKLOG = 511
  * const native = loadNativeBinding()
  * if (native._tag === 'Right') await serveNative({ port: 0, routes }, native.right)
  */
-export const serveNative = async (options: ServerOptions, binding: NativeBinding): Promise<ServerHandle> => {
-  // Indexed by slot; a slot is reused only after its connection closed.
-  const conns: (NativeConn | undefined)[] = []
-  let closedLater: NativeConn[] = []
+export const serveNative = async (options: NativeServerOptions, binding: NativeBinding): Promise<ServerHandle> => {
+  // The engine's clients by slot (each one's socket is its NativeConn); a slot is reused only
+  // after its connection closed. A refused connection has none.
+  const clients: (Client<NativeConn> | undefined)[] = []
+  let closedLater: Client<NativeConn>[] = []
   const reportClosed = (): void => {
     const batch = closedLater
     closedLater = []
-    for (const conn of batch) if (conn.client !== undefined) engine.closed(conn.client)
+    for (const client of batch) engine.closed(client)
+  }
+  const later = (client: Client<NativeConn>): void => {
+    if (closedLater.push(client) === 1) setImmediate(reportClosed)
   }
   const closedHere = (conn: NativeConn): void => {
-    if (conns[conn.slot] === conn) conns[conn.slot] = undefined
-    if (closedLater.push(conn) === 1) setImmediate(reportClosed)
+    const client = clients[conn.slot]
+    if (client === undefined || client.socket !== conn) return // refused, or closed inside accept (open() sees to it)
+    clients[conn.slot] = undefined
+    later(client)
   }
   const platform: Platform<NativeConn> = { ...nodePlatform, io: nativeSocketIo(binding, closedHere) }
   const engine = createEngine(options, platform)
@@ -53,34 +75,37 @@ export const serveNative = async (options: ServerOptions, binding: NativeBinding
     listener = binding.listen(host, askedPort, BACKLOG, {
       open(slot) {
         const conn = newNativeConn(slot)
-        conns[slot] = conn
-        conn.client = engine.accept(conn)
+        const client = engine.accept(conn)
+        if (client === undefined) return
+        // Closed while the engine accepted it: reported after this I/O, like any close this side causes.
+        if (platform.io.isClosed(conn)) later(client)
+        else clients[slot] = client
       },
       data(slot, slab, offset, length) {
-        const client = conns[slot]?.client
-        if (client !== undefined) client.receiver.receive(new Uint8Array(slab, offset, length))
+        clients[slot]?.receiver.receive(new Uint8Array(slab, offset, length))
       },
       end(slot) {
-        conns[slot]?.client?.receiver.peerEnded()
+        clients[slot]?.receiver.peerEnded()
       },
       drain(slot) {
-        const conn = conns[slot]
-        if (conn === undefined) return
+        const client = clients[slot]
+        if (client === undefined) return
+        const conn = client.socket
         nativeConnDrained(conn)
-        if (!platform.io.isEnded(conn)) conn.client?.receiver.writable?.()
+        if (!platform.io.isEnded(conn)) client.receiver.writable?.()
       },
       close(slot) {
-        const conn = conns[slot]
-        if (conn === undefined) return
-        conns[slot] = undefined
-        nativeConnClosed(conn)
-        if (conn.client !== undefined) engine.closed(conn.client)
+        const client = clients[slot]
+        if (client === undefined) return
+        clients[slot] = undefined
+        nativeConnClosed(client.socket)
+        engine.closed(client)
       },
       acceptFailed(code) {
         // Counted by the engine's AcceptWall and logged once per interval, as node:net's are.
         engine.acceptFailed(Object.assign(new Error(`accept ${code}`), { code, syscall: 'accept' }))
       },
-    })
+    }, options.reusePort === true)
   } catch (error) {
     await engine.handle.close()
     throw error

@@ -31,6 +31,15 @@ export interface NodeServerOptions extends NetServerOptions {
    * server starts on `node:net` and logs one warning saying why.
    */
   readonly transport?: Transport
+  /**
+   * With `transport: 'native'` on Linux: the listening socket gets `SO_REUSEPORT`, so several
+   * processes (node:cluster workers, or plain processes started side by side) each listen on
+   * the same `host`:`port` with an accept queue of their own, and the kernel spreads new
+   * connections over them: no primary process hands connections round-robin. Every listener
+   * on the port must set it. On `node:net` (Node 20 has no such listen option) it is ignored
+   * with a warning. Default false.
+   */
+  readonly reusePort?: boolean
 }
 
 // Why the native transport cannot serve `options`, or undefined when it can.
@@ -51,10 +60,13 @@ const nativeRefusal = (options: NodeServerOptions): string | undefined => {
 export const runServer = async (options: NodeServerOptions = {}): Promise<ServerHandle> => {
   const transport: unknown = options.transport ?? 'net'
   if (transport !== 'net' && transport !== 'native') throw new Error(`runServer: invalid options\n  transport: expected 'native' or 'net', got ${JSON.stringify(transport)}`)
-  if (transport === 'net') return serveNet(options, nodePlatform)
+  const reuse: unknown = options.reusePort ?? false
+  if (typeof reuse !== 'boolean') throw new Error(`runServer: invalid options\n  reusePort: expected a boolean, got ${JSON.stringify(reuse)}`)
+  const netReuseWarning = reuse ? 'reusePort is served by the native transport only; node:net listens without SO_REUSEPORT' : undefined
+  if (transport === 'net') return serveNet(options, nodePlatform, netReuseWarning)
   const refusal = nativeRefusal(options)
   const native = loadNativeBinding()
   if (refusal === undefined && native._tag === 'Right') return serveNative(options, native.right)
   const why = refusal ?? (native._tag === 'Left' ? native.left : '')
-  return serveNet(options, nodePlatform, `transport 'native' unavailable (${why}); serving on node:net`)
+  return serveNet(options, nodePlatform, `transport 'native' unavailable (${why}); serving on node:net${reuse ? ' without SO_REUSEPORT' : ''}`)
 }

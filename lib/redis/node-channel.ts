@@ -4,7 +4,9 @@
  * control channel (requests to every node). Requests (`clientsInRoom`, `count`, remote
  * client operations, server-to-server events) wait only for the nodes alive when asked
  * (liveness.ts) and settle within their time bound (request-tracker.ts); answers come from
- * the engine (`ClusterHost.answer`). Imports the engine as types only, no `node:*`.
+ * the engine (`ClusterHost.answer`). A notice (`tell`: presence's deltas and digests) is a
+ * request with id 0 on the control channel: every node hands it to the engine and answers
+ * nothing, and the sender tracks nothing. Imports the engine as types only, no `node:*`.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { ClusterMessage } from '../core/cluster/cluster-message.js'
@@ -18,6 +20,9 @@ import { controlChannel, nodeChannel } from './redis-keys.js'
 import { RequestTracker } from './request-tracker.js'
 
 type Request = Extract<ClusterMessage, { _tag: 'Request' }>
+
+/** The request id of a notice: a request nobody answers (the tracker never gives out 0). */
+export const NOTICE_ID = 0
 
 const parseJson = (text: string): E.Either<undefined, unknown> => {
   try {
@@ -77,6 +82,18 @@ export class NodeChannel {
     return answers
   }
 
+  /**
+   * A notice to every other node (`ClusterAdapter.tell`): one PUBLISH on the control channel,
+   * nothing tracked, no answer. Dropped while Redis is not up, and lost when the PUBLISH is.
+   */
+  tell(body: unknown): void {
+    if (this.ctx.link().state !== 'up') return
+    const encoded = encodeClusterMessage({ _tag: 'Request', origin: this.ctx.nodeId, seq: UNSEQUENCED, requestId: NOTICE_ID, node: '', body: JSON.stringify(body) })
+    if (E.isLeft(encoded)) return this.ctx.host.logger.warning('cluster: a notice cannot be sent: {reason}', { reason: encoded.left.reason })
+    // Nobody waits for it: no 5 s timer of node-redis' own (a lost link rejects it anyway).
+    void this.ctx.port.command([this.ctx.server.sharded ? 'SPUBLISH' : 'PUBLISH', this.control, encoded.right], { key: this.control, timer: false }).catch(() => undefined)
+  }
+
   /** The node is closing: every request settles with what it has. */
   close(): void {
     this.requests.settleAll()
@@ -96,7 +113,7 @@ export class NodeChannel {
     if (E.isLeft(body)) return this.invalid('a request whose body is not JSON', channel)
     const { nodeId, prefix } = this.ctx
     void this.ctx.host.answer(body.right, m.origin).then((result) => {
-      if (result === undefined || this.ctx.link().state === 'closed') return
+      if (result === undefined || m.requestId === NOTICE_ID || this.ctx.link().state === 'closed') return
       const reply = encodeClusterMessage({ _tag: 'Reply', origin: nodeId, seq: UNSEQUENCED, requestId: m.requestId, node: m.origin, body: JSON.stringify(result) })
       if (E.isRight(reply)) void this.publishPlain(nodeChannel(prefix, m.origin), reply.right).catch(() => undefined)
     })

@@ -217,6 +217,7 @@ export const redisAdapter = (options: RedisAdapterOptions = {}): RedisAdapter =>
     sendTo: (node, clientId, frame, envelope) => self.parts?.nodes.sendTo(node, clientId, frame, envelope),
     request: (body, opts): Promise<ClusterReplies> =>
       self.parts?.nodes.request(body, opts) ?? Promise.resolve({ replies: [], missingNodes: opts?.node === undefined ? [] : [opts.node] }),
+    tell: (body) => self.parts?.nodes.tell(body),
     roomOpened: (namespace, room) => self.parts?.scopes.open({ namespace, room }),
     roomClosed: (namespace, room) => self.parts?.scopes.shut({ namespace, room }),
     namespaceOpened: (namespace) => self.parts?.scopes.open({ namespace }),

@@ -8,6 +8,7 @@
 import { Buffer } from 'node:buffer'
 import { open, realpath, stat } from 'node:fs/promises'
 import type { FileInfo, StaticFiles } from '../core/http/static/static-files.js'
+import { createOpenFiles, type OpenFiles } from './open-files.js'
 
 /**
  * The largest piece read at once. Each piece is a trip through the runtime's thread pool and
@@ -65,12 +66,47 @@ export const rangeReader =
   }
 
 /**
- * Bytes `first` to `last` of `path`, read as pulled, in pieces of at most `FILE_PIECE`.
+ * A reader like `rangeReader`'s whose files stay open between requests (`createOpenFiles`):
+ * a read that names the version it expects reuses the handle kept for that version.
+ *
+ * @example
+ * const read = keptRangeReader(FILE_PIECE, createOpenFiles({ maxOpen: 64, idleMs: 5000 }))
+ * for await (const piece of read('/srv/www/video.mp4', 0, 99, { size, mtimeMs })) socket.write(piece)
+ */
+export const keptRangeReader =
+  (piece: number, files: OpenFiles): StaticFiles['read'] =>
+  async function* (path, first, last, version): AsyncGenerator<Uint8Array> {
+    const lease = await files.acquire(path, version)
+    try {
+      let position = first
+      while (position <= last) {
+        const want = Math.min(piece, last - position + 1)
+        const bytes = Buffer.allocUnsafe(want)
+        const { bytesRead } = await lease.handle.read(bytes, 0, want, position)
+        if (bytesRead === 0) return
+        position += bytesRead
+        yield bytesRead === want ? bytes : bytes.subarray(0, bytesRead)
+      }
+    } finally {
+      await lease.release()
+    }
+  }
+
+/**
+ * Handles kept open at once by the runtimes' shared reader (`nodeFiles`), and how long an unused
+ * one stays open. 64 descriptors is little against the open-file limit (the server's
+ * `maxConnections` leaves room); 5 s keeps a hot file open across a page load's requests.
+ */
+export const OPEN_FILES = { maxOpen: 64, idleMs: 5000 } as const
+
+/**
+ * Bytes `first` to `last` of `path`, read as pulled, in pieces of at most `FILE_PIECE`, the
+ * file's handle kept open for the next read of the same version (`OPEN_FILES`).
  *
  * @example
  * for await (const piece of readRange('/srv/www/app.js', 0, 99)) socket.write(piece)
  */
-export const readRange: StaticFiles['read'] = rangeReader(FILE_PIECE)
+export const readRange: StaticFiles['read'] = keptRangeReader(FILE_PIECE, createOpenFiles(OPEN_FILES))
 
 /** The Platform's `files` over `node:fs`. */
 export const nodeFiles: StaticFiles = { stat: statFile, read: readRange }

@@ -143,7 +143,8 @@ export const toWorker = (options: WorkerOptions = {}): WorkerApp => {
 
   const upgrade = async (request: Request, env: Readonly<Record<string, unknown>>): Promise<Response> => {
     const target = targetOf(request.url)
-    const upgradeRequest = httpRequestOfWeb(request, target, EMPTY)
+    // Spreadable: the upgrade goes through the application's middleware, which may copy it with a spread.
+    const upgradeRequest = httpRequestOfWeb(request, target, EMPTY, true)
     const verdict = await decideUpgrade(rules, upgradeRequest)
     if (verdict._tag === 'Refused') return refusalOf(verdict.answer)
     const Pair = webSocketPair()

@@ -9,10 +9,11 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { AckData, EventData, EventName } from '../../lib/client/app-types.js'
 import type { ApiBody, ApiPath, HttpResult } from '../../lib/client/api-types.js'
+import type { Client } from '../../lib/client/client.js'
 import { connect } from '../../lib/client/connect.js'
 import { events } from '../../lib/client/events.js'
 import { createApi } from '../../lib/client/create-api.js'
-import { httpRoute, intParam, json, mount, type Response, routes, socketOn, type TypedHttpContext, type TypedSocketContext } from '../../lib/index.js'
+import { adminRoutes, httpRoute, intParam, json, mount, type Response, routes, serveStatic, socketOn, type TypedHttpContext, type TypedSocketContext } from '../../lib/index.js'
 import type { ServerHandle } from '../../lib/engine/server-handle.js'
 import { nextOf, WebSocketImpl } from '../support/client.js'
 import { type AppEvents, type ClientApp, clientApp } from '../support/client-app.js'
@@ -75,6 +76,23 @@ test('types :: request takes each route codec type and resolves with its handler
   } finally {
     client.close()
   }
+})
+
+test('types :: serveStatic and adminRoutes spread into a table keep its event names typed', () => {
+  // A table with the files of a folder and the admin page: both used to be typed as any Route,
+  // which made every event name (and any data) acceptable to the client.
+  const table = routes(socketOn('say', t.type({ text: t.string }), () => ({ ok: true as const })), ...serveStatic('/static', '.'), adminRoutes())
+  check<Equal<EventName<typeof table>, 'say' | 'tp:admin'>>()
+  check<Equal<EventData<typeof table, 'say'>, { text: string }>>()
+  // Type checks only: never called, so no socket is opened.
+  const typed = (client: Client<typeof table>): void => {
+    // @ts-expect-error: no route has this event
+    void client.request('nope')
+    // @ts-expect-error: text must be a string
+    void client.request('say', { text: 1 })
+    void client.request('say', { text: 'hi' })
+  }
+  assert.type(typed, 'function')
 })
 
 test('types :: emit is checked like request', async (ctx) => {

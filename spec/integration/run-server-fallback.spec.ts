@@ -22,6 +22,16 @@ const Fallback = suite('runServer :: the client\'s fallback')
 
 const options: PlainOptions = { limits: { heartbeatIntervalMs: 300 } }
 
+// What arrived against 1..n: the numbers lost, those doubled, and the order when it is not 1..n.
+const receipts = (said: readonly unknown[], n: number): string => {
+  const count = new Map<unknown, number>()
+  for (const x of said) count.set(x, (count.get(x) ?? 0) + 1)
+  const lost = Array.from({ length: n }, (_, i) => i + 1).filter((x) => !count.has(x))
+  const doubled = [...count].filter(([, c]) => c > 1).map(([x]) => x)
+  const stray = [...count.keys()].filter((x) => !(Number.isInteger(x) && (x as number) >= 1 && (x as number) <= n))
+  return `said ${said.length} of ${n}: lost [${lost.join(',')}], doubled [${doubled.join(',')}]${stray.length > 0 ? `, not sent [${stray.join(',')}]` : ''}, in order ${JSON.stringify(said)}`
+}
+
 const typesOf = async (server: { clients(): Promise<readonly { id: number; type: string }[]> }): Promise<string[]> =>
   (await server.clients()).filter((c) => c.type !== 'http').map((c) => c.type)
 
@@ -112,9 +122,14 @@ Fallback('once upgrades pass again, the probe moves the same session back to Web
     assert.equal(await typesOf(server), ['ws'])
     await server.broadcast('said', ++n, { room: 'r' })
     assert.equal(await Promise.all(asked), asked.map((_, i) => 2 * (i + 1)))
-    await eventually(() => said.length === n, 3000, 'every broadcast')
+    // On a failure: which broadcasts were lost or doubled, and the sessions and connects seen.
+    const what = async (): Promise<string> =>
+      `${receipts(said, n)}; sessions ${JSON.stringify(sessions)}; connects ${JSON.stringify(await server.probe('connects'))}; disconnects ${JSON.stringify(await server.probe('disconnects'))}`
+    await eventually(() => said.length === n, 3000, 'every broadcast').catch(async (error: unknown) => {
+      throw new Error(`${String(error)}: ${await what()}`)
+    })
     await delay(100)
-    assert.equal(said, Array.from({ length: n }, (_, i) => i + 1))
+    assert.equal(said, Array.from({ length: n }, (_, i) => i + 1), await what())
     // The same client (its id, rooms and session), resumed on the WebSocket.
     assert.is((await server.clients()).find((c) => c.type === 'ws')?.id, before?.id)
     assert.equal(sessions.map((s) => [s.id, s.recovered]), [[sessions[0]?.id, false], [sessions[0]?.id, true]])

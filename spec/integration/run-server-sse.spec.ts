@@ -86,6 +86,28 @@ Sse('an upgradeGuard decides event streams to its path as it decides upgrades: 4
   }
 })
 
+Sse('an upgradeMiddleware decides event streams as it decides upgrades: 401 before the head, admitted with its data', async () => {
+  const { server, port } = await serve('sse', 'main', options)
+  const opened: { close(): void }[] = []
+  try {
+    const refused = await openSse(port, '/members')
+    opened.push(refused)
+    assert.is(refused.status, 401)
+    assert.not.ok(String(refused.headers['content-type']).startsWith('text/event-stream'), 'no stream head')
+    assert.is(statusOf(await rawExchange(port, 'GET /members HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')), 401)
+    assert.equal(await server.probe('connects'), [], 'no refused stream became a client')
+    const admitted = await openSse(port, '/members?member=ada')
+    opened.push(admitted)
+    assert.is(admitted.status, 200)
+    await eventually(async () => (await server.probe('connects')).length === 1, 2000, 'the connect handler')
+    const id = Number((await server.probe('connects'))[0]?.split(' ')[0])
+    assert.is(await server.getClientData(id, 'member'), 'ada', 'the admission is the client data')
+  } finally {
+    for (const c of opened) c.close()
+    await server.close()
+  }
+})
+
 Sse('an event-stream client is a client: connect handler, data, rooms, send, broadcast with except, disconnect', async () => {
   const { server, port } = await serve('sse', 'main', options)
   try {

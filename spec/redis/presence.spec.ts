@@ -3,14 +3,20 @@
  * connections; a subscriber on either gets the diffs of both, each node's in the order it made
  * them; a node that opens a topic late catches up; a node killed with SIGKILL has its entries
  * leave the others' view within the heartbeat bound; a node cut off from Redis (through the
- * fault proxy) while the other changes converges with it once it is back.
+ * fault proxy) while the other changes converges with it once it is back; a delta is told (one
+ * notice on the control channel, nobody replies) and one lost is repaired by the digest.
  */
+import * as E from 'fp-ts/lib/Either.js'
+import { createClient } from 'redis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { decodeClusterMessage } from '../../lib/core/cluster/decode-cluster-message.js'
 import { onConnect, type PresenceDiff, routes } from '../../lib/index.js'
+import { redisAdapter } from '../../lib/redis/index.js'
+import { nodeChannel } from '../../lib/redis/redis-keys.js'
 import { type NodeProcess, startNodeProcess, startRedis } from '../support/redis.js'
-import { meshed, redisSuite } from '../support/redis-suite.js'
-import { eventually, openClient } from '../support/server.js'
+import { meshed, type RedisNode, redisSuite } from '../support/redis-suite.js'
+import { eventually, openClient, startServer } from '../support/server.js'
 import { startFaultProxy } from '../../bench/soak/fault-proxy.js'
 
 // `?user=<key>&n=<i>`: tracked in `lobby` with meta { n }.
@@ -123,6 +129,45 @@ Across('a node cut off from Redis while the other changes: once it is back, both
   assert.equal(onB.get('cy').map((m) => m.meta), [{ n: 2 }])
   bob.ws.close()
   cy.ws.close()
+})
+
+// The presence message a told body carries (`{ q: 'event', event: 'tp:presence', data: { t } }`), by its kind.
+const presenceKind = (body: unknown): unknown => (body as { data?: { t?: unknown } } | undefined)?.data?.t
+
+Across('a delta is told (no reply comes back); one lost with no later change is repaired by the digest', async () => {
+  // Node a's adapter loses its second told delta (bob's join), as a PUBLISH lost to Redis would be.
+  const inner = redisAdapter({ url: shared.redis.url, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500, requestTimeoutMs: 500, nodeId: 'a', prefix: shared.prefix })
+  const told: unknown[] = []
+  let lost = 0
+  const adapter = { ...inner, tell: (body: unknown) => (told.push(body), presenceKind(body) === 'delta' && told.filter((b) => presenceKind(b) === 'delta').length === 2 ? void lost++ : inner.tell?.(body)) }
+  const started = await startServer({ routes: app, cluster: adapter })
+  shared.defer(() => started.server.close())
+  await inner.ready()
+  const a: RedisNode = { ...started, adapter: inner }
+  const b = await shared.startNode('b')
+  await meshed(a, b)
+  // What comes to node a on its own channel: replies to its requests (a notice gets none).
+  const listener = createClient({ url: shared.redis.url })
+  shared.defer(() => listener.close())
+  const replies: string[] = []
+  await listener.connect()
+  await listener.subscribe(nodeChannel(shared.prefix, 'a'), (bytes: Buffer) => {
+    const m = decodeClusterMessage(new Uint8Array(bytes))
+    if (E.isRight(m) && m.right._tag === 'Reply') replies.push(m.right.body)
+  }, true)
+  const onB = b.server.presence('lobby')
+  const names = (): string => Object.keys(onB.list()).sort().join(',')
+  const ada = await openClient(a.port, '/?user=ada&n=0')
+  await eventually(() => names() === 'ada', 3000, 'b to see ada (a told delta)')
+  const bob = await openClient(a.port, '/?user=bob&n=1')
+  await eventually(() => lost === 1, 3000, 'a\'s delta with bob to be lost')
+  // Nothing changes any more: only a's digest can tell b it is behind.
+  await eventually(() => names() === 'ada,bob', 5000, 'b to catch up with bob')
+  assert.equal(onB.get('bob').map((m) => m.meta), [{ n: 1 }])
+  assert.ok(told.some((body) => presenceKind(body) === 'digest'), 'a told its digest')
+  assert.ok(!replies.some((body) => body.includes('"data":true')), `no node replied to a told delta or digest (${replies.length} replies to a: its syncs)`)
+  ada.ws.close()
+  bob.ws.close()
 })
 
 Across.run()

@@ -1,8 +1,9 @@
 /**
  * A cluster of in-process nodes joined by a hub, for specs of the engine's cluster port
  * (`ClusterAdapter`) without any network: each node's adapter hands a broadcast to every
- * other node's engine and answers requests through their `answer`. A node can be made
- * silent (it stops answering, as a frozen process would), and a request can be lost on its way
+ * other node's engine and answers requests through their `answer`; a notice (`tell`) is handed
+ * to their `answer` too, its value left. A node can be made
+ * silent (it stops answering, as a frozen process would), and a request or a notice can be lost on its way
  * to one node or its answer made late (`fault`). Test-only and portable; the
  * Redis adapter's specs run against a real redis-server instead.
  */
@@ -23,21 +24,31 @@ export interface MemoryHub {
   fault(rule: MemoryFault | undefined): void
   /** Every publish, in order, as `<node> <namespace>/<room>`. */
   readonly published: string[]
+  /** Every notice (`tell`), in order, with the node it came from. */
+  readonly told: { readonly from: string; readonly body: unknown }[]
   /** Rooms each node told the hub it has members in. */
   readonly rooms: Map<string, Set<string>>
 }
 
-export const memoryHub = (): MemoryHub => {
+/** `tell: false`: adapters without `tell` (as a third-party adapter may be): the engine falls back on `request`. */
+export const memoryHub = (options: { readonly tell?: boolean } = {}): MemoryHub => {
   const hosts = new Map<string, ClusterHost>()
   const silent = new Set<string>()
   const published: string[] = []
+  const told: { from: string; body: unknown }[] = []
   const rooms = new Map<string, Set<string>>()
   let fault: MemoryFault | undefined
   const node = (nodeId: string): ClusterAdapter => {
     const mine = new Set<string>()
     rooms.set(nodeId, mine)
+    // A notice: handed to every other node's `answer` unless lost (a silent node takes it: it only stops answering).
+    const tell = (body: unknown): void => {
+      told.push({ from: nodeId, body })
+      for (const [id, host] of hosts) if (id !== nodeId && fault?.(nodeId, id, body) !== 'lose') void host.answer(JSON.parse(JSON.stringify(body)), nodeId)
+    }
     return {
       nodeId,
+      ...(options.tell === false ? {} : { tell }),
       attach: (host) => void hosts.set(nodeId, host),
       publish: (frame, target, envelope) => {
         published.push(`${nodeId} ${target.namespace ?? ''}/${target.room ?? ''}`)
@@ -66,5 +77,5 @@ export const memoryHub = (): MemoryHub => {
       close: async () => void hosts.delete(nodeId),
     }
   }
-  return { node, silence: (id) => void silent.add(id), fault: (rule) => void (fault = rule), published, rooms }
+  return { node, silence: (id) => void silent.add(id), fault: (rule) => void (fault = rule), published, told, rooms }
 }

@@ -788,6 +788,11 @@ var sseFallback = (options = {}) => {
     timer;
     // Sends made while a probe is under way, sent on whichever socket the link ends up on.
     held;
+    // The probe's WebSocket while it is under way; the stream's end if it came meanwhile.
+    probing;
+    streamEnd;
+    // The code the link was closed with (a late probe is closed with it).
+    closedWith = 1e3;
     send(data) {
       if (this.held) this.held.push(data);
       else this.inner?.send(data);
@@ -796,6 +801,9 @@ var sseFallback = (options = {}) => {
       clearTimeout(this.timer);
       this.held = void 0;
       this.readyState = 3;
+      this.closedWith = code ?? 1e3;
+      if (this.probing !== void 0) shut(this.probing, this.closedWith);
+      this.probing = void 0;
       this.inner?.close(code, reason);
     }
     // A WebSocket on `url`: adopted when it opens in time, `failed` otherwise.
@@ -807,10 +815,12 @@ var sseFallback = (options = {}) => {
         return failed();
       }
       if (!probe) this.inner = ws;
+      else this.probing = ws;
       let settled = false;
       const fail = () => {
         if (settled) return;
         settled = true;
+        if (this.probing === ws) this.probing = void 0;
         clearTimeout(this.timer);
         shut(ws);
         if (this.readyState !== 3) failed();
@@ -819,10 +829,12 @@ var sseFallback = (options = {}) => {
       this.timer = setTimeout(fail, upgradeTimeout);
       ws.onopen = () => {
         settled = true;
+        if (this.probing === ws) this.probing = void 0;
         clearTimeout(this.timer);
-        if (this.readyState === 3 || probe && this.inner !== probe) return shut(ws, 1e3);
+        if (this.readyState === 3 || probe && this.inner !== probe) return shut(ws, this.closedWith);
         if (probe) {
           shut(probe);
+          this.streamEnd = void 0;
           streamUntil = 0;
         }
         this.adopt(ws);
@@ -852,6 +864,9 @@ var sseFallback = (options = {}) => {
         void es.idle().then(() => {
           if (this.inner !== es || this.readyState !== 1) return;
           this.tryWebSocket(u.href, () => {
+            const ended = this.streamEnd;
+            this.streamEnd = void 0;
+            if (ended !== void 0) return this.gone(es, ended);
             this.release(es);
             this.probeLater(es);
           }, es);
@@ -879,11 +894,18 @@ var sseFallback = (options = {}) => {
       s.onmessage = (event) => this.fire("onmessage", event);
       s.onerror = (event) => this.fire("onerror", event);
       s.onclose = (event) => {
-        clearTimeout(this.timer);
         if (this.inner !== s || this.readyState === 3) return;
-        this.readyState = 3;
-        this.fire("onclose", event);
+        if (this.probing !== void 0) return void (this.streamEnd = event);
+        this.gone(s, event);
       };
+    }
+    // The link's socket `s` closed: so does the link.
+    gone(s, event) {
+      clearTimeout(this.timer);
+      if (this.inner !== s || this.readyState === 3) return;
+      this.held = void 0;
+      this.readyState = 3;
+      this.fire("onclose", event);
     }
     fire(handler, event) {
       ;

@@ -27,6 +27,10 @@ export interface FoundFile {
   readonly contentType: string
   /** Headers every answer about this file carries: Cache-Control, Vary, Content-Encoding, the user's. */
   readonly headers: readonly Header[]
+  /** The validators when already made (a cached file's): `etagOf(size, mtimeMs)` and the Last-Modified value. */
+  readonly validators?: { readonly etag: string; readonly lastModified: string }
+  /** The whole file when it is held in memory (a small cached file): sent from here, nothing read. */
+  readonly bytes?: Uint8Array
 }
 
 /** What `sendFile` needs besides the file. */
@@ -43,10 +47,10 @@ const encoder = new TextEncoder()
 
 const bare = (status: number, headers: readonly Header[]): Response => ({ _tag: 'Response', status, headers, contentType: '', body: undefined })
 
-async function* multipartSource(files: StaticFiles, path: string, body: MultipartByteranges): AsyncGenerator<Uint8Array> {
+async function* multipartSource(files: StaticFiles, path: string, version: FileInfo, body: MultipartByteranges): AsyncGenerator<Uint8Array> {
   for (const part of body.parts) {
     yield encoder.encode(part.head)
-    yield* files.read(path, part.range.first, part.range.last)
+    yield* files.read(path, part.range.first, part.range.last, version)
   }
   yield encoder.encode(body.tail)
 }
@@ -62,11 +66,12 @@ async function* multipartSource(files: StaticFiles, path: string, body: Multipar
  */
 export const sendFile = (req: Request, file: FoundFile, context: SendContext): Response => {
   const { size, mtimeMs } = file.info
-  const etag = etagOf(size, mtimeMs)
+  const held = file.bytes !== undefined && file.bytes.length === size ? file.bytes : undefined
+  const etag = file.validators?.etag ?? etagOf(size, mtimeMs)
   const validators = { etag, lastModified: mtimeMs }
   const headers: Header[] = [
     ['ETag', etag],
-    ['Last-Modified', lastModifiedOf(mtimeMs, context.nowMs)],
+    ['Last-Modified', file.validators?.lastModified ?? lastModifiedOf(mtimeMs, context.nowMs)],
     ...file.headers,
     ['X-Content-Type-Options', 'nosniff'],
   ]
@@ -79,16 +84,18 @@ export const sendFile = (req: Request, file: FoundFile, context: SendContext): R
   switch (selection._tag) {
     case 'Whole':
       if (size === 0) return { _tag: 'Response', status: 200, headers, contentType: file.contentType, body: new Uint8Array(0) }
-      return stream(context.files.read(file.path, 0, size - 1), { headers, contentType: file.contentType, length: size })
+      if (held !== undefined) return { _tag: 'Response', status: 200, headers, contentType: file.contentType, body: held }
+      return stream(context.files.read(file.path, 0, size - 1, file.info), { headers, contentType: file.contentType, length: size })
     case 'Single': {
       const { first, last } = selection.range
       headers.push(['Content-Range', selection.contentRange])
-      return stream(context.files.read(file.path, first, last), { status: 206, headers, contentType: file.contentType, length: last - first + 1 })
+      if (held !== undefined) return { _tag: 'Response', status: 206, headers, contentType: file.contentType, body: held.subarray(first, last + 1) }
+      return stream(context.files.read(file.path, first, last, file.info), { status: 206, headers, contentType: file.contentType, length: last - first + 1 })
     }
     case 'Multiple': {
       const body = multipartByteranges(selection.ranges, size, file.contentType, context.boundary())
-      if (body === undefined) return stream(context.files.read(file.path, 0, size - 1), { headers, contentType: file.contentType, length: size })
-      return stream(multipartSource(context.files, file.path, body), { status: 206, headers, contentType: body.contentType, length: body.length })
+      if (body === undefined) return stream(context.files.read(file.path, 0, size - 1, file.info), { headers, contentType: file.contentType, length: size })
+      return stream(multipartSource(context.files, file.path, file.info, body), { status: 206, headers, contentType: body.contentType, length: body.length })
     }
     case 'Unsatisfiable':
       return errorResponse(416, 'range_not_satisfiable', [...headers, ['Content-Range', selection.contentRange]])

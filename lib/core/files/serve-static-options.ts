@@ -3,6 +3,7 @@
  * policy. Pure and portable: no node:* imports.
  */
 import type { HeaderInput } from '../http/normalize-headers.js'
+import type { FileCacheOptions } from './file-cache.js'
 import { isFingerprinted } from '../http/static/is-fingerprinted.js'
 import type { RangeOptions } from '../http/static/select-ranges.js'
 import type { StaticPathOptions } from '../http/static/resolve-static-path.js'
@@ -47,6 +48,13 @@ export interface ServeStaticOptions extends StaticPathOptions {
   readonly ranges?: RangeOptions | false
   /** Headers added to every file answer (not to errors). */
   readonly headers?: HeaderInput
+  /**
+   * What is remembered between requests (see `FileCacheOptions`): a path's facts for
+   * `revalidateMs` (default 1000 ms: a changed or deleted file is seen at most that late), and
+   * the bytes of files up to `maxFileSize` (256 KiB), at most `maxEntries` paths (1,000) and
+   * `maxBytes` (16 MiB) in all. `false`: a `stat` per request and every body read from disk.
+   */
+  readonly cache?: FileCacheOptions | false
   /** The multipart/byteranges boundary maker (default: 16 random bytes in hexadecimal). */
   readonly boundary?: () => string
 }

@@ -19,7 +19,8 @@ import { resolveStaticPath } from '../http/static/resolve-static-path.js'
 import type { FileInfo, StaticFiles } from '../http/static/static-files.js'
 import type { HttpContext } from '../route/http-context.js'
 import { httpRoute } from '../route/http-route.js'
-import type { RouteTable } from '../route/route.js'
+import type { HttpRoute } from '../route/route.js'
+import { type CachedInfo, createFileCache, type FileCache } from './file-cache.js'
 import { extraHeaders, sendFile } from './send-file.js'
 import { cacheControlOf, type PrecompressedCoding, type ServeStaticOptions } from './serve-static-options.js'
 
@@ -54,7 +55,8 @@ const slashed = (req: Request): string => {
 }
 
 /**
- * The files of `root` under the URL path `mount`, as a route table:
+ * The files of `root` under the URL path `mount`, as a route table: typed as the HTTP route it
+ * is (not as any `Route`), so a table it is spread into keeps its event names for a typed client.
  *
  * - `GET` and `HEAD` `mount/...`: the file, streamed with its length, with `ETag`,
  *   `Last-Modified`, `Cache-Control` (`immutable` for fingerprinted names),
@@ -72,7 +74,7 @@ const slashed = (req: Request): string => {
  * @example
  * const table = routes([...serveStatic('/static', './public', { precompressed: ['br', 'gzip'] }), httpRoute('GET', '/hello', () => 'hi')])
  */
-export const serveStatic = (mount: string, root: string, options: ServeStaticOptions = {}): RouteTable => {
+export const serveStatic = (mount: string, root: string, options: ServeStaticOptions = {}): readonly HttpRoute<'GET'>[] => {
   const prefix = trimSlash(mount)
   const pattern = `${prefix}/{*path}`
   const memo: RootMemo = { real: undefined }
@@ -80,6 +82,8 @@ export const serveStatic = (mount: string, root: string, options: ServeStaticOpt
   const precompressed = options.precompressed ?? []
   const ranges = options.ranges ?? {}
   const boundary = options.boundary ?? randomBoundary
+  // One per table: its paths are this root's. `cache: false` keeps nothing (a stat per request).
+  const fileCache: FileCache = createFileCache(options.cache === false ? { maxEntries: 0 } : options.cache)
 
   const realRoot = async (files: StaticFiles): Promise<string | undefined> => {
     if (memo.real !== undefined) return memo.real
@@ -89,27 +93,29 @@ export const serveStatic = (mount: string, root: string, options: ServeStaticOpt
   }
 
   // The best precompressed sibling the request accepts, or the file itself.
-  const variant = async (files: StaticFiles, req: Request, full: string, info: FileInfo, base: string): Promise<{ path: string; info: FileInfo; coding: string | undefined }> => {
+  const variant = async (files: StaticFiles, req: Request, full: string, found: CachedInfo, base: string, nowMs: number | undefined): Promise<{ path: string; found: CachedInfo; coding: string | undefined }> => {
     const accept = req.headerMap.get('accept-encoding')
     let left: readonly string[] = precompressed
     while (left.length > 0) {
       const choice = pickEncoding(accept, [...left, 'identity'])
       if (choice.coding === 'identity') break
-      const sibling = await files.stat(full + SIBLING[choice.coding as PrecompressedCoding])
-      if (sibling !== undefined && sibling.kind === 'file' && allowed(sibling, base, options)) return { path: sibling.realPath, info: sibling, coding: choice.coding }
+      const path = full + SIBLING[choice.coding as PrecompressedCoding]
+      const sibling = await fileCache.stat(files, path, nowMs)
+      if (sibling !== undefined && sibling.info.kind === 'file' && allowed(sibling.info, base, options)) return { path, found: sibling, coding: choice.coding }
       left = left.filter((c) => c !== choice.coding)
     }
-    return { path: info.realPath, info, coding: undefined }
+    return { path: full, found, coding: undefined }
   }
 
   const answer = async (req: Request, files: StaticFiles, base: string, relative: string, nowMs: number | undefined): Promise<Response | undefined> => {
     const full = relative === '' ? base : `${base}/${relative}`
-    const info = await files.stat(full)
-    if (info === undefined) return undefined
+    const found = await fileCache.stat(files, full, nowMs)
+    if (found === undefined) return undefined
+    const info = found.info
     if (!allowed(info, base, options)) return errorResponse(403, 'outside_root')
     if (info.kind === 'directory') return options.index === false ? undefined : redirect(slashed(req), 301)
     if (info.kind !== 'file') return undefined
-    const chosen = precompressed.length === 0 ? { path: info.realPath, info, coding: undefined } : await variant(files, req, full, info, base)
+    const chosen = precompressed.length === 0 ? { path: full, found, coding: undefined } : await variant(files, req, full, found, base, nowMs)
     const headers: Header[] = []
     const cache = cacheControlOf(relative, options)
     if (cache !== undefined) headers.push(['Cache-Control', cache])
@@ -117,7 +123,11 @@ export const serveStatic = (mount: string, root: string, options: ServeStaticOpt
     if (precompressed.length > 0) headers.push(['Vary', 'Accept-Encoding'])
     headers.push(...user)
     const contentType = contentTypeOf(relative, OCTET_STREAM)
-    return sendFile(req, { path: chosen.path, info: chosen.info, contentType, headers }, { files, ranges, boundary, nowMs })
+    const sent = chosen.found
+    // A GET of a small file reads it once per version, then answers from memory; a HEAD never reads.
+    const bytes = req.method === 'GET' ? await fileCache.bytes(files, chosen.path, sent) : fileCache.held(chosen.path, sent)
+    const validators = { etag: sent.etag, lastModified: sent.lastModified(nowMs) }
+    return sendFile(req, { path: sent.info.realPath, info: sent.info, contentType, headers, validators, ...(bytes === undefined ? {} : { bytes }) }, { files, ranges, boundary, nowMs })
   }
 
   const handler = async (req: Request, ctx: HttpContext): Promise<Response> => {

@@ -8,7 +8,7 @@
  * Pure and portable: no node:* imports.
  */
 import type { CorsConfig } from './cors-config.js'
-import { headerValue } from './header-value.js'
+import { requestHeader } from './request-header.js'
 import { noContent } from './response.js'
 import { withHeader } from './response-updates.js'
 import type { Header, HttpRequest, Response } from './types.js'
@@ -79,12 +79,12 @@ export const compileCors = (config: CorsConfig): Cors => {
   // over every header line of every request, in the default configuration).
   const apply = wildcard
     ? (_req: HttpRequest, res: Response): Response => grantAny(res)
-    : (req: HttpRequest, res: Response): Response => grant(res, headerValue(req.headers, 'origin'))
+    : (req: HttpRequest, res: Response): Response => grant(res, requestHeader(req, 'origin'))
 
   const preflight = (req: HttpRequest): Response | undefined => {
     if (req.method !== 'OPTIONS') return undefined
-    const origin = headerValue(req.headers, 'origin')
-    const method = headerValue(req.headers, 'access-control-request-method')
+    const origin = requestHeader(req, 'origin')
+    const method = requestHeader(req, 'access-control-request-method')
     if (origin === undefined || method === undefined) return undefined
     const base = noContent()
     if (!isOriginAllowed(origin) || !methods.has(method.trim().toUpperCase())) return wildcard ? base : addVary(base, 'Origin')

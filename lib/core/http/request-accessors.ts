@@ -10,7 +10,7 @@ import { type Either, isLeft, isRight, left, right } from 'fp-ts/lib/Either.js'
 import { type InvalidJson, invalidJson, type UnsupportedMediaType, unsupportedMediaType } from './http-error.js'
 import type { QueryValue } from './parse-query.js'
 import { isJsonMediaType, mediaType, type RequestBodyValue } from './parse-request-body.js'
-import { headerValue } from './header-value.js'
+import { requestHeader } from './request-header.js'
 import type { Params, Request } from './request.js'
 import type { HttpRequest, Json } from './types.js'
 
@@ -38,11 +38,11 @@ const isRouteRequest = (req: Request | HttpRequest): req is Request => 'headerMa
  * getHeader(ctx.request, 'X-Forwarded-For') // '203.0.113.7, 10.0.0.2'
  */
 export const getHeader = (req: Request | HttpRequest, name: string): string | undefined =>
-  isRouteRequest(req) ? req.headerMap.get(name.toLowerCase()) : headerValue(req.headers, name)
+  isRouteRequest(req) ? req.headerMap.get(name.toLowerCase()) : requestHeader(req, name)
 
 /** Whether the request has header `name` (case-insensitive); a `Request` or an `HttpRequest`. */
 export const hasHeader = (req: Request | HttpRequest, name: string): boolean =>
-  isRouteRequest(req) ? req.headerMap.has(name.toLowerCase()) : headerValue(req.headers, name) !== undefined
+  isRouteRequest(req) ? req.headerMap.has(name.toLowerCase()) : requestHeader(req, name) !== undefined
 
 /** Every header as a record keyed by lower-case name. */
 export const getHeaders = (req: Request): Readonly<Record<string, string>> => Object.fromEntries(req.headerMap)

@@ -5,7 +5,9 @@
  * file's types (never the other way round: no import cycle).
  *
  * What costs something is computed on first read and kept (`path` decoded, `headerMap`,
- * `query`, `body`), so a handler pays only for what it reads. These are getters on the
+ * `query`, `body`), so a handler pays only for what it reads; `headers` is the parsed request's,
+ * read when asked (a request that reads a header by name, `HeaderLookup`, gives `headerMap` a
+ * lookup per name and builds its list only when the whole set is asked for). These are getters on the
  * prototype: they read like fields but are not own properties, so `{ ...req }` does not copy
  * them (build a new Request with `makeRequest` instead).
  *
@@ -19,7 +21,9 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { BodyStream, ExchangeOwner } from './body-stream.js'
 import { bodyStreamOf } from './in-process-exchange.js'
 import type { InvalidJson } from './http-error.js'
+import { lazyHeaderMap } from './lazy-header-map.js'
 import { percentDecode } from './percent-decode.js'
+import { hasHeaderLookup } from './request-header.js'
 import { parseQuery, type Query } from './parse-query.js'
 import { parseRequestBody, type RequestBodyValue } from './parse-request-body.js'
 import type { Header, HttpRequest } from './types.js'
@@ -94,7 +98,6 @@ const indexHeaders = (headers: readonly Header[]): ReadonlyMap<string, string> =
 class LazyRequest<P extends Params> implements Request<P> {
   readonly method: string
   readonly protocol: 'HTTP/1.0' | 'HTTP/1.1'
-  readonly headers: readonly Header[]
   readonly params: P
   readonly rawBody: Uint8Array
   readonly http: HttpRequest
@@ -114,7 +117,6 @@ class LazyRequest<P extends Params> implements Request<P> {
     this.#streamed = streamed
     this.method = http.method
     this.protocol = http.protocol
-    this.headers = http.headers
     this.params = params
     this.rawBody = http.body
     this.http = http
@@ -124,8 +126,16 @@ class LazyRequest<P extends Params> implements Request<P> {
     return (this.#path ??= percentDecode(this.http.path))
   }
 
+  // Read from the parsed request when asked: a request that reads its headers by name (toFetch's
+  // view over a web Request) builds its list only if the handler takes the whole set.
+  get headers(): readonly Header[] {
+    return this.http.headers
+  }
+
   get headerMap(): ReadonlyMap<string, string> {
-    return (this.#headerMap ??= indexHeaders(this.headers))
+    if (this.#headerMap !== undefined) return this.#headerMap
+    const http = this.http
+    return (this.#headerMap = hasHeaderLookup(http) ? lazyHeaderMap(http, () => indexHeaders(http.headers)) : indexHeaders(http.headers))
   }
 
   get query(): Query {

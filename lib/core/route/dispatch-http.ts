@@ -80,7 +80,8 @@ const runWhole = (
   exchange: number,
   request: HttpRequest,
 ): Response | Promise<Response> =>
-  settleAnswer(body.then((bytes) => route.handler(makeRequest({ ...http, body: bytes }, params, owner, exchange, false), ctx)), options.onError, request)
+  // `headers` named: a request's may be a getter (compactRequest, toFetch's view), which a spread leaves behind.
+  settleAnswer(body.then((bytes) => route.handler(makeRequest({ ...http, headers: http.headers, body: bytes }, params, owner, exchange, false), ctx)), options.onError, request)
 
 const NO_PARAMS: Params = Object.freeze({})
 const EMPTY_BODY = new Uint8Array(0)

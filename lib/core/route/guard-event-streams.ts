@@ -1,7 +1,8 @@
 /**
- * `guardEventStreams`: the `upgradeGuard` routes of a compiled table applied to the other way a
- * client becomes a connection of a path: an event stream (`sseRoute`, or any route answering
- * `eventStream(...)`). Without it a guard that protects `/live` from WebSocket upgrades would
+ * `guardEventStreams`: the `upgradeGuard` routes of a compiled table, and the checks of the
+ * server's `upgradeMiddleware`s, applied to the other way a client becomes a connection: an
+ * event stream (`sseRoute`, or any route answering `eventStream(...)`). Without it a guard (or
+ * an authenticating upgrade middleware) that protects `/live` from WebSocket upgrades would
  * leave `GET /live` with `Accept: text/event-stream` open. The server runs it on an answer that
  * opens an event stream, before the stream's head is written (a refusal is an ordinary HTTP
  * 401/403, no stream). Pure and portable: no node:* imports.
@@ -11,6 +12,7 @@ import type { HttpRequest, Response } from '../http/types.js'
 import type { Handshake } from './handshake.js'
 import type { HttpContext } from './http-context.js'
 import type { UpgradeGuardRoute } from './route.js'
+import type { UpgradeCheck } from './upgrade-middleware.js'
 import { guardPath } from './upgrade-guard.js'
 
 /**
@@ -37,26 +39,29 @@ const staged = (outer: Handshake | undefined): Handshake & { commit(): void } =>
 }
 
 /**
- * The guard of `guards` (by path, as `compileRoutes` keeps them), or `undefined` when there are
- * none. Every guard of the request's path (trailing slash ignored) runs in table order with the
- * request and the server's context; the first refusal wins; a guard that throws refuses with 500
- * (reported to `onError`). An answer to a path without guards is given back as it is, at once.
+ * The guard of `guards` (by path, as `compileRoutes` keeps them) and of `checks` (the
+ * `upgradeMiddleware` checks of the server's HTTP middleware, for every path: `upgradeChecksOf`),
+ * or `undefined` when there are none. The checks run first, in order, then every guard of the
+ * request's path (trailing slash ignored) in table order, with the request and the server's
+ * context; the first refusal wins; a check that throws refuses with 500 (reported to
+ * `onError`). An answer that nothing decides is given back as it is, at once.
  *
  * @example
- * const guard = guardEventStreams(compiled.guards, onHttpError)
+ * const guard = guardEventStreams(compiled.guards, onHttpError, upgradeChecksOf(httpMiddleware))
  * const answer = guard === undefined ? streamAnswer : await guard(request, streamAnswer, ctx)
  */
 export const guardEventStreams = (
   guards: ReadonlyMap<string, readonly UpgradeGuardRoute[]>,
   onError?: (error: unknown, request: HttpRequest) => void,
+  checks: readonly UpgradeCheck<object>[] = [],
 ): EventStreamGuard | undefined => {
-  if (guards.size === 0) return undefined
-  const decide = async (mine: readonly UpgradeGuardRoute[], request: HttpRequest, answer: Response, ctx: HttpContext): Promise<Response> => {
+  if (guards.size === 0 && checks.length === 0) return undefined
+  const decide = async (mine: readonly UpgradeCheck<object>[], request: HttpRequest, answer: Response, ctx: HttpContext): Promise<Response> => {
     const handshake = staged(ctx.handshake)
     const seen: HttpContext = { ...ctx, handshake }
     try {
-      for (const guard of mine) {
-        const verdict = await guard.check(request, seen)
+      for (const check of mine) {
+        const verdict = await check(request, seen)
         if (verdict._tag === 'Response') return verdict
         for (const [key, value] of Object.entries(verdict.data)) handshake.setClientData(key, value)
       }
@@ -69,6 +74,7 @@ export const guardEventStreams = (
   }
   return (request, answer, ctx) => {
     const mine = guards.get(guardPath(request.path))
-    return mine === undefined ? answer : decide(mine, request, answer, ctx)
+    if (mine === undefined) return checks.length === 0 ? answer : decide(checks, request, answer, ctx)
+    return decide([...checks, ...mine.map((guard) => guard.check)], request, answer, ctx)
   }
 }

@@ -38,9 +38,8 @@ export type UpgradeCheck<Data extends object> = (request: HttpRequest, ctx: Http
  *   parseQuery(req.rawQuery)['token'] === 'secret' ? admit({ user: 'ada' }) : unauthorized('bad token'))
  * // runServer({ routes, httpMiddleware: [auth] }); then in a handler: ctx.getClientData('user') // 'ada'
  */
-export const upgradeMiddleware =
-  <Data extends object>(check: UpgradeCheck<Data>): HttpMiddleware =>
-  async (request, next, ctx) => {
+export const upgradeMiddleware = <Data extends object>(check: UpgradeCheck<Data>): HttpMiddleware => {
+  const middleware: HttpMiddleware = async (request, next, ctx) => {
     const handshake = ctx.handshake
     if (handshake === undefined) return next()
     const verdict = await check(request, ctx)
@@ -48,3 +47,20 @@ export const upgradeMiddleware =
     for (const [key, value] of Object.entries(verdict.data)) handshake.setClientData(key, value)
     return next()
   }
+  // The server also runs the check on an event stream about to open (the other way a request
+  // becomes a client): a stream's request is a plain GET, so the middleware itself cannot tell.
+  return Object.assign(middleware, { upgradeCheck: check as UpgradeCheck<object> })
+}
+
+/**
+ * The checks of the `upgradeMiddleware`s in `middleware`, in order: what the server runs on an
+ * event stream before it opens, as the middleware runs them on a WebSocket upgrade.
+ *
+ * @example
+ * upgradeChecksOf([logRequests, upgradeMiddleware(check)]) // [check]
+ */
+export const upgradeChecksOf = (middleware: readonly HttpMiddleware[]): readonly UpgradeCheck<object>[] =>
+  middleware.flatMap((m) => {
+    const check = (m as HttpMiddleware & { readonly upgradeCheck?: UpgradeCheck<object> }).upgradeCheck
+    return check === undefined ? [] : [check]
+  })

@@ -89,6 +89,13 @@ export interface ClusterAdapter {
    * answer. Never rejects.
    */
   request(body: unknown, options?: { readonly node?: string; readonly timeoutMs?: number }): Promise<ClusterReplies>
+  /**
+   * Hands `body` (a request, JSON data) to every other node's `ClusterHost.answer` without
+   * asking for answers: no reply, no tracking, no time-out, one message. It may be lost (the
+   * link down, a node not listening yet); the caller repairs what matters (presence's digest).
+   * Absent: the engine calls `request` instead and leaves its answers.
+   */
+  tell?(body: unknown): void
   /** The first local client joined this room (the adapter may start listening to it). */
   roomOpened(namespace: string, room: string): void
   /** The last local client left this room. */

@@ -41,6 +41,7 @@ import { FoundAnswer } from '../cluster/cluster-request.js'
 import type { Handshake } from '../../core/route/handshake.js'
 import type { HttpContext } from '../../core/route/http-context.js'
 import { type EventStreamGuard, guardEventStreams } from '../../core/route/guard-event-streams.js'
+import type { UpgradeCheck } from '../../core/route/upgrade-middleware.js'
 
 export interface SseSharedDeps<S> {
   readonly io: SocketIo<S>
@@ -69,6 +70,8 @@ export interface SseSharedDeps<S> {
   readonly httpContext: HttpContext
   /** Where a guard that throws is reported (it refuses with 500). */
   readonly onHttpError: (error: unknown, request: HttpRequest) => void
+  /** The checks of the server's `upgradeMiddleware`s: a stream passes them as an upgrade does. */
+  readonly upgradeChecks?: readonly UpgradeCheck<object>[]
 }
 
 // The nodes last found holding sessions (a post's next ones go straight there), at most this many.
@@ -102,7 +105,7 @@ export class SseShared<S> {
   private readonly guard: EventStreamGuard | undefined
   constructor(private readonly deps: SseSharedDeps<S>) {
     this.instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
-    this.guard = guardEventStreams(deps.compiled.guards, deps.onHttpError)
+    this.guard = guardEventStreams(deps.compiled.guards, deps.onHttpError, deps.upgradeChecks)
     this.io = deps.io
     this.timers = deps.timers
     this.closeTimeoutMs = deps.limits.closeTimeoutMs

@@ -21,6 +21,7 @@ import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
 import { type EventPostBody, isEventPost } from '../../core/sse/event-post.js'
 import type { TraceContext } from '../../core/trace/trace-context.js'
 import { guardEventStreams } from '../../core/route/guard-event-streams.js'
+import type { UpgradeCheck } from '../../core/route/upgrade-middleware.js'
 import { inertHttpContext } from '../../core/route/inert-http-context.js'
 import { isEventStreamBody } from '../../core/sse/event-stream.js'
 import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
@@ -67,6 +68,8 @@ export interface EmbeddedHttpDeps {
   /** The server's body plans (`undefined`: no route has body options). */
   readonly planOf: (method: string, path: string) => EmbeddedBodyPlan | undefined
   readonly maxBody: number
+  /** The checks of the server's `upgradeMiddleware`s: an event-stream answer passes them too. */
+  readonly upgradeChecks?: readonly UpgradeCheck<object>[]
   readonly logger: Logger
   readonly draining: () => boolean
   /** Delivers a post to an event stream's session (`SseShared.post`): here, or through the cluster. */
@@ -113,7 +116,8 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
   const now = deps.now ?? ((): number => 0)
   // The route table's upgrade guards, applied to an event-stream answer as the standalone
   // server applies them (no client here to take an admission's data).
-  const guard = guardEventStreams(compiled.guards, (error, request) => logger.exception(error, { method: request.method, path: request.path }))
+  const report = (error: unknown, request: HttpRequest): void => logger.exception(error, { method: request.method, path: request.path })
+  const guard = guardEventStreams(compiled.guards, report, deps.upgradeChecks)
   // A post to an event stream's session is delivered to where that session is; an event
   // stream passes its path's guards first.
   const delivered = (request: HttpRequest, answer: Response): Response | Promise<Response> =>

@@ -25,6 +25,7 @@ import { type BodySource, isStreamBody, StreamBody } from '../../core/http/strea
 import { stringifyJson } from '../../core/http/stringify-json.js'
 import type { HttpRequest, Response } from '../../core/http/types.js'
 import { type Pull, pullOf } from '../../core/http/pull-source.js'
+import { createVariantCache, type VariantCache, variantKey } from '../../core/http/compress/variant-cache.js'
 
 const encoder = new TextEncoder()
 
@@ -102,6 +103,7 @@ const compressedSource = (source: BodySource, coder: CodingStream): AsyncIterabl
 export class HttpCompression {
   private readonly policy: CompressionPolicy
   private readonly paths: readonly string[] | undefined
+  private readonly variants: VariantCache | undefined
 
   constructor(
     config: CompressConfig,
@@ -110,6 +112,7 @@ export class HttpCompression {
   ) {
     this.policy = { codings: config.codings.filter((c) => codec.codings.includes(c)), threshold: config.threshold }
     this.paths = config.paths.length === 0 ? undefined : config.paths
+    this.variants = config.cacheBytes > 0 ? createVariantCache(config.cacheBytes) : undefined
   }
 
   /** The codings actually on offer (the option's, less what the runtime lacks). */
@@ -148,7 +151,13 @@ export class HttpCompression {
       const source = compressedSource(body.source, this.codec.stream(plan.coding, isEventStream(res.contentType)))
       return { ...res, headers, body: new StreamBody(source, undefined) }
     }
-    return this.codec.compress(plan.coding, bytes as Uint8Array).then(
+    const coding = plan.coding
+    const key = this.variants === undefined ? undefined : variantKey(request.target, headerValue(res.headers, 'etag'), res.contentType, coding)
+    const compressing =
+      key === undefined || this.variants === undefined
+        ? this.codec.compress(coding, bytes as Uint8Array)
+        : this.variants.get(key, () => this.codec.compress(coding, bytes as Uint8Array))
+    return compressing.then(
       (compressed): Response => ({ ...res, headers, body: compressed }),
       (error: unknown): Response => {
         // The runtime's coder failed: the answer still goes, uncompressed.

@@ -1,11 +1,13 @@
 /**
  * `PresenceHub`: a server's presence topics (`server.presence(topic)`), and how they move
- * between nodes. A topic's deltas go to every other node as a cluster event (`tp:presence`,
- * through the adapter's `request`), in the order they were made; a node that opens a topic,
- * or finds a gap in another node's deltas, asks for whole states (the same event, `sync`).
- * Every `PRESENCE_DIGEST_MS` each node also sends its digest (`digest`: its epoch and the
+ * between nodes. A topic's deltas go to every other node as a cluster event (`tp:presence`)
+ * told, not asked (the adapter's `tell`: one plain message, no answer tracked), in the order
+ * they were made; a node that opens a topic, or finds a gap in another node's deltas, asks
+ * for whole states (the same event, `sync`, a request: it needs the answers).
+ * Every `PRESENCE_DIGEST_MS` each node also tells its digest (`digest`: its epoch and the
  * clock of each topic it changed), so a copy left behind by a lost message catches up even
- * when no later delta comes (presence-topic.ts). When the adapter says a node died
+ * when no later delta comes (presence-topic.ts): the digest is what makes an untracked delta
+ * safe to lose (docs/decisions.md "Presence deltas are told"). When the adapter says a node died
  * (`ClusterHost.nodeLeft`, within its heartbeat bound), its entries leave every topic.
  * Must not import `node:*`, Buffer or process.
  */
@@ -90,7 +92,16 @@ export class PresenceHub {
   private sendDigest(): void {
     const topics: [string, number][] = []
     for (const [name, topic] of this.topics) if (topic.clock.n > 0) topics.push([name, topic.clock.n])
-    void this.deps.adapter.request({ q: 'event', event: PRESENCE_EVENT, data: { t: 'digest', epoch: this.epoch, topics } })
+    this.tell({ t: 'digest', epoch: this.epoch, topics })
+  }
+
+  // A delta or a digest to every other node, answered by nobody (an adapter without `tell`:
+  // a request whose answers are left).
+  private tell(data: unknown): void {
+    const { adapter } = this.deps
+    const body = { q: 'event', event: PRESENCE_EVENT, data }
+    if (adapter.tell !== undefined) adapter.tell(body)
+    else void adapter.request(body)
   }
 
   private open(name: string, options?: PresenceOptions): PresenceTopic {
@@ -105,7 +116,7 @@ export class PresenceHub {
         nodeId: adapter.nodeId,
         isClient: this.deps.isClient,
         later: (run) => timers.afterIo(run),
-        publish: (topicName, delta) => void adapter.request({ q: 'event', event: PRESENCE_EVENT, data: { t: 'delta', topic: topicName, ...delta } }),
+        publish: (topicName, delta) => this.tell({ t: 'delta', topic: topicName, ...delta }),
         fetch: (topicName, node, timeoutMs) => this.fetch(topicName, node, timeoutMs),
         toRoom: event === undefined ? undefined : (room: string, diff: PresenceDiff) => this.deps.sendToRoom(room, event, diff),
         onError: (error) => logger.exception(error, { presence: name }),

@@ -9,7 +9,7 @@
  * announcing a later clock (`clockFrom`, `readClock`) fetches the node's state.
  * Must not import `node:*`, Buffer or process.
  */
-import { applyDelta } from '../../core/presence/apply-delta.js'
+import { applyDelta, changeEntries, fitDelta } from '../../core/presence/apply-delta.js'
 import { listPresence, type PresenceList, type PresenceMeta, presenceRef } from '../../core/presence/list-presence.js'
 import { mergeSnapshot } from '../../core/presence/merge-snapshot.js'
 import { readClock } from '../../core/presence/read-clock.js'
@@ -141,7 +141,17 @@ export class PresenceTopic implements Presence {
   deltaFrom(node: string, delta: PresenceDelta): void {
     if (node === this.link.nodeId) return
     this.catchUp.heard(node, delta.clock)
-    const outcome = applyDelta(this.others.get(node), delta)
+    const held = this.others.get(node)
+    const fit = fitDelta(held, delta)
+    if (held !== undefined && fit._tag === 'Fits' && !fit.fresh) {
+      // The copy is this topic's own (made by a merge, a first delta or a copy): changed in
+      // place, not copied whole per change (O(changes), not O(entries of the node)).
+      const changes = changeEntries(held.entries as Map<string, PresenceEntry>, delta)
+      this.others.set(node, { clock: delta.clock, entries: held.entries })
+      this.deliver(node, changes)
+      return
+    }
+    const outcome = applyDelta(held, delta)
     if (outcome._tag === 'Applied') {
       this.others.set(node, outcome.state)
       this.deliver(node, outcome)

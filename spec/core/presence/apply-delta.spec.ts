@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { applyDelta } from '../../../lib/core/presence/apply-delta.js'
+import { applyDelta, changeEntries, fitDelta } from '../../../lib/core/presence/apply-delta.js'
 import { listPresence } from '../../../lib/core/presence/list-presence.js'
 import { mergeSnapshot } from '../../../lib/core/presence/merge-snapshot.js'
 import { compareClocks, entryRef, type NodeState } from '../../../lib/core/presence/presence-state.js'
@@ -31,6 +31,26 @@ test('applyDelta :: the first delta of a new epoch (a restarted node) replaces w
   if (out._tag !== 'Applied') return
   assert.equal(out.leaves, [ada])
   assert.equal([...out.state.entries.values()], [adaLaptop])
+})
+
+test('fitDelta :: says what applyDelta would do, without applying', () => {
+  assert.equal(fitDelta(state(5, 1, ada), { base: { epoch: 5, n: 1 }, clock: { epoch: 5, n: 2 }, joins: [], leaves: [ada] }), { _tag: 'Fits', fresh: false })
+  assert.equal(fitDelta(state(5, 9, ada), { base: { epoch: 6, n: 0 }, clock: { epoch: 6, n: 1 }, joins: [], leaves: [] }), { _tag: 'Fits', fresh: true })
+  assert.equal(fitDelta(state(5, 2), { base: { epoch: 5, n: 1 }, clock: { epoch: 5, n: 2 }, joins: [], leaves: [] }), { _tag: 'Stale' })
+  assert.equal(fitDelta(state(5, 1), { base: { epoch: 5, n: 2 }, clock: { epoch: 5, n: 3 }, joins: [], leaves: [] }), { _tag: 'Gap' })
+})
+
+test('changeEntries :: changes the map given as applyDelta changes its copy (the engine’s in-place path)', () => {
+  const delta = { base: { epoch: 5, n: 1 }, clock: { epoch: 5, n: 2 }, joins: [adaLaptop, { ...ada, meta: { on: 'tablet' } }], leaves: [ada] }
+  const held = state(5, 1, ada)
+  const pure = applyDelta(held, delta)
+  const entries = new Map(held.entries)
+  const changes = changeEntries(entries, delta)
+  assert.is(pure._tag, 'Applied')
+  if (pure._tag !== 'Applied') return
+  assert.equal([...entries], [...pure.state.entries])
+  assert.equal(changes, { joins: pure.joins, leaves: pure.leaves })
+  assert.is(held.entries.size, 1, 'applyDelta left the state given alone')
 })
 
 test('mergeSnapshot :: the later clock wins; a changed meta is a leave and a join', () => {

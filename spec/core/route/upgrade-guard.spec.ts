@@ -23,7 +23,7 @@ import { mount } from '../../../lib/core/route/mount.js'
 import { isRoute } from '../../../lib/core/route/route.js'
 import { routes } from '../../../lib/core/route/routes.js'
 import { upgradeGuard } from '../../../lib/core/route/upgrade-guard.js'
-import { admit, upgradeMiddleware } from '../../../lib/core/route/upgrade-middleware.js'
+import { admit, upgradeChecksOf, upgradeMiddleware } from '../../../lib/core/route/upgrade-middleware.js'
 import { httpRequest } from './support.js'
 
 const handshake = (): Handshake & { readonly data: Map<string, unknown> } => {
@@ -137,6 +137,39 @@ const STREAM = eventStream({ rooms: ['ops'] })
 test('guardEventStreams :: no guards, no check', () => {
   assert.is(guardEventStreams(new Map()), undefined)
   assert.is(streamGuardOf([httpRoute('GET', '/x', () => 'x')]), undefined)
+})
+
+test('upgradeChecksOf :: the checks of the upgradeMiddlewares among the HTTP middleware, in order', () => {
+  const first = (): ReturnType<typeof admit> => admit({ n: 1 })
+  const second = (): ReturnType<typeof admit> => admit({ n: 2 })
+  const plain: Parameters<typeof composeHttp>[0][number] = (_req, next) => next()
+  assert.equal(upgradeChecksOf([plain, upgradeMiddleware(first), plain, upgradeMiddleware(second)]), [first, second])
+  assert.equal(upgradeChecksOf([plain]), [])
+})
+
+test('guardEventStreams :: the upgradeMiddleware checks decide streams to every path, before the path guards; their data staged until all admit', async () => {
+  const members = upgradeMiddleware((req) => {
+    const member = parseQuery(req.rawQuery)['member']
+    return typeof member === 'string' ? admit({ member }) : unauthorized('who are you?')
+  })
+  const compiled = compileRoutes([byToken])
+  if (E.isLeft(compiled)) return assert.unreachable('a table')
+  const guard = guardEventStreams(compiled.right.guards, undefined, upgradeChecksOf([members]))
+  if (guard === undefined) return assert.unreachable('a guard')
+  // Any path: refused without a member, admitted with one.
+  const refused = handshake()
+  assert.is((await guard(httpRequest('GET', '/anywhere'), STREAM, { ...inertHttpContext, handshake: refused })).status, 401)
+  assert.is(refused.data.size, 0)
+  const admitted = handshake()
+  assert.is(await guard(httpRequest('GET', '/anywhere?member=ada'), STREAM, { ...inertHttpContext, handshake: admitted }), STREAM)
+  assert.equal(Object.fromEntries(admitted.data), { member: 'ada' })
+  // A guarded path: the middleware admits, the guard refuses: nothing is stored.
+  const half = handshake()
+  assert.is((await guard(httpRequest('GET', '/admin/ws?member=ada&token=nope'), STREAM, { ...inertHttpContext, handshake: half })).status, 403)
+  assert.is(half.data.size, 0, 'a refused stream stores nothing, not even what the middleware admitted')
+  const both = handshake()
+  assert.is(await guard(httpRequest('GET', '/admin/ws?member=ada&token=secret'), STREAM, { ...inertHttpContext, handshake: both }), STREAM)
+  assert.equal(Object.fromEntries(both.data), { member: 'ada', role: 'admin' })
 })
 
 test('guardEventStreams :: a stream to a guarded path is refused as its upgrade is (401, 403), admitted with the data', async () => {

@@ -15,6 +15,7 @@ import { stream } from '../../../lib/core/http/stream-response.js'
 import { isStreamBody } from '../../../lib/core/http/stream-body.js'
 import type { HttpRequest, Response } from '../../../lib/core/http/types.js'
 import { HttpCompression } from '../../../lib/engine/http/http-compression.js'
+import { createVariantCache } from '../../../lib/core/http/compress/variant-cache.js'
 
 const td = new TextDecoder()
 const te = new TextEncoder()
@@ -131,6 +132,45 @@ test('HttpCompression :: only the codings the runtime has; only the paths asked 
   assert.is(compression.apply(request('zstd, gzip', 'GET', '/api'), other), other)
   const res = await compression.apply(request('zstd, gzip', 'GET', '/static/a.css'), other)
   assert.is(getResponseHeader(res, 'content-encoding'), 'gzip')
+})
+
+test('HttpCompression :: an answer with a strong ETag is compressed once per target, ETag, type and coding', async () => {
+  let calls = 0
+  const codec = fakeCodec([])
+  const counting: HttpCodec = { ...codec, compress: (coding, body) => ((calls += 1), codec.compress(coding, body)) }
+  const compression = new HttpCompression(config, counting, () => undefined)
+  const answer = (etag: string | undefined): Response => ({ _tag: 'Response', status: 200, headers: etag === undefined ? [] : [['ETag', etag]], contentType: 'text/plain', body: te.encode('a file of some length') })
+  const send = async (etag: string | undefined, accept = 'gzip', path = '/x') => td.decode((await compression.apply(request(accept, 'GET', path), answer(etag))).body as Uint8Array)
+  const both = await Promise.all([send('"1-a"'), send('"1-a"')])
+  assert.equal(both, ['gzip(a file of some length)', 'gzip(a file of some length)'])
+  assert.is(calls, 1, 'two requests at once share one compression')
+  await send('"1-a"')
+  assert.is(calls, 1)
+  await send('"1-a"', 'br')
+  await send('"1-b"')
+  await send('"1-a"', 'gzip', '/y')
+  assert.is(calls, 4, 'another coding, ETag or target is compressed anew')
+  await send('W/"1-a"')
+  await send('W/"1-a"')
+  await send(undefined)
+  assert.is(calls, 7, 'weak or no ETag: never kept')
+  const off = new HttpCompression({ ...config, cacheBytes: 0 }, counting, () => undefined)
+  await off.apply(request('gzip'), answer('"1-a"'))
+  await off.apply(request('gzip'), answer('"1-a"'))
+  assert.is(calls, 9, 'cacheBytes 0 keeps nothing')
+})
+
+test('createVariantCache :: bounded in bytes; a failure is not kept', async () => {
+  const cache = createVariantCache(40)
+  for (let i = 0; i < 10; i++) await cache.get(`k${i}`, async () => new Uint8Array(10))
+  assert.ok(cache.size.bytes <= 40)
+  assert.is(cache.size.entries, 4)
+  await cache.get('big', async () => new Uint8Array(11))
+  assert.is(cache.size.entries, 4, 'over a quarter of the bound: not kept')
+  let made = 0
+  await cache.get('bad', async () => ((made += 1), Promise.reject(new Error('no')))).catch(() => undefined)
+  await cache.get('bad', async () => ((made += 1), new Uint8Array(1)))
+  assert.is(made, 2)
 })
 
 test.run()

@@ -3,6 +3,8 @@
  * messages lost and answers late (`MemoryHub.fault`), a node's copy of another catches up:
  * a lost change with no later one, a fetch of the node's state that times out (retried)
  * while the node goes on changing, a node restarted under its id with nothing in the topic.
+ * Deltas and digests are told, not asked (session 12: `ClusterAdapter.tell`, no answer
+ * tracked); a lost one is repaired by the digest, and an adapter without `tell` still works.
  * No timing is asserted: each waits for the view it expects, within a bound.
  */
 import { test } from 'uvu'
@@ -79,6 +81,56 @@ test('presence :: a lost change with no later one is repaired (the digest finds 
     await until(() => keys(b.lobby) === 'ada,bob', 'b to catch up with bob')
     assert.equal(keys(a.lobby), 'ada,bob')
     assert.equal(onB.flatMap((d) => d.joined), ['ada', 'bob'])
+  } finally {
+    hub.fault(undefined)
+    await Promise.all([stop(a), stop(b)])
+  }
+})
+
+test('presence :: deltas are told (no answer asked); one lost with no later change is repaired by the digest and a fetch', async () => {
+  const hub = memoryHub()
+  const inner = hub.node('a')
+  const asked: unknown[] = []
+  const a = start({ ...inner, request: (body, options) => (asked.push(body), inner.request(body, options)) })
+  const b = start(hub.node('b'))
+  try {
+    await join(a, 'ada')
+    await until(() => keys(b.lobby) === 'ada', 'b to see ada')
+    const toldBy = (node: string, kind: string): number => hub.told.filter((m) => m.from === node && presenceKind(m.body) === kind).length
+    assert.is(toldBy('a', 'delta'), 1, 'ada’s join was told')
+    assert.ok(!asked.some((body) => presenceKind(body) === 'delta' || presenceKind(body) === 'digest'), 'no delta or digest was asked as a request')
+    let lost = 0
+    let fetches = 0
+    hub.fault((from, to, body) => {
+      if (from === 'b' && to === 'a' && presenceKind(body) === 'sync') fetches++
+      return from === 'a' && presenceKind(body) === 'delta' && lost++ === 0 ? 'lose' : undefined
+    })
+    await join(a, 'bob')
+    await until(() => lost > 0, 'the told delta with bob to be lost')
+    // No later change: only a's digest can tell b it is behind.
+    await until(() => keys(b.lobby) === 'ada,bob', 'b to catch up with bob')
+    assert.ok(toldBy('a', 'digest') > 0, 'a told its digest')
+    assert.ok(fetches > 0, 'b fetched a’s state once the digest said it was behind')
+    assert.equal(b.lobby.get('bob').map((m) => m.ref), [`a/${(a.clients[1] as Client<MemorySocket>).id}`])
+  } finally {
+    hub.fault(undefined)
+    await Promise.all([stop(a), stop(b)])
+  }
+})
+
+test('presence :: an adapter without tell: deltas go as requests and still converge, a lost one repaired', async () => {
+  const hub = memoryHub({ tell: false })
+  const a = start(hub.node('a'))
+  const b = start(hub.node('b'))
+  try {
+    await join(a, 'ada')
+    await until(() => keys(b.lobby) === 'ada', 'b to see ada')
+    let lost = 0
+    hub.fault((from, _to, body) => (from === 'a' && presenceKind(body) === 'delta' && lost++ === 0 ? 'lose' : undefined))
+    await join(a, 'bob')
+    await until(() => keys(b.lobby) === 'ada,bob', 'b to catch up with bob')
+    assert.is(hub.told.length, 0)
+    assert.ok(lost > 0)
   } finally {
     hub.fault(undefined)
     await Promise.all([stop(a), stop(b)])

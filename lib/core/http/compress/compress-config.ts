@@ -36,6 +36,13 @@ export interface CompressConfig {
    * (the default) for every path. Other paths pay one prefix check and nothing else.
    */
   readonly paths: readonly string[]
+  /**
+   * Bytes of compressed answers kept for reuse (default 8 MiB; 0: none). Only buffered answers
+   * with a strong `ETag` are kept (a `serveStatic` file held in memory is one), keyed by the
+   * request target, the ETag, the Content-Type and the coding: a small file is compressed once
+   * per version, not once per request. An answer over a quarter of this is never kept.
+   */
+  readonly cacheBytes: number
 }
 
 /** Any subset of the settings; the rest take their defaults. */
@@ -55,6 +62,7 @@ export const DEFAULT_COMPRESS_CONFIG: CompressConfig = Object.freeze({
   zstdLevel: 3,
   concurrency: 10,
   paths: Object.freeze([]),
+  cacheBytes: 8 * 1024 * 1024,
 })
 
 const isIntIn = (value: unknown, min: number, max: number): boolean => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
@@ -64,6 +72,7 @@ const RANGES: ReadonlyArray<readonly [keyof CompressConfig, (v: unknown) => bool
   ['gzipLevel', (v) => isIntIn(v, 0, 9), 'an integer from 0 to 9'],
   ['brotliQuality', (v) => isIntIn(v, 0, 11), 'an integer from 0 to 11'],
   ['zstdLevel', (v) => isIntIn(v, 1, 19), 'an integer from 1 to 19'],
+  ['cacheBytes', (v) => isIntIn(v, 0, Number.MAX_SAFE_INTEGER), 'an integer of 0 or more'],
   ['concurrency', (v) => v === Infinity || isIntIn(v, 1, Number.MAX_SAFE_INTEGER), 'an integer of 1 or more, or Infinity'],
 ]
 

@@ -110,6 +110,27 @@ const headerSectionEnd = (bytes: Uint8Array, start: number, from: number, to: nu
 }
 
 /**
+ * The step of a large part's middle, the one a big upload takes for nearly every read: data,
+ * nothing carried, no delimiter in the chunk. The chunk up to a possible start of a delimiter
+ * at its end is the event, with one state object and no closures; `undefined` for anything
+ * else (a delimiter, an empty chunk, a chunk that is all a possible delimiter start, a limit
+ * crossed), which the general step below decides.
+ */
+const dataStep = (state: MultipartState, chunk: Uint8Array): Either<MultipartError, MultipartStep> | undefined => {
+  const len = chunk.length
+  if (len === 0 || findDelimiter(state.delimiter, chunk, 0) >= 0) return undefined
+  const end = delimiterTail(state.delimiter, chunk, 0)
+  const size = state.size + end
+  const head = state.part as PartHead
+  if (end === 0 || size > (head.filename === undefined ? state.limits.maxFieldBytes : state.limits.maxFileBytes)) return undefined
+  const { phase, delimiter, limits, headerBytes, parts, fields, files, part } = state
+  // Built as the general step builds it, so every state has one shape.
+  const carry = end < len ? chunk.slice(end, len) : EMPTY
+  const next: MultipartState = { phase, delimiter, limits, carry, headerBytes, parts, fields, files, part, size }
+  return right({ _tag: 'Parsed', value: { _tag: 'PartData', data: end < len ? chunk.subarray(0, end) : chunk }, rest: chunk.subarray(len), state: next })
+}
+
+/**
  * One step over `chunk`: the next event and the rest of the chunk, or `NeedMore` when the
  * chunk is used up, or the error that ends the body.
  *
@@ -119,6 +140,10 @@ const headerSectionEnd = (bytes: Uint8Array, start: number, from: number, to: nu
  * // right({ _tag: 'Parsed', value: { _tag: 'PartStart', part: { name: 'a', ... } }, rest, state })
  */
 export const decodeMultipart = (state: MultipartState, chunk: Uint8Array): Either<MultipartError, MultipartStep> => {
+  if (state.phase === 'Data' && state.carry.length === 0) {
+    const step = dataStep(state, chunk)
+    if (step !== undefined) return step
+  }
   const { delimiter, limits } = state
   const m = delimiter.bytes.length
   const len = chunk.length

@@ -67,6 +67,8 @@ export interface MultipartSource {
 const EMPTY = new Uint8Array(0)
 const utf8 = new TextDecoder()
 
+const END: MultipartEvent = Object.freeze({ _tag: 'End' })
+
 // The decoder's events pulled one at a time from the body, as the handler asks for them.
 class EventPump {
   private chunk: Uint8Array = EMPTY
@@ -77,8 +79,11 @@ class EventPump {
     private readonly source: AsyncIterator<Uint8Array>,
   ) {}
 
-  async next(): Promise<MultipartEvent> {
-    for (;;) {
+  // The next event the bytes in hand hold, `undefined` when a read is needed first. Throws
+  // `MultipartReadError`. A chunk is decoded until it is used up, and never asked of the
+  // decoder once empty (the answer would be `NeedMore` whatever the state).
+  step(): MultipartEvent | undefined {
+    while (this.chunk.length > 0) {
       const step = decodeMultipart(this.state, this.chunk)
       if (step._tag === 'Left') throw new MultipartReadError(step.left)
       this.state = step.right.state
@@ -86,14 +91,29 @@ class EventPump {
         this.chunk = step.right.rest
         return step.right.value
       }
-      const read = this.finished ? { done: true as const, value: undefined } : await this.source.next()
-      if (read.done === true) {
-        this.finished = true
-        const end = endMultipart(this.state)
-        if (end._tag === 'Left') throw new MultipartReadError(end.left)
-        return { _tag: 'End' }
-      }
-      this.chunk = read.value
+      this.chunk = EMPTY
+    }
+    if (!this.finished) return undefined
+    const end = endMultipart(this.state)
+    if (end._tag === 'Left') throw new MultipartReadError(end.left)
+    return END
+  }
+
+  // The next read of the body, to hand to `accept`.
+  read(): Promise<IteratorResult<Uint8Array>> {
+    return this.source.next()
+  }
+
+  accept(read: IteratorResult<Uint8Array>): void {
+    if (read.done === true) this.finished = true
+    else this.chunk = read.value
+  }
+
+  async next(): Promise<MultipartEvent> {
+    for (;;) {
+      const event = this.step()
+      if (event !== undefined) return event
+      this.accept(await this.read())
     }
   }
 
@@ -101,6 +121,44 @@ class EventPump {
   async drain(): Promise<void> {
     while (!this.finished && (await this.source.next()).done !== true);
     this.finished = true
+  }
+}
+
+const DONE: IteratorResult<Uint8Array> = Object.freeze({ done: true, value: undefined })
+
+// A file's bytes as the handler reads them: each `next()` is the data the bytes in hand hold,
+// or else one read of the body and one `then` on it, whose callback answers with a plain value
+// (a promise returned from it would cost two more turns of the microtask queue). An async
+// generator over the pump cost three or four promises more per read.
+class FileData implements AsyncIterator<Uint8Array> {
+  ended = false
+
+  constructor(private readonly pump: EventPump) {}
+
+  next(): Promise<IteratorResult<Uint8Array>> {
+    try {
+      const result = this.take()
+      if (result !== undefined) return Promise.resolve(result)
+    } catch (e) {
+      return Promise.reject(e)
+    }
+    return this.pump.read().then(this.afterRead)
+  }
+
+  // Throws `MultipartReadError`, which rejects the `then` it runs in.
+  private readonly afterRead = (read: IteratorResult<Uint8Array>): IteratorResult<Uint8Array> | Promise<IteratorResult<Uint8Array>> => {
+    this.pump.accept(read)
+    return this.take() ?? this.next()
+  }
+
+  // What the bytes in hand give, `undefined` when a read is needed first.
+  private take(): IteratorResult<Uint8Array> | undefined {
+    if (this.ended) return DONE
+    const event = this.pump.step()
+    if (event === undefined) return undefined
+    if (event._tag === 'PartData') return { done: false, value: event.data }
+    this.ended = true
+    return DONE
   }
 }
 
@@ -140,15 +198,12 @@ export async function* readMultipart(req: MultipartSource, limits: Partial<Multi
       yield { kind: 'field', name, value: utf8.decode(joinBytes(parts, size)), contentType, headers }
       continue
     }
-    let ended = false
+    const reader = new FileData(pump)
     let taken = false
-    const take = (): void => {
+    const take = (): FileData => {
       if (taken) throw new TypeError(`the file of part "${name}" is being read already (read it once)`)
       taken = true
-    }
-    async function* data(): AsyncGenerator<Uint8Array> {
-      for (let e = await pump.next(); e._tag === 'PartData'; e = await pump.next()) yield e.data
-      ended = true
+      return reader
     }
     const file: FormFile = {
       kind: 'file',
@@ -156,25 +211,20 @@ export async function* readMultipart(req: MultipartSource, limits: Partial<Multi
       filename,
       contentType,
       headers,
-      data: {
-        [Symbol.asyncIterator]: () => {
-          take()
-          return data()
-        },
-      },
+      data: { [Symbol.asyncIterator]: take },
       bytes: async () => {
-        take()
+        const data = take()
         const parts: Uint8Array[] = []
         let size = 0
-        for await (const chunk of data()) {
-          parts.push(chunk.slice())
-          size += chunk.length
+        for (let step = await data.next(); step.done !== true; step = await data.next()) {
+          parts.push(step.value.slice())
+          size += step.value.length
         }
         return joinBytes(parts, size)
       },
     }
     yield file
     // What the handler did not read of the file is skipped.
-    if (!ended) while ((await pump.next())._tag === 'PartData');
+    if (!reader.ended) while ((await pump.next())._tag === 'PartData');
   }
 }

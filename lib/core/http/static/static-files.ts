@@ -23,7 +23,9 @@ export interface StaticFiles {
   /**
    * Bytes `first` to `last` (inclusive) of the file at `path`, read as they are pulled, in
    * pieces of the runtime's choosing, never the whole file at once. Nothing is opened until
-   * the first pull; `return()` on the iterator closes the file.
+   * the first pull; `return()` on the iterator closes the file (or gives back a kept handle).
+   * `version`, when given, is the size and modification time the caller found: a runtime may
+   * keep the file open for the next read of that same version.
    */
-  read(path: string, first: number, last: number): AsyncIterable<Uint8Array>
+  read(path: string, first: number, last: number, version?: Pick<FileInfo, 'size' | 'mtimeMs'>): AsyncIterable<Uint8Array>
 }

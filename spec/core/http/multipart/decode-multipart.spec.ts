@@ -179,6 +179,61 @@ test('decodeMultipart :: a long file split across chunks arrives as views of the
   assert.is(copied, 0, 'chunks that do not end inside a possible delimiter are never copied')
 })
 
+// A large part's middle takes a fast step (data, nothing carried, no delimiter in the read):
+// reads of 64 KiB, the close delimiter and boundary look-alikes cut between two reads at every
+// byte, each read's data out as views (only a possible delimiter start at a read's end copied).
+test('decodeMultipart :: 64 KiB reads: the delimiter and look-alikes split across two reads at every byte', () => {
+  const b = 'XyZ-b0undary'
+  const head = enc(`--${b}\r\nContent-Disposition: form-data; name="f"; filename="big.bin"\r\n\r\n`)
+  const looks = ['\r\n--XyZ-b0undarX', '\r\n--XyZ-b0und', '\r\n-', '\r\r\n--XyZ', '--XyZ-b0undary', '\r\n--xyZ-b0undary'].map(enc)
+  const data = new Uint8Array(3 * 65536).map((_, i) => (i * 31 + 7) & 0x7f)
+  // The first three look-alikes end at, or straddle, the ends of the 64 KiB reads; the rest sit inside reads.
+  const starts = [65536 - head.length - (looks[0] as Uint8Array).length, 2 * 65536 - head.length - 5, 3 * 65536 - head.length - 3, 1000, 70000, 140000]
+  looks.forEach((look, i) => data.set(look, starts[i] as number))
+  const tail = enc(`\r\n--${b}--\r\n`)
+  const body = new Uint8Array([...head, ...data, ...tail])
+  const dataEnd = head.length + data.length
+  const cutsOf = (extra: number): number[] => [65536, 2 * 65536, 3 * 65536, dataEnd + extra].filter((c, i, all) => c > 0 && c < body.length && all.indexOf(c) === i).sort((x, y) => x - y)
+  for (let extra = -2; extra <= tail.length; extra++) {
+    const cuts = cutsOf(extra)
+    let state = initial(b)
+    const pieces: Uint8Array[] = []
+    let copied = 0
+    const edges = [0, ...cuts, body.length]
+    for (let k = 1; k < edges.length; k++) {
+      const chunk = body.subarray(edges[k - 1] as number, edges[k] as number)
+      let input: Uint8Array = chunk
+      for (;;) {
+        const r = decodeMultipart(state, input)
+        if (r._tag === 'Left') throw new Error(r.left._tag)
+        state = r.right.state
+        if (r.right._tag === 'NeedMore') break
+        const v = r.right.value
+        if (v._tag === 'PartData') {
+          if (v.data.buffer !== body.buffer) copied += v.data.length
+          pieces.push(v.data.slice())
+        }
+        input = r.right.rest
+      }
+    }
+    assert.is(state.phase, 'Done', `cut ${extra} bytes into the close delimiter`)
+    const got = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0))
+    pieces.reduce((n, p) => (got.set(p, n), n + p.length), 0)
+    assert.ok(got.length === data.length && got.every((x, i) => x === data[i]), `the file reads back whole, cut ${extra} bytes into the close delimiter`)
+    assert.ok(copied <= 4 * (tail.length + 2), `only possible delimiter starts are copied (${copied} bytes)`)
+  }
+})
+
+test('decodeMultipart :: a body with look-alikes at every split, fed every way (whole, byte by byte, split at every offset)', () => {
+  const b = 'q7'
+  const data = '\r\n--q8\r\n--q\r\r\n--Q7\r\n-q7--q7\n--q7\r\n' + 'z'.repeat(40) + '\r\n--'
+  const body = `--${b}\r\nContent-Disposition: form-data; name="f"; filename="a"\r\n\r\n${data}\r\n--${b}\r\nContent-Disposition: form-data; name="g"\r\n\r\n${data}\r\n--${b}--`
+  assert.equal(
+    partsOf(b, body).map((p) => p[3]),
+    [data, data],
+  )
+})
+
 // Errors: every tag with its status.
 
 test('decodeMultipart :: InvalidDelimiter (400): a boundary line followed by anything but -- or padding and CRLF', () => {

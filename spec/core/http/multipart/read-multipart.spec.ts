@@ -65,6 +65,35 @@ const failure = async (body: string, size: number, limits: Partial<MultipartLimi
   return assert.unreachable('throws') as never
 }
 
+test('readMultipart :: a file in 64 KiB reads, the delimiter split across two reads at every byte, read with one promise per read', async () => {
+  const data = 'ab\r\n--XyZ-boundarX\r\n-'.repeat(6000)
+  const body = enc.encode(file('f', 'big.bin', data) + field('after', 'yes') + close)
+  const dataEnd = body.indexOf(0x0d, enc.encode(file('f', 'big.bin', '')).length - 2 + data.length)
+  const delimiter = 4 + B.length
+  for (let extra = 0; extra <= delimiter + 2; extra++) {
+    const cuts = [65536, dataEnd + extra].sort((x, y) => x - y)
+    async function* pieces(): AsyncGenerator<Uint8Array> {
+      let from = 0
+      for (const cut of [...cuts, body.length]) {
+        if (cut > from) yield body.slice(from, cut)
+        from = Math.max(from, cut)
+      }
+    }
+    const seen: string[] = []
+    for await (const part of readMultipart({ headerMap: new Map([['content-type', TYPE]]), body: pieces() })) {
+      if (part.kind === 'field') seen.push(`${part.name}=${part.value}`)
+      else {
+        let text = ''
+        const reader = part.data[Symbol.asyncIterator]()
+        for (let step = await reader.next(); step.done !== true; step = await reader.next()) text += dec.decode(step.value, { stream: true })
+        assert.ok(text === data, `the file reads back whole, the delimiter cut after ${extra} bytes`)
+        seen.push(`file ${part.filename}`)
+      }
+    }
+    assert.equal(seen, ['file big.bin', 'after=yes'])
+  }
+})
+
 const FORM = field('title', 'Holiday é') + file('photo', 'beach.png', 'PNG\r\n--data', 'image/png') + file('empty', 'e.txt', '') + field('n', '') + close
 
 for (const size of SIZES) {

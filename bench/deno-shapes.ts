@@ -1,0 +1,50 @@
+/**
+ * What makes a `Deno.serve` answer slow, each candidate in isolation (bench/embed/deno-shapes-server.ts):
+ * reading the request's headers (touched, one `get`, all copied) and the shape of the answer's
+ * headers (one `Content-Type`; a second header as a record, lower case, pairs, a `Headers`
+ * object, with `Vary`, a bytes body, `Response.json`). Keep-alive load from `wrk -t1 -c50`
+ * after a 1 s warm-up; rounds rotate the order. Besides requests per second (which swing with
+ * the machine's load), the server's own CPU time per request (utime + stime from
+ * `/proc/<pid>/stat` over the measured window, every thread of the process), which survives
+ * load far better; both as medians, with the ratio to `const` in the same run. Needs `wrk`.
+ *
+ *   node --import tsx bench/deno-shapes.ts [--rounds 3] [--seconds 3] [--shapes const,cors-record,...]
+ */
+import { loadavg } from 'node:os'
+import { runFetchContender, median } from './embed/fetch-contender.js'
+
+const at = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i === -1 ? undefined : process.argv[i + 1]
+}
+const ROUNDS = Number(at('rounds') ?? 3)
+const SECONDS = Number(at('seconds') ?? 3)
+const ALL = ['const', 'req-touch', 'req-get', 'req-copy', 'cors-record', 'cors-lower', 'cors-pairs', 'cors-headers', 'cors-vary', 'cors-bytes', 'cors-json', 'one-other']
+const SHAPES = (at('shapes') ?? ALL.join(',')).split(',')
+const SCRIPT = 'bench/embed/deno-shapes-server.ts'
+
+const rates = new Map<string, number[]>()
+const cpu = new Map<string, number[]>()
+const loads: string[] = []
+for (let round = 0; round < ROUNDS; round++) {
+  const turned = [...SHAPES.slice(round % SHAPES.length), ...SHAPES.slice(0, round % SHAPES.length)]
+  loads.push(loadavg()[0]!.toFixed(1))
+  for (const shape of round % 2 === 0 ? turned : turned.reverse()) {
+    const run = await runFetchContender(['node_modules/deno/deno', 'run', '-A', SCRIPT, shape], SECONDS)
+    rates.set(shape, [...(rates.get(shape) ?? []), run.rate])
+    cpu.set(shape, [...(cpu.get(shape) ?? []), run.cpuMicros])
+    console.error(`round ${round + 1} ${shape}: ${Math.round(run.rate)} req/s, ${run.cpuMicros.toFixed(1)} µs CPU/request`)
+  }
+}
+loads.push(loadavg()[0]!.toFixed(1))
+
+const base = { rate: median(rates.get('const') ?? [NaN]), cpu: median(cpu.get('const') ?? [NaN]) }
+console.log(`load average (1 min) at each round's start and at the end: ${loads.join(', ')}`)
+console.log('')
+console.log('| shape | req/s | vs const | server CPU µs/request | vs const |')
+console.log('|---|---|---|---|---|')
+for (const shape of SHAPES) {
+  const r = median(rates.get(shape)!)
+  const c = median(cpu.get(shape)!)
+  console.log(`| ${shape} | ${Math.round(r).toLocaleString('en')} | ${(r / base.rate).toFixed(2)}× | ${c.toFixed(1)} | ${(c / base.cpu).toFixed(2)}× |`)
+}

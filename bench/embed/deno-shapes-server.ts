@@ -1,0 +1,43 @@
+/**
+ * One contender of `bench/deno-shapes.ts`: a bare `Deno.serve` handler answering `GET /hello`
+ * with `{"hello":"world"}`, in one of a few shapes (argv), to see in isolation what reading the
+ * request's headers and what the shape of the answer's headers cost `Deno.serve`: no request
+ * header read (`const`), `request.headers` touched, one `get`, every header copied; the answer
+ * with one `Content-Type` (`const`), with the CORS grant as a second header in a record (as
+ * twinport's default), lower case, as pairs, as a `Headers` object, with `Vary` too, as bytes.
+ * Listens on 127.0.0.1 and a free port and prints `PORT <n>`. Bench code, Deno only.
+ */
+const BODY = '{"hello":"world"}'
+const BYTES = new TextEncoder().encode(BODY)
+const JSON_TYPE = 'application/json'
+
+type Shape = (request: Request) => Response
+
+const shapes: Record<string, Shape> = {
+  const: () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } }),
+  'req-touch': (request) => (request.headers, new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })),
+  'req-get': (request) => (request.headers.get('upgrade'), new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })),
+  'req-copy': (request) => {
+    const copy: [string, string][] = []
+    request.headers.forEach((value, name) => copy.push([name, value]))
+    return new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
+  },
+  'cors-record': () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
+  'cors-lower': () => new Response(BODY, { headers: { 'content-type': JSON_TYPE, 'access-control-allow-origin': '*' } }),
+  'cors-pairs': () => new Response(BODY, { headers: [['Content-Type', JSON_TYPE], ['Access-Control-Allow-Origin', '*']] }),
+  'cors-headers': () => new Response(BODY, { headers: new Headers({ 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' }) }),
+  'cors-vary': () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*', Vary: 'Origin' } }),
+  'cors-bytes': () => new Response(BYTES, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
+  'cors-json': () => Response.json({ hello: 'world' }, { headers: { 'Access-Control-Allow-Origin': '*' } }),
+  'one-other': () => new Response(BYTES, { headers: { 'Access-Control-Allow-Origin': '*' } }),
+}
+
+interface DenoLike {
+  readonly args: readonly string[]
+  serve(options: { port: number; hostname: string; onListen(addr: { port: number }): void }, handler: Shape): unknown
+}
+const { Deno } = globalThis as unknown as { Deno: DenoLike }
+const which = Deno.args[0] ?? ''
+const shape = shapes[which]
+if (shape === undefined) throw new Error(`usage: deno-shapes-server.ts ${Object.keys(shapes).join('|')}`)
+Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`PORT ${port}`) }, shape)

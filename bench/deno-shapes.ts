@@ -19,7 +19,7 @@ const at = (name: string): string | undefined => {
 }
 const ROUNDS = Number(at('rounds') ?? 3)
 const SECONDS = Number(at('seconds') ?? 3)
-const ALL = ['const', 'req-touch', 'req-get', 'req-copy', 'cors-record', 'cors-lower', 'cors-pairs', 'cors-headers', 'cors-vary', 'cors-bytes', 'cors-json', 'one-other']
+const ALL = ['const', 'req-touch', 'req-get', 'req-copy', 'req-get-cors', 'const-fresh', 'cors-fresh', 'cors-built', 'const-arg', 'cors-arg', 'cors-record', 'cors-lower', 'cors-pairs', 'cors-headers', 'cors-vary', 'cors-bytes', 'cors-json', 'one-other']
 const SHAPES = (at('shapes') ?? ALL.join(',')).split(',')
 const SCRIPT = 'bench/embed/deno-shapes-server.ts'
 

@@ -10,6 +10,7 @@
 const BODY = '{"hello":"world"}'
 const BYTES = new TextEncoder().encode(BODY)
 const JSON_TYPE = 'application/json'
+const GRANT: readonly (readonly [string, string])[] = Object.freeze([Object.freeze(['Access-Control-Allow-Origin', '*'] as const)])
 
 type Shape = (request: Request) => Response
 
@@ -22,6 +23,20 @@ const shapes: Record<string, Shape> = {
     request.headers.forEach((value, name) => copy.push([name, value]))
     return new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
   },
+  // Both at once, as toFetch did until session 12 (a get for the upgrade check, then the CORS grant).
+  'req-get-cors': (request) => (request.headers.get('upgrade'), new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } })),
+  // As toFetch builds its answer: the body a fresh JSON text per request, the record filled key by key.
+  'const-fresh': () => new Response(JSON.stringify({ hello: 'world' }), { headers: { 'Content-Type': JSON_TYPE } }),
+  'cors-fresh': () => new Response(JSON.stringify({ hello: 'world' }), { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
+  'cors-built': () => {
+    const headers: Record<string, string> = { 'Content-Type': JSON_TYPE }
+    for (const [name, value] of GRANT) headers[name] = value
+    return new Response(BODY, { headers })
+  },
+  // A handler that declares its request (as every fetch handler that routes does): Deno.serve
+  // makes the Request object only for a handler with a parameter.
+  'const-arg': (_request) => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } }),
+  'cors-arg': (_request) => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
   'cors-record': () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
   'cors-lower': () => new Response(BODY, { headers: { 'content-type': JSON_TYPE, 'access-control-allow-origin': '*' } }),
   'cors-pairs': () => new Response(BODY, { headers: [['Content-Type', JSON_TYPE], ['Access-Control-Allow-Origin', '*']] }),

@@ -33,11 +33,16 @@ export const textResponseOf = (answer: Answer, head: boolean): Response | undefi
   const text = typeof body === 'string' ? body : isJsonData(body) ? stringifyJson(body) : undefined
   if (text === undefined || text.length === 0) return undefined
   const headers: Record<string, string> = { 'Content-Type': contentType }
-  for (const [name, value] of answer.headers) {
+  // Indexed, not `for (const [name, value] of …)`: Bun's profile put a tenth of toFetch's own
+  // time on that loop's iterator and destructuring (one header, the CORS grant, per answer).
+  const list = answer.headers
+  for (let i = 0; i < list.length; i++) {
+    const header = list[i] as (typeof list)[number]
+    const name = header[0]
     if (isFramingHeader(name)) continue
     // A repeated name (Set-Cookie twice) or one a record cannot hold: the general path's Headers.
     if (name === '__proto__' || Object.hasOwn(headers, name)) return undefined
-    headers[name] = value
+    headers[name] = header[1]
   }
   return new Response(text, status === 200 ? { headers } : { status, headers })
 }

@@ -7,7 +7,8 @@
  * `{ body: 'stream' }` reads `request.body` as it arrives; a `stream(...)` answer becomes the
  * Response's `ReadableStream`, its source cancelled when the consumer cancels; `req.signal`
  * follows `request.signal` (and the stream's cancellation). No timer is started at creation.
- * WebSocket upgrades are not served here (501): `runServer` serves them (docs/decisions.md).
+ * WebSocket upgrades are not served here: one to a path no route answers gets 501 (`runServer`
+ * serves them); a routed request is answered by its route, its `Upgrade` ignored (docs/decisions.md).
  *
  * Portable: no node:* imports, no Buffer, no process (it runs in Workers).
  */
@@ -65,8 +66,9 @@ const declaredLength = (http: HeaderLookup): number | undefined => {
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined
 }
 
-// One `get` on the host's headers: nothing else of them is read for it.
-const isWebSocketUpgrade = (http: HeaderLookup): boolean => http.headerOf('upgrade')?.toLowerCase() === 'websocket'
+// One `get` on the host's headers, asked only of a request no route answers (RFC 9110 §7.8 lets
+// a server ignore `Upgrade`; a routed request is answered by its route whatever it asks).
+const isWebSocketUpgrade = (request: Request): boolean => request.headers.get('upgrade')?.toLowerCase() === 'websocket'
 
 // One exchange's signal, made only when a handler reads `req.signal`: it follows the host's
 // `request.signal`, and is aborted when the consumer cancels the streamed answer.
@@ -129,10 +131,15 @@ export const toFetch = (options: FetchOptions = {}): FetchHandler => {
     const method = request.method
     const target = targetOf(request.url)
     if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpOf(request, target), embedded, now, () => undefined)
-    if (fallback !== undefined && !embedded.claims(method, target.path)) return fallback(request)
+    // What no route answers goes to the fallback; without one, a WebSocket upgrade among it is
+    // told 501 (the WebSocket path: toFetch cannot upgrade), the rest gets the table's 404/405.
+    // A routed request reads no header here (docs/decisions.md, "Upgrade is read only where no route answers").
+    if (!embedded.claims(method, target.path)) {
+      if (fallback !== undefined) return fallback(request)
+      if (isWebSocketUpgrade(request)) return webResponseOf(errorResponse(501, 'websocket_not_served'), httpOf(request, target), embedded, now, () => undefined)
+    }
     // The request's headers stay in the host's `Headers`: read by name when a step asks for one.
     const http = httpOf(request, target)
-    if (isWebSocketUpgrade(http)) return webResponseOf(errorResponse(501, 'websocket_not_served'), http, embedded, now, () => undefined)
     // A GET or HEAD has no body (the Fetch standard refuses one); not asking spares hosts whose
     // Request is lazy (@hono/node-server) from building the real one for nothing.
     if (method === 'GET' || method === 'HEAD') {

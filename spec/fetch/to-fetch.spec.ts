@@ -2,7 +2,7 @@
  * `toFetch` called directly with web `Request`s, as a host would call it (no server): the
  * same routing, middleware, CORS, limits and error answers as `runServer`; buffered and
  * streamed bodies both ways; cancellation of a streamed answer when its consumer cancels;
- * `req.signal` following `request.signal`; `fallback`; an `upgradeGuard` on event streams; 501 for a WebSocket upgrade; 503
+ * `req.signal` following `request.signal`; `fallback`; an `upgradeGuard` on event streams; 501 for a WebSocket upgrade no route answers; 503
  * after `close`; no timer started by creating the handler or answering a plain request.
  * Portable: runs in Node, Bun and Deno (spec/fetch is one of the portable folders).
  */
@@ -177,33 +177,56 @@ test('toFetch :: a throwing handler is a logged 500, and the handler keeps answe
   await app.close()
 })
 
-test('toFetch :: fallback answers what the table does not; a WebSocket upgrade gets 501; after close, 503', async () => {
+const UPGRADE = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' }
+
+test('toFetch :: fallback answers what the table does not, a WebSocket upgrade among it too; after close, 503', async () => {
   const app = toFetch({ ...fetchApp([]), fallback: (request) => new Response(`the rest: ${new globalThis.URL(request.url).pathname}`) })
   assert.is(await (await app(new Request(`${URL}/elsewhere`))).text(), 'the rest: /elsewhere')
   assert.equal(await (await app(new Request(`${URL}/hello`))).json(), { hello: 'world' })
-  const upgrade = await app(new Request(`${URL}/hello`, { headers: { upgrade: 'websocket', connection: 'Upgrade' } }))
-  assert.is(upgrade.status, 501)
-  assert.equal(await upgrade.json(), { error: 'websocket_not_served' })
+  // The host app may serve WebSockets itself (a Hono app's upgradeWebSocket): its upgrades are its own.
+  assert.is(await (await app(new Request(`${URL}/ws`, { headers: UPGRADE }))).text(), 'the rest: /ws')
   await app.close()
   assert.is((await app(new Request(`${URL}/hello`))).status, 503)
 })
 
-test('toFetch :: an upgradeGuard decides an event stream to its path (401/403, no stream), as on a server', async () => {
+test('toFetch :: a WebSocket upgrade no route answers gets 501 websocket_not_served; a routed one is answered by its route (RFC 9110 §7.8)', async () => {
+  const app = appWith()
+  try {
+    const unrouted = await app(new Request(`${URL}/ws`, { headers: UPGRADE }))
+    assert.is(unrouted.status, 501)
+    assert.equal(await unrouted.json(), { error: 'websocket_not_served' })
+    // Not a route's method either: no route answers it.
+    const wrongMethod = await app(new Request(`${URL}/hello`, { method: 'DELETE', headers: UPGRADE }))
+    assert.is(wrongMethod.status, 501)
+    // `Upgrade` naming another protocol is no WebSocket upgrade: the table's 404.
+    assert.is((await app(new Request(`${URL}/ws`, { headers: { upgrade: 'h2c', connection: 'Upgrade' } }))).status, 404)
+    const routed = await app(new Request(`${URL}/hello`, { headers: UPGRADE }))
+    assert.is(routed.status, 200)
+    assert.equal(await routed.json(), { hello: 'world' })
+    const head = await app(new Request(`${URL}/hello`, { method: 'HEAD', headers: UPGRADE }))
+    assert.is(head.status, 200)
+  } finally {
+    await app.close()
+  }
+})
+
+test('toFetch :: an upgradeGuard decides an event stream to its path (401/403, no stream), then 501: no stream is held here', async () => {
   const guard = upgradeGuard('/ops', (req) => {
     const token = parseQuery(req.rawQuery)['token']
     return token === undefined ? unauthorized() : token === 'secret' ? admit({ role: 'ops' }) : forbidden()
   })
   const app = toFetch({ routes: [guard, sseRoute('/ops'), sseRoute('/open')] })
   try {
-    for (const [query, status] of [['', 401], ['?token=nope', 403], ['?token=secret', 200]] as const) {
+    for (const [query, status] of [['', 401], ['?token=nope', 403], ['?token=secret', 501]] as const) {
       const res = await app(new Request(`${URL}/ops${query}`, { headers: { accept: 'text/event-stream' } }))
       assert.is(res.status, status, query)
-      assert.is(res.headers.get('content-type')?.startsWith('text/event-stream'), status === 200)
+      assert.not.ok(res.headers.get('content-type')?.startsWith('text/event-stream'), 'never a stream head')
       await res.body?.cancel()
     }
     const open = await app(new Request(`${URL}/open`, { headers: { accept: 'text/event-stream' } }))
-    assert.is(open.status, 200, 'another path is not guarded')
-    await open.body?.cancel()
+    assert.is(open.status, 501, 'another path is not guarded, and not held either')
+    const answer = (await open.json()) as { error: string }
+    assert.match(answer.error, 'served by runServer')
   } finally {
     await app.close()
   }

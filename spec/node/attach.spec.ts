@@ -22,6 +22,7 @@ import { httpRoute } from '../../lib/core/route/http-route.js'
 import type { HttpMiddleware } from '../../lib/core/route/http-middleware.js'
 import { onConnect } from '../../lib/core/route/on-connect.js'
 import { socketOn } from '../../lib/core/route/socket-on.js'
+import { sseRoute } from '../../lib/core/route/sse-route.js'
 import { attach, type AttachOptions } from '../../lib/node/attach.js'
 import { adminRoutes } from '../../lib/admin/admin-routes.js'
 import { parseQuery } from '../../lib/core/http/parse-query.js'
@@ -29,6 +30,7 @@ import { makeTestCa } from '../support/test-certificates.js'
 import { memoryLogger, openClient, rawExchange, statusOf } from '../support/server.js'
 
 const routes = [
+  sseRoute('/live'),
   httpRoute('GET', '/hello', () => ({ hello: 'world' })),
   httpRoute('POST', '/echo', (req) => text(new TextDecoder().decode(req.rawBody))),
   httpRoute('GET', '/boom', () => {
@@ -152,6 +154,10 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
     assert.is(cors.headers.get('access-control-allow-origin'), 'https://app.example')
     const allow = await fetch(`${base}/echo`, { method: 'OPTIONS' })
     assert.equal([allow.status, allow.headers.get('allow')], [405, 'POST'])
+    // No event stream is held by a host: said at once, never a head and then silence.
+    const live = await get(`${base}/live`, { headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) })
+    assert.equal([live.status, live.type], [501, 'application/json'])
+    assert.match(live.body, 'served by runServer')
   } finally {
     await twin.close()
     await closeServer(server)

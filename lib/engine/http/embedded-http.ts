@@ -17,9 +17,10 @@ import type { HttpRequest, Response } from '../../core/http/types.js'
 import type { Logger } from '../../core/log/logger.js'
 import type { CompiledRoutes } from '../../core/route/compiled-routes.js'
 import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/dispatch-http.js'
-import { createRouteMemo, matchRoute } from '../../core/route/match-route.js'
+import { createRouteMemo, matchRoute, matchStatic } from '../../core/route/match-route.js'
 import { type EventPostBody, isEventPost } from '../../core/sse/event-post.js'
 import type { TraceContext } from '../../core/trace/trace-context.js'
+import { errorResponse } from '../../core/http/response.js'
 import { guardEventStreams } from '../../core/route/guard-event-streams.js'
 import type { UpgradeCheck } from '../../core/route/upgrade-middleware.js'
 import { inertHttpContext } from '../../core/route/inert-http-context.js'
@@ -105,6 +106,12 @@ class Instrumented implements ExchangeOwner {
   }
 }
 
+// What an event stream under `attach` or `toFetch` is answered once its guards admit it.
+const NO_EVENT_STREAMS: Response = errorResponse(
+  501,
+  'event streams are served by runServer (twinport, twinport/bun, twinport/deno); attach and toFetch hold no stream clients',
+)
+
 /**
  * @example
  * const http = createEmbeddedHttp({ compiled, dispatch, planOf, maxBody, logger, draining, post })
@@ -118,10 +125,18 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
   // server applies them (no client here to take an admission's data).
   const report = (error: unknown, request: HttpRequest): void => logger.exception(error, { method: request.method, path: request.path })
   const guard = guardEventStreams(compiled.guards, report, deps.upgradeChecks)
-  // A post to an event stream's session is delivered to where that session is; an event
-  // stream passes its path's guards first.
+  // A post to an event stream's session is delivered to where that session is. An event
+  // stream cannot be held here (no registry client on a host's response): it passes its
+  // guards (a refusal is still the refusal), then gets 501 saying where streams are served,
+  // instead of a head and nothing after it.
+  const unheld = (answer: Response): Response => (isEventStreamBody(answer.body) ? NO_EVENT_STREAMS : answer)
+  const stream = (request: HttpRequest, answer: Response): Response | Promise<Response> => {
+    if (guard === undefined) return NO_EVENT_STREAMS
+    const decided = guard(request, answer, dispatch.context ?? inertHttpContext)
+    return decided instanceof Promise ? decided.then(unheld) : unheld(decided)
+  }
   const delivered = (request: HttpRequest, answer: Response): Response | Promise<Response> =>
-    isEventPost(answer.body) ? post(answer.body) : guard !== undefined && isEventStreamBody(answer.body) ? guard(request, answer, dispatch.context ?? inertHttpContext) : answer
+    isEventPost(answer.body) ? post(answer.body) : isEventStreamBody(answer.body) ? stream(request, answer) : answer
   // The answer: synchronous when the dispatch's is, else a promise that never rejects.
   const answerOf = (request: HttpRequest, owner: ExchangeOwner): Response | Promise<Response> => {
     const answer = dispatchHttpNow(compiled, request, dispatch, owner, 0)
@@ -143,6 +158,8 @@ export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
   const whole: EmbeddedBodyPlan = { stream: false, maxBody: deps.maxBody }
   return {
     claims: (method, path) => {
+      // A static route as the path came (the common request): one lookup, nothing made.
+      if (matchStatic(compiled, method, path, memo) !== undefined) return true
       const match = matchRoute(compiled, method, path, memo)
       return match._tag === 'RouteFound' || match._tag === 'MalformedParam' || (match._tag === 'MethodNotAllowed' && method === 'OPTIONS')
     },

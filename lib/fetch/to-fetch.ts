@@ -109,6 +109,16 @@ class Exchange implements ExchangeOwner {
 }
 
 /**
+ * What the runtime hosting a `toFetch` handler allows (set by twinport's own wrappers, not an
+ * application option): `eventStreams: false` where one process does not keep the requests it
+ * answers (Workers: a stream would live in one isolate, out of reach of the hubs' broadcasts),
+ * so an admitted event stream is answered 501 instead of held.
+ */
+export interface FetchHost {
+  readonly eventStreams?: boolean
+}
+
+/**
  * The fetch handler of `options`. Throws an Error naming every bad option or route-table
  * problem, as `runServer` rejects.
  *
@@ -117,12 +127,14 @@ class Exchange implements ExchangeOwner {
  * Bun.serve({ fetch: app })            // or Deno.serve(app), or export default { fetch: app } on Workers
  * const res = await app(new Request('http://localhost/hello')) // 200 {"hello":"world"}
  */
-export const toFetch = (options: FetchOptions = {}): FetchHandler => {
+export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): FetchHandler => {
   const { fallback, files, ...serverOptions } = options
   if (fallback !== undefined && typeof fallback !== 'function') throw new Error('toFetch: invalid options\n  fallback: expected a function')
   if (files !== undefined && (typeof files?.stat !== 'function' || typeof files?.read !== 'function')) throw new Error('toFetch: invalid options\n  files: expected { stat, read } (nodeFiles)')
-  // Event streams are clients of the registry whose bytes the Response's stream pulls (pull-outlet.ts).
-  const engine = createEngine(serverOptions, withPullOutlets(files === undefined ? fetchPlatform : { ...fetchPlatform, files }))
+  // Event streams are clients of the registry whose bytes the Response's stream pulls
+  // (pull-outlet.ts), where the host keeps its requests in one process.
+  const platform = files === undefined ? fetchPlatform : { ...fetchPlatform, files }
+  const engine = createEngine(serverOptions, host.eventStreams === false ? platform : withPullOutlets(platform))
   const { embedded } = engine
   const now = fetchPlatform.timers.now
   // Application middleware may copy the request with a spread: its headers must then be an own property.

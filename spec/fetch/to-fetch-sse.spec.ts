@@ -250,4 +250,17 @@ test('toFetch event streams :: a server request reaches a stream that announced 
   }
 })
 
+test('toFetch event streams :: a host that keeps no process (Workers: eventStreams false) answers an admitted stream 501, holding no client', async () => {
+  let connects = 0
+  const app = toFetch({ routes: [sseRoute('/live'), onConnect(() => void connects++)], logger: silentLogger }, { eventStreams: false })
+  try {
+    const res = await app(new Request(`${URL}/live`, { headers: { accept: 'text/event-stream' } }))
+    assert.is(res.status, 501)
+    assert.match(((await res.json()) as { error: string }).error, 'event streams are not served by this host')
+    assert.is(connects, 0)
+  } finally {
+    await app.close()
+  }
+})
+
 test.run()

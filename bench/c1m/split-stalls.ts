@@ -26,7 +26,7 @@ export interface TargetedSample {
 
 /** The stalls of a phase, and what their windows held (ms). */
 export interface StallSplit {
-  /** probe samples over the threshold, and their summed duration */
+  /** probe samples over the threshold, and the time they cover (per worker, the union of their windows, summed over workers) */
   readonly stalls: number
   readonly ms: number
   /** the stalled workers' main-thread CPU and run-queue wait over the stall windows */
@@ -60,15 +60,33 @@ export const windowSched = (series: readonly SchedPoint[], from: number, to: num
 }
 
 /**
- * The stalls among `samples` (over `thresholdMs`, answered), with each worker's series
- * (`workers[target]`) and the probe's: stalls outside a series' cover count in `stalls` and
- * `ms` but add no scheduler time.
+ * Merges time intervals [from, to] that overlap or touch into their union, in order.
+ *
+ * @example
+ * mergeIntervals([[5, 9], [0, 3], [2, 4]]) // [[0, 4], [5, 9]]
+ */
+export const mergeIntervals = (intervals: readonly (readonly [number, number])[]): [number, number][] => {
+  const out: [number, number][] = []
+  for (const [from, to] of [...intervals].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1]
+    if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to)
+    else out.push([from, to])
+  }
+  return out
+}
+
+/**
+ * The stalls among `samples` (answered after more than `thresholdMs`), with each worker's
+ * main-thread series (`workers[target]`) and the probe's. Probe requests are pipelined, so the
+ * stalls of one worker overlap: its windows are merged first (`ms` is the union, not the sum),
+ * and the probe's wait is taken over the union of all workers' windows. A window outside a
+ * series' cover adds no scheduler time.
  *
  * @example
  * const w = [{ at: 0, cpuNs: 0, waitNs: 0 }, { at: 100, cpuNs: 5e6, waitNs: 80e6 }]
  * const p = [{ at: 0, cpuNs: 0, waitNs: 0 }, { at: 100, cpuNs: 1e6, waitNs: 2e6 }]
- * splitStalls([{ at: 10, ms: 60, target: 0 }, { at: 20, ms: 1, target: 0 }], [w], p, 20)
- * // { stalls: 1, ms: 60, cpuMs: 5, waitMs: 80, probeWaitMs: 2 }
+ * splitStalls([{ at: 10, ms: 60, target: 0 }, { at: 20, ms: 30, target: 0 }, { at: 20, ms: 1, target: 0 }], [w], p, 20)
+ * // { stalls: 2, ms: 60, cpuMs: 5, waitMs: 80, probeWaitMs: 2 }
  */
 export const splitStalls = (
   samples: readonly TargetedSample[],
@@ -76,23 +94,21 @@ export const splitStalls = (
   probe: readonly SchedPoint[],
   thresholdMs: number,
 ): StallSplit => {
-  let stalls = 0
+  const stalled = samples.filter((s) => s.ms > thresholdMs)
   let ms = 0
   let cpuNs = 0
   let waitNs = 0
-  let probeWaitNs = 0
-  for (const s of samples) {
-    if (!(s.ms > thresholdMs)) continue
-    stalls += 1
-    ms += s.ms
-    const own = windowSched(workers[s.target] ?? [], s.at, s.at + s.ms)
-    if (own !== undefined) {
-      cpuNs += own.cpuNs
-      waitNs += own.waitNs
+  for (const target of new Set(stalled.map((s) => s.target))) {
+    for (const [from, to] of mergeIntervals(stalled.filter((s) => s.target === target).map((s) => [s.at, s.at + s.ms] as const))) {
+      ms += to - from
+      const own = windowSched(workers[target] ?? [], from, to)
+      cpuNs += own?.cpuNs ?? 0
+      waitNs += own?.waitNs ?? 0
     }
-    probeWaitNs += windowSched(probe, s.at, s.at + s.ms)?.waitNs ?? 0
   }
-  return { stalls, ms, cpuMs: cpuNs / 1e6, waitMs: waitNs / 1e6, probeWaitMs: probeWaitNs / 1e6 }
+  let probeWaitNs = 0
+  for (const [from, to] of mergeIntervals(stalled.map((s) => [s.at, s.at + s.ms] as const))) probeWaitNs += windowSched(probe, from, to)?.waitNs ?? 0
+  return { stalls: stalled.length, ms, cpuMs: cpuNs / 1e6, waitMs: waitNs / 1e6, probeWaitMs: probeWaitNs / 1e6 }
 }
 
 /** Stalls whose waiting (the worker's and the probe's) outweighs the worker's own CPU. */

@@ -37,26 +37,69 @@ export interface StallSplit {
 }
 
 /**
- * Growth of a cumulative series over [from, to]: from the last reading at or before `from`
- * to the first at or after `to` (a window a little wider than asked, never narrower);
+ * The readings that bracket [from, to] in a series ordered by time: the last at or before
+ * `from` and the first at or after `to` (a window a little wider than asked, never narrower);
  * `undefined` when the series does not cover it.
+ *
+ * @example
+ * bracket([{ at: 0, cpuNs: 0, waitNs: 0 }, { at: 10, cpuNs: 5, waitNs: 1 }, { at: 20, cpuNs: 6, waitNs: 9 }], 12, 18) // [1, 2]
+ */
+export const bracket = (series: readonly SchedPoint[], from: number, to: number): [number, number] | undefined => {
+  // Binary search: the first reading after `from`; the one before it starts the window.
+  let lo = 0
+  let hi = series.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((series[mid] as SchedPoint).at <= from) lo = mid + 1
+    else hi = mid
+  }
+  const start = lo - 1
+  if (start < 0) return undefined
+  let end = start
+  while (end < series.length && (series[end] as SchedPoint).at < to) end++
+  return end < series.length ? [start, end] : undefined
+}
+
+/**
+ * Growth of a cumulative series over [from, to], between the readings that bracket it.
  *
  * @example
  * windowSched([{ at: 0, cpuNs: 0, waitNs: 0 }, { at: 10, cpuNs: 5, waitNs: 1 }, { at: 20, cpuNs: 6, waitNs: 9 }], 12, 18)
  * // { cpuNs: 1, waitNs: 8 }
  */
 export const windowSched = (series: readonly SchedPoint[], from: number, to: number): SchedTimes | undefined => {
-  let start: SchedPoint | undefined
-  let end: SchedPoint | undefined
-  for (const point of series) {
-    if (point.at <= from) start = point
-    if (point.at >= to) {
-      end = point
-      break
-    }
+  const at = bracket(series, from, to)
+  return at === undefined ? undefined : growth(series, [at])
+}
+
+// Σ growth over index ranges that do not overlap (they may share an end reading).
+const growth = (series: readonly SchedPoint[], ranges: readonly (readonly [number, number])[]): SchedTimes => {
+  let cpuNs = 0
+  let waitNs = 0
+  for (const [i, j] of ranges) {
+    const a = series[i] as SchedPoint
+    const b = series[j] as SchedPoint
+    cpuNs += Math.max(0, b.cpuNs - a.cpuNs)
+    waitNs += Math.max(0, b.waitNs - a.waitNs)
   }
-  if (start === undefined || end === undefined) return undefined
-  return { cpuNs: Math.max(0, end.cpuNs - start.cpuNs), waitNs: Math.max(0, end.waitNs - start.waitNs) }
+  return { cpuNs, waitNs }
+}
+
+// The scheduler time over the union of `windows`: each widened to the readings that bracket it,
+// and windows whose widened ranges overlap read once (the sampler may itself run late, so
+// neighbouring stalls can share readings).
+const overWindows = (series: readonly SchedPoint[], windows: readonly (readonly [number, number])[]): SchedTimes => {
+  const ranges = windows.flatMap(([from, to]) => {
+    const at = bracket(series, from, to)
+    return at === undefined ? [] : [at]
+  })
+  const merged: [number, number][] = []
+  for (const [i, j] of ranges.sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1]
+    if (last !== undefined && i < last[1]) last[1] = Math.max(last[1], j)
+    else merged.push([i, j])
+  }
+  return growth(series, merged)
 }
 
 /**
@@ -79,8 +122,9 @@ export const mergeIntervals = (intervals: readonly (readonly [number, number])[]
  * The stalls among `samples` (answered after more than `thresholdMs`), with each worker's
  * main-thread series (`workers[target]`) and the probe's. Probe requests are pipelined, so the
  * stalls of one worker overlap: its windows are merged first (`ms` is the union, not the sum),
- * and the probe's wait is taken over the union of all workers' windows. A window outside a
- * series' cover adds no scheduler time.
+ * and the probe's wait is taken over the union of all workers' windows. Each window is read
+ * between the readings that bracket it, and windows sharing readings are read once, so no
+ * scheduler time is counted twice. A window outside a series' cover adds none.
  *
  * @example
  * const w = [{ at: 0, cpuNs: 0, waitNs: 0 }, { at: 100, cpuNs: 5e6, waitNs: 80e6 }]
@@ -99,15 +143,13 @@ export const splitStalls = (
   let cpuNs = 0
   let waitNs = 0
   for (const target of new Set(stalled.map((s) => s.target))) {
-    for (const [from, to] of mergeIntervals(stalled.filter((s) => s.target === target).map((s) => [s.at, s.at + s.ms] as const))) {
-      ms += to - from
-      const own = windowSched(workers[target] ?? [], from, to)
-      cpuNs += own?.cpuNs ?? 0
-      waitNs += own?.waitNs ?? 0
-    }
+    const windows = mergeIntervals(stalled.filter((s) => s.target === target).map((s) => [s.at, s.at + s.ms] as const))
+    for (const [from, to] of windows) ms += to - from
+    const own = overWindows(workers[target] ?? [], windows)
+    cpuNs += own.cpuNs
+    waitNs += own.waitNs
   }
-  let probeWaitNs = 0
-  for (const [from, to] of mergeIntervals(stalled.map((s) => [s.at, s.at + s.ms] as const))) probeWaitNs += windowSched(probe, from, to)?.waitNs ?? 0
+  const probeWaitNs = overWindows(probe, mergeIntervals(stalled.map((s) => [s.at, s.at + s.ms] as const))).waitNs
   return { stalls: stalled.length, ms, cpuMs: cpuNs / 1e6, waitMs: waitNs / 1e6, probeWaitMs: probeWaitNs / 1e6 }
 }
 

@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { isWaitingBound, mergeIntervals, splitStalls, windowSched, type SchedPoint } from '../../../bench/c1m/split-stalls.js'
+import { bracket, isWaitingBound, mergeIntervals, splitStalls, windowSched, type SchedPoint } from '../../../bench/c1m/split-stalls.js'
 
 const series = (...points: readonly [number, number, number][]): SchedPoint[] => points.map(([at, cpuMs, waitMs]) => ({ at, cpuNs: cpuMs * 1e6, waitNs: waitMs * 1e6 }))
 
@@ -16,6 +16,23 @@ test('windowSched :: from the last reading at or before the start to the first a
   assert.is(windowSched(s, -1, 5), undefined)
   assert.is(windowSched(s, 25, 31), undefined)
   assert.is(windowSched([], 0, 1), undefined)
+})
+
+test('bracket :: the indices of the readings around a window', () => {
+  const s = series([0, 0, 0], [10, 5, 1], [20, 6, 9], [30, 20, 9])
+  assert.equal(bracket(s, 12, 18), [1, 2])
+  assert.equal(bracket(s, 10, 10), [1, 1])
+  assert.equal(bracket(s, 0, 30), [0, 3])
+  assert.is(bracket(s, -1, 5), undefined)
+  assert.is(bracket(s, 29, 31), undefined)
+})
+
+test('splitStalls :: two stalls of one worker between the same late readings are read once', () => {
+  // The sampler ran late: one reading at 0, the next at 100; stalls [10, 40] and [60, 90] are apart
+  // in time but both widen to [0, 100].
+  const w = series([0, 0, 0], [100, 10, 90])
+  const split = splitStalls([{ at: 10, ms: 30, target: 0 }, { at: 60, ms: 30, target: 0 }], [w], w, 20)
+  assert.equal(split, { stalls: 2, ms: 60, cpuMs: 10, waitMs: 90, probeWaitMs: 90 })
 })
 
 test('mergeIntervals :: overlapping and touching windows become one, in order', () => {

@@ -2,10 +2,11 @@
  * Scheduler times of bench/c1m's server processes, from Linux `/proc/<pid>/task/<tid>/schedstat`
  * (three numbers: ns on a CPU, ns runnable but waiting on a run queue for one, timeslices).
  * On a shared machine a loop that does not turn is often a process that was not scheduled, not
- * one that was busy: the second field tells the two apart. `parseSchedstat` and `schedDelta` are
- * pure; `readTaskSched` does one synchronous read per thread. Imports `node:fs` only.
+ * one that was busy: the second field tells the two apart. The file is read and parsed by bench/load/proc.ts;
+ * here, every thread of a process at once and the growth between two readings. `schedDelta` is
+ * pure; `readTaskSched` does one synchronous read per thread. Imports bench/load/proc.ts only.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { threadIds, threadSchedTimes } from '../load/proc.js'
 
 /** Time on a CPU and time runnable but waiting for one, ns. */
 export interface SchedTimes {
@@ -15,18 +16,6 @@ export interface SchedTimes {
 
 /** The zero of `SchedTimes`. */
 export const NO_SCHED: SchedTimes = { cpuNs: 0, waitNs: 0 }
-
-/**
- * The first two fields of a `schedstat` line, or `undefined` if the text is not one
- * (kernels without schedstats print nothing, or zeros).
- *
- * @example
- * parseSchedstat('1377964 3901215 5\n') // { cpuNs: 1377964, waitNs: 3901215 }
- */
-export const parseSchedstat = (text: string): SchedTimes | undefined => {
-  const m = /^\s*(\d+)\s+(\d+)(?:\s+\d+)?\s*$/.exec(text)
-  return m === null ? undefined : { cpuNs: Number(m[1]), waitNs: Number(m[2]) }
-}
 
 /**
  * What the threads did between two readings (`readTaskSched`'s maps, keyed by thread id):
@@ -57,19 +46,9 @@ export const addSched = (a: SchedTimes, b: SchedTimes): SchedTimes => ({ cpuNs: 
  */
 export const readTaskSched = (pid: number, mainOnly = false): Map<number, SchedTimes> => {
   const out = new Map<number, SchedTimes>()
-  let tids: readonly string[]
-  try {
-    tids = mainOnly ? [String(pid)] : readdirSync(`/proc/${pid}/task`)
-  } catch {
-    return out
-  }
-  for (const tid of tids) {
-    try {
-      const times = parseSchedstat(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1'))
-      if (times !== undefined) out.set(Number(tid), times)
-    } catch {
-      // the thread ended between the listing and the read
-    }
+  for (const tid of mainOnly ? [pid] : threadIds(pid)) {
+    const times = threadSchedTimes(pid, tid)
+    if (times !== undefined) out.set(tid, { cpuNs: times.onCpuNs, waitNs: times.waitingNs })
   }
   return out
 }

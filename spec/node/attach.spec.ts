@@ -133,7 +133,7 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
   try {
     assert.equal(await get(`${base}/echo`, { method: 'POST', body: 'hi there' }).then((r) => [r.status, r.body]), [200, 'hi there'])
     const big = await get(`${base}/echo`, { method: 'POST', body: 'x'.repeat(65) })
-    assert.equal([big.status, big.body], [413, '{"error":"body_too_large"}'])
+    assert.equal([big.status, big.body], [413, '{"error":"body_too_large","message":"the body is larger than the 64 bytes this route takes"}'])
     const chunked = await get(`${base}/echo`, { method: 'POST', body: new Blob(['x'.repeat(40), 'y'.repeat(40)]).stream(), duplex: 'half' } as RequestInit)
     assert.is(chunked.status, 413, 'a chunked body past the limit')
     assert.equal(await get(`${base}/boom`).then((r) => [r.status, r.body, r.tag]), [500, '{"error":"Internal Server Error"}', 'yes'])
@@ -145,7 +145,7 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
     const head = await fetch(`${base}/ticks`, { method: 'HEAD' })
     assert.equal([head.status, await head.text()], [200, ''])
     assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(900) }).then((r) => [r.status, r.body]), [200, '{"size":900}'])
-    assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(1001) }).then((r) => [r.status, r.body]), [413, '{"error":"body_too_large"}'])
+    assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(1001) }).then((r) => [r.status, r.body]), [413, '{"error":"body_too_large","message":"the body is larger than the 1000 bytes this route takes"}'])
     assert.equal(await get(`${base}/items/a%20b?x=1`).then((r) => r.body), '{"id":"a b"}')
     const preflight = await fetch(`${base}/hello`, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } })
     assert.is(preflight.status, 204)

@@ -1,17 +1,10 @@
 /**
- * bench/c1m/schedstat.ts: the schedstat line parsed, per-thread growth summed (threads that
+ * bench/c1m/schedstat.ts (the line's parser is bench/load/proc.ts', specced there): per-thread growth summed (threads that
  * come and go), and this process's own threads read from /proc where Linux has them.
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { addSched, NO_SCHED, parseSchedstat, readTaskSched, schedDelta } from '../../../bench/c1m/schedstat.js'
-
-test('parseSchedstat :: CPU and run-queue wait in ns, the timeslice count ignored', () => {
-  assert.equal(parseSchedstat('1377964 3901215 5\n'), { cpuNs: 1377964, waitNs: 3901215 })
-  assert.equal(parseSchedstat('12 34'), { cpuNs: 12, waitNs: 34 })
-  assert.is(parseSchedstat(''), undefined)
-  assert.is(parseSchedstat('se.sum_exec_runtime : 12'), undefined)
-})
+import { addSched, NO_SCHED, readTaskSched, schedDelta } from '../../../bench/c1m/schedstat.js'
 
 test('schedDelta :: each thread\'s growth, a new thread from zero, an ended one dropped without a negative', () => {
   const before = new Map([[1, { cpuNs: 10, waitNs: 5 }], [2, { cpuNs: 100, waitNs: 100 }]])

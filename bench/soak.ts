@@ -5,9 +5,8 @@
  *   npm run soak                                    30 minutes, 3,000 clients, faults on
  *   npm run soak -- --minutes 5 --clients 2000      shorter (a shared machine)
  *   npm run soak -- --no-faults --out /tmp/soak.md  no fault injection; the report there too
- *   npm run soak -- --heap-dir /tmp/heap            heap after a full GC every --heap-every-s on
- *                                                   each server, heap snapshots of --heap-nodes
- *                                                   (default B) at the end of warm-up and of the run
+ *   npm run soak -- --heap-dir /tmp/heap            heap snapshots of --heap-nodes (default B) at
+ *                                                   the end of warm-up and of the run, there
  *
  * Processes: a `redis-server` on a free port in a temporary directory; three servers
  * (`soak/soak-node.ts`): `single` alone, `A` and `B` a cluster over Redis, B reaching Redis
@@ -19,8 +18,10 @@
  * Reports per minute: each server's RSS, heap, handles, event-loop p99, HTTP requests and
  * socket events per second, and the clients' messages, acks and errors by kind. Pass
  * (`soak/soak-verdict.ts`): no crash, no unanswered request, no lost or duplicated message
- * for recovering clients, RSS and handle slopes after warm-up within their bounds, event-loop
- * p99 within its bound. Exits 1 on failure. Loopback only; everything it starts it stops.
+ * for recovering clients, slopes after warm-up within their bounds (the heap used after a full
+ * GC, taken every --heap-every-s on each server: the leak signal; RSS, looser; handles),
+ * event-loop p99 within its bound. Refused resumes are counted by cause on the servers (their
+ * debug log) and by node and phase on the clients. Exits 1 on failure. Loopback only; everything it starts it stops.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -31,7 +32,7 @@ import { parseArgs } from 'node:util'
 import { startRedis } from '../spec/support/redis.js'
 import { type FaultProxy, netemAvailable, startFaultProxy } from './soak/fault-proxy.js'
 import type { LoadConfig, LoadFinal, LoadSample } from './soak/soak-load.js'
-import type { HeapReport, NodeSample } from './soak/soak-node.js'
+import type { HeapReport, NodeSample, Refusals } from './soak/soak-node.js'
 import { type Check, loadChecks, type Point, serverChecks, slope } from './soak/soak-verdict.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -44,7 +45,8 @@ const { values: args } = parseArgs({
     'sample-s': { type: 'string', default: '5' },
     'tick-ms': { type: 'string', default: '500' },
     'no-faults': { type: 'boolean', default: false },
-    'rss-slope': { type: 'string', default: '2' },
+    'heap-slope': { type: 'string', default: '0.3' },
+    'rss-slope': { type: 'string', default: '4' },
     'handle-slope': { type: 'string', default: '10' },
     'loop-p99': { type: 'string', default: '250' },
     out: { type: 'string' },
@@ -58,7 +60,7 @@ const warmupMinutes = Number(args['warmup-minutes'] ?? Math.min(5, Math.max(1, M
 const clients = Number(args.clients)
 const reportMs = Number(args['report-s']) * 1000
 const sampleMs = Number(args['sample-s']) * 1000
-const bounds = { rssMbPerMin: Number(args['rss-slope']), handlesPerMin: Number(args['handle-slope']), loopP99Ms: Number(args['loop-p99']) }
+const bounds = { heapMbPerMin: Number(args['heap-slope']), rssMbPerMin: Number(args['rss-slope']), handlesPerMin: Number(args['handle-slope']), loopP99Ms: Number(args['loop-p99']) }
 const faults = !args['no-faults']
 const heapDir = args['heap-dir']
 const heapNodes = new Set((args['heap-nodes'] ?? '').split(',').filter((name) => name !== ''))
@@ -80,7 +82,7 @@ let stopping = false
 
 const spawnChild = <R>(script: string, name: string, env: Record<string, string>, onMessage: (m: R) => void): Promise<{ child: ChildProcess; ready: R }> =>
   new Promise((resolve, reject) => {
-    const execArgv = heapDir === undefined ? ['--import', 'tsx'] : ['--import', 'tsx', '--expose-gc']
+    const execArgv = ['--import', 'tsx', '--expose-gc']
     const child = fork(join(here, 'soak', script), [], { execArgv, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] })
     children.push(child)
     let err = ''
@@ -117,27 +119,46 @@ const startNode = async (name: string, env: Record<string, string>): Promise<num
   return (ready as { port: number }).port
 }
 
-// Opt-in (--heap-dir): every server's heap after a full GC; snapshots of --heap-nodes.
+// Every server's heap after a full GC (the verdict's leak signal); with --heap-dir, snapshots of --heap-nodes.
 const askHeap = (label: string, snapshot: boolean): void => {
-  if (heapDir === undefined) return
-  for (const [name, child] of nodes) child.send({ op: 'heap', label, snapshot: snapshot && heapNodes.has(name) })
+  for (const [name, child] of nodes) child.send({ op: 'heap', label, snapshot: snapshot && heapDir !== undefined && heapNodes.has(name) })
 }
 const heapSlopes = (warmAt: number): void => {
-  if (heapDir === undefined) return
-  say('\n## heap after a full GC (--heap-dir)')
-  say('| server | label | s | RSS MB | heap used after GC MB | external MB | array buffers MB | GC+snapshot ms |')
-  say('|---|---|---|---|---|---|---|---|')
+  say('\n## heap after a full GC')
+  say('| server | label | s | RSS MB | anonymous MB | heap used after GC MB | V8 heap in memory MB | malloced (V8) MB | external MB | array buffers MB | GC+snapshot ms |')
+  say('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const r of heapReports) {
     const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(1)
-    say(`| ${r.node} | ${r.label} | ${Math.round((r.at - startedAt) / 1000)} | ${mb(r.rss)} | ${mb(r.heapUsedAfterGc)} | ${mb(r.external)} | ${mb(r.arrayBuffers)} | ${r.ms} |`)
+    say(`| ${r.node} | ${r.label} | ${Math.round((r.at - startedAt) / 1000)} | ${mb(r.rss)} | ${mb(r.anonymous)} | ${mb(r.heapUsedAfterGc)} | ${mb(r.heapPhysical)} | ${mb(r.mallocedMemory)} | ${mb(r.external)} | ${mb(r.arrayBuffers)} | ${r.ms} |`)
   }
   for (const name of nodes.keys()) {
     const warm = heapReports.filter((r) => r.node === name && r.at >= warmAt)
     const minutes = warm.map((r) => (r.at - warmAt) / 60_000)
-    say(`${name}: after warm-up, heap-after-GC slope ${slope(minutes, warm.map((r) => r.heapUsedAfterGc / 2 ** 20)).toFixed(2)} MB/min, RSS slope at the same points ${slope(minutes, warm.map((r) => r.rss / 2 ** 20)).toFixed(2)} MB/min (${warm.length} points)`)
+    const per = (of: (r: HeapReport) => number): string => slope(minutes, warm.map((r) => of(r) / 2 ** 20)).toFixed(2)
+    say(`${name}: after warm-up, heap-after-GC slope ${per((r) => r.heapUsedAfterGc)} MB/min; at the same points RSS ${per((r) => r.rss)}, anonymous ${per((r) => r.anonymous)}, V8 heap in memory ${per((r) => r.heapPhysical)}, external ${per((r) => r.external)} MB/min (${warm.length} points)`)
   }
   const files = heapReports.filter((r) => r.file !== undefined).map((r) => r.file)
   if (files.length > 0) say(`snapshots: ${files.join(', ')} (compare: node --import tsx bench/soak/heap-diff.ts <first> <last>)`)
+}
+
+// Refused resumes by server and cause (the engine's debug log, counted by each server), with
+// the ms from the upgrade's ask to the refusal.
+const refusalTable = (): void => {
+  say('\n## refused resumes by cause (servers)')
+  say('| server | reason/cause (target) | count | ms mean | ms max |')
+  say('|---|---|--:|--:|--:|')
+  for (const [name, list] of samples) {
+    const all: Record<string, Refusals> = {}
+    for (const s of list) {
+      for (const [key, r] of Object.entries(s.refusals)) {
+        const sum = (all[key] ??= { n: 0, msSum: 0, msMax: 0 })
+        sum.n += r.n
+        sum.msSum += r.msSum
+        sum.msMax = Math.max(sum.msMax, r.msMax)
+      }
+    }
+    for (const [key, r] of Object.entries(all).sort()) say(`| ${name} | ${key} | ${r.n} | ${(r.msSum / r.n).toFixed(0)} | ${r.msMax} |`)
+  }
 }
 
 const loadSamples: LoadSample[] = []
@@ -229,7 +250,7 @@ const main = async (): Promise<number> => {
   const faultMode = !faults ? 'none' : 'user-space TCP proxy between node B and Redis'
   say(`# twinport soak: ${minutes} min (warm-up ${warmupMinutes} min), ${clients} WebSocket clients, faults: ${faultMode}`)
   say(`netem: ${netem.reason}${netem.ok ? ' (the proxy is used all the same: it injects the same faults without root)' : ''}`)
-  say(`bounds: RSS slope ≤ ${bounds.rssMbPerMin} MB/min, handle slope ≤ ${bounds.handlesPerMin}/min (after warm-up), event-loop p99 ≤ ${bounds.loopP99Ms} ms`)
+  say(`bounds: heap-after-GC slope ≤ ${bounds.heapMbPerMin} MB/min, RSS slope ≤ ${bounds.rssMbPerMin} MB/min, handle slope ≤ ${bounds.handlesPerMin}/min (after warm-up), event-loop p99 ≤ ${bounds.loopP99Ms} ms`)
   say(`command: node --import tsx bench/soak.ts ${process.argv.slice(2).join(' ')}`.trim())
   const redis = await startRedis()
   const proxy = await startFaultProxy(redis.port)
@@ -244,11 +265,9 @@ const main = async (): Promise<number> => {
     const endAt = startedAt + minutes * 60_000
     const warmAt = startedAt + warmupMinutes * 60_000
     const reporter = setInterval(perMinute, reportMs)
-    const heapTimer = heapDir === undefined ? undefined : setInterval(() => askHeap(`t${Math.round((Date.now() - startedAt) / 1000)}`, false), Number(args['heap-every-s']) * 1000)
-    if (heapDir !== undefined) {
-      mkdirSync(heapDir, { recursive: true })
-      setTimeout(() => askHeap('warm', true), warmAt - Date.now())
-    }
+    const heapTimer = setInterval(() => askHeap(`t${Math.round((Date.now() - startedAt) / 1000)}`, false), Number(args['heap-every-s']) * 1000)
+    if (heapDir !== undefined) mkdirSync(heapDir, { recursive: true })
+    setTimeout(() => askHeap('warm', true), warmAt - Date.now())
     if (faults) {
       void (async () => {
         await sleep(warmAt - Date.now())
@@ -260,7 +279,7 @@ const main = async (): Promise<number> => {
     clearInterval(heapTimer)
     perMinute()
     askHeap('end', true)
-    const heapUntil = Date.now() + (heapDir === undefined ? 0 : 120_000)
+    const heapUntil = Date.now() + 120_000
     while (heapReports.filter((r) => r.label === 'end').length < nodes.size && Date.now() < heapUntil) await sleep(200)
     for (const child of loads) child.send({ op: 'finish' })
     const until = Date.now() + 40_000
@@ -268,7 +287,7 @@ const main = async (): Promise<number> => {
 
     // ---- verdict ----
     const checks: Check[] = [{ name: 'no crash', ok: crashes.length === 0, detail: crashes.join('; ') || 'every process ran to the end' }]
-    for (const [name, list] of samples) checks.push(...serverChecks(name, list.map((s): Point => s), warmAt, bounds))
+    for (const [name, list] of samples) checks.push(...serverChecks(name, list.map((s): Point => s), heapReports.filter((r) => r.node === name), warmAt, bounds))
     const errors: Record<string, number> = {}
     const totals: Record<string, number> = {}
     for (const f of finals) {
@@ -283,6 +302,7 @@ const main = async (): Promise<number> => {
     say(`errors (all kinds): ${Object.entries(errors).sort().map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`)
     say(`ticks missing during faults (cross-node, reported): ${totals.tick_gap_fault ?? 0}; proxy: ${JSON.stringify(proxy.stats())}`)
     if (faultLog.length > 0) say(`faults injected: ${faultLog.join('; ')}`)
+    refusalTable()
     heapSlopes(warmAt)
     say('\n## verdict')
     for (const c of checks) say(`- ${c.ok ? 'pass' : 'FAIL'}: ${c.name}: ${c.detail}`)

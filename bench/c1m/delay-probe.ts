@@ -13,10 +13,11 @@
 import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'
 
-/** One probe request: when it started (ms, performance clock) and how long it took (NaN: failed). */
+/** One probe request: when it started (ms, performance clock), how long it took (NaN: failed), and to which of the ports (index). */
 export interface DelaySample {
   readonly at: number
   readonly ms: number
+  readonly target: number
 }
 
 /** A running probe: its samples so far, and a stop. */
@@ -47,7 +48,7 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
   const errors = new Map<string, number>()
   const fail = (error: string): void => void errors.set(error, (errors.get(error) ?? 0) + 1)
   // loop: per worker, the send times of requests not yet answered (answers come in order).
-  const sockets: { socket: Socket; sent: number[]; tail: string }[] = kind === 'shared' ? [] : ports.map((port) => {
+  const sockets: { socket: Socket; sent: number[]; tail: string }[] = kind === 'shared' ? [] : ports.map((port, target) => {
     const probe = { socket: connect(port, '127.0.0.1'), sent: [] as number[], tail: '' }
     probe.socket.setNoDelay(true)
     probe.socket.on('data', (chunk: Buffer) => {
@@ -57,7 +58,7 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
       let last = -1
       while (at >= 0) {
         const sentAt = probe.sent.shift()
-        if (sentAt !== undefined) samples.push({ at: sentAt, ms: now - sentAt })
+        if (sentAt !== undefined) samples.push({ at: sentAt, ms: now - sentAt, target })
         last = at
         at = text.indexOf('HTTP/1.1 ', at + 9)
       }
@@ -87,7 +88,7 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
       if (settled) return
       settled = true
       outstanding -= 1
-      samples.push({ at, ms: error === undefined ? performance.now() - at : Number.NaN })
+      samples.push({ at, ms: error === undefined ? performance.now() - at : Number.NaN, target: i })
       if (error !== undefined) fail(error)
     })
   }, everyMs)
@@ -98,10 +99,10 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
     resume: () => void (paused = false),
     stop: () => {
       clearInterval(timer)
-      for (const probe of sockets) {
+      for (const [target, probe] of sockets.entries()) {
         // Unanswered for 5 s: failed; younger ones were merely in flight when the probe stopped.
         const now = performance.now()
-        for (const at of probe.sent) if (now - at > 5000) samples.push({ at, ms: Number.NaN })
+        for (const at of probe.sent) if (now - at > 5000) samples.push({ at, ms: Number.NaN, target })
         probe.socket.destroy()
       }
     },

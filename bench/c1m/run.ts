@@ -21,6 +21,13 @@
  *             arrived are the `heartbeat` phase, the rest `idle`;
  *   broadcast --broadcasts messages to all N (sent by one client to /bcast; time to the last
  *             receipt over every client, CLOCK_MONOTONIC), server CPU per delivery.
+ * In every phase, per server process: its CPU and its time runnable but waiting for a core
+ * (/proc/<pid>/task/<tid>/schedstat, all threads; bench/c1m/schedstat.ts), and the load average;
+ * and for every loop-probe sample over 20 ms, the stalled worker's main-thread CPU and wait
+ * over it (its schedstat read every 10 ms; bench/c1m/split-stalls.ts): a delay miss whose
+ * stalls were mostly waiting is marked waiting-bound in the targets.
+ * TRANSPORT=native: the workers on the native addon, each with its own SO_REUSEPORT listener
+ * (`make -C native` first; a worker that cannot load it exits instead of serving on node:net).
  * The kernel floor (bench/c1m/floor.c: one small write + one read per loopback pair) is
  * measured at the start of the run, for the targets.
  *
@@ -35,7 +42,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import { buildC } from './build-c.js'
@@ -43,7 +50,9 @@ import { startDelayProbe, type DelaySample } from './delay-probe.js'
 import { sourceAddress, startIdleClient, sumStats, type IdleClient } from './idle-clients.js'
 import { parseOpenFileLimit, readListenOverflows, readMemInfo } from './meminfo.js'
 import { renderC1m, renderCostSvg } from './render-c1m.js'
-import { delayFigures, type C1mRun, type DelayFigures, type Floor, type Phase, type StepResult } from './step-result.js'
+import { addSched, NO_SCHED, readTaskSched, schedDelta, type SchedTimes } from './schedstat.js'
+import { splitStalls, STALL_THRESHOLD_MS, type SchedPoint, type StallSplit } from './split-stalls.js'
+import { delayFigures, type C1mRun, type DelayFigures, type Floor, type Phase, type PhaseSched, type StepResult } from './step-result.js'
 import { CLK_TCK, processCpuTicks, processRssBytes } from '../load/proc.js'
 import { freePort, startRedis } from '../../spec/support/redis.js'
 
@@ -99,6 +108,11 @@ const killAll = (): void => {
 process.on('exit', killAll)
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
 
+// The compiled server (bench/.tmp/dist) does not find native/build/ from where it lies: point it there.
+const TRANSPORT = process.env.TRANSPORT === 'native' ? 'native' : 'net'
+const NATIVE_BINARY = process.env.TWINPORT_NATIVE_BINARY ?? resolve(`native/build/twinport-${process.platform}-${process.arch}.node`)
+if (TRANSPORT === 'native' && !existsSync(NATIVE_BINARY)) throw new Error(`TRANSPORT=native: no addon at ${NATIVE_BINARY} (make -C native)`)
+
 const wsload = buildC('wsload')
 const floorBin = buildC('floor')
 if ('error' in wsload) throw new Error(wsload.error)
@@ -131,7 +145,8 @@ const startCluster = (workers: number, port: number, redisUrl: string, prefix: s
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...SERVER], {
       env: { ...process.env, NODE_ENV: 'production', PORT: String(port), WORKERS: String(workers), REDIS_URL: redisUrl, PREFIX: prefix,
-        HEARTBEAT_MS: String(HEARTBEAT_MS), MAX_CONNS: String(PER_PROCESS), SCHED: opt.sched ?? 'rr', CPU_PROF: opt['cpu-prof'] ?? '' },
+        HEARTBEAT_MS: String(HEARTBEAT_MS), MAX_CONNS: String(PER_PROCESS), SCHED: opt.sched ?? 'rr', CPU_PROF: opt['cpu-prof'] ?? '',
+        ...(TRANSPORT === 'native' ? { TWINPORT_NATIVE_BINARY: NATIVE_BINARY } : {}) },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     live.add(child)
@@ -176,6 +191,30 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     if (stopped !== undefined) for (const c of clients) c.stop()
   }, 250)
   const loopProbe = startDelayProbe('loop', cluster.probes)
+  // Every 10 ms, each worker's main thread's scheduler times and the probe's (this process's):
+  // what a stalled loop was doing (splitStalls).
+  const mainPoint = (pid: number): SchedPoint => ({ at: performance.now(), ...(readTaskSched(pid, true).get(pid) ?? NO_SCHED) })
+  const workerSeries: SchedPoint[][] = servers.map(() => [])
+  const probeSeries: SchedPoint[] = []
+  const sampler = setInterval(() => {
+    for (const [i, pid] of servers.entries()) workerSeries[i]?.push(mainPoint(pid))
+    probeSeries.push(mainPoint(process.pid))
+  }, 10)
+  // Per phase, each server process's CPU and run-queue wait (all threads), the wall time and the load.
+  const procs = [...servers, cluster.primary]
+  const phaseTimes = new Map<Phase, { wallMs: number; load1: number; times: SchedTimes[] }>()
+  let schedAt = procs.map((pid) => readTaskSched(pid))
+  const resetSched = (): void => void (schedAt = procs.map((pid) => readTaskSched(pid)))
+  const account = (phase: Phase, wallMs: number): void => {
+    const now = procs.map((pid) => readTaskSched(pid))
+    const was = phaseTimes.get(phase) ?? { wallMs: 0, load1: 0, times: procs.map(() => NO_SCHED) }
+    phaseTimes.set(phase, {
+      wallMs: was.wallMs + wallMs,
+      load1: Math.max(was.load1, loadavg()[0] ?? 0),
+      times: was.times.map((t, i) => addSched(t, schedDelta(schedAt[i] ?? new Map(), now[i] ?? new Map()))),
+    })
+    schedAt = now
+  }
   const overflows0 = readListenOverflows()
   // The workers' CPU with no client yet and the loop probe running: subtracted from the idle
   // window's (where the shared-port probe pauses: a fresh connection every 10 ms costs more
@@ -189,6 +228,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const mark = (phase: Phase, from: number): void => void phases.push({ from, to: performance.now(), phase })
 
   // connect
+  resetSched()
   const cpu0 = cpuTicks([...servers, cluster.primary])
   const t0 = performance.now()
   const perClient = Math.ceil(n / nClients)
@@ -223,6 +263,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const connectMs = performance.now() - t0
   const connectCpu = cpuTicks([...servers, cluster.primary]) - cpu0
   mark('connect', t0)
+  account('connect', connectMs)
   const asked = sumStats(await Promise.all(clients.map((c) => c.stat())))
   // Stopped clients answer nothing: their last progress line says how far they got.
   const afterConnect = stopped === undefined ? asked
@@ -248,10 +289,13 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     const pings0 = afterConnect.pings
     let pingsSeen = pings0
     let slot = performance.now()
+    resetSched()
     while (stopped === undefined && performance.now() - idleFrom < IDLE_INTERVALS * HEARTBEAT_MS) {
       await sleep(250)
       const s = sumStats(await Promise.all(clients.map((c) => c.stat())))
-      mark(s.pings > pingsSeen ? 'heartbeat' : 'idle', slot)
+      const phase = s.pings > pingsSeen ? 'heartbeat' : 'idle'
+      mark(phase, slot)
+      account(phase, performance.now() - slot)
       slot = performance.now()
       pingsSeen = s.pings
     }
@@ -270,6 +314,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   let broadcastCpuUs = Number.NaN
   if (stopped === undefined && clients[0] !== undefined) {
     const from = performance.now()
+    resetSched()
     const cpuB = cpuTicks(servers)
     let delivered = 0
     for (let b = 0; b < BROADCASTS && stopped === undefined; b++) {
@@ -291,10 +336,12 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     }
     broadcastCpuUs = ((cpuTicks(servers) - cpuB) * 1e6) / CLK_TCK / Math.max(1, delivered)
     mark('broadcast', from)
+    account('broadcast', performance.now() - from)
   }
   const end = sumStats(await Promise.all(clients.map((c) => c.stat())))
   loopProbe.stop()
   sharedProbe.stop()
+  clearInterval(sampler)
   const listenOverflows = readListenOverflows() - overflows0
   for (const [name, probe] of [['loop', loopProbe], ['shared', sharedProbe]] as const) {
     if (probe.errors.size > 0) log(`N=${n}: ${name} probe failures: ${[...probe.errors].map(([e, c]) => `${e} × ${c}`).join(', ')}`)
@@ -304,8 +351,21 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   cluster.child.kill('SIGTERM')
   await sleep(opt['cpu-prof'] === undefined ? 2000 : 6000)
 
-  const byPhase = (samples: readonly DelaySample[], phase: Phase): readonly number[] =>
-    samples.filter((s) => phases.some((p) => p.phase === phase && s.at >= p.from && s.at < p.to)).map((s) => s.ms)
+  const inPhase = (samples: readonly DelaySample[], phase: Phase): readonly DelaySample[] =>
+    samples.filter((s) => phases.some((p) => p.phase === phase && s.at >= p.from && s.at < p.to))
+  const byPhase = (samples: readonly DelaySample[], phase: Phase): readonly number[] => inPhase(samples, phase).map((s) => s.ms)
+  const sched: Partial<Record<Phase, PhaseSched>> = Object.fromEntries([...phaseTimes].map(([phase, t]) => [phase, {
+    wallMs: t.wallMs, load1: t.load1, processes: t.times.map((x) => ({ cpuMs: x.cpuNs / 1e6, waitMs: x.waitNs / 1e6 })),
+  }] as const))
+  const stalls: Partial<Record<Phase, StallSplit>> = Object.fromEntries((['connect', 'idle', 'heartbeat', 'broadcast'] as const)
+    .filter((p) => phaseTimes.has(p))
+    .map((p) => [p, splitStalls(inPhase(loopProbe.samples, p), workerSeries, probeSeries, STALL_THRESHOLD_MS)] as const))
+  for (const [phase, t] of Object.entries(sched)) {
+    const cpu = t.processes.reduce((a, x) => a + x.cpuMs, 0)
+    const wait = t.processes.reduce((a, x) => a + x.waitMs, 0)
+    const st = stalls[phase as Phase]
+    log(`N=${n}: ${phase}: ${(t.wallMs / 1000).toFixed(1)} s, load ${t.load1.toFixed(2)}, servers' CPU ${cpu.toFixed(0)} ms, waiting ${wait.toFixed(0)} ms; ${st?.stalls ?? 0} stalls > ${STALL_THRESHOLD_MS} ms: own CPU ${(st?.cpuMs ?? 0).toFixed(0)} ms, waiting ${(st?.waitMs ?? 0).toFixed(0)} ms (+ probe ${(st?.probeWaitMs ?? 0).toFixed(0)})`)
+  }
   const delayOf = (samples: readonly DelaySample[]): Partial<Record<Phase, DelayFigures>> => Object.fromEntries((['connect', 'idle', 'heartbeat', 'broadcast'] as const)
     .map((p) => [p, delayFigures(byPhase(samples, p))] as const).filter(([, f]) => f.samples + f.failed > 0))
   const result: StepResult = {
@@ -317,6 +377,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     heartbeatMs: HEARTBEAT_MS, idleCpuUs, idleCpuRawUs, baselineCpuMsPerS, pingsPerConn, idleIntervals: IDLE_INTERVALS,
     broadcastMs, broadcastMissing: missing, broadcastCpuUs, delay: delayOf(loopProbe.samples), sharedDelay: delayOf(sharedProbe.samples),
     listenOverflows, peakUsed,
+    processes: [...servers.map((pid) => `worker ${pid}`), `primary ${cluster.primary}`], sched, stalls,
     ...(stopped === undefined ? {} : { stopped }),
   }
   // The next step's memory estimate: what this one measured per connection (server, kernel, and
@@ -330,7 +391,7 @@ const save = (steps: readonly StepResult[]): void => {
     started: new Date(started).toISOString(),
     command: `npm run bench:c1m -- ${process.argv.slice(2).join(' ')}`.trim(),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(readMemInfo().total / GIB).toFixed(1)} GiB, Node ${process.version}, load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
-    fdLimit: FD_LIMIT, perProcess: PER_PROCESS, floorPing, floorMessage, steps, notes,
+    fdLimit: FD_LIMIT, perProcess: PER_PROCESS, transport: TRANSPORT, floorPing, floorMessage, steps, notes,
   }
   writeFileSync(join(OUT, 'c1m.json'), JSON.stringify(run, null, 2))
   writeFileSync(join(OUT, 'c1m.md'), renderC1m(run))

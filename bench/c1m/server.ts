@@ -13,13 +13,16 @@
  * that loop alone. Prints `C1M_READY {"primary":pid,"workers":[pids],"probes":[ports]}` once
  * every worker listens with its adapter ready; SIGTERM stops all. CPU_PROF (a directory): each
  * worker runs with `--cpu-prof` into it, and SIGTERM first asks the workers to exit, so that they
- * do it normally and write their profiles. Loopback only.
+ * do it normally and write their profiles. TRANSPORT=native: the native addon with
+ * SO_REUSEPORT per worker (bench/c1m/transport-options.ts); a worker that cannot load the addon
+ * exits with the reason instead of serving on node:net. Loopback only.
  * Must not import from bench/c1m/run.ts (it is started by it).
  */
 import cluster from 'node:cluster'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { runServer, silentLogger } from '../../lib/index.js'
+import { loadNativeBinding } from '../../lib/native/native-binding.js'
 import { redisAdapter } from '../../lib/redis/index.js'
 import { echoOptions, echoRoutes } from '../../examples/echo-routes.js'
 import { transportOptions } from './transport-options.js'
@@ -56,6 +59,13 @@ if (cluster.isPrimary) {
     }, profile !== undefined && profile !== '' ? 5000 : 200)
   })
 } else {
+  // runServer falls back to node:net with a log line when the addon is missing, and the logger
+  // here is silent: a native run that quietly measured node:net would be a wrong result.
+  const native = transportOptions(process.env).transport === 'native' ? loadNativeBinding() : undefined
+  if (native?._tag === 'Left') {
+    console.error(`c1m server: TRANSPORT=native but ${native.left}`)
+    process.exit(1)
+  }
   const heartbeat = process.env.HEARTBEAT_MS === undefined ? {} : { heartbeatIntervalMs: Number(process.env.HEARTBEAT_MS) }
   const adapter = redisAdapter({ url: process.env.REDIS_URL, prefix: process.env.PREFIX ?? 'c1m' })
   await runServer({

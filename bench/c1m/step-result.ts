@@ -3,6 +3,7 @@
  * the driver (bench/c1m/run.ts) and the renderer (bench/c1m/render-c1m.ts). Types and the
  * percentile summary of the delay samples; pure.
  */
+import type { StallSplit } from './split-stalls.js'
 
 /** Event-loop delay seen by the 10 ms probe in one phase, in ms. */
 export interface DelayFigures {
@@ -24,6 +25,23 @@ export interface Floor {
   readonly writeUs: number
   readonly readUs: number
   readonly roundTripUs: number
+}
+
+/** One server process's scheduler times in one phase (all its threads, /proc/<pid>/task/<tid>/schedstat), ms. */
+export interface ProcessSched {
+  /** on a CPU */
+  readonly cpuMs: number
+  /** runnable but waiting on a run queue for a CPU */
+  readonly waitMs: number
+}
+
+/** A phase's wall time, the machine's load and what each server process did in it. */
+export interface PhaseSched {
+  readonly wallMs: number
+  /** the 1-minute load average at the phase's end (the highest, for phases in several pieces) */
+  readonly load1: number
+  /** in `StepResult.processes`' order */
+  readonly processes: readonly ProcessSched[]
 }
 
 /** One step. Per-connection figures are over the connections that opened. */
@@ -62,6 +80,12 @@ export interface StepResult {
   readonly broadcastMissing: number
   /** server CPU per delivered message, µs */
   readonly broadcastCpuUs: number
+  /** the server processes of `sched`'s rows: `worker <pid>` each, then `primary <pid>` */
+  readonly processes?: readonly string[]
+  /** per phase: wall time, load average, each server process's CPU and run-queue wait */
+  readonly sched?: Readonly<Partial<Record<Phase, PhaseSched>>>
+  /** per phase: the loop probe's samples over 20 ms, split into the stalled worker's main-thread CPU and waiting */
+  readonly stalls?: Readonly<Partial<Record<Phase, StallSplit>>>
   /** the workers' own event loops (kept-alive probe to each in turn) */
   readonly delay: Readonly<Partial<Record<Phase, DelayFigures>>>
   /** `GET /hello` on a fresh connection through the shared port (accept queue and hand-off included) */
@@ -81,6 +105,8 @@ export interface C1mRun {
   readonly machine: string
   readonly fdLimit: number
   readonly perProcess: number
+  /** the server's transport (`net`: node:net through node:cluster; `native`: the addon, SO_REUSEPORT per worker); absent in runs before it was recorded */
+  readonly transport?: string
   readonly floorPing: Floor
   readonly floorMessage: Floor
   readonly steps: readonly StepResult[]

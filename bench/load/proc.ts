@@ -1,10 +1,12 @@
 /**
  * Reads what the harness needs from Linux `/proc`: a process's CPU time
  * (utime + stime from `/proc/<pid>/stat`), its resident set (`VmRSS` from
- * `/proc/<pid>/status`) and the machine-wide busy/total ticks (`/proc/stat`).
+ * `/proc/<pid>/status`), the machine-wide busy/total ticks (`/proc/stat`), and a thread's
+ * scheduler times (`/proc/<pid>/task/<tid>/schedstat`: on a CPU, and runnable but waiting for
+ * one), which tell a process waiting for the CPU apart from one waiting for work.
  * The parsers are pure; the readers do one synchronous file read each.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 /** Clock ticks per second of `/proc` CPU counters (`getconf CLK_TCK`, 100 on Linux). */
 export const CLK_TCK = 100
@@ -52,6 +54,24 @@ export const parseMachineStat = (text: string): MachineTicks | undefined => {
   return { busy, total: busy + idle + iowait }
 }
 
+/** A thread's scheduler times so far (`/proc/<pid>/task/<tid>/schedstat`), in nanoseconds. */
+export interface SchedTimes {
+  /** Time spent running on a CPU. */
+  readonly onCpuNs: number
+  /** Time spent runnable on a run queue, waiting for a CPU (other tasks had it). */
+  readonly waitingNs: number
+}
+
+/**
+ * The first two fields of a `schedstat` file (time on a CPU, time waiting on a run queue, both
+ * in ns; the third, the number of time slices, is left); `undefined` if the text is not one
+ * (the file is empty without CONFIG_SCHED_INFO).
+ */
+export const parseSchedStat = (text: string): SchedTimes | undefined => {
+  const m = /^(\d+) (\d+) \d+\s*$/.exec(text)
+  return m?.[1] === undefined || m[2] === undefined ? undefined : { onCpuNs: Number(m[1]), waitingNs: Number(m[2]) }
+}
+
 const readOr = (path: string): string => {
   try {
     return readFileSync(path, 'utf8')
@@ -71,3 +91,18 @@ export const machineTicks = (): MachineTicks => parseMachineStat(readOr('/proc/s
 
 /** CPU ticks used by this process's children that have exited and been reaped. */
 export const childrenCpuTicks = (): number => parseProcStat(readOr('/proc/self/stat'), 16) ?? 0
+
+/**
+ * Scheduler times of one thread of a live process (`tid` = `pid`: its main thread, where a
+ * JavaScript runtime runs the event loop); `undefined` once it is gone.
+ */
+export const threadSchedTimes = (pid: number, tid = pid): SchedTimes | undefined => parseSchedStat(readOr(`/proc/${pid}/task/${tid}/schedstat`))
+
+/** The thread ids of a live process (empty once it is gone). */
+export const threadIds = (pid: number): number[] => {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => Number.isInteger(tid))
+  } catch {
+    return []
+  }
+}

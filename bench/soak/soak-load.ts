@@ -92,6 +92,8 @@ interface Feed {
   dialing: boolean
   /** The last resume went to another node than the one before. */
   moved: boolean
+  /** When it last dropped (ms), for the time a refused resume took. */
+  droppedAt: number
   readonly lastTick: Map<string, number>
   /** The text of the last numbered messages by `seq`: a replayed one must be the same bytes. */
   readonly seen: Map<number, string>
@@ -104,7 +106,14 @@ const onFeedText = (f: Feed, text: string): void => {
   if (m.event === 'tp:session') {
     if (f.resuming) {
       if (m.data?.recovered === true) count('recovered')
-      else fail(`recovery_${m.data?.resync ?? 'refused'}`)
+      else {
+        // Which resumes are refused: to the same node or another, in calm or under faults, and
+        // how long after the drop the answer came.
+        const reason = m.data?.resync ?? 'refused'
+        fail(`recovery_${reason}`)
+        count(`refused_${reason}_${f.moved ? 'moved' : 'same'}_${phase}`)
+        count(`refused_${reason}_ms_after_drop`, Date.now() - f.droppedAt)
+      }
     }
     if (m.data?.recovered !== true) {
       f.seen.clear()
@@ -174,6 +183,7 @@ const dropOneFeed = (): void => {
     f.port = port
   } else f.moved = false
   count('abrupt_drop')
+  f.droppedAt = Date.now()
   f.conn.socket.destroy()
 }
 
@@ -391,7 +401,7 @@ process.on('message', (command: { readonly op: string; readonly phase?: 'calm' |
 
 const start = async (): Promise<void> => {
   const ports = config.ports
-  for (let i = 0; i < config.feed + config.slow; i++) feeds.push({ conn: undefined, port: ports[i % ports.length]!, sid: undefined, lastSeq: 0, resuming: false, dialing: false, moved: false, lastTick: new Map(), seen: new Map(), slow: i >= config.feed })
+  for (let i = 0; i < config.feed + config.slow; i++) feeds.push({ conn: undefined, port: ports[i % ports.length]!, sid: undefined, lastSeq: 0, resuming: false, dialing: false, moved: false, droppedAt: 0, lastTick: new Map(), seen: new Map(), slow: i >= config.feed })
   for (let i = 0; i < config.churn; i++) churns.push({ conn: undefined, port: ports[i % ports.length]!, nextId: 0, pending: new Map(), malformedAt: 0, rooms: [] })
   for (let i = 0; i < config.http + config.pipelined; i++) https.push({ socket: undefined, port: ports[i % ports.length]!, depth: i < config.http ? 1 : 10, inFlight: 0, sentAt: 0, pending: null })
   // Opened 100 at a time, so the servers' accept queues never overflow.

@@ -10,10 +10,11 @@
  * Every TICK_MS it broadcasts `t` {o: node, n} to `feed` (n counts up from 1 per node): the
  * sequence the recovering clients check. Every SAMPLE_MS it sends the parent over IPC a
  * sample: RSS, heap, active handles, event-loop delay p99 and max, and the counters since
- * the last sample. With HEAP_DIR (and `--expose-gc`), `{op:'heap', label, snapshot}` runs a full
- * GC and answers the heap figures after it, writing a heap snapshot there when asked.
+ * the last sample. Run with `--expose-gc`, `{op:'heap', label, snapshot}` runs a full GC and
+ * answers the heap figures after it, writing a heap snapshot to HEAP_DIR when asked and set.
  * Imports bench and lib code only; Node only (perf_hooks, v8, process).
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { getHeapStatistics, writeHeapSnapshot } from 'node:v8'
@@ -35,6 +36,15 @@ export interface NodeSample {
   readonly ticks: number
   readonly warnings: number
   readonly errors: number
+  /** Resumes refused since the last sample, by `<reason>/<cause>` (the engine's debug log): how many, and ms from the upgrade's ask to the refusal. */
+  readonly refusals: Readonly<Record<string, Refusals>>
+}
+
+/** Refused resumes of one cause: their count and timings (ms after the upgrade asked). */
+export interface Refusals {
+  n: number
+  msSum: number
+  msMax: number
 }
 
 const cluster = process.env.MODE === 'cluster'
@@ -45,10 +55,22 @@ const sampleMs = Number(process.env.SAMPLE_MS ?? 5000)
 
 let warnings = 0
 let errors = 0
+let refusals: Record<string, Refusals> = {}
 const sink = { write: (text: string) => process.stderr.write(text) }
 const base = createLogger({ minLevel: LogLevel.WARNING, stdout: sink, stderr: sink, colors: false })
+// The server runs with `debug: true` for one line only: a refused resume, with its cause.
+const refused = (message: string, context?: Record<string, unknown>): void => {
+  if (!message.startsWith('recovery: resume of') || context === undefined) return
+  const key = `${String(context.reason)}/${String(context.cause)}${context.local === true ? ' (local)' : ''}${typeof context.target === 'string' ? ` ${context.target.replace(/r\d+$/, 'r*')}` : ''}`
+  const ms = typeof context.ms === 'number' ? context.ms : 0
+  const r = (refusals[key] ??= { n: 0, msSum: 0, msMax: 0 })
+  r.n++
+  r.msSum += ms
+  r.msMax = Math.max(r.msMax, ms)
+}
 const logger = {
   ...base,
+  debug: refused,
   warning: (message: string, context?: Record<string, unknown>) => (warnings++, base.warning(message, context)),
   error: (message: string, context?: Record<string, unknown>) => (errors++, base.error(message, context)),
 }
@@ -67,6 +89,7 @@ const server = await runServer({
   host: '127.0.0.1',
   port: 0,
   logger,
+  debug: true,
   limits: { maxConnections: 30_000, maxSendBuffer: 256 * 1024, heartbeatIntervalMs: 600_000 },
   ...(adapter === undefined ? {} : { cluster: adapter }),
   ...(store === undefined ? {} : { recovery: { store } }),
@@ -109,7 +132,9 @@ setInterval(() => {
     ticks: n - ticksAtLast,
     warnings,
     errors,
+    refusals,
   }
+  refusals = {}
   loop.reset()
   http = 0
   events = 0
@@ -119,7 +144,7 @@ setInterval(() => {
   process.send?.(sample)
 }, sampleMs)
 
-/** What a soak server answers to `{op:'heap'}` (opt-in: `bench/soak.ts --heap-dir`). */
+/** What a soak server answers to `{op:'heap'}` (every `--heap-every-s`; snapshots with `--heap-dir`). */
 export interface HeapReport {
   readonly op: 'heap'
   readonly node: string
@@ -132,25 +157,40 @@ export interface HeapReport {
   readonly external: number
   readonly arrayBuffers: number
   readonly mallocedMemory: number
+  /** V8's heap pages in memory (`total_physical_size`): what the heap costs RSS. */
+  readonly heapPhysical: number
+  /** `/proc/self/smaps_rollup`: anonymous memory (heap, malloc arenas, stacks), bytes; 0 where unreadable. */
+  readonly anonymous: number
   /** The snapshot's file, when one was asked for. */
   readonly file: string | undefined
   readonly ms: number
 }
 
-// Opt-in (HEAP_DIR, set with `--expose-gc`): a full GC, the heap figures after it and, when
-// asked, a heap snapshot, to tell a leak (retained objects that grow) from an RSS that rises.
+// The process's anonymous memory from /proc/self/smaps_rollup (Linux), 0 elsewhere.
+const anonymousBytes = (): number => {
+  try {
+    const kb = /^Anonymous:\s+(\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'latin1'))
+    return kb === null ? 0 : Number(kb[1]) * 1024
+  } catch {
+    return 0
+  }
+}
+
+// With `--expose-gc`: a full GC, the heap figures after it and, when asked (and HEAP_DIR is
+// set), a heap snapshot, to tell a leak (retained objects that grow) from an RSS that rises.
 const heap = (label: string, snapshot: boolean): void => {
   const dir = process.env.HEAP_DIR
   const gc = (globalThis as { gc?: () => void }).gc
-  if (dir === undefined || gc === undefined) return
+  if (gc === undefined) return
   const started = Date.now()
   gc()
   const stats = getHeapStatistics()
   const memory = process.memoryUsage()
-  const file = snapshot ? writeHeapSnapshot(join(dir, `${node}-${label}.heapsnapshot`)) : undefined
+  const file = snapshot && dir !== undefined ? writeHeapSnapshot(join(dir, `${node}-${label}.heapsnapshot`)) : undefined
   const report: HeapReport = {
     op: 'heap', node, label, at: started, rss: memory.rss, heapUsedAfterGc: stats.used_heap_size, heapTotal: memory.heapTotal,
-    external: memory.external, arrayBuffers: memory.arrayBuffers, mallocedMemory: stats.malloced_memory, file, ms: Date.now() - started,
+    external: memory.external, arrayBuffers: memory.arrayBuffers, mallocedMemory: stats.malloced_memory, heapPhysical: stats.total_physical_size,
+    anonymous: anonymousBytes(), file, ms: Date.now() - started,
   }
   process.send?.(report)
 }

@@ -1,7 +1,9 @@
 /**
- * The soak's pass/fail (`bench/soak.ts`), pure: least-squares slopes of RSS and handle counts
- * and the worst event-loop p99 over the samples after warm-up (start-up is not judged), and the load processes' error
- * counters turned into failed checks. No I/O, no `node:*` imports.
+ * The soak's pass/fail (`bench/soak.ts`), pure: least-squares slopes over the samples after
+ * warm-up (start-up is not judged) of the heap used right after a full GC (the leak signal:
+ * what the server retains), of RSS (a looser bound: it also holds memory V8 and malloc keep
+ * without the program holding it) and of handle counts, the worst event-loop p99, and the
+ * load processes' error counters turned into failed checks. No I/O, no `node:*` imports.
  */
 
 /** One server sample, as the verdict needs it (time in ms). */
@@ -12,9 +14,17 @@ export interface Point {
   readonly loopP99Ms: number
 }
 
+/** One server's heap measured right after a full GC (time in ms, sizes in bytes). */
+export interface HeapPoint {
+  readonly at: number
+  readonly heapUsedAfterGc: number
+}
+
 /** The bounds a run is judged by. */
 export interface Bounds {
-  /** RSS growth after warm-up, MB per minute. */
+  /** Growth after warm-up of the heap used right after a full GC, MB per minute. */
+  readonly heapMbPerMin: number
+  /** RSS growth after warm-up, MB per minute (looser than the heap's). */
   readonly rssMbPerMin: number
   /** Handle growth after warm-up, handles per minute. */
   readonly handlesPerMin: number
@@ -49,8 +59,14 @@ export const slope = (xs: readonly number[], ys: readonly number[]): number => {
   return den === 0 ? 0 : num / den
 }
 
-/** The checks of one server's samples taken after `warmAt` (ms). */
-export const serverChecks = (name: string, points: readonly Point[], warmAt: number, bounds: Bounds): Check[] => {
+/**
+ * The checks of one server's samples taken after `warmAt` (ms): `points` every few seconds,
+ * `heap` (its heap after a full GC) every half minute or so; at least 3 of each after warm-up.
+ */
+export const serverChecks = (name: string, points: readonly Point[], heap: readonly HeapPoint[], warmAt: number, bounds: Bounds): Check[] => {
+  const heapWarm = heap.filter((p) => p.at >= warmAt)
+  const heapSlope = slope(heapWarm.map((p) => (p.at - warmAt) / 60_000), heapWarm.map((p) => p.heapUsedAfterGc / 2 ** 20))
+  const heapEnough = heapWarm.length >= 3
   const warm = points.filter((p) => p.at >= warmAt)
   const minutes = warm.map((p) => (p.at - warmAt) / 60_000)
   const rss = slope(minutes, warm.map((p) => p.rss / 2 ** 20))
@@ -59,6 +75,11 @@ export const serverChecks = (name: string, points: readonly Point[], warmAt: num
   const enough = warm.length >= 3
   return [
     { name: `${name}: samples after warm-up`, ok: enough, detail: `${warm.length} (at least 3)` },
+    {
+      name: `${name}: heap-after-GC slope`,
+      ok: heapEnough && heapSlope <= bounds.heapMbPerMin,
+      detail: heapEnough ? `${heapSlope.toFixed(2)} MB/min over ${heapWarm.length} full GCs (bound ${bounds.heapMbPerMin})` : `${heapWarm.length} full GCs after warm-up (at least 3)`,
+    },
     { name: `${name}: RSS slope`, ok: enough && rss <= bounds.rssMbPerMin, detail: `${rss.toFixed(2)} MB/min (bound ${bounds.rssMbPerMin})` },
     { name: `${name}: handle slope`, ok: enough && handles <= bounds.handlesPerMin, detail: `${handles.toFixed(2)} /min (bound ${bounds.handlesPerMin})` },
     { name: `${name}: event-loop p99`, ok: loop <= bounds.loopP99Ms, detail: `worst ${loop.toFixed(1)} ms (bound ${bounds.loopP99Ms})` },

@@ -61,6 +61,7 @@ import { HttpCompression } from './http/http-compression.js'
 import { webHttpDecoder } from './http/web-http-decoder.js'
 import { WsShared } from './connection/ws-shared.js'
 import { SseShared } from './connection/sse-shared.js'
+import { embeddedEventStreams } from './http/embedded-event-streams.js'
 import { NO_INSTRUMENTATION } from './instrumentation/instrumentation.js'
 import { combineInstrumentation } from './instrumentation/combine-instrumentation.js'
 import { observeServer, startMetrics } from './instrumentation/start-metrics.js'
@@ -297,10 +298,16 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     dispatch: dispatchOptions,
     planOf: (method, path) => httpShared.bodyPlan(method, path),
     maxBody: limits.maxBody,
-    upgradeChecks,
     logger,
     draining: () => table.draining,
     post: (body) => eventStreams.post(body),
+    // An event stream under a host (`attach`, `toFetch`): a client of the registry on a pull outlet.
+    openStream: embeddedEventStreams<S>({
+      platform,
+      adopt: (socket, remoteAddress) => lifecycle.adopt(socket, remoteAddress),
+      closed: (client) => lifecycle.closed(client),
+      streams: eventStreams,
+    }),
     instrumentation,
     now: () => timers.now(),
   })

@@ -11,6 +11,7 @@ import type { StaticFiles } from '../core/http/static/static-files.js'
 import type { Logger } from '../core/log/logger.js'
 import type { DeflateConfig } from '../core/ws/extensions/deflate-config.js'
 import type { DeflateCodec } from '../core/ws/extensions/message-codec.js'
+import type { HostStream, OutletEvents } from './http/pull-outlet.js'
 
 /**
  * The operations on one connection. `S` is the runtime's own socket (a `net.Socket`, a Bun
@@ -115,4 +116,11 @@ export interface Platform<S> {
    * `maxConnections`'s default follows it (options/fd-limit.ts).
    */
   readonly openFileLimit?: () => number | undefined
+  /**
+   * For a host that owns the HTTP response (`attach`, `toFetch`; `withPullOutlets`): makes the
+   * output of one event-stream client, a "socket" these operations write to and the source the
+   * host's streamed answer pulls. Absent (`runServer`'s platforms): event streams are served on
+   * the engine's own sockets only.
+   */
+  readonly pullOutlet?: (events: OutletEvents) => HostStream<S>
 }

@@ -6,7 +6,9 @@
  * (a route's `maxBody` too; 413 past them) and error answers as `runServer`. A route declared
  * `{ body: 'stream' }` reads `request.body` as it arrives; a `stream(...)` answer becomes the
  * Response's `ReadableStream`, its source cancelled when the consumer cancels; `req.signal`
- * follows `request.signal` (and the stream's cancellation). No timer is started at creation.
+ * follows `request.signal` (and the stream's cancellation). An event stream (`sseRoute`) is a
+ * client of the registry whose events the Response's stream carries (`withPullOutlets`). No
+ * timer is started at creation.
  * WebSocket upgrades are not served here: one to a path no route answers gets 501 (`runServer`
  * serves them); a routed request is answered by its route, its `Upgrade` ignored (docs/decisions.md).
  *
@@ -19,6 +21,7 @@ import type { HttpRequest } from '../core/http/types.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import { errorResponse } from '../core/http/response.js'
 import { createEngine } from '../engine/create-engine.js'
+import { withPullOutlets } from '../engine/http/pull-outlet.js'
 import { bodyTooLarge } from '../core/http/http-error.js'
 import { hostBodyStream, type HostBody } from '../engine/http/host-body.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
@@ -106,6 +109,16 @@ class Exchange implements ExchangeOwner {
 }
 
 /**
+ * What the runtime hosting a `toFetch` handler allows (set by twinport's own wrappers, not an
+ * application option): `eventStreams: false` where one process does not keep the requests it
+ * answers (Workers: a stream would live in one isolate, out of reach of the hubs' broadcasts),
+ * so an admitted event stream is answered 501 instead of held.
+ */
+export interface FetchHost {
+  readonly eventStreams?: boolean
+}
+
+/**
  * The fetch handler of `options`. Throws an Error naming every bad option or route-table
  * problem, as `runServer` rejects.
  *
@@ -114,11 +127,14 @@ class Exchange implements ExchangeOwner {
  * Bun.serve({ fetch: app })            // or Deno.serve(app), or export default { fetch: app } on Workers
  * const res = await app(new Request('http://localhost/hello')) // 200 {"hello":"world"}
  */
-export const toFetch = (options: FetchOptions = {}): FetchHandler => {
+export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): FetchHandler => {
   const { fallback, files, ...serverOptions } = options
   if (fallback !== undefined && typeof fallback !== 'function') throw new Error('toFetch: invalid options\n  fallback: expected a function')
   if (files !== undefined && (typeof files?.stat !== 'function' || typeof files?.read !== 'function')) throw new Error('toFetch: invalid options\n  files: expected { stat, read } (nodeFiles)')
-  const engine = createEngine(serverOptions, files === undefined ? fetchPlatform : { ...fetchPlatform, files })
+  // Event streams are clients of the registry whose bytes the Response's stream pulls
+  // (pull-outlet.ts), where the host keeps its requests in one process.
+  const platform = files === undefined ? fetchPlatform : { ...fetchPlatform, files }
+  const engine = createEngine(serverOptions, host.eventStreams === false ? platform : withPullOutlets(platform))
   const { embedded } = engine
   const now = fetchPlatform.timers.now
   // Application middleware may copy the request with a spread: its headers must then be an own property.

@@ -68,7 +68,7 @@ export const serveNative = async (options: NativeServerOptions, binding: NativeB
     clients[conn.slot] = undefined
     later(client)
   }
-  const platform: Platform<NativeConn> = { ...nodePlatform, io: nativeSocketIo(binding, closedHere) }
+  const platform: Platform<NativeConn> = { ...nodePlatform, io: nativeSocketIo(binding, closedHere), pullOutlet: undefined }
   const engine = createEngine(options, platform)
   const { logger } = engine
   const { host, port: askedPort } = engine.options

@@ -9,8 +9,9 @@
  *   middleware, subprotocols, compression, sessions) and serves the client like one of its own;
  * - with `http: true`, the HTTP requests its route table answers (every other request goes on
  *   to the server's own listeners untouched), through the engine's dispatch: the same routes,
- *   middleware, CORS, limits and error answers as `runServer`. `handleRequest` is the same as
- *   an Express/Connect middleware, for wiring by hand.
+ *   middleware, CORS, limits and error answers as `runServer`; an event stream (`sseRoute`) is a
+ *   client of the registry whose events go out through the `ServerResponse` (`withPullOutlets`).
+ *   `handleRequest` is the same as an Express/Connect middleware, for wiring by hand.
  * `close()` closes twinport's clients and gives the server its listeners back; the server stays
  * open. Imports the core, the engine, the shared runtime layer and `node:*`, never another adapter.
  */
@@ -22,6 +23,7 @@ import type { BodyStream, ExchangeOwner } from '../core/http/body-stream.js'
 import { httpErrorResponse } from '../core/http/http-error-response.js'
 import type { HttpRequest } from '../core/http/types.js'
 import { createEngine } from '../engine/create-engine.js'
+import { withPullOutlets } from '../engine/http/pull-outlet.js'
 import { bodyTooLarge } from '../core/http/http-error.js'
 import { type HostBody, hostBodyStream } from '../engine/http/host-body.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
@@ -103,7 +105,8 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
   if (paths !== undefined && typeof paths !== 'function' && (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string' && p.startsWith('/')))) {
     throw new Error('attach: invalid options\n  paths: expected paths starting with / or a function')
   }
-  const engine = createEngine(serverOptions, nodePlatform)
+  // Event streams are clients of the registry whose bytes the ServerResponse pulls (pull-outlet.ts).
+  const engine = createEngine(serverOptions, withPullOutlets(nodePlatform))
   const { embedded } = engine
   const accept = acceptSockets(engine)
   const takes = (req: IncomingMessage): boolean => {

@@ -42,6 +42,8 @@ export const writeAnswer = (res: ServerResponse, answer: Response, request: Http
     res.end(body)
     return
   }
+  // An event stream's head goes now (the page's EventSource opens on it), not with its first event.
+  if (answer.contentType.startsWith('text/event-stream')) res.flushHeaders()
   const pump = new ResponsePump(
     body.source,
     body.length === undefined ? 'close' : 'length',

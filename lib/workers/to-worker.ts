@@ -115,7 +115,8 @@ export const toWorker = (options: WorkerOptions = {}): WorkerApp => {
     throw new Error('toWorker: invalid options\n  broadcastHubs: expected an array of hub names or a function')
   }
   const cluster = hubCluster(broadcastHubs)
-  const http = toFetch({ ...fetchOptions, cluster })
+  // A Worker isolate keeps no stream for the hubs to reach: an admitted event stream gets 501.
+  const http = toFetch({ ...fetchOptions, cluster }, { eventStreams: false })
   const { fallback: _fallback, ...serverOptions } = fetchOptions
   const resolved = resolveOptions(serverOptions)
   // toFetch checked the options and the table already: these cannot fail here.

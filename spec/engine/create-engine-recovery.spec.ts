@@ -197,8 +197,11 @@ test('recovery store :: a resume that cannot be served: unknown, ahead of the re
   const sid = (messages(first)[0]?.['data'] as { sid: string }).sid
   a.engine.handle.send(first.client.id, 'd', 1)
   await tick()
-  // Seen more than the store recorded: its node died before writing it.
-  const ahead = (await session(`tp_v=1&tp_sid=${sid}&tp_last=5`)) as { recovered: boolean; resync: string }
+  // Seen more than the store recorded: its node died before writing it (the record does not
+  // catch up within loadTimeoutMs).
+  const behind = open(b, `tp_v=1&tp_sid=${sid}&tp_last=5`)
+  await tick(60)
+  const ahead = messages(await behind)[0]?.['data'] as { recovered: boolean; resync: string }
   assert.equal([ahead.recovered, ahead.resync], [false, 'gap'])
   store.mode = 'down'
   const down = (await session(`tp_v=1&tp_sid=${sid}&tp_last=1`)) as { resync: string }
@@ -212,6 +215,67 @@ test('recovery store :: a resume that cannot be served: unknown, ahead of the re
   store.mode = 'ok'
   await close(a, b)
 })
+test('recovery store :: a client ahead of the record because its old node has not written yet (alive, late) resumes once the write lands, in order, once', async () => {
+  const store = memoryRecoveryStore()
+  const a = node('a', store)
+  const b = node('b', store, { loadTimeoutMs: 2000 })
+  const first = await open(a, 'tp_v=1')
+  const sid = (messages(first)[0]?.['data'] as { sid: string }).sid
+  a.engine.handle.send(first.client.id, 'd', 1)
+  await tick()
+  assert.is(store.sessions.get(sid)?.lastSeq, 1)
+  // a's writes are held back (its event loop is late, its flush waits): the client sees 2 and
+  // 3, the store still says 1; the client drops and comes back on b at once, having seen 3.
+  const save = store.saveProgress?.bind(store) as NonNullable<typeof store.saveProgress>
+  let release = (): void => undefined
+  const late = new Promise<void>((resolve) => (release = resolve))
+  store.saveProgress = async (session, frames, claim) => {
+    if (session.node === 'a') await late
+    return save(session, frames, claim)
+  }
+  a.engine.handle.send(first.client.id, 'd', 2)
+  a.engine.handle.send(first.client.id, 'd', 3)
+  assert.equal(messages(first).map((m) => [m['data'], m['seq']]), [[1, 1], [2, 2], [3, 3]])
+  first.socket.closed = true
+  a.engine.closed(first.client)
+  const opening = open(b, `tp_v=1&tp_sid=${sid}&tp_last=3`)
+  await tick(60)
+  assert.is(store.sessions.get(sid)?.lastSeq, 1, 'the record is still behind the client')
+  release()
+  const back = await opening
+  await tick(60)
+  const got = messages(back)
+  assert.equal(got[0], { event: 'tp:session', data: { sid, recovered: true, heartbeat: 30000 } })
+  b.engine.handle.send(back.client.id, 'd', 4)
+  assert.equal(messages(back).map((m) => [m['data'], m['seq']]), [[4, 4]])
+  assert.is(store.sessions.get(sid)?.node, 'b')
+  await close(a, b)
+})
+
+test('recovery store :: a session opened while the store is down gets its cursors once it answers, so it can move to another node', async () => {
+  const store = memoryRecoveryStore()
+  const a = node('a', store)
+  const b = node('b', store)
+  store.mode = 'down'
+  const first = await open(a, 'tp_v=1')
+  const sid = (messages(first)[0]?.['data'] as { sid: string }).sid
+  a.engine.handle.send(first.client.id, 'd', 1)
+  await tick()
+  store.mode = 'ok'
+  // The journal writes it again, then the cursors asked for again come (within seconds).
+  for (let i = 0; i < 300 && Object.keys(store.sessions.get(sid)?.cursors ?? {}).length < 2; i++) await tick(10)
+  assert.equal(Object.keys(store.sessions.get(sid)?.cursors ?? {}).sort(), ['', '/'])
+  first.socket.closed = true
+  a.engine.closed(first.client)
+  await tick()
+  store.log({}, envelope('n', 2), 'x')
+  const back = await open(b, `tp_v=1&tp_sid=${sid}&tp_last=1`)
+  const got = messages(back)
+  assert.equal(got[0], { event: 'tp:session', data: { sid, recovered: true, heartbeat: 30000 } })
+  assert.equal(got.slice(1).map((m) => [m['event'], m['data'], m['seq']]), [['n', 2, 2]])
+  await close(a, b)
+})
+
 test('recovery store :: a clean close forgets the session; a server shutting down leaves it for another node', async () => {
   const store = memoryRecoveryStore()
   const a = node('a', store)

@@ -2,19 +2,15 @@
  * `toFetch` called directly with web `Request`s, as a host would call it (no server): the
  * same routing, middleware, CORS, limits and error answers as `runServer`; buffered and
  * streamed bodies both ways; cancellation of a streamed answer when its consumer cancels;
- * `req.signal` following `request.signal`; `fallback`; an `upgradeGuard` on event streams; 501 for a WebSocket upgrade no route answers; 503
- * after `close`; no timer started by creating the handler or answering a plain request.
+ * `req.signal` following `request.signal`; `fallback`; 501 for a WebSocket upgrade no route answers; 503
+ * after `close`; no timer started by creating the handler or answering a plain request. Event
+ * streams (clients of the registry on the Response's body) are to-fetch-sse.spec.ts's.
  * Portable: runs in Node, Bun and Deno (spec/fetch is one of the portable folders).
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { type LogEntry, makeLogger } from '../../lib/core/index.js'
 import { toFetch } from '../../lib/fetch/to-fetch.js'
-import { parseQuery } from '../../lib/core/http/parse-query.js'
-import { forbidden, unauthorized } from '../../lib/core/http/response.js'
-import { sseRoute } from '../../lib/core/route/sse-route.js'
-import { upgradeGuard } from '../../lib/core/route/upgrade-guard.js'
-import { admit } from '../../lib/core/route/upgrade-middleware.js'
 import { fetchApp, type Seen } from '../support/fetch-app.js'
 
 const URL = 'http://app.test'
@@ -205,28 +201,6 @@ test('toFetch :: a WebSocket upgrade no route answers gets 501 websocket_not_ser
     assert.equal(await routed.json(), { hello: 'world' })
     const head = await app(new Request(`${URL}/hello`, { method: 'HEAD', headers: UPGRADE }))
     assert.is(head.status, 200)
-  } finally {
-    await app.close()
-  }
-})
-
-test('toFetch :: an upgradeGuard decides an event stream to its path (401/403, no stream), then 501: no stream is held here', async () => {
-  const guard = upgradeGuard('/ops', (req) => {
-    const token = parseQuery(req.rawQuery)['token']
-    return token === undefined ? unauthorized() : token === 'secret' ? admit({ role: 'ops' }) : forbidden()
-  })
-  const app = toFetch({ routes: [guard, sseRoute('/ops'), sseRoute('/open')] })
-  try {
-    for (const [query, status] of [['', 401], ['?token=nope', 403], ['?token=secret', 501]] as const) {
-      const res = await app(new Request(`${URL}/ops${query}`, { headers: { accept: 'text/event-stream' } }))
-      assert.is(res.status, status, query)
-      assert.not.ok(res.headers.get('content-type')?.startsWith('text/event-stream'), 'never a stream head')
-      await res.body?.cancel()
-    }
-    const open = await app(new Request(`${URL}/open`, { headers: { accept: 'text/event-stream' } }))
-    assert.is(open.status, 501, 'another path is not guarded, and not held either')
-    const answer = (await open.json()) as { error: string }
-    assert.match(answer.error, 'served by runServer')
   } finally {
     await app.close()
   }

@@ -166,7 +166,8 @@ Http('malformed requests get their status with a JSON error body, then the conne
       const text = await rawExchange(port, request)
       assert.is(statusOf(text), status, what)
       assert.match(text, /Connection: close\r\n/, what)
-      assert.match(text, /\{"error":"[a-z_]+"\}$/, what)
+      assert.match(text, /\{"error":"[a-z_]+"(,"message":"[^"]+")?\}$/, what)
+      if (status === 413) assert.match(text, '"message":"the body is larger than the 1000 bytes this route takes"', what)
     }
     assert.is((await fetch(`http://127.0.0.1:${port}/hello`)).status, 200)
   } finally {

@@ -3,13 +3,16 @@
  * (spec/support/fetch-host.ts, one process per runtime, started on a free port and stopped at
  * the end), driven from Node with `fetch` and raw sockets: routing, middleware, CORS, limits,
  * streamed bodies both ways over the wire, the source cancelled when the client goes away,
- * error answers. A runtime whose binary is missing is skipped with a note.
+ * error answers, and `twinport/client`'s fallback over an event stream the host serves. A runtime whose binary is missing is skipped with a note.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { eventually, rawExchange, statusOf } from '../support/server.js'
+import { WebSocketImpl } from '../support/client.js'
+import { connect } from '../../lib/client/connect.js'
+import { sseFallback } from '../../lib/client/fallback.js'
 
 interface Host {
   readonly child: ChildProcess
@@ -166,6 +169,38 @@ for (const { name, present, command, args } of HOSTS) {
     controller.abort()
     await answer
     await eventually(async () => (await seenBy(host as Host)).includes('waiting: aborted'), 5000, 'req.signal aborted')
+  })
+
+  Host("the client's fallback: connect() goes on over the event stream and POST (acks, broadcasts both ways, from HTTP too)", async ({ host }) => {
+    const { url } = host as Host
+    // The WebSocket upgrade is answered by the route (406: it is no event-stream request): the client falls back.
+    const client = connect(`${url}/events`, { WebSocket: WebSocketImpl, fallback: sseFallback({ probeInterval: 600_000 }), timeout: 5000 })
+    const said: unknown[] = []
+    client.on('said', (data: unknown) => void said.push(data))
+    try {
+      assert.is(await client.request('double', 21), 42)
+      client.emit('say', 'over SSE')
+      await eventually(() => said.includes('over SSE'), 5000, 'its own broadcast back on the stream')
+      assert.is((await post(`${url}/shout`, 'from HTTP')).status, 200)
+      await eventually(() => said.includes('from HTTP'), 5000, "an HTTP handler's broadcast")
+      assert.equal(said, ['over SSE', 'from HTTP'])
+    } finally {
+      client.close()
+    }
+  })
+
+  Host('an event stream whose client goes away stops being a client', async ({ host }) => {
+    const { url } = host as Host
+    const members = async (): Promise<number> => ((await (await fetch(`${url}/members`)).json()) as { members: number }).members
+    const controller = new AbortController()
+    const res = await fetch(`${url}/events`, { headers: { accept: 'text/event-stream' }, signal: controller.signal })
+    try {
+      assert.equal([res.status, res.headers.get('content-type')], [200, 'text/event-stream; charset=utf-8'])
+      await eventually(async () => (await members()) === 1, 5000, 'the stream a client')
+    } finally {
+      controller.abort()
+    }
+    await eventually(async () => (await members()) === 0, 5000, 'the client gone with its connection')
   })
 
   Host.run()

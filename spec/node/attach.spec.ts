@@ -27,7 +27,10 @@ import { attach, type AttachOptions } from '../../lib/node/attach.js'
 import { adminRoutes } from '../../lib/admin/admin-routes.js'
 import { parseQuery } from '../../lib/core/http/parse-query.js'
 import { makeTestCa } from '../support/test-certificates.js'
-import { memoryLogger, openClient, rawExchange, statusOf } from '../support/server.js'
+import { eventually, memoryLogger, openClient, rawExchange, statusOf } from '../support/server.js'
+import { openSse } from '../support/sse-client.js'
+import { onDisconnect } from '../../lib/core/route/on-disconnect.js'
+import { ssePostRoute } from '../../lib/core/route/sse-route.js'
 
 const routes = [
   sseRoute('/live'),
@@ -133,7 +136,7 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
   try {
     assert.equal(await get(`${base}/echo`, { method: 'POST', body: 'hi there' }).then((r) => [r.status, r.body]), [200, 'hi there'])
     const big = await get(`${base}/echo`, { method: 'POST', body: 'x'.repeat(65) })
-    assert.equal([big.status, big.body], [413, '{"error":"body_too_large"}'])
+    assert.equal([big.status, big.body], [413, '{"error":"body_too_large","message":"the body is larger than the 64 bytes this route takes"}'])
     const chunked = await get(`${base}/echo`, { method: 'POST', body: new Blob(['x'.repeat(40), 'y'.repeat(40)]).stream(), duplex: 'half' } as RequestInit)
     assert.is(chunked.status, 413, 'a chunked body past the limit')
     assert.equal(await get(`${base}/boom`).then((r) => [r.status, r.body, r.tag]), [500, '{"error":"Internal Server Error"}', 'yes'])
@@ -145,7 +148,7 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
     const head = await fetch(`${base}/ticks`, { method: 'HEAD' })
     assert.equal([head.status, await head.text()], [200, ''])
     assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(900) }).then((r) => [r.status, r.body]), [200, '{"size":900}'])
-    assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(1001) }).then((r) => [r.status, r.body]), [413, '{"error":"body_too_large"}'])
+    assert.equal(await get(`${base}/count`, { method: 'POST', body: 'z'.repeat(1001) }).then((r) => [r.status, r.body]), [413, '{"error":"body_too_large","message":"the body is larger than the 1000 bytes this route takes"}'])
     assert.equal(await get(`${base}/items/a%20b?x=1`).then((r) => r.body), '{"id":"a b"}')
     const preflight = await fetch(`${base}/hello`, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } })
     assert.is(preflight.status, 204)
@@ -154,10 +157,10 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
     assert.is(cors.headers.get('access-control-allow-origin'), 'https://app.example')
     const allow = await fetch(`${base}/echo`, { method: 'OPTIONS' })
     assert.equal([allow.status, allow.headers.get('allow')], [405, 'POST'])
-    // No event stream is held by a host: said at once, never a head and then silence.
-    const live = await get(`${base}/live`, { headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) })
-    assert.equal([live.status, live.type], [501, 'application/json'])
-    assert.match(live.body, 'served by runServer')
+    // An event stream is held (its own suite below): its head, at once.
+    const live = await openSse(port, '/live')
+    assert.equal([live.status, live.headers['content-type']], [200, 'text/event-stream; charset=utf-8'])
+    live.close()
   } finally {
     await twin.close()
     await closeServer(server)
@@ -345,3 +348,86 @@ Attach('request decompression: gzip and br bodies decoded, a bomb 413, corrupt 4
 })
 
 Attach.run()
+
+const Streams = suite('attach :: event streams are clients of the registry')
+
+// An event-stream app beside a host's own routes: a room `r` shared with WebSocket clients,
+// posts to the stream's session, and what connects and disconnects.
+const streamApp = (gone: number[], more: Partial<AttachOptions> = {}): AttachOptions => ({
+  routes: [
+    sseRoute('/live', { rooms: ['r'] }),
+    ssePostRoute('/live'),
+    httpRoute('POST', '/shout', (req, ctx) => {
+      ctx.broadcast('said', new TextDecoder().decode(req.rawBody), { room: 'r' })
+      return { ok: true }
+    }),
+    onConnect((ctx) => {
+      if (ctx.request.path === '/ws') ctx.joinRoom('r')
+    }),
+    onDisconnect((ctx) => void gone.push(ctx.clientId)),
+    socketOn('double', (n) => (n as number) * 2),
+    socketOn('say', (data, ctx) => void ctx.broadcast('said', data, { room: 'r' })),
+  ],
+  logger: memoryLogger().logger,
+  http: true,
+  ...more,
+})
+
+const dataOf = (data: string | undefined): Record<string, unknown> => JSON.parse(data ?? 'null') as Record<string, unknown>
+
+Streams('a broadcast reaches the stream; a post reaches its session (dispatched, acked on the stream); WebSocket and stream share a room', async () => {
+  const server = createHttpServer((_req, res) => res.end('host'))
+  const port = await listen(server)
+  const twin = attach(server, streamApp([]))
+  const base = `http://127.0.0.1:${port}`
+  const sse = await openSse(port, '/live')
+  const ws = await openClient(port, '/ws')
+  try {
+    const [session] = await sse.until(1)
+    const { sid } = dataOf(session?.data)['data'] as { sid: string }
+    assert.equal(twin.clients().map((c) => c.type).sort(), ['sse', 'ws'])
+    await eventually(() => twin.namespaces.clientsInRoom('r').length === 2, 2000, 'both in the room')
+    assert.equal(await get(`${base}/shout`, { method: 'POST', body: 'to all' }).then((r) => r.status), 200)
+    assert.equal(dataOf((await sse.until(2))[1]?.data), { event: 'said', data: 'to all', seq: 1 })
+    assert.equal(await ws.nextJson(), { event: 'said', data: 'to all' })
+    const post = (text: string): Promise<number> => fetch(`${base}/live`, { method: 'POST', body: text, headers: { 'x-twinport-session': sid } }).then((r) => r.status)
+    assert.is(await post(JSON.stringify({ event: 'double', data: 21, id: 1 })), 202)
+    assert.equal(dataOf((await sse.until(3))[2]?.data), { event: 'ack', id: 1, data: 42, seq: 2 })
+    assert.is(await post(JSON.stringify({ event: 'say', data: 'from the stream' })), 202)
+    assert.equal(await ws.nextJson(), { event: 'said', data: 'from the stream' })
+    assert.equal(dataOf((await sse.until(4))[3]?.data), { event: 'said', data: 'from the stream', seq: 3 })
+    assert.is(await get(`${base}/other`).then((r) => r.body), 'host', "the host's own requests are untouched")
+  } finally {
+    sse.close()
+    ws.ws.close()
+    await twin.close()
+    await closeServer(server)
+  }
+})
+
+Streams('the client gone (its socket cut) runs the disconnect handlers; disconnectClient and close() end a stream', async () => {
+  const gone: number[] = []
+  const server = createHttpServer((_req, res) => res.end('host'))
+  const port = await listen(server)
+  const twin = attach(server, streamApp(gone, { recovery: false }))
+  const streams = [await openSse(port, '/live'), await openSse(port, '/live'), await openSse(port, '/live')]
+  try {
+    // No event yet (sessions off): the head came at once all the same.
+    assert.equal(streams.map((s) => s.status), [200, 200, 200])
+    await eventually(() => twin.clients().length === 3, 2000, 'three clients')
+    const [first, second] = twin.clients().map((c) => c.id)
+    ;(streams[0] as { socket: import('node:net').Socket }).socket.destroy()
+    await eventually(() => gone.includes(first as number), 2000, 'the disconnect handler of the cut one')
+    twin.disconnectClient(second as number)
+    await eventually(() => (streams[1] as { ended(): boolean }).ended() && gone.includes(second as number), 2000, 'the disconnected one ended')
+    await twin.close()
+    await eventually(() => (streams[2] as { ended(): boolean }).ended() && gone.length === 3, 2000, 'close() ended the last')
+    assert.equal(twin.clients(), [])
+  } finally {
+    for (const stream of streams) stream.close()
+    await twin.close()
+    await closeServer(server)
+  }
+})
+
+Streams.run()

@@ -243,7 +243,7 @@ Store('loadSession :: the old node\'s last journal write landing between the rea
   // write, the frames from after it. They do not fit: the race behind the false "gap".
   const apart = writeAfterFirstRead(nodeB, await start('race-apart'))
   const { loadSessionSince: _, ...twoReads } = apart
-  assert.equal(await loadSession(twoReads, nodeTimers, 'race-apart', 2, 2000), { _tag: 'Resync', reason: 'gap' })
+  assert.equal(await loadSession(twoReads, nodeTimers, 'race-apart', 2, 2000), { _tag: 'Resync', reason: 'gap', cause: 'record_mismatch' })
   // Read at one instant: before the write (the record at 2, nothing to replay)...
   const loaded = await loadSession(writeAfterFirstRead(nodeB, await start('race-one')), nodeTimers, 'race-one', 2, 2000)
   assert.is(loaded._tag, 'Found')

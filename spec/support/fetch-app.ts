@@ -2,10 +2,11 @@
  * The app the `toFetch` specs serve (spec/fetch/ calls it directly; spec/support/fetch-host.ts
  * serves it under `Bun.serve` and `Deno.serve`): buffered and streamed bodies both ways, a
  * route's own `maxBody`, middleware, CORS, a throwing handler, a source that fails, one that
- * never ends (its cancellation recorded), and a handler waiting on `req.signal`. What the
+ * never ends (its cancellation recorded), a handler waiting on `req.signal`, and event streams
+ * in a room (`GET`/`POST /events`, `POST /shout` broadcasting to it, `GET /members` counting them). What the
  * handlers saw is kept in `seen`, also served at `GET /seen`. Portable: the core only.
  */
-import { errorResponse, httpRoute, type HttpMiddleware, response, routes, stream } from '../../lib/core/index.js'
+import { errorResponse, httpRoute, type HttpMiddleware, response, routes, socketOn, ssePostRoute, sseRoute, stream } from '../../lib/core/index.js'
 import type { FetchOptions } from '../../lib/fetch/to-fetch.js'
 
 /** What the app's handlers saw, in order. */
@@ -84,6 +85,16 @@ export const fetchApp = (seen: Seen): FetchOptions => {
         }),
       ),
       seen: httpRoute('GET', '/seen', () => ({ seen })),
+      // Event streams: clients of the registry in room `r`, what they post dispatched as WebSocket messages are.
+      events: sseRoute('/events', { rooms: ['r'] }),
+      posts: ssePostRoute('/events'),
+      double: socketOn('double', (n) => (n as number) * 2),
+      say: socketOn('say', (data, ctx) => void ctx.broadcast('said', data, { room: 'r' })),
+      members: httpRoute('GET', '/members', (_req, ctx) => ({ members: ctx.clients().length })),
+      shout: httpRoute('POST', '/shout', (req, ctx) => {
+        ctx.broadcast('said', new TextDecoder().decode(req.rawBody), { room: 'r' })
+        return { ok: true }
+      }),
     }),
   }
 }

@@ -118,6 +118,26 @@ export class Lifecycle<S> {
     return client
   }
 
+  /**
+   * A client whose HTTP exchange a host owns (an event stream under `attach` or `toFetch`, its
+   * output a `PullOutlet` standing for the socket): registered with no HTTP connection of its
+   * own, under the same limits as `accept`; `undefined` past `maxConnections` or while shutting
+   * down (the caller answers 503). The heartbeat starts with it, as with the first connection.
+   */
+  adopt(socket: S, remoteAddress: string | undefined): ClientContext<S> | undefined {
+    const { table, limits } = this.deps
+    if (table.draining || table.all.size >= limits.maxConnections) {
+      this.deps.wall.hit(table.draining ? 'draining' : 'full')
+      return undefined
+    }
+    if (this.sweeper === undefined) this.startTimers()
+    const id = table.newId()
+    const client = new this.deps.Clients(id, socket, GONE)
+    client.remoteAddress = remoteAddress
+    table.all.set(id, client)
+    return client
+  }
+
   /** The connection is gone (both sides closed, or destroyed). */
   closed(gone: Client<S>): void {
     const { table, recovery } = this.deps

@@ -6,7 +6,8 @@
  * second router: it is the engine's own dispatch, reached without a socket. A post to an event
  * stream's session (`ssePostRoute`) goes where the standalone server sends it: to the stream
  * that holds the session, on another node through the cluster adapter when none here does; an
- * event-stream answer passes the upgrade guards of its path first (`guardEventStreams`).
+ * event-stream answer passes the origin check and the upgrade guards of its path, then becomes
+ * a client of the registry whose events the host's streamed answer pulls (embedded-event-streams.ts).
  * Each request is told to the server's instrumentation as a connection's are (its metrics,
  * its span with the `traceparent` it carried, `req.trace`).
  *
@@ -20,12 +21,9 @@ import { dispatchHttpNow, type HttpDispatchOptions } from '../../core/route/disp
 import { createRouteMemo, matchRoute, matchStatic } from '../../core/route/match-route.js'
 import { type EventPostBody, isEventPost } from '../../core/sse/event-post.js'
 import type { TraceContext } from '../../core/trace/trace-context.js'
-import { errorResponse } from '../../core/http/response.js'
-import { guardEventStreams } from '../../core/route/guard-event-streams.js'
-import type { UpgradeCheck } from '../../core/route/upgrade-middleware.js'
-import { inertHttpContext } from '../../core/route/inert-http-context.js'
 import { isEventStreamBody } from '../../core/sse/event-stream.js'
 import { type Instrumentation, NO_INSTRUMENTATION } from '../instrumentation/instrumentation.js'
+import type { OpenEventStream } from './embedded-event-streams.js'
 
 /** How a route takes its body: streamed or read whole, within which limit. */
 export interface EmbeddedBodyPlan {
@@ -69,12 +67,15 @@ export interface EmbeddedHttpDeps {
   /** The server's body plans (`undefined`: no route has body options). */
   readonly planOf: (method: string, path: string) => EmbeddedBodyPlan | undefined
   readonly maxBody: number
-  /** The checks of the server's `upgradeMiddleware`s: an event-stream answer passes them too. */
-  readonly upgradeChecks?: readonly UpgradeCheck<object>[]
   readonly logger: Logger
   readonly draining: () => boolean
   /** Delivers a post to an event stream's session (`SseShared.post`): here, or through the cluster. */
   readonly post: (body: EventPostBody) => Response | Promise<Response>
+  /**
+   * Opens an event stream (`embeddedEventStreams`): its origin and upgrade guards checked as
+   * `runServer` checks them, then a client of the registry whose bytes the host's answer pulls.
+   */
+  readonly openStream: OpenEventStream
   /** The server's instrumentation (metrics, tracer); absent: none. */
   readonly instrumentation?: Instrumentation
   /** The engine's clock (ms): a request's start and end for the metrics. */
@@ -106,41 +107,23 @@ class Instrumented implements ExchangeOwner {
   }
 }
 
-// What an event stream under `attach` or `toFetch` is answered once its guards admit it.
-const NO_EVENT_STREAMS: Response = errorResponse(
-  501,
-  'event streams are served by runServer (twinport, twinport/bun, twinport/deno); attach and toFetch hold no stream clients',
-)
-
 /**
  * @example
- * const http = createEmbeddedHttp({ compiled, dispatch, planOf, maxBody, logger, draining, post })
+ * const http = createEmbeddedHttp({ compiled, dispatch, planOf, maxBody, logger, draining, post, openStream })
  * if (http.claims('GET', '/hello')) await http.respond(request, owner)
  */
 export const createEmbeddedHttp = (deps: EmbeddedHttpDeps): EmbeddedHttp => {
-  const { compiled, dispatch, logger, post } = deps
+  const { compiled, dispatch, logger, post, openStream } = deps
   const instrumentation = deps.instrumentation ?? NO_INSTRUMENTATION
   const now = deps.now ?? ((): number => 0)
-  // The route table's upgrade guards, applied to an event-stream answer as the standalone
-  // server applies them (no client here to take an admission's data).
-  const report = (error: unknown, request: HttpRequest): void => logger.exception(error, { method: request.method, path: request.path })
-  const guard = guardEventStreams(compiled.guards, report, deps.upgradeChecks)
-  // A post to an event stream's session is delivered to where that session is. An event
-  // stream cannot be held here (no registry client on a host's response): it passes its
-  // guards (a refusal is still the refusal), then gets 501 saying where streams are served,
-  // instead of a head and nothing after it.
-  const unheld = (answer: Response): Response => (isEventStreamBody(answer.body) ? NO_EVENT_STREAMS : answer)
-  const stream = (request: HttpRequest, answer: Response): Response | Promise<Response> => {
-    if (guard === undefined) return NO_EVENT_STREAMS
-    const decided = guard(request, answer, dispatch.context ?? inertHttpContext)
-    return decided instanceof Promise ? decided.then(unheld) : unheld(decided)
-  }
-  const delivered = (request: HttpRequest, answer: Response): Response | Promise<Response> =>
-    isEventPost(answer.body) ? post(answer.body) : isEventStreamBody(answer.body) ? stream(request, answer) : answer
+  // A post to an event stream's session is delivered to where that session is; an event
+  // stream becomes a client of the registry whose bytes the host's answer pulls (`openStream`).
+  const delivered = (request: HttpRequest, answer: Response, owner: ExchangeOwner): Response | Promise<Response> =>
+    isEventPost(answer.body) ? post(answer.body) : isEventStreamBody(answer.body) ? openStream(request, answer, owner) : answer
   // The answer: synchronous when the dispatch's is, else a promise that never rejects.
   const answerOf = (request: HttpRequest, owner: ExchangeOwner): Response | Promise<Response> => {
     const answer = dispatchHttpNow(compiled, request, dispatch, owner, 0)
-    return answer instanceof Promise ? answer.then((res) => delivered(request, res)) : delivered(request, answer)
+    return answer instanceof Promise ? answer.then((res) => delivered(request, res, owner)) : delivered(request, answer, owner)
   }
   const respondNow = (request: HttpRequest, owner: ExchangeOwner): Response | Promise<Response> => {
     if (!instrumentation.active) return answerOf(request, owner)

@@ -17,7 +17,7 @@ import type { ResyncReason } from '../../core/ws/session-wire.js'
 import type { ClientContext } from '../connection/client-context.js'
 import { ClientSession } from './client-session.js'
 import { cursorKey, cursorTarget } from './cursor-key.js'
-import { loadSession } from './load-session.js'
+import { type LoadCause, loadSession } from './load-session.js'
 import { mergeTail, type TailRead } from './merge-tail.js'
 import type { RecoveryJournal } from './recovery-journal.js'
 import type { ReadRoomSince, RecoveryStore } from './recovery-store.js'
@@ -37,9 +37,10 @@ export const restoreSession = async <S>(recovery: SessionRecovery<S>, client: Cl
   const settings = recovery.settings as ResolvedRecovery
   const store = recovery.store as RecoveryStore
   const journal = recovery.journal as RecoveryJournal
+  const startedAt = timers.now()
   const loaded = await loadSession(store, timers, sid, lastSeq, settings.loadTimeoutMs)
   const gone = (): boolean => table.all.get(client.id) !== client || io.isClosed(client.socket) || table.draining
-  if (loaded._tag === 'Resync') return refuse(recovery, loaded.reason, loaded.error)
+  if (loaded._tag === 'Resync') return refuse(recovery, { sid, reason: loaded.reason, cause: loaded.cause, startedAt }, loaded.error)
   // Restored here meanwhile by another attempt of the same client: resumed as a local one.
   if (gone() || recovery.sessions.has(sid)) return undefined
   const { record } = loaded
@@ -56,19 +57,19 @@ export const restoreSession = async <S>(recovery: SessionRecovery<S>, client: Cl
   registry.joinNamespace(client.id, record.namespace)
   for (const room of record.rooms) registry.joinRoom(client.id, room, record.namespace)
   for (const r of record.otherRooms ?? []) registry.joinRoom(client.id, r.room, r.namespace)
-  const undo = (reason: ResyncReason, error?: unknown): ResyncReason | undefined => {
+  const undo = (reason: ResyncReason, cause: RestoreCause, error?: unknown, target?: string): ResyncReason | undefined => {
     if (recovery.parked.get(client.id) === session) recovery.abandon(session)
-    return gone() ? undefined : refuse(recovery, reason, error)
+    return gone() ? undefined : refuse(recovery, { sid, reason, cause, startedAt, target }, error)
   }
   try {
     // From now on the store refuses the old node's writes of it (if that node still runs).
     // False only when the journal no longer knows the session (it left the engine meanwhile).
     const claimed = await within(timers, settings.loadTimeoutMs, journal.claim(session), () => true)
-    if (!claimed) return undo('unavailable', new Error('the session left before its claim was written'))
-    const tails = await within(timers, settings.loadTimeoutMs, readTails(recovery, store, session), (): TailRead[] | 'gap' | 'late' => 'late')
-    if (recovery.parked.get(client.id) !== session || gone()) return undo('unavailable')
-    if (tails === 'late') return undo('unavailable', new Error(`no answer within ${settings.loadTimeoutMs} ms`))
-    if (tails === 'gap') return undo('gap')
+    if (!claimed) return undo('unavailable', 'claim_lost', new Error('the session left before its claim was written'))
+    const tails = await within(timers, settings.loadTimeoutMs, readTails(recovery, store, session), (): TailRead[] | TailGap | 'late' => 'late')
+    if (recovery.parked.get(client.id) !== session || gone()) return undo('unavailable', 'taken_meanwhile')
+    if (tails === 'late') return undo('unavailable', 'tails_timeout', new Error(`no answer within ${settings.loadTimeoutMs} ms`))
+    if (!Array.isArray(tails)) return undo('gap', tails.cause, undefined, tails.target)
     const held = session.held ?? []
     session.held = undefined
     for (const item of mergeTail(tails, held, { formerNode: record.node, thisNode: nodeId, formerLast: record.lastOwn })) session.number(item.text, item.source)
@@ -82,22 +83,42 @@ export const restoreSession = async <S>(recovery: SessionRecovery<S>, client: Cl
     debug('recovery: session {sid} restored from the store', { sid, node: record.node ?? '' })
     return undefined
   } catch (error) {
-    return undo('unavailable', error)
+    return undo('unavailable', 'restore_error', error)
   }
 }
 
-// The resume is refused with `reason`; a store that failed is worth a warning.
-const refuse = <S>(recovery: SessionRecovery<S>, reason: ResyncReason, error?: unknown): ResyncReason => {
+/**
+ * Why a restore ended in a resync, finer than the reason the client is told (the debug log's
+ * `cause`): the load's (load-session.ts), or the claim was refused (`claim_lost`), the session
+ * was taken or its client left while the target logs were read (`taken_meanwhile`), they were
+ * not read in time (`tails_timeout`), a target the session receives had no cursor
+ * (`no_cursor`), a target's log no longer holds what the session missed (`target_gap`), or
+ * something threw (`restore_error`).
+ */
+export type RestoreCause = LoadCause | 'claim_lost' | 'taken_meanwhile' | 'tails_timeout' | 'no_cursor' | 'target_gap' | 'restore_error'
+
+// A target log that cannot serve the session: why, and which.
+interface TailGap {
+  readonly cause: 'no_cursor' | 'target_gap'
+  readonly target: string
+}
+
+// The resume is refused with `reason`; a store that failed is worth a warning. The debug log
+// says why, and how long after the upgrade asked (`ms`), with `cause` (`RestoreCause`).
+const refuse = <S>(recovery: SessionRecovery<S>, why: { sid: string; reason: ResyncReason; cause: RestoreCause; startedAt: number; target?: string | undefined }, error?: unknown): ResyncReason => {
+  const { deps } = recovery
+  const { sid, reason, cause, startedAt, target } = why
   if (reason === 'unavailable') {
-    recovery.deps.logger.warning('recovery: the session store did not serve a resume ({error}); the client gets a fresh session', {
+    deps.logger.warning('recovery: the session store did not serve a resume ({error}); the client gets a fresh session', {
       error: error instanceof Error ? error.message : String(error),
     })
-  } else recovery.deps.debug('recovery: a resume from the store needs a resync: {reason}', { reason })
+  }
+  deps.debug('recovery: resume of {sid} refused: {reason} ({cause})', { sid, reason, cause, ms: deps.timers.now() - startedAt, ...(target === undefined ? {} : { target }) })
   return reason
 }
 
-// The target logs after the session's cursors, or 'gap' when one cannot be read from its place.
-const readTails = async <S>(recovery: SessionRecovery<S>, store: RecoveryStore, session: ClientSession): Promise<TailRead[] | 'gap'> => {
+// The target logs after the session's cursors, or why one cannot be read from its place.
+const readTails = async <S>(recovery: SessionRecovery<S>, store: RecoveryStore, session: ClientSession): Promise<TailRead[] | TailGap> => {
   if (store.readTargetSince === undefined) return []
   const { registry } = recovery.deps
   const read = store.readTargetSince.bind(store)
@@ -105,8 +126,10 @@ const readTails = async <S>(recovery: SessionRecovery<S>, store: RecoveryStore, 
   const namespace = registry.namespaceOf(session.clientId)
   if (namespace !== undefined) keys.splice(1, 0, cursorKey({ namespace }))
   const cursors = session.cursors ?? new Map<string, Sequence>()
-  if (keys.some((key) => !cursors.has(key))) return 'gap'
+  const uncursored = keys.find((key) => !cursors.has(key))
+  if (uncursored !== undefined) return { cause: 'no_cursor', target: uncursored }
   const answers: ReadRoomSince[] = await Promise.all(keys.map((key) => read(cursorTarget(key), cursors.get(key) as Sequence)))
-  if (answers.some((a) => a._tag === 'Resync')) return 'gap'
+  const refused = answers.findIndex((a) => a._tag === 'Resync')
+  if (refused >= 0) return { cause: 'target_gap', target: keys[refused] as string }
   return answers.map((a, i) => ({ key: keys[i] as string, frames: a._tag === 'Frames' ? a.frames : [] }))
 }

@@ -39,6 +39,10 @@ import { encodeSseEvent } from '../../core/sse/encode-sse-event.js'
 import { readSessionCursor, sessionCursorId } from '../../core/sse/session-cursor.js'
 import type { Instrumentation } from '../instrumentation/instrumentation.js'
 
+// How long after a failed ask a session's cursor is asked for again (ms): the journal's
+// longest back-off, so a store that is down is not asked more often for cursors than for writes.
+const CURSOR_RETRY_MS = 1000
+
 export interface SessionRecoveryDeps<S> {
   /** The `recovery` option resolved; `undefined`: sessions are off. */
   readonly settings: ResolvedRecovery | undefined
@@ -149,7 +153,13 @@ export class SessionRecovery<S> {
     journal.changed(session)
   }
 
-  /** Asks the store where target `key`'s log is now, for a session that starts receiving it. */
+  /**
+   * Asks the store where target `key`'s log is now, for a session that starts receiving it.
+   * A store that fails is asked again every `CURSOR_RETRY_MS` while the session is held here
+   * and has no cursor there: without one, a resume on another node cannot read what the
+   * session missed from that log and is refused (`gap`, cause `no_cursor`; the soak saw it
+   * for sessions opened on a node cut off from Redis, bench/RESULTS.md "Session 12: soak").
+   */
   placeCursor(session: ClientSession, key: string): void {
     const cursors = (session.cursors ??= new Map())
     const store = this.store
@@ -162,7 +172,12 @@ export class SessionRecovery<S> {
         cursors.set(key, position)
         this.journal?.changed(session)
       },
-      (error: unknown) => this.deps.debug('recovery: no place for {target} yet: {error}', { target: key, error: String(error) }),
+      (error: unknown) => {
+        this.deps.debug('recovery: no place for {target} yet: {error}', { target: key, error: String(error) })
+        this.deps.timers.setTimeout(() => {
+          if (this.sessions.get(session.sid) === session && !this.deps.table.draining) this.placeCursor(session, key)
+        }, CURSOR_RETRY_MS)
+      },
     )
   }
 
@@ -229,6 +244,17 @@ export class SessionRecovery<S> {
     return { session, missed }
   }
 
+  // Why this node could not resume session `sid` for a client that saw up to `lastSeq`: not
+  // held here, or held and unable to bring it up to date; the debug log says which (`cause`:
+  // `unknown_session`, `trimmed` when what it missed is no longer kept, `ahead` when it saw
+  // numbers this node's copy never gave, a copy that another node took over).
+  private refusedHere(sid: string, lastSeq: number): ResyncReason {
+    const session = this.sessions.get(sid)
+    const cause = session === undefined ? 'unknown_session' : lastSeq > session.lastSeq ? 'ahead' : 'trimmed'
+    this.deps.debug('recovery: resume of {sid} refused: {reason} ({cause})', { sid, reason: session === undefined ? 'unknown_session' : 'gap', cause, ms: 0, local: true })
+    return session === undefined ? 'unknown_session' : 'gap'
+  }
+
   /**
    * Gives a new WebSocket connection the session it asked for (`asked`): the one it resumed,
    * or a fresh one; then the session message (unnumbered) and what the client missed.
@@ -240,7 +266,7 @@ export class SessionRecovery<S> {
     const client = connection.ctx
     // Why a resume failed: the store's answer, or this node's (unknown here, or too far behind).
     const resync =
-      asked.resume === undefined || resumed !== undefined ? undefined : (decision.resync ?? (this.sessions.has(asked.resume.sid) ? 'gap' : 'unknown_session'))
+      asked.resume === undefined || resumed !== undefined ? undefined : (decision.resync ?? this.refusedHere(asked.resume.sid, asked.resume.lastSeq))
     if (asked.resume !== undefined) this.reportResume(resumed !== undefined, resync)
     const session = resumed?.session ?? new ClientSession(newSessionId(), client.clientId, settings)
     this.sessions.set(session.sid, session)
@@ -282,7 +308,7 @@ export class SessionRecovery<S> {
     const resumed = cursor === undefined ? undefined : this.resume(client, cursor.sid, cursor.lastSeq)
     hooks.attach()
     if (resumed === undefined) hooks.join()
-    const resync = cursor === undefined || resumed !== undefined ? undefined : (stored ?? (this.sessions.has(cursor.sid) ? 'gap' : 'unknown_session'))
+    const resync = cursor === undefined || resumed !== undefined ? undefined : (stored ?? this.refusedHere(cursor.sid, cursor.lastSeq))
     if (cursor !== undefined) this.reportResume(resumed !== undefined, resync)
     const session = resumed?.session ?? new ClientSession(newSessionId(), client.id, settings)
     this.sessions.set(session.sid, session)

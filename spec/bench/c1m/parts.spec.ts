@@ -6,7 +6,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sourceAddress, sumStats } from '../../../bench/c1m/idle-clients.js'
 import { parseListenOverflows, parseMemInfo, parseOpenFileLimit } from '../../../bench/c1m/meminfo.js'
-import { broadcastBoundMs, renderC1m, renderCostSvg } from '../../../bench/c1m/render-c1m.js'
+import { broadcastBoundMs, delayMisses, explainDelayMiss, renderC1m, renderCostSvg } from '../../../bench/c1m/render-c1m.js'
 import { delayFigures, type C1mRun, type StepResult } from '../../../bench/c1m/step-result.js'
 
 test('parseMemInfo :: reads total, available, slab and unreclaimable in bytes, TCP pages of sockstat', () => {
@@ -74,6 +74,32 @@ test('renderC1m :: a row per step, targets judged against the run\'s floor, note
   assert.ok(md.includes('1,000 vs 780 ms (2 cores): **not met**'), md)
   assert.ok(md.includes('21.00 (raw) vs 18.00 µs: **not met**'), md)
   assert.ok(md.includes('N = 1,000,000 skipped: test'), md)
+})
+
+test('renderC1m :: per-phase scheduler rows, and a delay miss marked waiting-bound or CPU-bound with its figures', () => {
+  const sched = {
+    connect: { wallMs: 40_000, load1: 9.5, processes: [{ cpuMs: 4000, waitMs: 9000 }, { cpuMs: 300, waitMs: 200 }] },
+    broadcast: { wallMs: 2000, load1: 10.25, processes: [{ cpuMs: 500, waitMs: 100 }, { cpuMs: 0, waitMs: 0 }] },
+  }
+  const starved = step(10_000, {
+    delay: { connect: { p50: 30, p99: 150, max: 300, samples: 100, failed: 0 }, broadcast: { p50: 1, p99: 5, max: 9, samples: 10, failed: 0 } },
+    processes: ['worker 11', 'primary 10'], sched,
+    stalls: { connect: { stalls: 40, ms: 2000, cpuMs: 200, waitMs: 1500, probeWaitMs: 100 }, broadcast: { stalls: 0, ms: 0, cpuMs: 0, waitMs: 0, probeWaitMs: 0 } },
+  })
+  const busy = step(100_000, {
+    delay: { broadcast: { p50: 1, p99: 50, max: 60, samples: 10, failed: 0 } },
+    stalls: { broadcast: { stalls: 3, ms: 150, cpuMs: 120, waitMs: 20, probeWaitMs: 5 } },
+  })
+  assert.equal(delayMisses(starved), ['connect'])
+  assert.is(explainDelayMiss(step(10_000)), '')
+  const md = renderC1m({ ...run([starved, busy]), transport: 'native' })
+  assert.ok(md.includes('`TRANSPORT=native npm run bench:c1m`'), md)
+  assert.ok(md.includes('| 10k | connect | 40.0 | 9.50 | 4,000 / 9,000, 300 / 200 | 4,300 / 9,200 | 68 % | 40, 2,000, 200 / 1,500, 100 (waiting-bound) |'), md)
+  assert.ok(md.includes('| 10k | broadcast | 2.0 | 10.25 | 500 / 100, 0 / 0 | 500 / 100 | 17 % | none |'), md)
+  assert.ok(md.includes('**not met**: connect waiting-bound (40 stalls over 2,000 ms: own CPU 200 ms, waiting 1,500 ms + probe 100 ms)'), md)
+  assert.ok(md.includes('**not met**: broadcast CPU-bound (3 stalls over 150 ms: own CPU 120 ms, waiting 20 ms + probe 5 ms)'), md)
+  // A run recorded before these figures renders without the table.
+  assert.not.ok(renderC1m(run([step(10_000)])).includes('| phase |'))
 })
 
 test('renderCostSvg :: four panels, a point per step, no NaN in coordinates', () => {

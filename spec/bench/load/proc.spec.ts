@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { childrenCpuTicks, machineTicks, parseMachineStat, parseProcStat, parseVmRss, processCpuTicks, processRssBytes } from '../../../bench/load/proc.js'
+import { childrenCpuTicks, machineTicks, parseMachineStat, parseProcStat, parseSchedStat, parseVmRss, processCpuTicks, processRssBytes, threadIds, threadSchedTimes } from '../../../bench/load/proc.js'
 
 const STAT = '4242 (node (bench) x) S 1 4242 4242 0 -1 4194560 9000 0 0 0 120 35 7 3 20 0 11 0 5000 1000000 20000'
 
@@ -29,12 +29,21 @@ test('parseMachineStat :: busy excludes idle and iowait, total includes them', (
   assert.is(parseMachineStat('cpu  1 2\n'), undefined)
 })
 
+test('parseSchedStat :: time on a CPU and time waiting for one, in ns; undefined for other text', () => {
+  assert.equal(parseSchedStat('1234567 89012 345\n'), { onCpuNs: 1234567, waitingNs: 89012 })
+  assert.is(parseSchedStat(''), undefined)
+  assert.is(parseSchedStat('1 2\n'), undefined)
+})
+
 test('readers :: read this very process', () => {
   assert.ok((processCpuTicks(process.pid) ?? -1) >= 0)
   assert.ok((processRssBytes(process.pid) ?? 0) > 0)
   assert.ok(childrenCpuTicks() >= 0)
   assert.ok(machineTicks().total > 0)
   assert.is(processCpuTicks(-1), undefined)
+  assert.ok(threadIds(process.pid).includes(process.pid))
+  assert.equal(threadIds(-1), [])
+  assert.is(threadSchedTimes(-1), undefined)
 })
 
 test.run()

@@ -94,9 +94,9 @@ test('httpErrorResponse :: 415 says which type to send and which arrived', () =>
   })
 })
 
-test('httpErrorResponse :: 400 invalid_json stays {"error": reason}', () => {
+test('httpErrorResponse :: 400 invalid_json says the body is not JSON', () => {
   const res = httpErrorResponse(invalidJson())
-  assert.equal([res.status, getBodyString(res)], [400, '{"error":"invalid_json"}'])
+  assert.equal([res.status, getBodyString(res)], [400, '{"error":"invalid_json","message":"the body is not valid JSON"}'])
 })
 
 test('getHeader :: reads a parsed HttpRequest (middleware, ctx.request) as it reads a route request', () => {

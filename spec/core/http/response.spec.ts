@@ -42,7 +42,7 @@ test('factories :: statuses, bodies and types of the seed', () => {
   assert.equal(badRequest('no').body, { error: 'no' })
   assert.equal(noContent(), { _tag: 'Response', status: 204, headers: [], contentType: '', body: undefined })
   assert.equal(errorResponse(409, 'taken').body, { error: 'taken' })
-  assert.equal(httpErrorResponse(invalidJson()).body, { error: 'invalid_json' })
+  assert.equal(httpErrorResponse(invalidJson()).body, { error: 'invalid_json', message: 'the body is not valid JSON' })
 })
 
 test('download :: attachment with ASCII filename and RFC 8187 filename*', () => {

@@ -90,7 +90,7 @@ test('httpRoute inputs :: 415 for a media type the route does not take, 400 for 
   const none = answer(await send('POST', '/users/1/notes', [], '{}'))
   assert.equal(none[0], 415)
   const broken = answer(await send('POST', '/users/abc/notes', JSON_TYPE, '{"text":'))
-  assert.equal(broken, [400, { error: 'invalid_json' }])
+  assert.equal(broken, [400, { error: 'invalid_json', message: 'the body is not valid JSON' }])
   const formAsJson = answer(await send('POST', '/form', JSON_TYPE, '{"name":"x"}'))
   assert.equal(formAsJson, [415, { error: 'unsupported_media_type', message: 'expected a body of type application/x-www-form-urlencoded or multipart/form-data, got application/json' }])
 })

@@ -92,7 +92,7 @@ api('POST messages :: 404 for a room nobody is in', async (ctx) => {
 api('POST messages :: 400 invalid_json for a body that is not JSON', async (ctx) => {
   const res = await post(ctx, 'lobby', '{"name": ')
   assert.is(res.status, 400)
-  assert.equal(await res.json(), { error: 'invalid_json' })
+  assert.equal(await res.json(), { error: 'invalid_json', message: 'the body is not valid JSON' })
 })
 
 for (const [label, body, path] of [

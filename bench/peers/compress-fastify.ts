@@ -6,17 +6,11 @@
  */
 import fastifyCompress from '@fastify/compress'
 import Fastify from 'fastify'
-import { constants } from 'node:zlib'
-import { BROTLI_QUALITY, GZIP_LEVEL, JSON_BYTES } from './compress-json.js'
+import { FASTIFY_COMPRESS_OPTIONS, JSON_BYTES } from './compress-json.js'
 
 const body = Buffer.from(JSON_BYTES)
 const app = Fastify({ logger: false })
-await app.register(fastifyCompress, {
-  encodings: ['br', 'gzip'],
-  threshold: 1024,
-  zlibOptions: { level: GZIP_LEVEL },
-  brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
-})
+await app.register(fastifyCompress, FASTIFY_COMPRESS_OPTIONS)
 app.get('/json', (_req, reply) => {
   reply.type('application/json').send(body)
 })

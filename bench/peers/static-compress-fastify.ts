@@ -9,15 +9,9 @@ import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import Fastify from 'fastify'
 import { resolve } from 'node:path'
-import { constants } from 'node:zlib'
-import { BROTLI_QUALITY, GZIP_LEVEL } from './compress-json.js'
+import { FASTIFY_COMPRESS_OPTIONS } from './compress-json.js'
 
 const app = Fastify({ logger: false })
-await app.register(fastifyCompress, {
-  encodings: ['br', 'gzip'],
-  threshold: 1024,
-  zlibOptions: { level: GZIP_LEVEL },
-  brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
-})
+await app.register(fastifyCompress, FASTIFY_COMPRESS_OPTIONS)
 await app.register(fastifyStatic, { root: resolve(process.env['STATIC_ROOT'] ?? '.'), prefix: '/static/' })
 await app.listen({ port: Number(process.env['PORT'] ?? 6001), host: process.env['HOST'] ?? '127.0.0.1' })

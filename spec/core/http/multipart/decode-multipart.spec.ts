@@ -157,13 +157,13 @@ test('decodeMultipart :: a header value that is not UTF-8 is read as ISO-8859-1'
   )
 })
 
-test('decodeMultipart :: a long file split across chunks arrives as views of the chunks (no copy but the carried tail)', () => {
-  const b = 'b'
-  const data = new Uint8Array(10000).map((_, i) => (i * 7) & 0xff)
-  const body = new Uint8Array([...enc(`--b\r\nContent-Disposition: form-data; name="f"; filename="x"\r\n\r\n`), ...data, ...enc('\r\n--b--')])
-  let state = initial(b)
+// Feeds `chunks` (views of `body`) in order: the state at the end, the file data as handed
+// out (copied for the check), and how many of those bytes were not views of `body`.
+const feedViews = (boundary: string, body: Uint8Array, chunks: readonly Uint8Array[]): { state: ReturnType<typeof initial>; pieces: Uint8Array[]; copied: number } => {
+  let state = initial(boundary)
+  const pieces: Uint8Array[] = []
   let copied = 0
-  for (const chunk of [body.subarray(0, 4000), body.subarray(4000, 8000), body.subarray(8000)]) {
+  for (const chunk of chunks) {
     let input: Uint8Array = chunk
     for (;;) {
       const r = decodeMultipart(state, input)
@@ -171,10 +171,21 @@ test('decodeMultipart :: a long file split across chunks arrives as views of the
       state = r.right.state
       if (r.right._tag === 'NeedMore') break
       const v = r.right.value
-      if (v._tag === 'PartData' && v.data.buffer !== body.buffer) copied += v.data.length
+      if (v._tag === 'PartData') {
+        if (v.data.buffer !== body.buffer) copied += v.data.length
+        pieces.push(v.data.slice())
+      }
       input = r.right.rest
     }
   }
+  return { state, pieces, copied }
+}
+
+test('decodeMultipart :: a long file split across chunks arrives as views of the chunks (no copy but the carried tail)', () => {
+  const b = 'b'
+  const data = new Uint8Array(10000).map((_, i) => (i * 7) & 0xff)
+  const body = new Uint8Array([...enc(`--b\r\nContent-Disposition: form-data; name="f"; filename="x"\r\n\r\n`), ...data, ...enc('\r\n--b--')])
+  const { state, copied } = feedViews(b, body, [body.subarray(0, 4000), body.subarray(4000, 8000), body.subarray(8000)])
   assert.is(state.phase, 'Done')
   assert.is(copied, 0, 'chunks that do not end inside a possible delimiter are never copied')
 })
@@ -195,27 +206,8 @@ test('decodeMultipart :: 64 KiB reads: the delimiter and look-alikes split acros
   const dataEnd = head.length + data.length
   const cutsOf = (extra: number): number[] => [65536, 2 * 65536, 3 * 65536, dataEnd + extra].filter((c, i, all) => c > 0 && c < body.length && all.indexOf(c) === i).sort((x, y) => x - y)
   for (let extra = -2; extra <= tail.length; extra++) {
-    const cuts = cutsOf(extra)
-    let state = initial(b)
-    const pieces: Uint8Array[] = []
-    let copied = 0
-    const edges = [0, ...cuts, body.length]
-    for (let k = 1; k < edges.length; k++) {
-      const chunk = body.subarray(edges[k - 1] as number, edges[k] as number)
-      let input: Uint8Array = chunk
-      for (;;) {
-        const r = decodeMultipart(state, input)
-        if (r._tag === 'Left') throw new Error(r.left._tag)
-        state = r.right.state
-        if (r.right._tag === 'NeedMore') break
-        const v = r.right.value
-        if (v._tag === 'PartData') {
-          if (v.data.buffer !== body.buffer) copied += v.data.length
-          pieces.push(v.data.slice())
-        }
-        input = r.right.rest
-      }
-    }
+    const edges = [0, ...cutsOf(extra), body.length]
+    const { state, pieces, copied } = feedViews(b, body, edges.slice(1).map((end, k) => body.subarray(edges[k] as number, end)))
     assert.is(state.phase, 'Done', `cut ${extra} bytes into the close delimiter`)
     const got = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0))
     pieces.reduce((n, p) => (got.set(p, n), n + p.length), 0)

@@ -111,7 +111,8 @@ pack('npm pack :: builds, installs offline into a new app, and both entry points
   for (const needed of ['package.json', 'README.md', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/core/index.js', 'dist/lib/core/index.d.ts', 'dist/lib/redis/index.js', 'dist/lib/redis/index.d.ts']) {
     assert.ok(files.has(needed), `the tarball lacks ${needed}`)
   }
-  assert.not.ok([...files].some((f) => f.startsWith('spec/') || f.startsWith('bench/')), 'tests and benchmarks are not shipped')
+  // The benches' README, results and chart are documents the README links to; no test or bench code ships.
+  assert.not.ok([...files].some((f) => f.startsWith('spec/') || (f.startsWith('bench/') && !/\.(md|svg)$/.test(f))), 'tests and benchmark code are not shipped')
   // The native transport's addon (issue 32), built by `prepack` where it builds (Linux), and its sources.
   if (process.platform === 'linux') assert.ok(files.has(`native/build/twinport-linux-${process.arch}.node`), 'the tarball lacks the native binary')
   assert.ok(files.has('native/twinport.c') && files.has('native/Makefile'), 'the tarball lacks the native sources')

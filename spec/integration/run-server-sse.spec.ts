@@ -60,24 +60,33 @@ Sse('the HTTP middleware runs on its request: 401 without credentials, a stream 
   }
 })
 
+// A path's guard (or upgrade middleware) refuses `target` both ways: an event stream gets
+// `status` and no stream head, and so does the same target's WebSocket upgrade.
+const refusedBothWays = async (port: number, target: string, status: number, opened: { close(): void }[]): Promise<void> => {
+  const refused = await openSse(port, target)
+  opened.push(refused)
+  assert.is(refused.status, status)
+  assert.not.ok(String(refused.headers['content-type']).startsWith('text/event-stream'), 'no stream head')
+  const upgrade = `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`
+  assert.is(statusOf(await rawExchange(port, upgrade)), status)
+}
+
+// `target` is admitted: its stream opens, its connect handler runs; the new client's id.
+const admittedStream = async (server: Awaited<ReturnType<typeof serve>>['server'], port: number, target: string, opened: { close(): void }[]): Promise<number> => {
+  const admitted = await openSse(port, target)
+  opened.push(admitted)
+  assert.is(admitted.status, 200)
+  await eventually(async () => (await server.probe('connects')).length === 1, 2000, 'the connect handler')
+  return Number((await server.probe('connects'))[0]?.split(' ')[0])
+}
+
 Sse('an upgradeGuard decides event streams to its path as it decides upgrades: 401/403 before the head, admitted with its data', async () => {
   const { server, port } = await serve('sse', 'main', options)
   const opened: { close(): void }[] = []
   try {
-    for (const [query, status] of [['', 401], ['?token=nope', 403]] as const) {
-      const refused = await openSse(port, `/ops${query}`)
-      opened.push(refused)
-      assert.is(refused.status, status)
-      assert.not.ok(String(refused.headers['content-type']).startsWith('text/event-stream'), 'no stream head')
-      // The same guard on the same path's WebSocket upgrade.
-      assert.is(statusOf(await rawExchange(port, `GET /ops${query} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`)), status)
-    }
+    for (const [query, status] of [['', 401], ['?token=nope', 403]] as const) await refusedBothWays(port, `/ops${query}`, status, opened)
     assert.equal(await server.probe('connects'), [], 'no refused stream became a client')
-    const admitted = await openSse(port, '/ops/?token=secret')
-    opened.push(admitted)
-    assert.is(admitted.status, 200)
-    await eventually(async () => (await server.probe('connects')).length === 1, 2000, 'the connect handler')
-    const id = Number((await server.probe('connects'))[0]?.split(' ')[0])
+    const id = await admittedStream(server, port, '/ops/?token=secret', opened)
     assert.is(await server.getClientData(id, 'role'), 'ops', 'the admission is the client data')
     assert.equal(await server.namespaces.clientsInRoom('r'), [id])
   } finally {
@@ -90,17 +99,9 @@ Sse('an upgradeMiddleware decides event streams as it decides upgrades: 401 befo
   const { server, port } = await serve('sse', 'main', options)
   const opened: { close(): void }[] = []
   try {
-    const refused = await openSse(port, '/members')
-    opened.push(refused)
-    assert.is(refused.status, 401)
-    assert.not.ok(String(refused.headers['content-type']).startsWith('text/event-stream'), 'no stream head')
-    assert.is(statusOf(await rawExchange(port, 'GET /members HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')), 401)
+    await refusedBothWays(port, '/members', 401, opened)
     assert.equal(await server.probe('connects'), [], 'no refused stream became a client')
-    const admitted = await openSse(port, '/members?member=ada')
-    opened.push(admitted)
-    assert.is(admitted.status, 200)
-    await eventually(async () => (await server.probe('connects')).length === 1, 2000, 'the connect handler')
-    const id = Number((await server.probe('connects'))[0]?.split(' ')[0])
+    const id = await admittedStream(server, port, '/members?member=ada', opened)
     assert.is(await server.getClientData(id, 'member'), 'ada', 'the admission is the client data')
   } finally {
     for (const c of opened) c.close()

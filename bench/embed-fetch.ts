@@ -5,7 +5,9 @@
  * on Deno. Four contenders: twinport's defaults (CORS for any origin: an
  * `Access-Control-Allow-Origin: *` header), twinport with `cors: false`, a bare Hono app, and
  * Hono with `cors()` (the same header); each twinport one is compared with the Hono one that
- * sends the same answer, and the defaults with bare Hono (the issue's figure). Every contender
+ * sends the same answer, and the defaults with bare Hono (the issue's figure). A fifth,
+ * `twinport-record` (the defaults with the answer's headers as a record, as before session 13),
+ * gives the before/after of the host's own way of building the answer in the same run. Every contender
  * runs the same way (TypeScript run directly by the host, tsx on Node). Keep-alive load from
  * `wrk -t1 -c50` on loopback after a 1 s warm-up; rounds rotate the order of the contenders;
  * figures are medians: requests per second, and the server's own CPU time per request
@@ -26,7 +28,7 @@ const at = (name: string): string | undefined => {
 const ROUNDS = Number(at('rounds') ?? 2)
 const SECONDS = Number(at('seconds') ?? 3)
 const HOSTS = (at('hosts') ?? 'node,bun,deno').split(',') as Host[]
-const ALL = ['twinport', 'hono', 'twinport-nocors', 'hono-cors'] as const
+const ALL = ['twinport', 'hono', 'twinport-nocors', 'hono-cors', 'twinport-record'] as const
 type Contender = (typeof ALL)[number]
 const CONTENDERS = (at('contenders') ?? ALL.join(',')).split(',') as Contender[]
 // The ratios printed: each twinport contender against the Hono app giving the same answer on the
@@ -36,6 +38,7 @@ const PAIRS: readonly (readonly [Contender, Contender, string])[] = [
   ['twinport', 'hono', 'twinport defaults / bare Hono (the issue\'s)'],
   ['twinport', 'hono-cors', 'twinport defaults / Hono + cors() (same answer)'],
   ['twinport-nocors', 'hono', 'twinport cors: false / bare Hono (same answer)'],
+  ['twinport', 'twinport-record', 'twinport defaults / the same built as a record (session 12)'],
 ]
 type Host = 'node' | 'bun' | 'deno'
 

@@ -28,7 +28,7 @@ import type { ServerOptions } from '../engine/options/server-options.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { fetchPlatform } from './fetch-platform.js'
 import { httpRequestOfWeb, piecesOf, type Target, targetOf } from './web-request.js'
-import { hostKindOf, textResponder } from './text-responder.js'
+import { type HostKind, hostKindOf, textResponder } from './text-responder.js'
 import { type ResponseContext, webResponseOf } from './web-response.js'
 
 /** The options of `toFetch`: the server's options (the host owns `host`, `port` and `tls`), and where other requests go. */
@@ -117,6 +117,8 @@ class Exchange implements ExchangeOwner {
  */
 export interface FetchHost {
   readonly eventStreams?: boolean
+  /** How the common answer is built (`textResponder`): by default the runtime's own way (`hostKindOf`). */
+  readonly responses?: HostKind
 }
 
 /**
@@ -138,7 +140,7 @@ export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): Fetch
   const engine = createEngine(serverOptions, host.eventStreams === false ? platform : withPullOutlets(platform))
   const { embedded } = engine
   // The dispatch, the clock, and how this host's Response is built cheapest (one per app).
-  const app: ResponseContext = { embedded, now: fetchPlatform.timers.now, text: textResponder(hostKindOf()) }
+  const app: ResponseContext = { embedded, now: fetchPlatform.timers.now, text: textResponder(host.responses ?? hostKindOf()) }
   // Application middleware may copy the request with a spread: its headers must then be an own property.
   const spreadable = (serverOptions.httpMiddleware?.length ?? 0) > 0
   const httpOf = (request: Request, target: Target): HttpRequest & HeaderLookup => httpRequestOfWeb(request, target, EMPTY, spreadable)

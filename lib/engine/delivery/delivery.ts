@@ -272,9 +272,9 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
       const framing = connection.eventStream
       const session = connection.session
       if (framing !== undefined) {
-        // The shared bytes are admitted here, not one call further down: the broadcast loop's
-        // optimized code then inlines the write path as it does for a WebSocket receiver
-        // (session 13: the extra call level cost ~0.8 µs of user CPU per SSE receiver).
+        // The shared bytes are admitted here, not one call further down, so the broadcast
+        // loop's optimized code can inline the write path as it does for a WebSocket receiver
+        // (session 13's profile: one more level stopped it; bench/RESULTS.md, "Session 13").
         if (session !== undefined && text !== undefined) return deliverNumbered(connection, session, framing, text, source)
         const wire = sseWireOf(bytes, text, framing)
         if (wire === undefined) return false

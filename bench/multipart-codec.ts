@@ -7,7 +7,7 @@
  * parsers, consuming the file data (summed, so no work is skipped), after a warm-up round;
  * medians of the rounds. A third column is twinport's parser with the runtime's
  * `Buffer.prototype.indexOf` lent as its delimiter search (`ByteSearch`, what a platform may
- * lend: `nativeByteSearch`), to tell on each runtime whether lending it pays.
+ * lend through `Platform.byteSearch`), to tell on each runtime whether lending it pays.
  * Run: `npx tsx bench/multipart-codec.ts` (`--quick` for fewer rounds); on Bun:
  * `node_modules/bun/bin/bun.exe bench/multipart-codec.ts`.
  */

@@ -5,7 +5,8 @@
  * `process.memoryUsage()` every 2 ms, so an upload's RSS growth can be split into JavaScript
  * heap and array buffers (the socket reads, live or waiting for GC). `SIGUSR2` (what
  * `upload-runs.ts --gc` sends) collects twice and restarts the peaks from there; `SIGUSR1`
- * prints the peak growth of each figure since. Node only; run with `--expose-gc`.
+ * prints the peak growth of each figure since (`heapTotal`: the heap V8 has committed, young
+ * generation included, which `heapUsed` does not show). Node only; run with `--expose-gc`.
  *
  *   PORT=6101 node --expose-gc --import tsx bench/streaming/memory-probe.ts twinport|fastify|raw-net [dist]
  *   node --import tsx bench/streaming/upload-runs.ts 6101 64 16 <pid> --gc; kill -USR1 <pid>
@@ -22,11 +23,11 @@ const asked = process.argv[2]
 const which: keyof typeof PEERS = asked === 'fastify' || asked === 'raw-net' ? asked : 'twinport'
 const compiled = process.argv[3]
 const gc = (globalThis as { gc?: () => void }).gc
-const KEYS = ['rss', 'heapUsed', 'external', 'arrayBuffers'] as const
+const KEYS = ['rss', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers'] as const
 type Figures = Record<(typeof KEYS)[number], number>
 
 let base: Figures = process.memoryUsage()
-let peak: Figures = { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
+let peak: Figures = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
 let samples = 0
 setInterval(() => {
   const now = process.memoryUsage()
@@ -50,7 +51,7 @@ process.on('SIGUSR2', () => {
   gc?.()
   gc?.()
   base = process.memoryUsage()
-  peak = { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
+  peak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
   samples = 0
   seriesFrom = performance.now()
 })

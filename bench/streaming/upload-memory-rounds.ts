@@ -114,5 +114,5 @@ for (const c of contenders) {
   const mine = rows.filter((r) => r.contender === c)
   const fmt = (xs: number[], d = 1): string => `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}-${Math.max(...xs).toFixed(d)})`
   console.log(`${c}: s ${fmt(mine.map((r) => r.ms / 1000), 2)}, CPU ms/GiB ${fmt(mine.map((r) => r.cpu), 0)}, RSS growth ${fmt(mine.map((r) => r.rss))}, ` +
-    `probe rss ${fmt(mine.map((r) => r.probe['rss'] ?? Number.NaN))}, heapUsed ${fmt(mine.map((r) => r.probe['heapUsed'] ?? Number.NaN))}, arrayBuffers ${fmt(mine.map((r) => r.probe['arrayBuffers'] ?? Number.NaN))}`)
+    `probe rss ${fmt(mine.map((r) => r.probe['rss'] ?? Number.NaN))}, heapTotal ${fmt(mine.map((r) => r.probe['heapTotal'] ?? Number.NaN))}, heapUsed ${fmt(mine.map((r) => r.probe['heapUsed'] ?? Number.NaN))}, arrayBuffers ${fmt(mine.map((r) => r.probe['arrayBuffers'] ?? Number.NaN))}`)
 }

@@ -23,7 +23,6 @@ import { createZlibHttpDecoder } from '../runtime/compress/zlib-http-decoder.js'
 import { createZlibHttpCodec } from '../runtime/compress/zlib-http-codec.js'
 import { createLogger } from '../runtime/log/create-logger.js'
 import { nativeAcceptKey } from '../runtime/native-accept-key.js'
-import { nativeByteSearch } from '../runtime/native-byte-search.js'
 import { nodeFrames } from '../runtime/node-frames.js'
 import { nodeTimers } from '../runtime/node-timers.js'
 import { openFileLimit } from '../runtime/open-file-limit.js'
@@ -39,8 +38,6 @@ const bunPlatform: Platform<Conn> = {
   frames: nodeFrames,
   acceptKey: nativeAcceptKey,
   allocate: (size) => Buffer.allocUnsafe(size),
-  // Buffer's native indexOf: half the CPU of the core's own delimiter search on Bun.
-  byteSearch: nativeByteSearch,
   defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
   deflate: createPerMessageDeflate,
   compression: createZlibHttpCodec,

@@ -1,8 +1,10 @@
 /**
- * `ByteSearch`: a substring search over bytes that a runtime may lend the core's parsers (on
- * Bun, `Buffer.prototype.indexOf`, native and about twice as fast as the core's own search
- * there). The core never imports one; where none is lent, each parser uses its own portable
- * search, so every result is the same with or without it.
+ * `ByteSearch`: a substring search over bytes that a runtime may lend the core's parsers (a
+ * native one, `Buffer.prototype.indexOf` say). The core never imports one; where none is lent,
+ * each parser uses its own portable search, so every result is the same with or without it.
+ * No platform lends one today: on Node and Bun, `Buffer.indexOf` made the multipart parser no
+ * faster (bench/multipart-codec.ts), and Deno's is JavaScript (bench/RESULTS.md "Session 13:
+ * uploads").
  *
  * A type only. Pure and portable: no node:* imports, no Buffer.
  */

@@ -87,8 +87,8 @@ export interface Platform<S> {
   readonly decodeAscii?: (bytes: Uint8Array, from: number, to: number) => string
   /**
    * The runtime's native substring search, lent to streamed request bodies (`BodyStream.byteSearch`)
-   * so `readMultipart` finds delimiters with it; absent: the core's own search (the default
-   * where it is as fast: on Node and Deno, bench/RESULTS.md "Session 13: uploads").
+   * so `readMultipart` finds delimiters with it; absent: the core's own search. None of the
+   * three platforms lends one: none was faster (bench/RESULTS.md "Session 13: uploads").
    */
   readonly byteSearch?: ByteSearch
   /** The logger used when the options name none. */

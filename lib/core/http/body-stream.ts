@@ -22,7 +22,7 @@ export interface BodyStream extends AsyncIterable<Uint8Array> {
   text(): Promise<string>
   /**
    * The runtime's native substring search, lent by the server for parsers of this body
-   * (`readMultipart` finds delimiters with it); absent where the core's own search is as fast.
+   * (`readMultipart` finds delimiters with it); absent: the core's own search.
    */
   readonly byteSearch?: ByteSearch | undefined
 }

@@ -61,8 +61,8 @@ export class MultipartReadError extends Error {
 
 /**
  * What `readMultipart` reads: a request's headers and its body as bytes over time. A body that
- * carries `byteSearch` (a server's streamed body does on Bun: the runtime's native search) has
- * its delimiters found with it.
+ * carries `byteSearch` (a server's streamed body does when its platform lends one) has its
+ * delimiters found with it.
  */
 export interface MultipartSource {
   readonly headerMap: ReadonlyMap<string, string>

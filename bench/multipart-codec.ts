@@ -5,15 +5,10 @@
  * random, or text lines (a CRLF every ~60 bytes, the scanner's worst ordinary case), or all
  * CR LF and dashes (a look-alike every few bytes). Each round parses every body with both
  * parsers, consuming the file data (summed, so no work is skipped), after a warm-up round;
- * medians of the rounds. A third column is twinport's parser with the runtime's
- * `Buffer.prototype.indexOf` lent as its delimiter search (`ByteSearch`, what a platform may
- * lend through `Platform.byteSearch`), to tell on each runtime whether lending it pays.
- * Run: `npx tsx bench/multipart-codec.ts` (`--quick` for fewer rounds); on Bun:
- * `node_modules/bun/bin/bun.exe bench/multipart-codec.ts`.
+ * medians of the rounds.
+ * Run: `npx tsx bench/multipart-codec.ts` (`--quick` for fewer rounds).
  */
-import { Buffer } from 'node:buffer'
 import busboy from 'busboy'
-import type { ByteSearch } from '../lib/core/byte-search.js'
 import { decodeMultipart } from '../lib/core/http/multipart/decode-multipart.js'
 import { startMultipart } from '../lib/core/http/multipart/start-multipart.js'
 
@@ -72,12 +67,9 @@ const chunksOf = (body: Uint8Array): Uint8Array[] => {
   return out
 }
 
-const indexOf = Buffer.prototype.indexOf
-const nativeSearch: ByteSearch = (hay, needle, from) => indexOf.call(hay, needle, from)
-
-/** Data bytes read by twinport's parser (with `search` lent when given). */
-const twinport = (chunks: readonly Uint8Array[], search?: ByteSearch): number => {
-  const start = startMultipart(BOUNDARY, undefined, search)
+/** Data bytes read by twinport's parser. */
+const twinport = (chunks: readonly Uint8Array[]): number => {
+  const start = startMultipart(BOUNDARY)
   if (start._tag === 'Left') throw new Error('bad boundary')
   let state = start.right
   let bytes = 0
@@ -138,15 +130,13 @@ const main = async (): Promise<void> => {
     ['CR LF and dashes only', bodyOf(dashBytes(SIZE))],
   ]
   console.log(`multipart/form-data, one 16 MiB file fed in 64 KiB chunks, ${ROUNDS} rounds, MB per CPU second (median)\n`)
-  console.log('body                              twinport     busboy   ratio   + indexOf   ratio   vs own')
+  console.log('body                              twinport     busboy   ratio')
   for (const [name, body] of bodies) {
     const chunks = chunksOf(body)
     const ours: number[] = []
     const theirs: number[] = []
-    const lent: number[] = []
     // One round each to warm up, not counted.
     twinport(chunks)
-    twinport(chunks, nativeSearch)
     await withBusboy(chunks)
     for (let round = 0; round < ROUNDS; round++) {
       let t = process.cpuUsage()
@@ -155,13 +145,10 @@ const main = async (): Promise<void> => {
       t = process.cpuUsage()
       const b = await withBusboy(chunks)
       theirs.push(mbps(body.length, cpuMs(t)))
-      t = process.cpuUsage()
-      const c = twinport(chunks, nativeSearch)
-      lent.push(mbps(body.length, cpuMs(t)))
-      if (a !== b || a !== c) throw new Error(`the parsers disagree: ${a} vs ${b} vs ${c} bytes`)
+      if (a !== b) throw new Error(`the parsers disagree: ${a} vs ${b} bytes`)
     }
-    const [x, y, z] = [median(ours), median(theirs), median(lent)]
-    console.log(`${name.padEnd(32)} ${x.toFixed(0).padStart(9)} ${y.toFixed(0).padStart(10)} ${(x / y).toFixed(2).padStart(6)}x ${z.toFixed(0).padStart(11)} ${(z / y).toFixed(2).padStart(6)}x ${(z / x).toFixed(2).padStart(7)}x`)
+    const [x, y] = [median(ours), median(theirs)]
+    console.log(`${name.padEnd(32)} ${x.toFixed(0).padStart(9)} ${y.toFixed(0).padStart(10)} ${(x / y).toFixed(2).padStart(6)}x`)
   }
 }
 

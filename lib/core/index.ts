@@ -4,7 +4,6 @@
  * unchanged in Node, Bun, Deno and the browser; imports nothing but fp-ts and io-ts.
  */
 export * from './decode-step.js'
-export type { ByteSearch } from './byte-search.js'
 export * from './http/index.js'
 export * from './ws/index.js'
 export * from './cluster/index.js'

@@ -4,7 +4,6 @@
  * Deno) implements this record once; the engine holds no runtime API of its own.
  * Must not import `node:*`, Buffer or process.
  */
-import type { ByteSearch } from '../core/byte-search.js'
 import type { CompressConfig } from '../core/http/compress/compress-config.js'
 import type { HttpCodec } from '../core/http/compress/http-codec.js'
 import type { HttpDecoder } from '../core/http/decompress/http-decoder.js'
@@ -85,12 +84,6 @@ export interface Platform<S> {
    * `TextDecoder` for a short message); a `TextDecoder` when absent.
    */
   readonly decodeAscii?: (bytes: Uint8Array, from: number, to: number) => string
-  /**
-   * The runtime's native substring search, lent to streamed request bodies (`BodyStream.byteSearch`)
-   * so `readMultipart` finds delimiters with it; absent: the core's own search. None of the
-   * three platforms lends one: none was faster (bench/RESULTS.md "Session 13: uploads").
-   */
-  readonly byteSearch?: ByteSearch
   /** The logger used when the options name none. */
   readonly defaultLogger: (debug: boolean) => Logger
   /**

@@ -6,7 +6,6 @@
  *
  * Types and one error class; pure and portable: no node:* imports.
  */
-import type { ByteSearch } from '../byte-search.js'
 import type { HttpError } from './http-error.js'
 import type { TraceContext } from '../trace/trace-context.js'
 
@@ -20,11 +19,6 @@ export interface BodyStream extends AsyncIterable<Uint8Array> {
   bytes(): Promise<Uint8Array>
   /** The whole body as UTF-8 text (bounded likewise). */
   text(): Promise<string>
-  /**
-   * The runtime's native substring search, lent by the server for parsers of this body
-   * (`readMultipart` finds delimiters with it); absent: the core's own search.
-   */
-  readonly byteSearch?: ByteSearch | undefined
 }
 
 /**

@@ -576,7 +576,7 @@ export class HttpConnection<S> implements ExchangeOwner {
     this.firstRequest = false
     this.continued = false
     const length = head.framing._tag === 'Length' ? head.framing.length : undefined
-    const body = new RequestBody(length, this.bodyControl(head.expectContinue), this.shared.byteSearch)
+    const body = new RequestBody(length, this.bodyControl(head.expectContinue))
     const intake = new BodyIntake(this.exchanges + 1, body, reader.right, { maxBody: plan.maxBody, maxHeaderBytes: this.shared.httpLimits.maxHeaderBytes }, now, !plan.stream)
     this.intake = intake
     this.wantContinue = false

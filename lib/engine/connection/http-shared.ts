@@ -5,7 +5,6 @@
  * `dispatchHttpNow`), deciding and taking over an upgrade (upgrades.ts). A class so that each
  * of those is a method defined here. Must not import `node:*`, Buffer or process.
  */
-import type { ByteSearch } from '../../core/byte-search.js'
 import type { ExchangeOwner } from '../../core/http/body-stream.js'
 import type { HeadScratch } from '../../core/http/head-scratch.js'
 import type { HttpLimits } from '../../core/http/http-limits.js'
@@ -38,8 +37,6 @@ export class HttpShared<S> {
   readonly now: () => number
   /** A scratch array to join small answers into. */
   readonly allocate: (size: number) => Uint8Array
-  /** The runtime's substring search, lent to streamed bodies (`Platform.byteSearch`). */
-  readonly byteSearch: ByteSearch | undefined
   /** The limits requests are parsed with: the largest body any route takes (`maxBody` per route). */
   readonly httpLimits: HttpLimits
   private readonly plans: BodyPlans
@@ -77,7 +74,6 @@ export class HttpShared<S> {
     const timers = platform.timers
     this.now = () => timers.now()
     this.allocate = platform.allocate
-    this.byteSearch = platform.byteSearch
     this.plans = bodyPlans(compiled, { maxRequestLine: limits.maxRequestLine, maxHeaderBytes: limits.maxHeaderBytes, maxHeaders: limits.maxHeaders, maxBody: limits.maxBody })
     this.httpLimits = this.plans.parseLimits
     this.smallestMaxBody = this.plans.smallestMaxBody

@@ -9,7 +9,6 @@
  *
  * Portable: no node:* imports, no Buffer.
  */
-import type { ByteSearch } from '../../core/byte-search.js'
 import { type BodyStream, BodyStreamError } from '../../core/http/body-stream.js'
 import type { HttpError } from '../../core/http/http-error.js'
 import { joinBytes } from '../../core/join-bytes.js'
@@ -54,8 +53,6 @@ export class RequestBody implements BodyStream {
   constructor(
     readonly length: number | undefined,
     private readonly control: BodyControl,
-    /** The runtime's substring search, for parsers of this body (`Platform.byteSearch`). */
-    readonly byteSearch: ByteSearch | undefined = undefined,
   ) {}
 
   /** A piece of the body arrived (a view the connection will not reuse). */

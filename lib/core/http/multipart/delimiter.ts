@@ -6,15 +6,11 @@
  * so a large upload is scanned without a call per byte. `delimiterTail` finds where a
  * delimiter may be starting at the end of a chunk, the only bytes ever carried over to the next.
  *
- * A runtime's native substring search (`ByteSearch`) may be given to `compileDelimiter`; then
- * `findDelimiter` asks it instead of the skip table, with the same answers.
- *
  * The CR is the delimiter's only CR (bchars have none), so a partial delimiter can start only
  * at a CR, and a carried tail that the next chunk does not continue is all data.
  *
  * Pure and portable: no node:* imports.
  */
-import type { ByteSearch } from '../../byte-search.js'
 
 /** A compiled delimiter: its bytes and the shift of each byte value. */
 export interface Delimiter {
@@ -22,20 +18,17 @@ export interface Delimiter {
   readonly bytes: Uint8Array
   /** Boyer-Moore-Horspool shift for the byte under the window's last position. */
   readonly skip: Uint8Array
-  /** The runtime's search, when one was lent: used instead of `skip`. */
-  readonly search: ByteSearch | undefined
 }
 
 const CR = 0x0d
 
 /**
- * The delimiter of a boundary already checked by `isValidBoundary` (ASCII only), searched
- * with `search` when given, else with the skip table.
+ * The delimiter of a boundary already checked by `isValidBoundary` (ASCII only).
  *
  * @example
  * compileDelimiter('xyz').bytes // \r\n--xyz
  */
-export const compileDelimiter = (boundary: string, search?: ByteSearch): Delimiter => {
+export const compileDelimiter = (boundary: string): Delimiter => {
   const m = boundary.length + 4
   const bytes = new Uint8Array(m)
   bytes[0] = CR
@@ -46,7 +39,7 @@ export const compileDelimiter = (boundary: string, search?: ByteSearch): Delimit
   // m <= 74, so every shift fits a byte.
   const skip = new Uint8Array(256).fill(m)
   for (let j = 0; j < m - 1; j++) skip[bytes[j] as number] = m - 1 - j
-  return { bytes, skip, search }
+  return { bytes, skip }
 }
 
 /**
@@ -57,7 +50,6 @@ export const compileDelimiter = (boundary: string, search?: ByteSearch): Delimit
  */
 export const findDelimiter = (delimiter: Delimiter, hay: Uint8Array, from: number): number => {
   const pattern = delimiter.bytes
-  if (delimiter.search !== undefined) return delimiter.search(hay, pattern, from)
   const skip = delimiter.skip
   const m = pattern.length
   const last = pattern[m - 1] as number

@@ -11,7 +11,6 @@
  *
  * Pure and portable: no node:* imports, no I/O of its own.
  */
-import type { ByteSearch } from '../../byte-search.js'
 import { joinBytes } from '../../join-bytes.js'
 import { boundaryOf } from './boundary-of.js'
 import { decodeMultipart, type MultipartState } from './decode-multipart.js'
@@ -59,14 +58,10 @@ export class MultipartReadError extends Error {
   }
 }
 
-/**
- * What `readMultipart` reads: a request's headers and its body as bytes over time. A body that
- * carries `byteSearch` (a server's streamed body does when its platform lends one) has its
- * delimiters found with it.
- */
+/** What `readMultipart` reads: a request's headers and its body as bytes over time. */
 export interface MultipartSource {
   readonly headerMap: ReadonlyMap<string, string>
-  readonly body: AsyncIterable<Uint8Array> & { readonly byteSearch?: ByteSearch | undefined }
+  readonly body: AsyncIterable<Uint8Array>
 }
 
 const EMPTY = new Uint8Array(0)
@@ -185,7 +180,7 @@ class FileData implements AsyncIterator<Uint8Array> {
 export async function* readMultipart(req: MultipartSource, limits: Partial<MultipartLimits> = {}): AsyncGenerator<FormPart, void, undefined> {
   const boundary = boundaryOf(req.headerMap.get('content-type'))
   if (boundary._tag === 'Left') throw new MultipartReadError(boundary.left)
-  const start = startMultipart(boundary.right, { ...DEFAULT_MULTIPART_LIMITS, ...limits }, req.body.byteSearch)
+  const start = startMultipart(boundary.right, { ...DEFAULT_MULTIPART_LIMITS, ...limits })
   if (start._tag === 'Left') throw new MultipartReadError(start.left)
   const pump = new EventPump(start.right, req.body[Symbol.asyncIterator]())
   for (;;) {

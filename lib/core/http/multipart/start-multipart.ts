@@ -1,13 +1,11 @@
 /**
  * `startMultipart`: the state a `multipart/form-data` body starts from, for a boundary (as
  * `boundaryOf` gives it) and limits: the delimiter and its search table are built here, once
- * per body, and travel in the state. A runtime's native substring search (`ByteSearch`), when
- * given, finds the delimiter instead of the core's skip table (same answers).
+ * per body, and travel in the state.
  *
  * Pure and portable: no node:* imports.
  */
 import { type Either, left, right } from 'fp-ts/lib/Either.js'
-import type { ByteSearch } from '../../byte-search.js'
 import { isValidBoundary } from './boundary-of.js'
 import type { MultipartState } from './decode-multipart.js'
 import { compileDelimiter } from './delimiter.js'
@@ -24,11 +22,11 @@ const LEADING_CRLF = new Uint8Array([0x0d, 0x0a])
  * startMultipart('xyz') // right(state in phase 'Preamble')
  * startMultipart('')    // left(InvalidBoundary)
  */
-export const startMultipart = (boundary: string, limits: MultipartLimits = DEFAULT_MULTIPART_LIMITS, search?: ByteSearch): Either<InvalidBoundary, MultipartState> =>
+export const startMultipart = (boundary: string, limits: MultipartLimits = DEFAULT_MULTIPART_LIMITS): Either<InvalidBoundary, MultipartState> =>
   isValidBoundary(boundary)
     ? right({
         phase: 'Preamble',
-        delimiter: compileDelimiter(boundary, search),
+        delimiter: compileDelimiter(boundary),
         limits,
         carry: LEADING_CRLF,
         headerBytes: 0,

@@ -42,6 +42,11 @@ export interface FileCache {
   /** The facts of `path`: remembered ones while fresh, else a `stat` (an absent file is forgotten). */
   stat(files: StaticFiles, path: string, nowMs: number | undefined): Promise<CachedInfo | undefined>
   /**
+   * The remembered facts of `path` while fresh, without a `stat` or a promise (`undefined`
+   * when not remembered or due for a `stat`): the static route's answer from memory.
+   */
+  fresh(path: string, nowMs: number | undefined): CachedInfo | undefined
+  /**
    * The whole bytes of a small file whose facts are `cached` (read once per ETag, then from
    * memory), or `undefined` when the file is too large for the cache or changed while read.
    */
@@ -120,13 +125,17 @@ export const createFileCache = (options: FileCacheOptions = {}): FileCache => {
     evict()
   }
 
-  const stat = async (files: StaticFiles, path: string, nowMs: number | undefined): Promise<CachedInfo | undefined> => {
+  const fresh = (path: string, nowMs: number | undefined): CachedInfo | undefined => {
     const entry = entries.get(path)
-    if (entry !== undefined && nowMs !== undefined && nowMs - entry.checkedAt < revalidateMs && nowMs >= entry.checkedAt) {
-      entries.delete(path)
-      entries.set(path, entry)
-      return entry.cached
-    }
+    if (entry === undefined || nowMs === undefined || nowMs - entry.checkedAt >= revalidateMs || nowMs < entry.checkedAt) return undefined
+    entries.delete(path)
+    entries.set(path, entry)
+    return entry.cached
+  }
+
+  const stat = async (files: StaticFiles, path: string, nowMs: number | undefined): Promise<CachedInfo | undefined> => {
+    const remembered = fresh(path, nowMs)
+    if (remembered !== undefined) return remembered
     const info = await files.stat(path)
     if (info === undefined) {
       drop(path)
@@ -173,6 +182,7 @@ export const createFileCache = (options: FileCacheOptions = {}): FileCache => {
 
   return {
     stat,
+    fresh,
     bytes,
     held,
     get size() {

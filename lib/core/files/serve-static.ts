@@ -35,6 +35,13 @@ const randomBoundary = (): string => {
 
 const trimSlash = (path: string): string => (path.endsWith('/') ? path.slice(0, -1) : path)
 
+// The file an answer sends: the one asked for, or its precompressed sibling.
+interface Variant {
+  readonly path: string
+  readonly found: CachedInfo
+  readonly coding: string | undefined
+}
+
 // The canonical root, looked up once per route table (it is this table's, not module state).
 interface RootMemo {
   real: string | undefined
@@ -93,7 +100,7 @@ export const serveStatic = (mount: string, root: string, options: ServeStaticOpt
   }
 
   // The best precompressed sibling the request accepts, or the file itself.
-  const variant = async (files: StaticFiles, req: Request, full: string, found: CachedInfo, base: string, nowMs: number | undefined): Promise<{ path: string; found: CachedInfo; coding: string | undefined }> => {
+  const variant = async (files: StaticFiles, req: Request, full: string, found: CachedInfo, base: string, nowMs: number | undefined): Promise<Variant> => {
     const accept = req.headerMap.get('accept-encoding')
     let left: readonly string[] = precompressed
     while (left.length > 0) {
@@ -107,6 +114,20 @@ export const serveStatic = (mount: string, root: string, options: ServeStaticOpt
     return { path: full, found, coding: undefined }
   }
 
+  // The answer for a file found (and its variant chosen): headers, validators, then sendFile.
+  const reply = (req: Request, files: StaticFiles, relative: string, chosen: Variant, bytes: Uint8Array | undefined, nowMs: number | undefined): Response => {
+    const headers: Header[] = []
+    const cache = cacheControlOf(relative, options)
+    if (cache !== undefined) headers.push(['Cache-Control', cache])
+    if (chosen.coding !== undefined) headers.push(['Content-Encoding', chosen.coding])
+    if (precompressed.length > 0) headers.push(['Vary', 'Accept-Encoding'])
+    headers.push(...user)
+    const contentType = contentTypeOf(relative, OCTET_STREAM)
+    const sent = chosen.found
+    const validators = { etag: sent.etag, lastModified: sent.lastModified(nowMs) }
+    return sendFile(req, { path: sent.info.realPath, info: sent.info, contentType, headers, validators, ...(bytes === undefined ? {} : { bytes }) }, { files, ranges, boundary, nowMs })
+  }
+
   const answer = async (req: Request, files: StaticFiles, base: string, relative: string, nowMs: number | undefined): Promise<Response | undefined> => {
     const full = relative === '' ? base : `${base}/${relative}`
     const found = await fileCache.stat(files, full, nowMs)
@@ -116,27 +137,39 @@ export const serveStatic = (mount: string, root: string, options: ServeStaticOpt
     if (info.kind === 'directory') return options.index === false ? undefined : redirect(slashed(req), 301)
     if (info.kind !== 'file') return undefined
     const chosen = precompressed.length === 0 ? { path: full, found, coding: undefined } : await variant(files, req, full, found, base, nowMs)
-    const headers: Header[] = []
-    const cache = cacheControlOf(relative, options)
-    if (cache !== undefined) headers.push(['Cache-Control', cache])
-    if (chosen.coding !== undefined) headers.push(['Content-Encoding', chosen.coding])
-    if (precompressed.length > 0) headers.push(['Vary', 'Accept-Encoding'])
-    headers.push(...user)
-    const contentType = contentTypeOf(relative, OCTET_STREAM)
-    const sent = chosen.found
     // A GET of a small file reads it once per version, then answers from memory; a HEAD never reads.
-    const bytes = req.method === 'GET' ? await fileCache.bytes(files, chosen.path, sent) : fileCache.held(chosen.path, sent)
-    const validators = { etag: sent.etag, lastModified: sent.lastModified(nowMs) }
-    return sendFile(req, { path: sent.info.realPath, info: sent.info, contentType, headers, validators, ...(bytes === undefined ? {} : { bytes }) }, { files, ranges, boundary, nowMs })
+    const bytes = req.method === 'GET' ? await fileCache.bytes(files, chosen.path, chosen.found) : fileCache.held(chosen.path, chosen.found)
+    return reply(req, files, relative, chosen, bytes, nowMs)
   }
 
-  const handler = async (req: Request, ctx: HttpContext): Promise<Response> => {
+  // The same answer as \`answer\` when memory has all of it (the file's facts fresh, a GET's
+  // bytes held, no precompressed siblings to look for), with no promise on the way (session 13:
+  // each await cost Bun's JIT more than V8's); \`undefined\`: take \`answer\`.
+  const answerHeld = (req: Request, files: StaticFiles, base: string, relative: string, nowMs: number | undefined): Response | undefined => {
+    const full = relative === '' ? base : `${base}/${relative}`
+    const found = fileCache.fresh(full, nowMs)
+    if (found === undefined || found.info.kind !== 'file' || !allowed(found.info, base, options)) return undefined
+    const bytes = fileCache.held(full, found)
+    if (bytes === undefined && req.method === 'GET') return undefined
+    return reply(req, files, relative, { path: full, found, coding: undefined }, bytes, nowMs)
+  }
+
+  const handler = (req: Request, ctx: HttpContext): Response | Promise<Response> => {
     const files = ctx.files
     if (files === undefined) return errorResponse(500, 'static_files_unavailable')
     const rest = req.http.path.slice(prefix.length)
-    // `/static` names the mount's directory: send the client to `/static/`.
+    // \`/static\` names the mount's directory: send the client to \`/static/\`.
     if (rest === '') return redirect(slashed(req), 301)
     const resolved = resolveStaticPath(rest, options)
+    const known = memo.real
+    if (known !== undefined && precompressed.length === 0 && E.isRight(resolved)) {
+      const held = answerHeld(req, files, known, resolved.right.path, ctx.now?.())
+      if (held !== undefined) return held
+    }
+    return answerFrom(req, ctx, files, resolved)
+  }
+
+  const answerFrom = async (req: Request, ctx: HttpContext, files: StaticFiles, resolved: ReturnType<typeof resolveStaticPath>): Promise<Response> => {
     const base = await realRoot(files)
     if (base === undefined) return errorResponse(404, 'not_found')
     const nowMs = ctx.now?.()

@@ -32,7 +32,7 @@ const { values: opt } = parseArgs({
 const conns = Number(opt.conns)
 const root = process.env['STATIC_ROOT'] ?? '/tmp/s13s/root'
 const routes = [httpRoute('GET', '/hello', () => text('hello world')), ...serveStatic('/static', root)]
-const engine = createEngine({ routes, cors: false, heartbeatIntervalMs: 0 }, countingPlatform)
+const engine = createEngine({ routes, cors: false }, countingPlatform)
 const sockets: CountingSocket[] = []
 const clients: Client<CountingSocket>[] = []
 for (let i = 0; i < conns; i++) {

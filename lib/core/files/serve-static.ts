@@ -47,7 +47,9 @@ interface RootMemo {
   real: string | undefined
 }
 
-const isInside = (real: string, root: string): boolean => real === root || real.startsWith(root.endsWith('/') ? root : `${root}/`)
+// No string built per call: it runs on every answer.
+const isInside = (real: string, root: string): boolean =>
+  real === root || (real.startsWith(root) && (root.endsWith('/') || real.charCodeAt(root.length) === 0x2f))
 
 const allowed = (info: FileInfo, root: string, options: ServeStaticOptions): boolean =>
   options.links === 'follow' || (isInside(info.realPath, root) && (info.kind !== 'file' || info.links <= 1))

@@ -200,8 +200,9 @@ export class SessionRecovery<S> {
   // Another node holds the session now (its client came back there): this one lets it go.
   private moved(session: ClientSession): void {
     if (this.sessions.get(session.sid) !== session) return
-    this.deps.debug('recovery: session {sid} moved to another node', { sid: session.sid })
-    if (this.parked.get(session.clientId) === session) return this.expire(session, false)
+    const parked = this.parked.get(session.clientId) === session
+    this.deps.debug('recovery: session {sid} moved to another node', { sid: session.sid, parked })
+    if (parked) return this.expire(session, false)
     this.sessions.delete(session.sid)
     this.deps.table.ws.get(session.clientId)?.close(CLOSE_CODE.NORMAL, 'session moved')
   }

@@ -31,6 +31,8 @@ export interface NodeSample {
   readonly handles: number
   readonly loopP99Ms: number
   readonly loopMaxMs: number
+  /** ms the event loop spent in the soak's own full GCs and heap snapshots (`{op:'heap'}`) during this sample: not the server's delay. */
+  readonly forcedGcMs: number
   readonly http: number
   readonly events: number
   readonly ticks: number
@@ -124,6 +126,7 @@ await store?.connect()
 
 let http = 0
 let events = 0
+let forcedGcMs = 0
 const Room = t.type({ room: t.string })
 const Say = t.type({ room: t.string, n: t.number })
 const HELLO = json({ hello: 'world' })
@@ -170,6 +173,7 @@ setInterval(() => {
     handles: process.getActiveResourcesInfo().length,
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
+    forcedGcMs,
     http,
     events,
     ticks: n - ticksAtLast,
@@ -188,6 +192,7 @@ setInterval(() => {
   loop.reset()
   http = 0
   events = 0
+  forcedGcMs = 0
   ticksAtLast = n
   warnings = 0
   errors = 0
@@ -242,6 +247,7 @@ const heap = (label: string, snapshot: boolean): void => {
     external: memory.external, arrayBuffers: memory.arrayBuffers, mallocedMemory: stats.malloced_memory, heapPhysical: stats.total_physical_size,
     anonymous: anonymousBytes(), file, ms: Date.now() - started,
   }
+  forcedGcMs += report.ms
   process.send?.(report)
 }
 

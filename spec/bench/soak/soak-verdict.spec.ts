@@ -74,7 +74,7 @@ test('serverChecks :: a slow loop while the idle probe is as slow (a loaded mach
   const name = "e: event-loop p99 beyond the idle probe's"
   const underLoad = serverChecks('e', points, flatHeap, 0, bounds, loaded).find((c) => c.name === name)
   assert.is(underLoad?.ok, true, underLoad?.detail)
-  assert.match(underLoad?.detail ?? '', /raw worst 700\.0 ms; 10\/10 samples probed, 1 disturbed/)
+  assert.match(underLoad?.detail ?? '', /raw worst 700\.0 ms; 10\/10 samples probed, 1 disturbed \(the idle probe itself past the bound\), 0 not judged/)
   const ownFault = serverChecks('e', points, flatHeap, 0, bounds, quiet).find((c) => c.name === name)
   assert.is(ownFault?.ok, false)
   assert.match(ownFault?.detail ?? '', /^worst 689\.0 ms beyond the probe \(the probe 11\.0 ms then; bound 100\)/)
@@ -82,13 +82,21 @@ test('serverChecks :: a slow loop while the idle probe is as slow (a loaded mach
 
 test('loopExcess :: samples with no probe sample near them are judged raw; a probe slower than the server counts as no excess', () => {
   const points = loopPoints(() => 50)
-  assert.equal(loopExcess(points, [], 100), { worst: 50, rawWorst: 50, probeThen: 0, disturbed: 0, probed: 0 })
+  assert.equal(loopExcess(points, [], 100), { worst: 50, rawWorst: 50, probeThen: 0, disturbed: 0, probed: 0, forcedGc: 0 })
   const far = loopExcess(points, [{ at: 10_000_000, loopP99Ms: 50 }], 100)
   assert.is(far.worst, 50)
   assert.is(far.probed, 0)
   const slower = loopExcess(points, points.map((p) => ({ at: p.at, loopP99Ms: 400 })), 100)
   assert.is(slower.worst, 0)
   assert.is(slower.disturbed, 10)
+})
+
+test("loopExcess :: a sample holding the soak's own forced full GC is not judged, and is counted", () => {
+  const points = loopPoints((i) => (i === 3 ? 1200 : 30)).map((p, i) => (i === 3 ? { ...p, forcedGcMs: 1100 } : p))
+  const judged = loopExcess(points, [], 100)
+  assert.is(judged.worst, 30)
+  assert.is(judged.forcedGc, 1)
+  assert.is(serverChecks('g', points, flatHeap, 0, bounds).find((c) => c.name === "g: event-loop p99 beyond the idle probe's")?.ok, true)
 })
 
 // ---- refused resumes judged by cause ---------------------------------------------------------------

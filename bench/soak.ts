@@ -21,7 +21,8 @@
  * for recovering clients, slopes after warm-up within their bounds (the heap used after a full
  * GC, taken every --heap-every-s on each server: the leak signal; RSS, looser; handles),
  * event-loop p99 beyond an idle probe process's at the same time (`soak/soak-probe.ts`: the
- * machine's own delay) within its bound; every refused resume judged by its cause on the server
+ * machine's own delay) within its bound, samples whose loop thread waited for a CPU a quarter
+ * of the time (`/proc/self/schedstat`) left out as starved; every refused resume judged by its cause on the server
  * (its debug log) against the faults injected then: right when a fault explains it, and only
  * wrong ones fail (also counted by node and phase on the clients). Exits 1 on failure. Loopback only; everything it starts it stops.
  */
@@ -250,13 +251,14 @@ const faultCycle = async (proxy: FaultProxy, until: number): Promise<void> => {
 const perMinute = (): void => {
   const row = (name: string): string => {
     const recent = (samples.get(name) ?? []).filter((s) => s.at > Date.now() - reportMs)
-    if (recent.length === 0) return `| ${name} | – | – | – | – | – | – |`
+    if (recent.length === 0) return `| ${name} | – | – | – | – | – | – | – |`
     const last = recent[recent.length - 1]!
     const secs = (recent.length * sampleMs) / 1000
     const loop = Math.max(...recent.map((s) => s.loopP99Ms))
     const http = recent.reduce((sum, s) => sum + s.http, 0) / secs
     const events = recent.reduce((sum, s) => sum + s.events, 0) / secs
-    return `| ${name} | ${(last.rss / 2 ** 20).toFixed(0)} | ${(last.heapUsed / 2 ** 20).toFixed(0)} | ${last.handles} | ${loop.toFixed(1)} | ${http.toFixed(0)} | ${events.toFixed(0)} |`
+    const waited = Math.max(...recent.map((s) => s.runQueueShare))
+    return `| ${name} | ${(last.rss / 2 ** 20).toFixed(0)} | ${(last.heapUsed / 2 ** 20).toFixed(0)} | ${last.handles} | ${loop.toFixed(1)} | ${waited < 0 ? '–' : (100 * waited).toFixed(0)} | ${http.toFixed(0)} | ${events.toFixed(0)} |`
   }
   const window = loadSamples.splice(0)
   const sum = (kind: string, from: 'counts' | 'errors'): number => window.reduce((total, s) => total + (s[from][kind] ?? 0), 0)
@@ -265,13 +267,13 @@ const perMinute = (): void => {
   const secs = reportMs / 1000
   const minute = Math.round((Date.now() - startedAt) / 60_000)
   say(`\nminute ${minute} (${phase}): ws in ${(sum('ws_in', 'counts') / secs).toFixed(0)}/s, requests ${(sum('requests', 'counts') / secs).toFixed(0)}/s, acks ${(sum('acks', 'counts') / secs).toFixed(0)}/s, HTTP ok ${(sum('http_ok', 'counts') / secs).toFixed(0)}/s, drops ${sum('abrupt_drop', 'counts')}, resumed ${sum('recovered', 'counts')}, malformed answered ${sum('malformed_answered', 'counts')}/${sum('malformed_sent', 'counts')}; errors: ${errs}`)
-  say('| server | RSS MB | heap MB | handles | loop p99 ms | HTTP/s | events/s |')
-  say('|---|---|---|---|---|---|---|')
+  say('| server | RSS MB | heap MB | handles | loop p99 ms | waited for a CPU, worst % | HTTP/s | events/s |')
+  say('|---|---|---|---|---|---|---|---|')
   for (const name of samples.keys()) say(row(name))
   const probe = probeSamples.filter((p) => p.at > Date.now() - reportMs)
   if (probe.length > 0) {
     const loads = probe.map((p) => p.load1)
-    say(`| idle probe (load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}) | – | – | – | ${Math.max(...probe.map((p) => p.loopP99Ms)).toFixed(1)} | – | – |`)
+    say(`| idle probe (load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}) | – | – | – | ${Math.max(...probe.map((p) => p.loopP99Ms)).toFixed(1)} | – | – | – |`)
   }
 }
 

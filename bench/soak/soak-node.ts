@@ -33,6 +33,8 @@ export interface NodeSample {
   readonly loopMaxMs: number
   /** ms the event loop spent in the soak's own full GCs and heap snapshots (`{op:'heap'}`) during this sample: not the server's delay. */
   readonly forcedGcMs: number
+  /** The share of this sample's wall time the event loop's thread waited for a CPU (`/proc/self/schedstat`; -1 where unreadable): the machine's doing. */
+  readonly runQueueShare: number
   readonly http: number
   readonly events: number
   readonly ticks: number
@@ -160,6 +162,17 @@ const node = adapter?.nodeId ?? 'single'
 let n = 0
 setInterval(() => void server.broadcast('t', { o: node, n: ++n }, { room: 'feed' }), tickMs)
 
+// ns this process's main thread (the event loop's) has waited on a run queue, -1 where unreadable.
+const runQueueNs = (): number => {
+  try {
+    return Number(readFileSync('/proc/self/schedstat', 'latin1').split(' ')[1])
+  } catch {
+    return -1
+  }
+}
+let waitedAtLast = runQueueNs()
+let sampledAt = Date.now()
+
 const loop = monitorEventLoopDelay({ resolution: 10 })
 loop.enable()
 let ticksAtLast = 0
@@ -174,6 +187,7 @@ setInterval(() => {
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
     forcedGcMs,
+    runQueueShare: waitedAtLast < 0 ? -1 : (runQueueNs() - waitedAtLast) / 1e6 / Math.max(1, Date.now() - sampledAt),
     http,
     events,
     ticks: n - ticksAtLast,
@@ -193,6 +207,8 @@ setInterval(() => {
   http = 0
   events = 0
   forcedGcMs = 0
+  waitedAtLast = runQueueNs()
+  sampledAt = Date.now()
   ticksAtLast = n
   warnings = 0
   errors = 0

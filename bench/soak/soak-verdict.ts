@@ -16,7 +16,12 @@ export interface Point {
   readonly loopP99Ms: number
   /** ms the loop spent in the soak's own forced full GCs during this sample (its heap measure): such a sample's delay is not judged. */
   readonly forcedGcMs?: number
+  /** The share of the sample's wall time the server's event-loop thread waited for a CPU (`/proc/<pid>/schedstat`); negative or absent: unknown. */
+  readonly runQueueShare?: number
 }
+
+/** A server sample whose loop thread waited for a CPU this share of the time or more is starved by the machine: not judged, counted. */
+export const STARVED_SHARE = 0.25
 
 /** One server's heap measured right after a full GC (time in ms, sizes in bytes). */
 export interface HeapPoint {
@@ -63,24 +68,33 @@ export const probeAt = (probe: readonly ProbePoint[], at: number, withinMs: numb
  * the same time (a loaded machine delays an idle process's timers as much as the server's,
  * and that is not the server's doing); the worst of those, the raw worst, and how many samples
  * were disturbed (the probe itself past `boundMs`). Samples without a probe count raw; samples
- * in which the soak forced a full GC (its heap measure) are left out and counted (`forcedGc`).
+ * in which the soak forced a full GC (its heap measure) are left out and counted (`forcedGc`), and
+ * so are samples whose loop thread waited for a CPU `STARVED_SHARE` of the time or more (`starved`).
+ * Every sample left out: the check passes with nothing judged, and its line says so.
  */
 export const loopExcess = (
   points: readonly Point[],
   probe: readonly ProbePoint[],
   boundMs: number,
   withinMs = 5000,
-): { readonly worst: number; readonly rawWorst: number; readonly probeThen: number; readonly disturbed: number; readonly probed: number; readonly forcedGc: number } => {
+): { readonly worst: number; readonly rawWorst: number; readonly probeThen: number; readonly disturbed: number; readonly probed: number; readonly forcedGc: number; readonly starved: number } => {
   let worst = 0
   let rawWorst = 0
   let probeThen = 0
   let disturbed = 0
   let probed = 0
   let forcedGc = 0
+  let starved = 0
   for (const p of points) {
     // The soak's own full GC (seconds on a loaded machine) stalls the loop: not judged.
     if ((p.forcedGcMs ?? 0) > 0) {
       forcedGc++
+      continue
+    }
+    // Its thread waited for a CPU a quarter of the time or more: the machine's delay, which an
+    // idle probe does not show (it needs the CPU for microseconds; a busy server for most of it).
+    if ((p.runQueueShare ?? 0) >= STARVED_SHARE) {
+      starved++
       continue
     }
     const machine = probeAt(probe, p.at, withinMs)
@@ -93,7 +107,7 @@ export const loopExcess = (
     }
     rawWorst = Math.max(rawWorst, p.loopP99Ms)
   }
-  return { worst, rawWorst, probeThen, disturbed, probed, forcedGc }
+  return { worst, rawWorst, probeThen, disturbed, probed, forcedGc, starved }
 }
 
 /** The least-squares slope of `y` over `x` (0 with fewer than two distinct x). */
@@ -146,7 +160,7 @@ export const serverChecks = (name: string, points: readonly Point[], heap: reado
       ok: loop.worst <= bounds.loopP99Ms,
       detail:
         `worst ${loop.worst.toFixed(1)} ms beyond the probe (the probe ${loop.probeThen.toFixed(1)} ms then; bound ${bounds.loopP99Ms}); raw worst ${loop.rawWorst.toFixed(1)} ms; ` +
-        `${loop.probed}/${warm.length} samples probed, ${loop.disturbed} disturbed (the idle probe itself past the bound), ${loop.forcedGc} not judged (the soak's own full GC in them)`,
+        `${loop.probed}/${warm.length} samples probed, ${loop.disturbed} disturbed (the idle probe itself past the bound), ${loop.forcedGc} not judged (the soak's own full GC in them), ${loop.starved} not judged (starved: the loop's thread waited for a CPU ≥ ${STARVED_SHARE * 100} % of the time)`,
     },
   ]
 }

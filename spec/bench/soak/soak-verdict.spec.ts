@@ -82,7 +82,7 @@ test('serverChecks :: a slow loop while the idle probe is as slow (a loaded mach
 
 test('loopExcess :: samples with no probe sample near them are judged raw; a probe slower than the server counts as no excess', () => {
   const points = loopPoints(() => 50)
-  assert.equal(loopExcess(points, [], 100), { worst: 50, rawWorst: 50, probeThen: 0, disturbed: 0, probed: 0, forcedGc: 0 })
+  assert.equal(loopExcess(points, [], 100), { worst: 50, rawWorst: 50, probeThen: 0, disturbed: 0, probed: 0, forcedGc: 0, starved: 0 })
   const far = loopExcess(points, [{ at: 10_000_000, loopP99Ms: 50 }], 100)
   assert.is(far.worst, 50)
   assert.is(far.probed, 0)
@@ -97,6 +97,15 @@ test("loopExcess :: a sample holding the soak's own forced full GC is not judged
   assert.is(judged.worst, 30)
   assert.is(judged.forcedGc, 1)
   assert.is(serverChecks('g', points, flatHeap, 0, bounds).find((c) => c.name === "g: event-loop p99 beyond the idle probe's")?.ok, true)
+})
+
+test('loopExcess :: a sample whose loop thread waited for a CPU a quarter of the time is starved by the machine: not judged, counted', () => {
+  const points = loopPoints((i) => (i === 5 ? 3000 : 40)).map((p, i) => ({ ...p, runQueueShare: i === 5 ? 0.6 : 0.05 }))
+  const judged = loopExcess(points, points.map((p) => ({ at: p.at, loopP99Ms: 12 })), 100)
+  assert.is(judged.starved, 1)
+  assert.is(judged.worst, 28)
+  const notStarved = loopExcess(points.map((p) => ({ ...p, runQueueShare: 0.1 })), [], 100)
+  assert.is(notStarved.worst, 3000, 'a slow loop that had the CPU is the server\'s own')
 })
 
 // ---- refused resumes judged by cause ---------------------------------------------------------------

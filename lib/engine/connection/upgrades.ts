@@ -80,9 +80,14 @@ export class Upgrades<S> {
     const recovery = this.deps.recovery
     if (recovery.journal === undefined || (!(decided instanceof Promise) && decided._tag === 'Refused')) return decided
     const resume = recovery.asked(request)?.resume
-    if (resume === undefined || recovery.sessions.has(resume.sid)) return decided
-    return Promise.resolve(decided).then((decision) => {
+    if (resume === undefined) return decided
+    // Held here: resumed here, unless it is parked and the store names another holder (its
+    // client resumed there meanwhile; this copy is stale and let go, and the store's is resumed).
+    const here = recovery.sessions.get(resume.sid)
+    if (here !== undefined && recovery.parked.get(here.clientId) !== here) return decided
+    return Promise.resolve(decided).then(async (decision) => {
       if (decision._tag === 'Refused') return decision
+      if (here !== undefined && !(await recovery.staleHere(resume.sid))) return decision
       const client = this.deps.table.all.get(clientId)
       // Gone while a middleware decided: takeOver destroys its socket.
       if (client === undefined) return decision

@@ -12,7 +12,7 @@
  * The shapes that need no request come from answer-shapes.ts, shared with response-build.ts.
  * Listens on 127.0.0.1 and a free port and prints `PORT <n>`. Bench code, Deno or Bun.
  */
-import { answerShapes, BODY, BYTES, JSON_TYPE } from './answer-shapes.ts'
+import { answerShapes, BODY, BYTES, JSON_TYPE } from './answer-shapes.js'
 
 const GRANT: readonly (readonly [string, string])[] = Object.freeze([Object.freeze(['Access-Control-Allow-Origin', '*'] as const)])
 

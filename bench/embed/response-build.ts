@@ -9,11 +9,11 @@
  * per Response (`process.cpuUsage`, which a loaded machine moves less than the wall clock).
  * Bench code: node:process is fine here.
  *
- *   node_modules/deno/deno run -A bench/embed/response-build.ts [rounds] [perRound]
+ *   node_modules/deno/deno run -A --sloppy-imports bench/embed/response-build.ts [rounds] [perRound]
  *   node_modules/bun/bin/bun.exe bench/embed/response-build.ts [rounds] [perRound]
  */
 import process from 'node:process'
-import { answerShapes } from './answer-shapes.ts'
+import { answerShapes } from './answer-shapes.js'
 
 
 const shapes = answerShapes

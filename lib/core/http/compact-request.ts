@@ -58,8 +58,9 @@ const unsafe = (part: string): boolean => isCode(part) || part.includes(SEPARATO
 
 // One flat string (`join` builds it in one piece; `+=` would keep every part alive in a rope),
 // or `undefined` when a part cannot be held in it.
-const joinHeaders = (headers: readonly Header[]): string | undefined => {
-  const parts: string[] = []
+// `line`: parts that go before the header lines (the request line's, `pack`).
+const joinHeaders = (headers: readonly Header[], line: readonly string[] = []): string | undefined => {
+  const parts: string[] = [...line]
   for (let i = 0; i < headers.length; i++) {
     const [name, value] = headers[i] as Header
     if (unsafe(name) || unsafe(value)) return undefined
@@ -101,11 +102,9 @@ const pack = (request: HttpRequest): string | undefined => {
   if (typeof method !== 'string' || typeof target !== 'string' || request.body?.length !== 0 || request.trailers?.length !== 0 || !Array.isArray(request.headers)) return undefined
   if (unsafe(method) || target.includes(SEPARATOR)) return undefined
   if (request.rawQuery !== queryOf(target)) return undefined
-  const headers = request.headers.length === 0 ? '' : joinHeaders(request.headers)
-  if (headers === undefined) return undefined
   const facts = (request.protocol === 'HTTP/1.1' ? HTTP11 : 0) | (request.keepAlive ? KEEP_ALIVE : 0) | (request.expectContinue ? EXPECT_CONTINUE : 0)
-  const line = String.fromCharCode(FACTS + facts) + method + SEPARATOR + target
-  return request.headers.length === 0 ? line : line + SEPARATOR + headers
+  // One `join`, so the string is flat (a `+` of the parts would be a rope keeping each alive).
+  return joinHeaders(request.headers, [String.fromCharCode(FACTS + facts) + method, target])
 }
 
 // Where the target ends in a packed request (its header lines follow, after a separator).

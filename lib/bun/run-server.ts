@@ -18,11 +18,7 @@ import { createEngine } from '../engine/create-engine.js'
 import type { Platform } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
-import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
-import { createZlibHttpDecoder } from '../runtime/compress/zlib-http-decoder.js'
-import { createZlibHttpCodec } from '../runtime/compress/zlib-http-codec.js'
-import { createLogger } from '../runtime/log/create-logger.js'
-import { nativeAcceptKey } from '../runtime/native-accept-key.js'
+import { nodeCompatParts } from '../runtime/node-compat-parts.js'
 import { nodeFrames } from '../runtime/node-frames.js'
 import { nodeTimers } from '../runtime/node-timers.js'
 import { openFileLimit } from '../runtime/open-file-limit.js'
@@ -32,16 +28,12 @@ import { bunFiles } from './bun-files.js'
 import { bunSocketIo, type Conn, connClosed, flushBacklog, newConn } from './bun-socket-io.js'
 
 const bunPlatform: Platform<Conn> = {
+  ...nodeCompatParts,
   io: bunSocketIo,
   // Bun's timers are Node's (unref, setImmediate).
   timers: nodeTimers,
   frames: nodeFrames,
-  acceptKey: nativeAcceptKey,
   allocate: (size) => Buffer.allocUnsafe(size),
-  defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
-  deflate: createPerMessageDeflate,
-  compression: createZlibHttpCodec,
-  decompression: createZlibHttpDecoder,
   files: bunFiles,
   openFileLimit,
 }

@@ -19,14 +19,10 @@ import { portableFrames } from '../engine/delivery/outgoing.js'
 import type { Platform, Timers } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
-import { createPerMessageDeflate } from '../runtime/deflate/permessage-deflate.js'
-import { createZlibHttpDecoder } from '../runtime/compress/zlib-http-decoder.js'
-import { createZlibHttpCodec } from '../runtime/compress/zlib-http-codec.js'
-import { createLogger } from '../runtime/log/create-logger.js'
+import { nodeCompatParts } from '../runtime/node-compat-parts.js'
 import { nodeFiles } from '../runtime/node-files.js'
 import { openFileLimit } from '../runtime/open-file-limit.js'
 import { isDescriptorError } from '../engine/connection/accept-wall.js'
-import { nativeAcceptKey } from '../runtime/native-accept-key.js'
 import { denoApi } from './deno-api.js'
 import { createDenoIo, type Socket } from './deno-socket-io.js'
 
@@ -65,15 +61,11 @@ export const runServer = async (options: ServerOptions = {}): Promise<ServerHand
   let closedHook: (socket: Socket) => void = () => undefined
   const io = createDenoIo((socket) => closedHook(socket))
   const platform: Platform<Socket> = {
+    ...nodeCompatParts,
     io,
     timers,
     frames: portableFrames,
-    acceptKey: nativeAcceptKey,
     allocate: (size) => new Uint8Array(size),
-    defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
-    deflate: createPerMessageDeflate,
-    compression: createZlibHttpCodec,
-    decompression: createZlibHttpDecoder,
     files: nodeFiles,
     // Read only with the permission already granted: a server never prompts for it.
     openFileLimit: () => (deno.permissions?.querySync?.({ name: 'read', path: '/proc/self/limits' }).state === 'granted' ? openFileLimit() : undefined),

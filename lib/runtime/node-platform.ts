@@ -9,11 +9,7 @@
 import { Buffer } from 'node:buffer'
 import type { Socket } from 'node:net'
 import type { Platform } from '../engine/platform.js'
-import { createPerMessageDeflate } from './deflate/permessage-deflate.js'
-import { createZlibHttpDecoder } from './compress/zlib-http-decoder.js'
-import { createZlibHttpCodec } from './compress/zlib-http-codec.js'
-import { createLogger } from './log/create-logger.js'
-import { nativeAcceptKey } from './native-accept-key.js'
+import { nodeCompatParts } from './node-compat-parts.js'
 import { nodeFiles } from './node-files.js'
 import { nodeFrames } from './node-frames.js'
 import { nodeSocketIo } from './node-socket-io.js'
@@ -25,16 +21,12 @@ const latin1Slice = Buffer.prototype.latin1Slice
 
 /** The Platform over Node's API, for a server on `node:net`. */
 export const nodePlatform: Platform<Socket> = {
+  ...nodeCompatParts,
   io: nodeSocketIo,
   timers: nodeTimers,
   frames: nodeFrames,
-  acceptKey: nativeAcceptKey,
   allocate: (size) => Buffer.allocUnsafe(size),
   decodeAscii: (bytes, from, to) => latin1Slice.call(bytes, from, to),
-  defaultLogger: (debug) => createLogger({ minLevel: debug ? 'debug' : 'info' }),
-  deflate: createPerMessageDeflate,
-  compression: createZlibHttpCodec,
-  decompression: createZlibHttpDecoder,
   files: nodeFiles,
   openFileLimit,
 }

@@ -5,7 +5,9 @@
  * on Deno. Four contenders: twinport's defaults (CORS for any origin: an
  * `Access-Control-Allow-Origin: *` header), twinport with `cors: false`, a bare Hono app, and
  * Hono with `cors()` (the same header); each twinport one is compared with the Hono one that
- * sends the same answer, and the defaults with bare Hono (the issue's figure). Every contender
+ * sends the same answer, and the defaults with bare Hono (the issue's figure). A fifth,
+ * `twinport-record` (the defaults with the answer's headers as a record, as before session 13),
+ * gives the before/after of the host's own way of building the answer in the same run. Every contender
  * runs the same way (TypeScript run directly by the host, tsx on Node). Keep-alive load from
  * `wrk -t1 -c50` on loopback after a 1 s warm-up; rounds rotate the order of the contenders;
  * figures are medians: requests per second, and the server's own CPU time per request
@@ -14,10 +16,15 @@
  * at each round (bench/embed/fetch-contender.ts). Bounded: wrk runs for the window, every server is killed after its run.
  * Needs `wrk` (Debian package).
  *
- *   node --import tsx bench/embed-fetch.ts [--rounds 2] [--seconds 3] [--hosts node,bun,deno] [--contenders twinport,hono,...]
+ * `--paired` (session 13) starts every contender of a host once and loads them all at the same
+ * time each round (bench/embed/paired-contenders.ts), so each meets the same moment of a loaded
+ * machine: compare the CPU per request then; the rates share the cores.
+ *
+ *   node --import tsx bench/embed-fetch.ts [--paired] [--rounds 2] [--seconds 3] [--hosts node,bun,deno] [--contenders twinport,hono,...]
  */
 import { loadavg } from 'node:os'
 import { median, runFetchContender } from './embed/fetch-contender.js'
+import { runPaired } from './embed/paired-contenders.js'
 
 const at = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -26,7 +33,7 @@ const at = (name: string): string | undefined => {
 const ROUNDS = Number(at('rounds') ?? 2)
 const SECONDS = Number(at('seconds') ?? 3)
 const HOSTS = (at('hosts') ?? 'node,bun,deno').split(',') as Host[]
-const ALL = ['twinport', 'hono', 'twinport-nocors', 'hono-cors'] as const
+const ALL = ['twinport', 'hono', 'twinport-nocors', 'hono-cors', 'twinport-record'] as const
 type Contender = (typeof ALL)[number]
 const CONTENDERS = (at('contenders') ?? ALL.join(',')).split(',') as Contender[]
 // The ratios printed: each twinport contender against the Hono app giving the same answer on the
@@ -36,6 +43,7 @@ const PAIRS: readonly (readonly [Contender, Contender, string])[] = [
   ['twinport', 'hono', 'twinport defaults / bare Hono (the issue\'s)'],
   ['twinport', 'hono-cors', 'twinport defaults / Hono + cors() (same answer)'],
   ['twinport-nocors', 'hono', 'twinport cors: false / bare Hono (same answer)'],
+  ['twinport', 'twinport-record', 'twinport defaults / the same built as a record (session 12)'],
 ]
 type Host = 'node' | 'bun' | 'deno'
 
@@ -50,7 +58,23 @@ const rates = new Map<string, number[]>()
 const cpu = new Map<string, number[]>()
 const loads: string[] = []
 const failed = new Map<Host, string>()
-for (const host of HOSTS) {
+const PAIRED = process.argv.includes('--paired')
+for (const host of PAIRED ? HOSTS : []) {
+  try {
+    const runs = await runPaired(Object.fromEntries(CONTENDERS.map((which) => [which, commands[host](which)])), ROUNDS, SECONDS, (round) =>
+      loads.push(`${host} round ${round + 1}: ${loadavg()[0]!.toFixed(1)}`),
+    )
+    for (const which of CONTENDERS) {
+      rates.set(`${host} ${which}`, [...runs.rates.get(which)!])
+      cpu.set(`${host} ${which}`, [...runs.cpu.get(which)!])
+      console.error(`${host} ${which}: µs server CPU/request by round ${runs.cpu.get(which)!.map((c) => c.toFixed(1)).join(', ')}`)
+    }
+  } catch (error) {
+    failed.set(host, String(error))
+    console.error(`${host}: not measured: ${String(error)}`)
+  }
+}
+for (const host of PAIRED ? [] : HOSTS) {
   for (let round = 0; round < ROUNDS && !failed.has(host); round++) {
     // Each round starts with another contender and alternates direction.
     const turned = [...CONTENDERS.slice(round % CONTENDERS.length), ...CONTENDERS.slice(0, round % CONTENDERS.length)]
@@ -71,7 +95,7 @@ for (const host of HOSTS) {
 }
 loads.push(`end: ${loadavg()[0]!.toFixed(1)}`)
 
-console.log(`load average (1 min): ${loads.join(', ')}`)
+console.log(`${PAIRED ? 'paired; ' : ''}load average (1 min): ${loads.join(', ')}`)
 console.log('')
 console.log(`| host | ${CONTENDERS.map((c) => `${c} (req/s)`).join(' | ')} |`)
 console.log(`|---|${CONTENDERS.map(() => '---').join('|')}|`)

@@ -33,6 +33,7 @@ import WebSocket from 'ws'
 import { createClient } from 'redis'
 import type { ChildProcess } from 'node:child_process'
 import { benchProcesses } from './bench-processes.js'
+import type { ProbeReading } from './presence/node-probe.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -42,6 +43,7 @@ const { values: opt } = parseArgs({
     changes: { type: 'string', default: '20' },
     churn: { type: 'string', default: '1000' },
     timeout: { type: 'string', default: '120000' },
+    profile: { type: 'string' },
   },
 })
 const MEMBERS = Number(opt.members)
@@ -64,6 +66,12 @@ const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length === 0 ? Number.NaN : ((s[(s.length - 1) >> 1] as number) + (s[s.length >> 1] as number)) / 2
 }
+// The `q` quantile (nearest rank) of `xs`.
+const quantile = (xs: readonly number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? Number.NaN : (s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] as number)
+}
+const f = (x: number, digits = 1): string => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: digits }) : '—')
 // Polls `check` every `every` ms until it holds; the time it took, or fails past TIMEOUT.
 const until = async (what: string, check: () => boolean | Promise<boolean>, every = 20): Promise<number> => {
   const start = performance.now()
@@ -76,7 +84,8 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, ever
 
 // ---- servers -----------------------------------------------------------------------------
 
-const processes = benchProcesses([])
+// `--profile <dir>`: every server writes a CPU profile there (`--cpu-prof`) when stopped.
+const processes = benchProcesses(opt.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', opt.profile])
 interface Node {
   readonly id: string
   readonly child: ChildProcess
@@ -195,7 +204,15 @@ interface Result {
   readonly entriesPerNode: number
   readonly listMs: number
   readonly changeMedianMs: number
+  readonly changeP99Ms: number
   readonly changeMaxMs: number
+  /** Per change, both servers' CPU from `process.cpuUsage` (ms; node-probe.ts). */
+  readonly changeProbeCpuMs: number
+  /** Over the single changes, on both servers: GC pauses, the longest one (and its kind), the longest event-loop delay. */
+  readonly changeGcCount: number
+  readonly changeGcMaxMs: number
+  readonly changeGcMaxKind: number
+  readonly changeLoopDelayMaxMs: number
   readonly changeLocalMs: number
   /** CPU of both servers per single change (ms), and of Redis. */
   readonly changeServerCpuMs: number
@@ -282,6 +299,7 @@ const runOne = async (kind: Kind, redisUrl: string, redisPid: number | undefined
     const serverCpu = processes.cpuOf(nodes.map((n) => n.child.pid as number))
     const redisCpu = processes.cpuOf(redisPid === undefined ? [] : [redisPid])
     const commandsBefore = await redisCommands(redisUrl)
+    await Promise.all(nodes.map((n) => fetch(`http://${HOST}:${n.port}/bench/probe`, { method: 'POST' }).then((r) => r.arrayBuffer())))
     for (let i = 0; i < CHANGES; i++) {
       const member = members[(i >> 1) % (MEMBERS / 2)] as Client // leaves, then joins again
       const have = watchers.map((w) => w.changes.length)
@@ -296,6 +314,9 @@ const runOne = async (kind: Kind, redisUrl: string, redisPid: number | undefined
     const changeRedisCommands = ((await redisCommands(redisUrl)) - commandsBefore) / CHANGES
     const changeServerCpuMs = serverCpu.done() / CHANGES
     const changeRedisCpuMs = redisCpu.done() / CHANGES
+    const probes = await Promise.all(nodes.map((n) => ask<ProbeReading>(n, '/bench/probe')))
+    const longestGc = probes.reduce((a, b) => (b.gcMaxMs > a.gcMaxMs ? b : a))
+    log(`${kind}: single changes to every watcher p50 ${f(median(latencies), 2)} p99 ${f(quantile(latencies, 0.99), 2)} max ${f(Math.max(...latencies), 2)} ms; to node a's: p50 ${f(median(local), 2)} max ${f(Math.max(...local), 2)} ms; servers' CPU ${probes.map((p) => f(p.cpuMs / CHANGES, 3)).join(' + ')} ms/change; GC ${probes.map((p) => `${p.gcCount} pauses, ${f(p.gcMs, 1)} ms, max ${f(p.gcMaxMs, 2)} (kind ${p.gcMaxKind})`).join(' / ')}; loop delay max ${probes.map((p) => f(p.loopDelayMaxMs, 1)).join(' / ')} ms; windows (µs) ${probes.map((p) => p.windowUs.join('–')).join(' / ')}`)
     // Back to every member present (an even number of toggles leaves them so).
     if (CHANGES % 2 === 1) await (members[((CHANGES - 1) >> 1) % (MEMBERS / 2)] as Client).send('toggle', undefined, true)
     await until('back to every member', counts, kind === 'twinport' ? 20 : 1000)
@@ -328,7 +349,13 @@ const runOne = async (kind: Kind, redisUrl: string, redisPid: number | undefined
       entriesPerNode,
       listMs,
       changeMedianMs: median(latencies),
+      changeP99Ms: quantile(latencies, 0.99),
       changeMaxMs: Math.max(...latencies),
+      changeProbeCpuMs: probes.reduce((sum, p) => sum + p.cpuMs, 0) / CHANGES,
+      changeGcCount: probes.reduce((sum, p) => sum + p.gcCount, 0),
+      changeGcMaxMs: longestGc.gcMaxMs,
+      changeGcMaxKind: longestGc.gcMaxKind,
+      changeLoopDelayMaxMs: Math.max(...probes.map((p) => p.loopDelayMaxMs)),
       changeLocalMs: median(local),
       changeServerCpuMs,
       changeRedisCpuMs,
@@ -362,7 +389,6 @@ try {
 } finally {
   await redis.dispose()
 }
-const f = (x: number, digits = 1): string => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: digits }) : '—')
 const twin = results.find((r) => r.kind === 'twinport')
 const ratio = (r: Result, pick: (r: Result) => number): string => (twin === undefined || r === twin ? '' : ` (${f(pick(r) / pick(twin), 1)}×)`)
 const at = (when: string): string => `${when} ${loadavg().map((l) => l.toFixed(2)).join(' ')}`
@@ -378,11 +404,11 @@ const lines = [
   '',
   `One change (${CHANGES} in a row, a member of node A leaving or joining again), what it costs: CPU from /proc (10 ms ticks, summed over the changes, then divided); Redis commands from INFO (heartbeats and digests over the same time included). Load average ${at('at the end')}.`,
   '',
-  '| contender | one change to every watcher, median (ms) | servers\' CPU per change, both nodes (ms) | Redis CPU per change (ms) | Redis commands per change |',
-  '|---|---:|---:|---:|---:|',
+  '| contender | one change to every watcher, p50 / p99 / max (ms) | servers\' CPU per change, both nodes: process.cpuUsage (ms) | same, /proc ticks (ms) | GC pauses over the changes (both nodes), longest (ms, kind) | longest event-loop delay (ms) | Redis CPU per change (ms) | Redis commands per change |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...results.map(
     (r) =>
-      `| ${LABEL[r.kind]} | ${f(r.changeMedianMs, 2)}${ratio(r, (x) => x.changeMedianMs)} | ${f(r.changeServerCpuMs, 2)}${ratio(r, (x) => x.changeServerCpuMs)} | ${f(r.changeRedisCpuMs, 2)}${ratio(r, (x) => x.changeRedisCpuMs)} | ${f(r.changeRedisCommands, 1)}${ratio(r, (x) => x.changeRedisCommands)} |`,
+      `| ${LABEL[r.kind]} | ${f(r.changeMedianMs, 2)} / ${f(r.changeP99Ms, 2)} / ${f(r.changeMaxMs, 2)}${ratio(r, (x) => x.changeMedianMs)} | ${f(r.changeProbeCpuMs, 3)}${ratio(r, (x) => x.changeProbeCpuMs)} | ${f(r.changeServerCpuMs, 2)} | ${r.changeGcCount}, ${f(r.changeGcMaxMs, 2)} (${r.changeGcMaxKind}) | ${f(r.changeLoopDelayMaxMs, 1)} | ${f(r.changeRedisCpuMs, 2)}${ratio(r, (x) => x.changeRedisCpuMs)} | ${f(r.changeRedisCommands, 1)}${ratio(r, (x) => x.changeRedisCommands)} |`,
   ),
 ]
 console.log([...lines, ...failures.map((f) => `\n${f}`)].join('\n'))

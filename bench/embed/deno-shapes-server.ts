@@ -5,7 +5,11 @@
  * header read (`const`), `request.headers` touched, one `get`, every header copied; the answer
  * with one `Content-Type` (`const`), with the CORS grant as a second header in a record (as
  * twinport's default), lower case, as pairs, as a `Headers` object, with `Vary` too, as bytes.
- * Listens on 127.0.0.1 and a free port and prints `PORT <n>`. Bench code, Deno only.
+ * Session 13 adds the shapes that keep a two-header answer off Deno's native response
+ * (`cors-set`: the one-`Content-Type` answer, the grant set on its `headers` afterwards), a
+ * `Headers` object shared by every answer (`cors-shared`), a prebuilt answer cloned
+ * (`cors-clone`), and runs under Bun too (`Bun.serve`, argv after the script).
+ * Listens on 127.0.0.1 and a free port and prints `PORT <n>`. Bench code, Deno or Bun.
  */
 const BODY = '{"hello":"world"}'
 const BYTES = new TextEncoder().encode(BODY)
@@ -13,6 +17,10 @@ const JSON_TYPE = 'application/json'
 const GRANT: readonly (readonly [string, string])[] = Object.freeze([Object.freeze(['Access-Control-Allow-Origin', '*'] as const)])
 
 type Shape = (request: Request) => Response
+// One `Headers` for every answer (never changed after): the host copies its list into each Response.
+const SHARED = new Headers({ 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' })
+// A prebuilt answer cloned per request (only for a body that never changes: a yardstick).
+const PREBUILT = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } })
 
 const shapes: Record<string, Shape> = {
   const: () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } }),
@@ -45,14 +53,49 @@ const shapes: Record<string, Shape> = {
   'cors-bytes': () => new Response(BYTES, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
   'cors-json': () => Response.json({ hello: 'world' }, { headers: { 'Access-Control-Allow-Origin': '*' } }),
   'one-other': () => new Response(BYTES, { headers: { 'Access-Control-Allow-Origin': '*' } }),
+  'cors-shared': () => new Response(BODY, { headers: SHARED }),
+  'cors-clone': () => PREBUILT.clone(),
+  // The one-Content-Type answer (Deno's static fast path), the grant added on its headers after.
+  'cors-set': () => {
+    const response = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
+    response.headers.set('Access-Control-Allow-Origin', '*')
+    return response
+  },
+  'cors-append': () => {
+    const response = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
+    response.headers.append('Access-Control-Allow-Origin', '*')
+    return response
+  },
+  // The same after a body-less init: the host's default text/plain type replaced.
+  'cors-set2': () => {
+    const response = new Response(BODY)
+    const headers = response.headers
+    headers.set('Content-Type', JSON_TYPE)
+    headers.set('Access-Control-Allow-Origin', '*')
+    return response
+  },
+  'cors-bytes-set': () => {
+    const response = new Response(BYTES, { headers: { 'Content-Type': JSON_TYPE } })
+    response.headers.set('Access-Control-Allow-Origin', '*')
+    return response
+  },
+  'cors-json-set': () => {
+    const response = Response.json({ hello: 'world' })
+    response.headers.set('Access-Control-Allow-Origin', '*')
+    return response
+  },
 }
 
 interface DenoLike {
   readonly args: readonly string[]
   serve(options: { port: number; hostname: string; onListen(addr: { port: number }): void }, handler: Shape): unknown
 }
-const { Deno } = globalThis as unknown as { Deno: DenoLike }
-const which = Deno.args[0] ?? ''
+interface BunLike {
+  serve(options: { port: number; hostname: string; fetch: Shape }): { port: number }
+}
+const { Deno, Bun } = globalThis as unknown as { Deno?: DenoLike; Bun?: BunLike }
+const which = Deno?.args[0] ?? (globalThis as unknown as { process: { argv: string[] } }).process.argv[2] ?? ''
 const shape = shapes[which]
 if (shape === undefined) throw new Error(`usage: deno-shapes-server.ts ${Object.keys(shapes).join('|')}`)
-Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`PORT ${port}`) }, shape)
+if (Bun !== undefined) console.log(`PORT ${Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: shape }).port}`)
+else Deno?.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`PORT ${port}`) }, shape)

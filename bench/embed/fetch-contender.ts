@@ -17,7 +17,8 @@ export interface ContenderRun {
   readonly cpuMicros: number
 }
 
-const start = (command: readonly string[]): Promise<{ child: ChildProcess; port: number }> =>
+/** Starts `command` (it prints `PORT <n>`); rejects after 60 s without a port. */
+export const start = (command: readonly string[]): Promise<{ child: ChildProcess; port: number }> =>
   new Promise((resolve, reject) => {
     const [file, ...args] = command
     const child = spawn(file!, args, { env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] })
@@ -32,14 +33,16 @@ const start = (command: readonly string[]): Promise<{ child: ChildProcess; port:
     child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`${command.join(' ')} exited with ${code}`))))
   })
 
-const stop = (child: ChildProcess): Promise<void> =>
+/** Kills the server and waits for it to exit. */
+export const stop = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve()
     child.once('exit', () => resolve())
     child.kill('SIGKILL')
   })
 
-const wrk = (port: number, seconds: number): Promise<{ requests: number; rate: number }> =>
+/** `wrk -t1 -c50` on `GET /hello` for `seconds`; rejects on a non-2xx answer. */
+export const wrk = (port: number, seconds: number): Promise<{ requests: number; rate: number }> =>
   new Promise((resolve, reject) =>
     execFile('wrk', ['-t1', '-c50', `-d${seconds}s`, `http://127.0.0.1:${port}/hello`], { timeout: (seconds + 20) * 1000 }, (error, stdout) => {
       if (error !== null) return reject(error)

@@ -1,7 +1,8 @@
 /**
  * One contender of `bench/embed-fetch.ts`: the same JSON route (`GET /hello` →
  * `{"hello":"world"}`) as a web-standard fetch handler, from twinport's `toFetch` (argv
- * `twinport`: its defaults, CORS for any origin; `twinport-nocors`: `cors: false`) or Hono's
+ * `twinport`: its defaults, CORS for any origin; `twinport-nocors`: `cors: false`;
+ * `twinport-record`: the defaults with the answer built as session 12 did, a record of headers) or Hono's
  * own router (argv `hono`, `app.get` + `c.json`; `hono-cors`: with `cors()` in front, the same
  * `Access-Control-Allow-Origin: *` answer as twinport's default), served by the host of
  * the runtime it runs in: `Bun.serve` under Bun, `Deno.serve` under Deno, `@hono/node-server`
@@ -20,6 +21,9 @@ let handler: Handler
 const routes = [httpRoute('GET', '/hello', () => ({ hello: 'world' }))]
 if (which === 'twinport' || which === 'twinport-nocors') {
   handler = toFetch({ logger: silentLogger, routes, ...(which === 'twinport-nocors' ? { cors: false as const } : {}) })
+} else if (which === 'twinport-record') {
+  // Session 12's way on every host (the answer's headers as a record), for a before/after in one run.
+  handler = toFetch({ logger: silentLogger, routes }, { responses: 'other' })
 } else if (which === 'hono' || which === 'hono-cors') {
   const app = new Hono()
   // twinport's default CORS (any origin) as Hono's middleware gives it: the same answer on the wire.
@@ -27,7 +31,7 @@ if (which === 'twinport' || which === 'twinport-nocors') {
   app.get('/hello', (c) => c.json({ hello: 'world' }))
   handler = (request) => app.fetch(request)
 } else {
-  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|hono|hono-cors')
+  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|twinport-record|hono|hono-cors')
 }
 
 interface BunLike {

@@ -6,12 +6,16 @@
  * node (Socket.IO keeps no presence view of its own). Events: `join` {key, n}, `toggle`,
  * `watch` (each acknowledged). HTTP for the driver: `GET /bench/count` (sockets in `lobby` on
  * every node, through fetchSockets), `GET /bench/list` (median time of fetchSockets over 20
- * calls), `GET /bench/heap` (heap used after a full GC; run with --expose-gc).
+ * calls), `GET /bench/heap` (heap used after a full GC; run with --expose-gc), `POST` then `GET /bench/probe`
+ * (CPU, GC pauses and event-loop delay between the two: node-probe.ts).
  */
 import { createServer } from 'node:http'
 import { createAdapter } from '@socket.io/redis-adapter'
 import { createClient } from 'redis'
 import { Server } from 'socket.io'
+import { nodeProbe } from './node-probe.js'
+
+const probe = nodeProbe()
 
 const http = createServer((req, res) => {
   const answer = (body: unknown): void => {
@@ -37,6 +41,7 @@ const http = createServer((req, res) => {
       times.sort((a, b) => a - b)
       answer({ ms: times[10], size })
     })().catch(failed)
+  if (path === '/bench/probe') return req.method === 'POST' ? (probe.mark(), answer({ ok: true })) : answer(probe.read())
   if (path === '/bench/heap') {
     ;(globalThis as { gc?: () => void }).gc?.()
     return answer({ heapUsed: process.memoryUsage().heapUsed })

@@ -5,11 +5,13 @@
  * untracks it, or tracks it again; `watch` puts the client in the room `lobby`, which gets every
  * diff as `presence_diff` (the topic's `event` option). HTTP for the driver: `GET /bench/count`
  * (keys present), `GET /bench/list` (median time of `list()` over 20 calls), `GET /bench/heap`
- * (heap used after a full GC; run with --expose-gc), `GET /bench/seq?node=<id>` (the changes of
+ * (heap used after a full GC; run with --expose-gc), `POST /bench/probe` then `GET /bench/probe`
+ * (CPU, GC pauses and event-loop delay between the two: node-probe.ts), `GET /bench/seq?node=<id>` (the changes of
  * node <id>'s connections in the order this node's subscriber got them). Prints `listening`.
  */
 import { httpRoute, runServer, silentLogger, socketOn } from '../../lib/index.js'
 import { redisAdapter } from '../../lib/redis/index.js'
+import { nodeProbe } from './node-probe.js'
 
 const nodeId = process.env.NODE_ID ?? 'a'
 const adapter = redisAdapter({ url: process.env.REDIS_URL, prefix: process.env.PREFIX ?? 'bench-presence', nodeId })
@@ -17,6 +19,7 @@ const keys = new Map<number, { key: string; n: number }>()
 const tracked = new Set<number>()
 // What this node's subscriber got, as `+ref` / `-ref`, per node of origin.
 const seqs = new Map<string, string[]>()
+const probe = nodeProbe()
 
 const server = await runServer({
   host: process.env.HOST ?? '127.0.0.1',
@@ -63,6 +66,8 @@ const server = await runServer({
       ;(globalThis as { gc?: () => void }).gc?.()
       return { heapUsed: process.memoryUsage().heapUsed }
     }),
+    httpRoute('POST', '/bench/probe', () => (probe.mark(), { ok: true })),
+    httpRoute('GET', '/bench/probe', () => probe.read()),
     httpRoute('GET', '/bench/seq', (req) => ({ seq: seqs.get(String(req.query.node ?? '')) ?? [] })),
   ],
 })

@@ -5,13 +5,14 @@
  * `invalid_payload` error event), an identity from the upgrade (`?user=<name>`, refused with
  * 401 without one), connect and disconnect hooks, a kick, and HTTP routes that broadcast to
  * the `/chat` hub (`POST /rooms/{room}/messages`, `POST /announce`), and a `/staff` hub only
- * `ada` may open (an upgrade guard: 403 in the Worker for anyone else). Deployed with `wrangler deploy`
+ * `ada` may open (an upgrade guard: 403 in the Worker for anyone else), and an event stream
+ * (`GET /events`) that Workers answer 501 as documented. Deployed with `wrangler deploy`
  * (wrangler.toml beside it); spec/workers/to-worker.spec.ts bundles it and runs it on workerd.
  *
  * In an app of your own, import from `twinport/workers` instead of the relative path.
  */
 import * as t from 'io-ts'
-import { admit, clientDataOf, forbidden, httpRoute, json, onConnect, onDisconnect, parseQuery, socketOn, toWorker, unauthorized, upgradeGuard, upgradeMiddleware } from '../../lib/workers/index.js'
+import { admit, clientDataOf, forbidden, httpRoute, json, onConnect, onDisconnect, parseQuery, socketOn, sseRoute, toWorker, unauthorized, upgradeGuard, upgradeMiddleware } from '../../lib/workers/index.js'
 
 interface Identity {
   readonly user: string
@@ -42,6 +43,10 @@ const routes = [
     ctx.broadcast('announce', req.input.body.text)
     return json({ sent: true }, 202)
   }),
+  // The same table under runServer, attach or toFetch streams the lobby's events here; on Workers
+  // an event stream is answered 501 (it would be a client of the one isolate that answered it,
+  // out of reach of the hubs' broadcasts): said here so the table runs unchanged everywhere.
+  sseRoute('/events', { rooms: ['lobby'] }),
   onConnect((ctx) => ctx.emit('welcome', { id: ctx.clientId, user: clientDataOf<Identity>(ctx).user })),
   onDisconnect((ctx) => ctx.broadcast('left', { id: ctx.clientId, user: clientDataOf<Identity>(ctx).user })),
   socketOn('join', Room, ({ room }, ctx) => {

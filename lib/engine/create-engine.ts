@@ -209,9 +209,7 @@ export const createEngine = <S>(options: ServerOptions, platform: Platform<S>, i
     adapter: cluster,
     on: (event, handler) => clusterHandle.on(event, handler),
     isClient: (clientId) => table.ws.has(clientId),
-    sendToRoom: (room, event, data) => {
-      for (const clientId of registry.clientsInRoom(room)) ops.send(clientId, event, data)
-    },
+    sendToRoom: (room, event, data) => void ops.sendToLocalRoom(room, event, data),
     timers,
     logger,
   })

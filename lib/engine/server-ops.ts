@@ -45,6 +45,24 @@ export class ServerOps<S> implements ClientOps {
     return this.delivery.send(clientId, this.frames.text(text), text)
   }
 
+  /**
+   * An event to this node's members of a room (namespace `/`), encoded once: the same frame
+   * written to each (presence's diffs, which every node sends to its own members itself, so
+   * nothing crosses the cluster). Answers how many got it.
+   */
+  sendToLocalRoom(room: string, event: string, data: unknown): number {
+    const members = this.registry.roomMembers(room)
+    if (members === undefined || members.size === 0) return 0
+    const text = encodeEvent({ event, data })
+    const frame = this.frames.text(text)
+    let count = 0
+    for (const clientId of members) {
+      this.instrumentation.eventSent(event)
+      if (this.delivery.send(clientId, frame, text)) count += 1
+    }
+    return count
+  }
+
   /** An event to every receiver of `target` on every node; answers this node's count. */
   broadcast(event: string, data: unknown, target: BroadcastTarget | undefined): number {
     const text = encodeEvent({ event, data })

@@ -28,7 +28,8 @@ import type { ServerOptions } from '../engine/options/server-options.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import { fetchPlatform } from './fetch-platform.js'
 import { httpRequestOfWeb, piecesOf, type Target, targetOf } from './web-request.js'
-import { webResponseOf } from './web-response.js'
+import { type HostKind, hostKindOf, textResponder } from './text-responder.js'
+import { type ResponseContext, webResponseOf } from './web-response.js'
 
 /** The options of `toFetch`: the server's options (the host owns `host`, `port` and `tls`), and where other requests go. */
 export interface FetchOptions extends Omit<ServerOptions, 'host' | 'port' | 'tls'> {
@@ -116,6 +117,8 @@ class Exchange implements ExchangeOwner {
  */
 export interface FetchHost {
   readonly eventStreams?: boolean
+  /** How the common answer is built (`textResponder`): by default the runtime's own way (`hostKindOf`). */
+  readonly responses?: HostKind
 }
 
 /**
@@ -136,7 +139,8 @@ export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): Fetch
   const platform = files === undefined ? fetchPlatform : { ...fetchPlatform, files }
   const engine = createEngine(serverOptions, host.eventStreams === false ? platform : withPullOutlets(platform))
   const { embedded } = engine
-  const now = fetchPlatform.timers.now
+  // The dispatch, the clock, and how this host's Response is built cheapest (one per app).
+  const app: ResponseContext = { embedded, now: fetchPlatform.timers.now, text: textResponder(host.responses ?? hostKindOf()) }
   // Application middleware may copy the request with a spread: its headers must then be an own property.
   const spreadable = (serverOptions.httpMiddleware?.length ?? 0) > 0
   const httpOf = (request: Request, target: Target): HttpRequest & HeaderLookup => httpRequestOfWeb(request, target, EMPTY, spreadable)
@@ -146,13 +150,13 @@ export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): Fetch
   const answerOf = (request: Request): Response | Promise<Response> => {
     const method = request.method
     const target = targetOf(request.url)
-    if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpOf(request, target), embedded, now, () => undefined)
+    if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpOf(request, target), app, () => undefined)
     // What no route answers goes to the fallback; without one, a WebSocket upgrade among it is
     // told 501 (the WebSocket path: toFetch cannot upgrade), the rest gets the table's 404/405.
     // A routed request reads no header here (docs/decisions.md, "Upgrade is read only where no route answers").
     if (!embedded.claims(method, target.path)) {
       if (fallback !== undefined) return fallback(request)
-      if (isWebSocketUpgrade(request)) return webResponseOf(errorResponse(501, 'websocket_not_served'), httpOf(request, target), embedded, now, () => undefined)
+      if (isWebSocketUpgrade(request)) return webResponseOf(errorResponse(501, 'websocket_not_served'), httpOf(request, target), app, () => undefined)
     }
     // The request's headers stay in the host's `Headers`: read by name when a step asks for one.
     const http = httpOf(request, target)
@@ -162,7 +166,7 @@ export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): Fetch
       const plan = embedded.planOf(method, target.path)
       const exchange = new Exchange(request, plan.stream ? hostBodyStream(NO_PIECES, plan.maxBody, declaredLength(http)) : undefined)
       const answer = embedded.respondNow(http, exchange)
-      return answer instanceof Promise ? answer.then((a) => webResponseOf(a, http, embedded, now, exchange.cancelled)) : webResponseOf(answer, http, embedded, now, exchange.cancelled)
+      return answer instanceof Promise ? answer.then((a) => webResponseOf(a, http, app, exchange.cancelled)) : webResponseOf(answer, http, app, exchange.cancelled)
     }
     return answerWithBody(request, http)
   }
@@ -174,7 +178,7 @@ export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): Fetch
     // Refused by its Content-Length before anything runs (as runServer): the host is told the body is not wanted.
     if (source !== null && length !== undefined && length > plan.maxBody) {
       void source.cancel().catch(() => undefined)
-      return webResponseOf(httpErrorResponse(bodyTooLarge(plan.maxBody)), http, embedded, now, () => undefined)
+      return webResponseOf(httpErrorResponse(bodyTooLarge(plan.maxBody)), http, app, () => undefined)
     }
     // As runServer: the middleware and the router run on the head; the body is read when the
     // route asks for it (whole for a route that takes it whole, through the dispatch).
@@ -183,7 +187,7 @@ export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): Fetch
     const answer = await embedded.respondNow(http, exchange)
     // Refused before its body was read: the host is told it is not wanted.
     if (!plan.stream && source !== null && !source.locked && !request.bodyUsed) void source.cancel().catch(() => undefined)
-    return webResponseOf(answer, http, embedded, now, exchange.cancelled)
+    return webResponseOf(answer, http, app, exchange.cancelled)
   }
 
   // The Response itself when it is ready (as Hono's `app.fetch`): a promise per request costs

@@ -1,7 +1,7 @@
 /**
  * `webResponseOf`: the engine's answer as a web-standard `Response` (what a fetch handler
- * returns): a JSON or text answer through `textResponseOf` (its text and a header record, the
- * hosts' fast path), else the status and headers of `responseParts`, the body as bytes, or a streamed body
+ * returns): a JSON or text answer through the app's `TextResponder` (its text, and its headers
+ * as the host takes them cheapest), else the status and headers of `responseParts`, the body as bytes, or a streamed body
  * (`stream(...)`) as a `ReadableStream` read through the engine's `ResponsePump`: the next
  * piece is pulled from the source only when the stream's queue (64 KiB) has room, a declared
  * length is held to, and the source is cancelled when the consumer (the host's socket, a
@@ -16,7 +16,7 @@ import type { Header, HttpRequest, Response as Answer } from '../core/http/types
 import type { EmbeddedHttp } from '../engine/http/embedded-http.js'
 import { pullOf } from '../core/http/pull-source.js'
 import { HIGH_WATER, type PumpOutcome, ResponsePump } from '../engine/http/response-pump.js'
-import { textResponseOf } from './text-response.js'
+import type { TextResponder } from './text-responder.js'
 
 /** What the exchange hears of its streamed answer: the consumer cancelled it (the client went away). */
 export type OnCancelled = (reason: string) => void
@@ -73,22 +73,31 @@ const headersInitOf = (list: readonly Header[]): HeadersInit => {
   return record
 }
 
+/** What `webResponseOf` needs of its app: the dispatch, the clock, and the text responder of its host. */
+export interface ResponseContext {
+  readonly embedded: EmbeddedHttp
+  readonly now: () => number
+  readonly text: TextResponder
+}
+
 /**
  * `answer` to `request` as a web `Response`. A 1xx status cannot be a fetch handler's final
  * answer: it is logged and answered 500.
  *
  * @example
- * const response = webResponseOf(await embedded.respond(request, owner), request, embedded, Date.now, () => undefined)
+ * const app = { embedded, now: Date.now, text: textResponder(hostKindOf()) }
+ * const response = webResponseOf(await embedded.respond(request, owner), request, app, () => undefined)
  */
-export const webResponseOf = (answer: Answer, request: HttpRequest, embedded: EmbeddedHttp, now: () => number, cancelled: OnCancelled): Response => {
-  const text = textResponseOf(answer, request.method === 'HEAD')
+export const webResponseOf = (answer: Answer, request: HttpRequest, app: ResponseContext, cancelled: OnCancelled): Response => {
+  const { embedded, now } = app
+  const text = app.text(answer, request.method === 'HEAD')
   if (text !== undefined) return text
   const parts = responseParts(answer, request.method === 'HEAD')
   if (parts.unserializable !== undefined) embedded.onUnserializable(request, parts.unserializable)
   if (parts.unsent !== undefined) pullOf(parts.unsent.source).cancel(new Error('no body is sent for this response'))
   if (parts.status < 200) {
     embedded.onStreamFailed(request, new RangeError(`status ${parts.status} cannot be the final answer of a fetch handler`))
-    return webResponseOf(errorResponse(500, 'Internal Server Error'), request, embedded, now, cancelled)
+    return webResponseOf(errorResponse(500, 'Internal Server Error'), request, app, cancelled)
   }
   const headers = headersInitOf(parts.headers)
   const body = parts.body

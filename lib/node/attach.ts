@@ -170,7 +170,7 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
   // The server's upgrades: twinport's, then the other listeners'; none left: 404.
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (handleUpgrade(req, socket, head)) return
-    if (server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 21\r\nConnection: close\r\n\r\n{"error":"Not Found"}')
+    if (server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 21\r\nConnection: close\r\n\r\n{"error":"not_found"}')
   }
   server.on('upgrade', onUpgrade)
 

@@ -1,14 +1,18 @@
 /**
  * `nodeFiles`: the Platform's `files` over `node:fs` (realpath, stat, a FileHandle read at
  * positions), for Node, for Deno (its `node:fs`), and for Bun (which runs `node:fs` natively). A
- * range is read in pieces of at most 256 KiB, each into its own buffer (the engine may still hold the last
- * piece while the next is read), and the file is opened only at the first pull. Part of the
- * shared runtime layer (lib/runtime/): imports the core and `node:*`, never an adapter.
+ * range is read in pieces of at most 256 KiB, each into a buffer no one else holds (the engine
+ * may still hold the last piece while the next is read): lent from a pool when the consumer
+ * gives pieces back (the core's `LentSource`: the engine's pump, once the socket took them),
+ * else fresh. The file is opened only at the first pull. Part of the shared runtime layer
+ * (lib/runtime/): imports the core and `node:*`, never an adapter.
  */
 import { Buffer } from 'node:buffer'
 import { open, realpath, stat } from 'node:fs/promises'
+import type { LentSource } from '../core/http/lent-source.js'
 import type { FileInfo, StaticFiles } from '../core/http/static/static-files.js'
 import { createOpenFiles, type OpenFiles } from './open-files.js'
+import { createPiecePool, type PiecePool } from './piece-pool.js'
 
 /**
  * The largest piece read at once. Each piece is a trip through the runtime's thread pool and
@@ -67,29 +71,36 @@ export const rangeReader =
 
 /**
  * A reader like `rangeReader`'s whose files stay open between requests (`createOpenFiles`):
- * a read that names the version it expects reuses the handle kept for that version.
+ * a read that names the version it expects reuses the handle kept for that version. With a
+ * `pool`, its sources lend their pieces (`LentSource`): each read takes a buffer from the pool,
+ * and a piece given back returns to it.
  *
  * @example
- * const read = keptRangeReader(FILE_PIECE, createOpenFiles({ maxOpen: 64, idleMs: 5000 }))
+ * const read = keptRangeReader(FILE_PIECE, createOpenFiles({ maxOpen: 64, idleMs: 5000 }), createPiecePool({ size: FILE_PIECE, max: 32 }))
  * for await (const piece of read('/srv/www/video.mp4', 0, 99, { size, mtimeMs })) socket.write(piece)
  */
 export const keptRangeReader =
-  (piece: number, files: OpenFiles): StaticFiles['read'] =>
-  async function* (path, first, last, version): AsyncGenerator<Uint8Array> {
-    const lease = await files.acquire(path, version)
-    try {
-      let position = first
-      while (position <= last) {
-        const want = Math.min(piece, last - position + 1)
-        const bytes = Buffer.allocUnsafe(want)
-        const { bytesRead } = await lease.handle.read(bytes, 0, want, position)
-        if (bytesRead === 0) return
-        position += bytesRead
-        yield bytesRead === want ? bytes : bytes.subarray(0, bytesRead)
+  (piece: number, files: OpenFiles, pool?: PiecePool): StaticFiles['read'] =>
+  (path, first, last, version) => {
+    async function* pieces(): AsyncGenerator<Uint8Array> {
+      const lease = await files.acquire(path, version)
+      try {
+        let position = first
+        while (position <= last) {
+          const want = Math.min(piece, last - position + 1)
+          const bytes = pool === undefined ? Buffer.allocUnsafe(want) : pool.take(want)
+          const { bytesRead } = await lease.handle.read(bytes, 0, want, position)
+          if (bytesRead === 0) return pool?.give(bytes)
+          position += bytesRead
+          yield bytesRead === want ? bytes : bytes.subarray(0, bytesRead)
+        }
+      } finally {
+        await lease.release()
       }
-    } finally {
-      await lease.release()
     }
+    if (pool === undefined) return pieces()
+    const source: LentSource = Object.assign(pieces(), { releasePiece: (bytes: Uint8Array) => pool.give(bytes) })
+    return source
   }
 
 /**
@@ -100,13 +111,21 @@ export const keptRangeReader =
 export const OPEN_FILES = { maxOpen: 64, idleMs: 5000 } as const
 
 /**
+ * Read buffers kept for reuse by the runtimes' shared reader: 32 of `FILE_PIECE` (8 MiB at
+ * most, idle). Fifty 1 MiB answers at once hold one or two pieces each; the pool only needs to
+ * cover the ebb and flow of that number, not the whole of it.
+ */
+export const POOLED_PIECES = 32
+
+/**
  * Bytes `first` to `last` of `path`, read as pulled, in pieces of at most `FILE_PIECE`, the
- * file's handle kept open for the next read of the same version (`OPEN_FILES`).
+ * file's handle kept open for the next read of the same version (`OPEN_FILES`), the pieces lent
+ * from a pool of `POOLED_PIECES` buffers.
  *
  * @example
  * for await (const piece of readRange('/srv/www/app.js', 0, 99)) socket.write(piece)
  */
-export const readRange: StaticFiles['read'] = keptRangeReader(FILE_PIECE, createOpenFiles(OPEN_FILES))
+export const readRange: StaticFiles['read'] = keptRangeReader(FILE_PIECE, createOpenFiles(OPEN_FILES), createPiecePool({ size: FILE_PIECE, max: POOLED_PIECES }))
 
 /** The Platform's `files` over `node:fs`. */
 export const nodeFiles: StaticFiles = { stat: statFile, read: readRange }

@@ -57,7 +57,7 @@ test('createApi :: a status outside 2xx rejects with ApiError carrying status an
   assert.equal([bad.status, bad.body, bad.method, bad.message], [400, { error: 'invalid_payload' }, 'POST', `POST ${ctx.base}/api/rooms/r/notes: 400`])
   const untyped = createApi(ctx.base)
   const missing = await rejection(untyped.get('/nowhere'))
-  assert.equal([missing.status, missing.body], [404, { error: 'Not Found' }])
+  assert.equal([missing.status, missing.body], [404, { error: 'not_found' }])
   const wrongMethod = await rejection(untyped.put('/api/search', { body: {} }))
   assert.is(wrongMethod.status, 405)
 })

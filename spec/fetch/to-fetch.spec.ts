@@ -50,7 +50,7 @@ test('toFetch :: routes, parameters and query, middleware, 404, 405 with Allow, 
   assert.equal(await (await app(new Request(`${URL}/users/a%20b?full=1`))).json(), { id: 'a b', full: '1' })
   const missing = await app(new Request(`${URL}/nope`))
   assert.is(missing.status, 404)
-  assert.equal(await missing.json(), { error: 'Not Found' })
+  assert.equal(await missing.json(), { error: 'not_found' })
   const wrong = await app(new Request(`${URL}/hello`, { method: 'DELETE' }))
   assert.is(wrong.status, 405)
   assert.is(wrong.headers.get('allow'), 'GET, HEAD')

@@ -33,7 +33,7 @@ Http('404 for an unknown path, 405 with Allow for a wrong method, HEAD without a
   try {
     const missing = await fetch(`${url}/nope`)
     assert.is(missing.status, 404)
-    assert.equal(await missing.json(), { error: 'Not Found' })
+    assert.equal(await missing.json(), { error: 'not_found' })
     const wrong = await fetch(`${url}/hello`, { method: 'DELETE' })
     assert.is(wrong.status, 405)
     assert.is(wrong.headers.get('allow'), 'GET, HEAD')

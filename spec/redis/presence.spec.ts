@@ -4,7 +4,8 @@
  * them; a node that opens a topic late catches up; a node killed with SIGKILL has its entries
  * leave the others' view within the heartbeat bound; a node cut off from Redis (through the
  * fault proxy) while the other changes converges with it once it is back; a delta is told (one
- * notice on the control channel, nobody replies) and one lost is repaired by the digest.
+ * notice on the control channel, nobody replies) and one lost is repaired by the digest; a node
+ * alone tells nothing (no PUBLISH per change), and a node that joins later sees what it did.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { createClient } from 'redis'
@@ -168,6 +169,33 @@ Across('a delta is told (no reply comes back); one lost with no later change is 
   assert.ok(!replies.some((body) => body.includes('"data":true')), `no node replied to a told delta or digest (${replies.length} replies to a: its syncs)`)
   ada.ws.close()
   bob.ws.close()
+})
+
+Across('a node alone tells no delta (no PUBLISH per change); a node that joins later sees what it did, then its deltas', async () => {
+  const inner = redisAdapter({ url: shared.redis.url, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500, requestTimeoutMs: 500, nodeId: 'a', prefix: shared.prefix })
+  const told: unknown[] = []
+  const adapter = { ...inner, tell: (body: unknown) => (told.push(body), inner.tell?.(body)) }
+  const started = await startServer({ routes: app, cluster: adapter })
+  shared.defer(() => started.server.close())
+  await inner.ready()
+  const a: RedisNode = { ...started, adapter: inner }
+  const onA = a.server.presence('lobby')
+  const deltas = (): number => told.filter((body) => presenceKind(body) === 'delta').length
+  const ada = await openClient(a.port, '/?user=ada&n=0')
+  const bob = await openClient(a.port, '/?user=bob&n=1')
+  await eventually(() => onA.count() === 2, 3000, 'ada and bob on a')
+  assert.is(deltas(), 0, 'a alone told no delta')
+  assert.ok(!told.some((body) => presenceKind(body) === 'digest'), 'nor a digest')
+  const b = await shared.startNode('b')
+  await meshed(a, b)
+  const onB = b.server.presence('lobby')
+  const names = (): string => Object.keys(onB.list()).sort().join(',')
+  await eventually(() => names() === 'ada,bob', 3000, 'b to see what a did alone')
+  const cy = await openClient(a.port, '/?user=cy&n=2')
+  await eventually(() => names() === 'ada,bob,cy', 3000, 'b to see cy')
+  assert.ok(deltas() >= 1, 'a tells its deltas once b is there')
+  assert.equal(onB.get('cy').map((m) => m.meta), [{ n: 2 }])
+  for (const c of [ada, bob, cy]) c.ws.close()
 })
 
 Across.run()

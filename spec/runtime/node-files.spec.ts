@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { LentSource } from '../../lib/core/http/lent-source.js'
 import { FILE_PIECE, rangeReader, readRange, statFile } from '../../lib/runtime/node-files.js'
 
 const withFile = async (bytes: Uint8Array, body: (path: string) => Promise<void>): Promise<void> => {
@@ -90,6 +91,26 @@ test('statFile :: a file, a directory, and nothing', async () => {
     assert.is(file?.links, 1)
     assert.is((await statFile(join(path, '..')))?.kind, 'directory')
     assert.is(await statFile(`${path}.absent`), undefined)
+  })
+})
+
+test('readRange :: lends its pieces: one given back is read into again, and the bytes are still the file\'s', async () => {
+  const size = FILE_PIECE * 3
+  const bytes = pattern(size)
+  await withFile(bytes, async (path) => {
+    const source = readRange(path, 0, size - 1) as LentSource
+    assert.type(source.releasePiece, 'function')
+    const iterator = source[Symbol.asyncIterator]()
+    const one = (await iterator.next()).value as Uint8Array
+    assert.equal(Uint8Array.from(one), bytes.subarray(0, FILE_PIECE))
+    const memory = one.buffer
+    source.releasePiece(one)
+    const two = (await iterator.next()).value as Uint8Array
+    assert.is(two.buffer, memory, 'the same memory, read again')
+    const three = (await iterator.next()).value as Uint8Array
+    assert.is.not(three.buffer, memory, 'a piece not given back is never read into')
+    assert.equal([Uint8Array.from(two), Uint8Array.from(three)], [bytes.subarray(FILE_PIECE, 2 * FILE_PIECE), bytes.subarray(2 * FILE_PIECE)])
+    assert.ok((await iterator.next()).done)
   })
 })
 

@@ -4,7 +4,9 @@
  * other node's engine and answers requests through their `answer`; a notice (`tell`) is handed
  * to their `answer` too, its value left. A node can be made
  * silent (it stops answering, as a frozen process would), and a request or a notice can be lost on its way
- * to one node or its answer made late (`fault`). Test-only and portable; the
+ * to one node or its answer made late (`fault`). With `liveness`, each node's adapter says which
+ * other nodes are alive (`liveNodes`) as of the hub's last `beat()`, as a heartbeat registry
+ * would: a node attached since is not known yet. Test-only and portable; the
  * Redis adapter's specs run against a real redis-server instead.
  */
 import type { ClusterAdapter, ClusterHost, ClusterReply } from '../../lib/engine/cluster/cluster-adapter.js'
@@ -28,11 +30,15 @@ export interface MemoryHub {
   readonly told: { readonly from: string; readonly body: unknown }[]
   /** Rooms each node told the hub it has members in. */
   readonly rooms: Map<string, Set<string>>
+  /** With `liveness`: a heartbeat, after which every node knows the nodes attached now. */
+  beat(): void
 }
 
 /** `tell: false`: adapters without `tell` (as a third-party adapter may be): the engine falls back on `request`. */
-export const memoryHub = (options: { readonly tell?: boolean } = {}): MemoryHub => {
+export const memoryHub = (options: { readonly tell?: boolean; readonly liveness?: boolean } = {}): MemoryHub => {
   const hosts = new Map<string, ClusterHost>()
+  // The nodes alive at the last beat (with `liveness`).
+  let live: readonly string[] = []
   const silent = new Set<string>()
   const published: string[] = []
   const told: { from: string; body: unknown }[] = []
@@ -49,6 +55,7 @@ export const memoryHub = (options: { readonly tell?: boolean } = {}): MemoryHub 
     return {
       nodeId,
       ...(options.tell === false ? {} : { tell }),
+      ...(options.liveness === true ? { liveNodes: () => live.filter((id) => id !== nodeId && hosts.has(id)) } : {}),
       attach: (host) => void hosts.set(nodeId, host),
       publish: (frame, target, envelope) => {
         published.push(`${nodeId} ${target.namespace ?? ''}/${target.room ?? ''}`)
@@ -77,5 +84,6 @@ export const memoryHub = (options: { readonly tell?: boolean } = {}): MemoryHub 
       close: async () => void hosts.delete(nodeId),
     }
   }
-  return { node, silence: (id) => void silent.add(id), fault: (rule) => void (fault = rule), published, told, rooms }
+  const beat = (): void => void (live = [...hosts.keys()])
+  return { node, silence: (id) => void silent.add(id), fault: (rule) => void (fault = rule), published, told, rooms, beat }
 }

@@ -1,8 +1,8 @@
 /**
  * `toWorker` for real on workerd (spec/support/workerd.ts): the example Worker
  * (examples/workers/worker.ts) bundled with esbuild and served with its Durable Object hubs on
- * a free loopback port, driven from Node with `fetch` and `ws`: the HTTP side, the start-up
- * note, refused upgrades (status, and close code for `tp_c=1`), connect hooks, acks, typed
+ * a free loopback port, driven from Node with `fetch` and `ws`: the HTTP side (a route, 404,
+ * a bad JSON body, an event stream's 501), the start-up note, refused upgrades (status, and close code for `tp_c=1`), connect hooks, acks, typed
  * payloads and error events, rooms and broadcasts, client data, kicks, disconnect hooks, one
  * hub per path, binary messages without a raw route. Skipped, with the reason, only when the
  * workerd binary cannot run on this machine.
@@ -51,6 +51,22 @@ if (unable !== undefined) {
     assert.equal(await hello.json(), { hello: 'world' })
     assert.is((await fetch(`${url}/nope`)).status, 404)
     await eventually(() => output().includes('not available on Workers: session recovery'), 5000, 'the start-up note')
+  })
+
+  Worker('HTTP errors as under runServer: a bad JSON body 400, a wrong one 422; an event stream 501 (as documented)', async ({ workerd }) => {
+    const { url } = workerd as Workerd
+    const post = (body: string): Promise<Response> => fetch(`${url}/rooms/lobby/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    const broken = await post('{"text":')
+    assert.is(broken.status, 400)
+    assert.equal(await broken.json(), { error: 'invalid_json', message: 'the body is not valid JSON' })
+    const wrong = await post('{"txt":1}')
+    assert.is(wrong.status, 422)
+    const told = (await wrong.json()) as { error: string; details: unknown }
+    assert.is(told.error, 'invalid_input')
+    assert.equal(told.details, [{ path: 'body.text', expected: 'string' }])
+    const stream = await fetch(`${url}/events?user=ada`, { headers: { accept: 'text/event-stream' } })
+    assert.is(stream.status, 501)
+    assert.equal(await stream.json(), { error: 'event streams are not served by this host' })
   })
 
   Worker('an upgrade the middleware refuses: 401 in the Worker, or close code 4401 for tp_c=1', async ({ workerd }) => {

@@ -173,11 +173,11 @@ const answer = (
     const match = matchRoute(compiled, request.method, request.path, memo)
     switch (match._tag) {
       case 'RouteNotFound':
-        return errorResponse(404, 'Not Found')
+        return errorResponse(404, 'not_found')
       case 'MethodNotAllowed':
-        return withHeader(errorResponse(405, 'Method Not Allowed'), 'Allow', match.allow.join(', '))
+        return withHeader(errorResponse(405, 'method_not_allowed'), 'Allow', match.allow.join(', '))
       case 'MalformedParam':
-        return errorResponse(400, 'Bad Request')
+        return errorResponse(400, 'invalid_path_encoding')
       case 'RouteFound':
         owner?.routed?.(exchange, match.route.path)
         return run(match.route, request, match.params, ctx, options, owner, exchange)
@@ -215,8 +215,9 @@ const withCors = (options: HttpDispatchOptions, http: HttpRequest, res: Response
 
 /**
  * Answers `http`. Inside the middleware: the CORS preflight (when `cors` is given and the
- * request is one), else the route: 404 `{"error":"Not Found"}`, 405 with `Allow`, 400 for
- * a param that does not percent-decode, or the handler's answer (HEAD runs the GET route;
+ * request is one), else the route: 404 `{"error":"not_found"}`, 405
+ * `{"error":"method_not_allowed"}` with `Allow`, 400 `{"error":"invalid_path_encoding"}` for
+ * a param that does not percent-decode (the codes serveStatic answers too), or the handler's answer (HEAD runs the GET route;
  * the serializer drops the body). Outside the middleware: `cors.apply` on every response.
  *
  * The answer comes back synchronously when every step gave it synchronously (no middleware

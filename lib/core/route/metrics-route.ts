@@ -18,6 +18,6 @@ import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from '../metrics/render-pro
 export const metricsRoute = <P extends string = '/metrics'>(path: P = '/metrics' as P): HttpRoute<'GET', P> =>
   httpRoute('GET', path, (_req, ctx) => {
     const metrics = ctx.metrics
-    if (metrics === undefined) return errorResponse(404, 'Not Found')
+    if (metrics === undefined) return errorResponse(404, 'not_found')
     return response(renderPrometheus(metrics), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE, 'Cache-Control': 'no-store' })
   })

@@ -96,6 +96,13 @@ export interface ClusterAdapter {
    * Absent: the engine calls `request` instead and leaves its answers.
    */
   tell?(body: unknown): void
+  /**
+   * The other nodes alive now, as far as the adapter knows (its heartbeat registry). An empty
+   * list lets the engine skip what only another node would read (presence's deltas and
+   * digests: a node that joins later catches up through its fetch and the digests). Absent:
+   * the adapter cannot tell, and everything is sent.
+   */
+  liveNodes?(): readonly string[]
   /** The first local client joined this room (the adapter may start listening to it). */
   roomOpened(namespace: string, room: string): void
   /** The last local client left this room. */

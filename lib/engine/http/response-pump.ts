@@ -3,7 +3,9 @@
  * connection. It pulls the next piece from the source only once the socket has taken the last
  * (the send backlog at or under `HIGH_WATER`), frames it (chunked, by length, or until close),
  * and cancels the source (iterator `return()`, stream `cancel()`) when the exchange ends early:
- * the client went away, the stream stalled, or the server drains.
+ * the client went away, the stream stalled, or the server drains. A source that lends its
+ * pieces (`LentSource`) gets each one back once the socket has taken it, when the sink can
+ * tell (`releasesTaken`).
  *
  * Portable: no node:* imports, no Buffer, no timers (time-outs are checked by the
  * connection's sweep through `idleSince`).
@@ -12,6 +14,7 @@ import { CHUNK_TAIL, chunkSizeLine, LAST_CHUNK } from '../../core/http/chunk-fra
 import type { StreamFraming } from '../../core/http/serialize-stream-head.js'
 import type { BodySource } from '../../core/http/stream-body.js'
 import { type Pull, pullOf } from '../../core/http/pull-source.js'
+import { isLentSource, type LentSource } from '../../core/http/lent-source.js'
 
 /** The send backlog in bytes under which the next piece is pulled. */
 export const HIGH_WATER = 64 * 1024
@@ -24,6 +27,17 @@ export interface PumpSink {
   /** Several writes as one (a chunk's size line, data and tail in one system call). */
   cork(): void
   uncork(): void
+  /**
+   * Bytes no longer counted by `buffered()` are no longer held by anyone (a socket's own
+   * backlog: the kernel took them). Only then are a lent source's pieces given back.
+   */
+  readonly releasesTaken?: boolean
+}
+
+// A lent piece written, and where it ends in the pump's output (bytes written so far).
+interface Held {
+  readonly piece: Uint8Array
+  readonly end: number
 }
 
 /** How a pump ended: the whole body sent, or why not. */
@@ -43,6 +57,11 @@ export class ResponsePump {
   // often gives pieces of one size): no array made per piece.
   private lineFor = -1
   private line: Uint8Array = LAST_CHUNK
+  // The source, when its pieces go back to it once the socket has taken them.
+  private readonly lent: LentSource | undefined
+  // Bytes this pump gave the sink (framing included), and the lent pieces among them not yet given back.
+  private out = 0
+  private readonly held: Held[] = []
   /** When the source last gave a piece (or the pump started), for the idle time-out. */
   idleSince: number
   /** When the pump started waiting for the socket to take its backlog, or -1. */
@@ -57,6 +76,7 @@ export class ResponsePump {
     private readonly done: (outcome: PumpOutcome) => void,
   ) {
     this.idleSince = now()
+    this.lent = sink.releasesTaken === true && isLentSource(source) ? source : undefined
   }
 
   /** Starts pulling; `done` is called once, whatever happens. */
@@ -108,6 +128,7 @@ export class ResponsePump {
           await new Promise<void>((resolve) => (this.wake = resolve))
         }
         if (this.stopped !== undefined) return
+        if (this.held.length > 0) this.giveBack()
         const step = await pull.next()
         if (this.stopped !== undefined) return
         this.idleSince = this.now()
@@ -117,9 +138,11 @@ export class ResponsePump {
         if (!(bytes instanceof Uint8Array)) throw new TypeError('a streamed body gave a piece that is neither a Uint8Array nor a string')
         if (bytes.length === 0) continue
         this.write(bytes)
+        if (this.lent !== undefined) this.held.push({ piece: bytes, end: this.out })
       }
       if (this.framing === 'length' && this.sent !== this.length) throw new Error(`a streamed body announced ${this.length} bytes and gave ${this.sent}`)
-      if (this.framing === 'chunked') this.sink.write(LAST_CHUNK)
+      if (this.framing === 'chunked') this.put(LAST_CHUNK)
+      if (this.held.length > 0) this.giveBack()
       this.finish({ _tag: 'Sent' })
     } catch (error) {
       if (this.stopped !== undefined) return
@@ -128,24 +151,40 @@ export class ResponsePump {
     }
   }
 
+  // The lent pieces the socket has taken go back to their source. What the sink still holds is
+  // the end of what this pump wrote (anything written before it only makes the count smaller),
+  // so a piece ending at or before `out - buffered()` is out. Pieces still held when the
+  // answer ends or is cut are left to the collector: giving them back could let the source
+  // overwrite bytes a socket is still sending.
+  private giveBack(): void {
+    const lent = this.lent as LentSource
+    const taken = this.out - this.sink.buffered()
+    while (this.held.length > 0 && (this.held[0] as Held).end <= taken) lent.releasePiece((this.held.shift() as Held).piece)
+  }
+
+  private put(bytes: Uint8Array): void {
+    this.out += bytes.length
+    this.sink.write(bytes)
+  }
+
   private write(bytes: Uint8Array): void {
     if (this.framing === 'length') {
       const room = (this.length as number) - this.sent
       if (bytes.length > room) throw new Error(`a streamed body gave more than the ${this.length} bytes it announced`)
       this.sent += bytes.length
-      return this.sink.write(bytes)
+      return this.put(bytes)
     }
     this.sent += bytes.length
-    if (this.framing === 'close') return this.sink.write(bytes)
+    if (this.framing === 'close') return this.put(bytes)
     // One system call for the size line, the data (uncopied) and the tail.
     this.sink.cork()
     if (bytes.length !== this.lineFor) {
       this.line = chunkSizeLine(bytes.length)
       this.lineFor = bytes.length
     }
-    this.sink.write(this.line)
-    this.sink.write(bytes)
-    this.sink.write(CHUNK_TAIL)
+    this.put(this.line)
+    this.put(bytes)
+    this.put(CHUNK_TAIL)
     this.sink.uncork()
   }
 }

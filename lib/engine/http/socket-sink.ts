@@ -14,6 +14,9 @@ import type { PumpSink } from './response-pump.js'
  * const pump = new ResponsePump(body.source, 'chunked', undefined, new SocketSink(io, socket), shared.now, done)
  */
 export class SocketSink<S> implements PumpSink {
+  /** A socket's `buffered` is its own backlog: bytes out of it were taken by the kernel. */
+  readonly releasesTaken = true
+
   constructor(
     private readonly io: SocketIo<S>,
     private readonly socket: S,

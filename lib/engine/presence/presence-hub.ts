@@ -9,6 +9,10 @@
  * when no later delta comes (presence-topic.ts): the digest is what makes an untracked delta
  * safe to lose (docs/decisions.md "Presence deltas are told"). When the adapter says a node died
  * (`ClusterHost.nodeLeft`, within its heartbeat bound), its entries leave every topic.
+ * A node that knows no other (the adapter's `liveNodes` is empty and no node's presence message
+ * came since) tells nothing: its clock still moves, so a node that joins later catches up by
+ * its fetch (`sync`, which also makes this node tell again) or by the digests that start once
+ * the heartbeat shows it (docs/decisions.md "Presence alone tells nothing").
  * Must not import `node:*`, Buffer or process.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -53,6 +57,8 @@ export class PresenceHub {
   private readonly topics = new Map<string, PresenceTopic>()
   private readonly epoch: number
   private digests: TimerId | undefined = undefined
+  /** Nodes whose presence messages came (until they leave): this node is not alone while any did. */
+  private readonly heard = new Set<string>()
   private closed = false
 
   constructor(private readonly deps: PresenceHubDeps) {
@@ -67,6 +73,7 @@ export class PresenceHub {
 
   /** A node died or left the cluster: its entries leave every topic. */
   nodeLeft(node: string): void {
+    this.heard.delete(node)
     for (const topic of this.topics.values()) topic.dropNode(node)
   }
 
@@ -89,7 +96,15 @@ export class PresenceHub {
     this.digests = this.deps.timers.setInterval(() => this.sendDigest(), PRESENCE_DIGEST_MS)
   }
 
+  // Whether no other node would read a delta or a digest: the adapter knows no live node and
+  // none has spoken (an adapter without `liveNodes` cannot tell: never alone).
+  private alone(): boolean {
+    const live = this.deps.adapter.liveNodes
+    return live !== undefined && this.heard.size === 0 && live().length === 0
+  }
+
   private sendDigest(): void {
+    if (this.alone()) return
     const topics: [string, number][] = []
     for (const [name, topic] of this.topics) if (topic.clock.n > 0) topics.push([name, topic.clock.n])
     this.tell({ t: 'digest', epoch: this.epoch, topics })
@@ -116,7 +131,9 @@ export class PresenceHub {
         nodeId: adapter.nodeId,
         isClient: this.deps.isClient,
         later: (run) => timers.afterIo(run),
-        publish: (topicName, delta) => this.tell({ t: 'delta', topic: topicName, ...delta }),
+        publish: (topicName, delta) => {
+          if (!this.alone()) this.tell({ t: 'delta', topic: topicName, ...delta })
+        },
         fetch: (topicName, node, timeoutMs) => this.fetch(topicName, node, timeoutMs),
         toRoom: event === undefined ? undefined : (room: string, diff: PresenceDiff) => this.deps.sendToRoom(room, event, diff),
         onError: (error) => logger.exception(error, { presence: name }),
@@ -155,6 +172,7 @@ export class PresenceHub {
       return undefined
     }
     const message = decoded.right
+    this.heard.add(from)
     if (message.t === 'digest') return this.digestFrom(from, message.epoch, message.topics)
     const topic = this.open(message.topic)
     if (message.t === 'sync') return topic.snapshot()

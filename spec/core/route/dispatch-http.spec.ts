@@ -62,11 +62,11 @@ test('dispatchHttp :: HEAD runs the GET route', async () => {
 
 test('dispatchHttp :: unknown path 404, wrong method 405 with Allow, bad encoding 400', async () => {
   const missing = await dispatchHttp(app, httpRequest('GET', '/nope'))
-  assert.equal([missing.status, missing.body], [404, { error: 'Not Found' }])
+  assert.equal([missing.status, missing.body], [404, { error: 'not_found' }])
   const wrong = await dispatchHttp(app, httpRequest('PUT', '/users/1'))
-  assert.equal([wrong.status, wrong.body, header(wrong, 'allow')], [405, { error: 'Method Not Allowed' }, 'GET, DELETE, HEAD'])
+  assert.equal([wrong.status, wrong.body, header(wrong, 'allow')], [405, { error: 'method_not_allowed' }, 'GET, DELETE, HEAD'])
   const bad = await dispatchHttp(app, httpRequest('GET', '/users/%E0%A4%A'))
-  assert.equal([bad.status, bad.body], [400, { error: 'Bad Request' }])
+  assert.equal([bad.status, bad.body], [400, { error: 'invalid_path_encoding' }])
 })
 
 test('dispatchHttp :: a throw or a rejection is a 500 and is reported with the request', async () => {

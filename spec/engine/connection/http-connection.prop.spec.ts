@@ -55,7 +55,7 @@ const request = fc.oneof(
   fc.constant(['GET /hello HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n', '200 hello']),
   fc.integer({ min: 0, max: 20_000 }).map((n) => [`GET /n/${n} HTTP/1.1\r\nHost: a\r\n\r\n`, `200 ${shown('x'.repeat(n))}`]),
   fc.stringMatching(/^[a-z]{0,40}$/).map((b) => [`POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: ${b.length}\r\n\r\n${b}`, `200 ${b}`]),
-  fc.constant(['GET /nope HTTP/1.1\r\nHost: a\r\n\r\n', '404 {"error":"Not Found"}']),
+  fc.constant(['GET /nope HTTP/1.1\r\nHost: a\r\n\r\n', '404 {"error":"not_found"}']),
 )
 
 test('HttpConnection :: pipelined answers of any size leave in order, as each request earns them alone, whatever the split (random)', async () => {

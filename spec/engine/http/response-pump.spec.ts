@@ -6,6 +6,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { LentSource } from '../../../lib/core/http/lent-source.js'
 import type { StreamFraming } from '../../../lib/core/http/serialize-stream-head.js'
 import type { BodySource } from '../../../lib/core/http/stream-body.js'
 import { HIGH_WATER, type PumpOutcome, ResponsePump, type PumpSink } from '../../../lib/engine/http/response-pump.js'
@@ -300,6 +301,53 @@ test('ResponsePump :: idleSince moves when the source gives a piece', async () =
   release()
   await outcome
   assert.is(pump.idleSince, 140)
+})
+
+// A lent source of `count` pieces of `size` bytes, recording which pieces came back and when.
+const lentSource = (count: number, size: number): { source: LentSource; given: Uint8Array[]; back: number[] } => {
+  const given: Uint8Array[] = []
+  const back: number[] = []
+  async function* pieces(): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < count; i++) {
+      const piece = new Uint8Array(size).fill(0x61 + i)
+      given.push(piece)
+      yield piece
+    }
+  }
+  return { source: Object.assign(pieces(), { releasePiece: (piece: Uint8Array) => void back.push(given.indexOf(piece)) }), given, back }
+}
+
+test('ResponsePump :: a lent piece goes back once the socket has taken it, never while it is held', async () => {
+  // A socket that takes nothing: every piece stays in the backlog, so none goes back.
+  const held = lentSource(3, 10)
+  const rec = recording()
+  rec.growing = true
+  const { pump, outcome } = pumpOf(held.source, 'length', 30, { ...rec, sink: { ...rec.sink, releasesTaken: true } })
+  pump.start()
+  assert.equal(await outcome, { _tag: 'Sent' })
+  assert.equal([held.back, rec.backlog], [[], 30])
+  // A socket that takes everything at once: each piece goes back before the next is pulled, the last before the end.
+  const taken = lentSource(3, 10)
+  const rec2 = recording()
+  const { pump: pump2, outcome: outcome2 } = pumpOf(taken.source, 'chunked', undefined, { ...rec2, sink: { ...rec2.sink, releasesTaken: true } })
+  pump2.start()
+  assert.equal(await outcome2, { _tag: 'Sent' })
+  assert.equal(taken.back, [0, 1, 2])
+  assert.is(rec2.text(), 'a\r\naaaaaaaaaa\r\na\r\nbbbbbbbbbb\r\na\r\ncccccccccc\r\n0\r\n\r\n')
+})
+
+test('ResponsePump :: a piece still in the backlog when the answer ends stays out; a sink that cannot tell gets none back', async () => {
+  const rec = recording()
+  const lent = lentSource(2, 10)
+  const { pump, outcome } = pumpOf(lent.source, 'close', undefined, { ...rec, sink: { ...rec.sink, releasesTaken: true, buffered: () => (rec.writes.length >= 2 ? 5 : 0) } })
+  pump.start()
+  assert.equal(await outcome, { _tag: 'Sent' })
+  assert.equal(lent.back, [0], 'the first piece was taken; 5 bytes of the second are still held')
+  const plain = lentSource(2, 10)
+  const { pump: pump2, outcome: outcome2 } = pumpOf(plain.source, 'close')
+  pump2.start()
+  assert.equal(await outcome2, { _tag: 'Sent' })
+  assert.equal(plain.back, [], 'no releasesTaken: nothing given back')
 })
 
 test.run()

@@ -5,6 +5,9 @@
  * while the node goes on changing, a node restarted under its id with nothing in the topic.
  * Deltas and digests are told, not asked (session 12: `ClusterAdapter.tell`, no answer
  * tracked); a lost one is repaired by the digest, and an adapter without `tell` still works.
+ * A node that knows no other (session 13: the adapter's `liveNodes` empty, no node heard from)
+ * tells nothing, and a node that joins later still sees what it did alone: by its opening
+ * fetch, or, that lost, by the digests once the heartbeat shows the nodes to each other.
  * No timing is asserted: each waits for the view it expects, within a bound.
  */
 import { test } from 'uvu'
@@ -193,6 +196,58 @@ test('presence :: a node restarted under its id with nothing in the topic: its f
   } finally {
     hub.fault(undefined)
     await Promise.all([stop(b), ...(again === undefined ? [] : [stop(again)])])
+  }
+})
+
+test('presence :: a node alone tells no delta; one that joins later gets its state by its fetch, and its later deltas', async () => {
+  const hub = memoryHub({ liveness: true })
+  hub.beat()
+  const a = start(hub.node('a'))
+  hub.beat() // a knows it is alone
+  let b: Node | undefined
+  try {
+    const toldBy = (kind: string): number => hub.told.filter((m) => m.from === 'a' && presenceKind(m.body) === kind).length
+    await join(a, 'ada')
+    await join(a, 'bob')
+    assert.is(toldBy('delta'), 0, 'no delta told while a knows no other node')
+    // b starts; a's heartbeat does not show it yet: b's opening fetch reaches a.
+    const joined = start(hub.node('b'))
+    b = joined
+    const onB: PresenceDiff[] = []
+    joined.lobby.subscribe((d) => void onB.push(d))
+    await until(() => keys(joined.lobby) === 'ada,bob', 'b to get what a did alone')
+    await join(a, 'cy')
+    await until(() => keys(joined.lobby) === 'ada,bob,cy', 'b to see cy')
+    assert.is(toldBy('delta'), 1, 'a told cy’s join: b asked it, so a is not alone')
+    assert.equal(onB.flatMap((d) => d.joined), ['ada', 'bob', 'cy'])
+  } finally {
+    await Promise.all([stop(a), ...(b === undefined ? [] : [stop(b)])])
+  }
+})
+
+test('presence :: a node alone whose newcomer’s fetch is lost: the heartbeat shows them to each other and the digest brings it', async () => {
+  const hub = memoryHub({ liveness: true })
+  hub.beat()
+  const a = start(hub.node('a'))
+  hub.beat()
+  let b: Node | undefined
+  try {
+    await join(a, 'ada')
+    assert.is(hub.told.filter((m) => m.from === 'a' && presenceKind(m.body) === 'delta').length, 0, 'nothing told alone')
+    // b's opening fetch of a's state is lost: a does not learn of b from it.
+    let lost = 0
+    hub.fault((from, to, body) => (from === 'b' && to === 'a' && presenceKind(body) === 'sync' && lost++ === 0 ? 'lose' : undefined))
+    const joined = start(hub.node('b'))
+    b = joined
+    await until(() => lost > 0, 'b’s fetch to be lost')
+    await join(a, 'bob') // made while a still knows no other node: not told
+    hub.beat() // the heartbeat: each knows the other now; the digests say where each is
+    await until(() => keys(joined.lobby) === 'ada,bob', 'b to catch up with what a did alone')
+    await join(a, 'cy')
+    await until(() => keys(joined.lobby) === 'ada,bob,cy', 'b to see cy')
+  } finally {
+    hub.fault(undefined)
+    await Promise.all([stop(a), ...(b === undefined ? [] : [stop(b)])])
   }
 })
 

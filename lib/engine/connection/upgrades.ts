@@ -33,7 +33,6 @@ import { restoreSession } from '../recovery/restore-session.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
 import { refused, type UpgradeAccepted, type UpgradeDecision } from './upgrade-decision.js'
 import type { WsCompression } from '../deflate/ws-compression.js'
-import { WsConnection } from './ws-connection.js'
 import type { WsShared } from './ws-shared.js'
 import type { ConnectionGate } from '../limit/connection-gate.js'
 import type { AbuseLog } from '../limit/abuse-log.js'
@@ -169,7 +168,8 @@ export class Upgrades<S> {
     const asked = recovery.asked(request)
     const resumed = asked?.resume === undefined ? undefined : recovery.resume(client, asked.resume.sid, asked.resume.lastSeq)
     this.deps.gate?.opened(client, request, client.remoteAddress)
-    const connection = new WsConnection(client, this.deps.wsShared)
+    // The client is its own WebSocket connection (client-context.ts): no second object.
+    const connection = client
     if (agreement !== undefined) connection.deflate = (compression as WsCompression).attach(connection, agreement.params)
     client.receiver = connection
     if (resumed === undefined) registry.joinNamespace(client.id)

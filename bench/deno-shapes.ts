@@ -29,7 +29,7 @@ const SHAPES = (at('shapes') ?? ALL.join(',')).split(',')
 const SCRIPT = 'bench/embed/deno-shapes-server.ts'
 const HOST = at('host') ?? 'deno'
 const command = (shape: string): readonly string[] =>
-  HOST === 'bun' ? ['node_modules/bun/bin/bun.exe', SCRIPT, shape] : ['node_modules/deno/deno', 'run', '-A', SCRIPT, shape]
+  HOST === 'bun' ? ['node_modules/bun/bin/bun.exe', SCRIPT, shape] : ['node_modules/deno/deno', 'run', '-A', '--sloppy-imports', SCRIPT, shape]
 
 const PAIRED = process.argv.includes('--paired')
 const rates = new Map<string, number[]>()

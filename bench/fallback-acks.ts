@@ -27,7 +27,7 @@ import { eventStreamSocket } from '../lib/client/fallback.js'
 import { peerScript, pinSelf, runsCompiled } from './load/own-cpu.js'
 import { type Driver, driveRequests, type RequestRun } from './load/drive-requests.js'
 import { waitForQuiet } from './load/quiet.js'
-import { LIVE, startServer } from './load/start-server.js'
+import { runBench, startServer } from './load/start-server.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -143,13 +143,4 @@ const main = async (): Promise<void> => {
   writeFileSync(opt.out, md)
 }
 
-process.on('exit', () => {
-  for (const child of LIVE) child.kill('SIGKILL')
-})
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  },
-)
+runBench(main)

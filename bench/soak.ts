@@ -20,8 +20,11 @@
  * (`soak/soak-verdict.ts`): no crash, no unanswered request, no lost or duplicated message
  * for recovering clients, slopes after warm-up within their bounds (the heap used after a full
  * GC, taken every --heap-every-s on each server: the leak signal; RSS, looser; handles),
- * event-loop p99 within its bound. Refused resumes are counted by cause on the servers (their
- * debug log) and by node and phase on the clients. Exits 1 on failure. Loopback only; everything it starts it stops.
+ * event-loop p99 beyond an idle probe process's at the same time (`soak/soak-probe.ts`: the
+ * machine's own delay) within its bound, samples whose loop thread waited for a CPU a quarter
+ * of the time (`/proc/self/schedstat`) left out as starved; every refused resume judged by its cause on the server
+ * (its debug log) against the faults injected then: right when a fault explains it, and only
+ * wrong ones fail (also counted by node and phase on the clients). Exits 1 on failure. Loopback only; everything it starts it stops.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -32,8 +35,9 @@ import { parseArgs } from 'node:util'
 import { startRedis } from '../spec/support/redis.js'
 import { type FaultProxy, netemAvailable, startFaultProxy } from './soak/fault-proxy.js'
 import type { LoadConfig, LoadFinal, LoadSample } from './soak/soak-load.js'
-import type { HeapReport, NodeSample, Refusals } from './soak/soak-node.js'
-import { type Check, loadChecks, type Point, serverChecks, slope } from './soak/soak-verdict.js'
+import type { HeapReport, NodeSample } from './soak/soak-node.js'
+import type { ProbeSample } from './soak/soak-probe.js'
+import { type Check, type FaultWindow, loadChecks, type Point, type Refusal, refusalChecks, serverChecks, slope } from './soak/soak-verdict.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const { values: args } = parseArgs({
@@ -49,6 +53,7 @@ const { values: args } = parseArgs({
     'rss-slope': { type: 'string', default: '4' },
     'handle-slope': { type: 'string', default: '10' },
     'loop-p99': { type: 'string', default: '250' },
+    'fault-grace-s': { type: 'string', default: '10' },
     out: { type: 'string' },
     'heap-dir': { type: 'string' },
     'heap-every-s': { type: 'string', default: '30' },
@@ -62,6 +67,7 @@ const reportMs = Number(args['report-s']) * 1000
 const sampleMs = Number(args['sample-s']) * 1000
 const bounds = { heapMbPerMin: Number(args['heap-slope']), rssMbPerMin: Number(args['rss-slope']), handlesPerMin: Number(args['handle-slope']), loopP99Ms: Number(args['loop-p99']) }
 const faults = !args['no-faults']
+const faultGraceMs = Number(args['fault-grace-s']) * 1000
 const heapDir = args['heap-dir']
 const heapNodes = new Set((args['heap-nodes'] ?? '').split(',').filter((name) => name !== ''))
 const out = args.out ?? join(tmpdir(), 'twinport-soak', 'soak.md')
@@ -106,6 +112,13 @@ const spawnChild = <R>(script: string, name: string, env: Record<string, string>
   })
 
 const samples = new Map<string, NodeSample[]>()
+// The idle probe's event-loop delay and the load average, every --sample-s (the machine's own delay).
+const probeSamples: ProbeSample[] = []
+const startProbe = async (): Promise<void> => {
+  await spawnChild<ProbeSample | { op: 'ready' }>('soak-probe.ts', 'probe', { SAMPLE_MS: String(sampleMs) }, (m) => {
+    if (m.op === 'probe') probeSamples.push(m)
+  })
+}
 const heapReports: HeapReport[] = []
 const nodes = new Map<string, ChildProcess>()
 const startNode = async (name: string, env: Record<string, string>): Promise<number> => {
@@ -141,23 +154,33 @@ const heapSlopes = (warmAt: number): void => {
   if (files.length > 0) say(`snapshots: ${files.join(', ')} (compare: node --import tsx bench/soak/heap-diff.ts <first> <last>)`)
 }
 
-// Refused resumes by server and cause (the engine's debug log, counted by each server), with
-// the ms from the upgrade's ask to the refusal.
-const refusalTable = (): void => {
-  say('\n## refused resumes by cause (servers)')
-  say('| server | reason/cause (target) | count | ms mean | ms max |')
-  say('|---|---|--:|--:|--:|')
+// Refused resumes one by one (the engine's debug log, sent by each server), judged by cause
+// against the faults injected (`refusalChecks`): the report's table, right and wrong apart.
+const refusalsOf = (): Refusal[] =>
+  [...samples].flatMap(([node, list]) => list.flatMap((s) => s.refused.map((r) => ({ node, at: r.at, ms: r.ms, reason: r.reason, cause: r.cause, local: r.local }))))
+const refusalTable = (judged: ReturnType<typeof refusalChecks>): void => {
+  say('\n## refused resumes by cause (servers), judged against the faults injected')
+  say(`right: ${judged.right}, wrong: ${judged.wrong} (right: a store fault's cause on the node cut off, or a lost write's anywhere, asked during a fault or within ${faultGraceMs / 1000} s after it)`)
+  say('| server | reason/cause | right? | count | ms mean | ms max |')
+  say('|---|---|---|--:|--:|--:|')
+  for (const r of judged.rows) say(`| ${r.node} | ${r.key} | ${r.right ? 'right' : '**wrong**'} | ${r.n} | ${r.msMean.toFixed(0)} | ${r.msMax} |`)
+  // What the wrong ones follow on their server: a session this node let go (`moved`), or restored here before.
+  say('\n| server | refused after this node let the session go (moved: parked / connected) | after it had restored it | sessions let go (parked / connected) |')
+  say('|---|---|---|---|')
   for (const [name, list] of samples) {
-    const all: Record<string, Refusals> = {}
+    const refused = list.flatMap((s) => s.refused)
+    const after = refused.filter((r) => r.movedFromHere !== undefined)
+    const connected = after.filter((r) => r.movedFromHere?.connected === true).length
+    const letGo = list.reduce((sum, s) => ({ parked: sum.parked + s.moved.parked, connected: sum.connected + s.moved.connected }), { parked: 0, connected: 0 })
+    say(`| ${name} | ${after.length} (${after.length - connected} / ${connected}) | ${refused.filter((r) => r.restoredHere === true).length} | ${letGo.parked} / ${letGo.connected} |`)
+  }
+  for (const [name, list] of samples) {
     for (const s of list) {
-      for (const [key, r] of Object.entries(s.refusals)) {
-        const sum = (all[key] ??= { n: 0, msSum: 0, msMax: 0 })
-        sum.n += r.n
-        sum.msSum += r.msSum
-        sum.msMax = Math.max(sum.msMax, r.msMax)
+      for (const r of s.refused) {
+        if (r.movedFromHere === undefined && r.cause !== 'unknown_session') continue
+        say(`- ${name} ${new Date(r.at).toISOString().slice(11, 19)}: ${r.reason}/${r.cause}${r.local ? ' (local)' : ''} after ${r.ms} ms${r.movedFromHere === undefined ? '' : `; let go here ${r.movedFromHere.agoMs} ms before (${r.movedFromHere.connected ? 'connected' : 'parked'})`}${r.restoredHere === true ? '; restored here before' : ''}`)
       }
     }
-    for (const [key, r] of Object.entries(all).sort()) say(`| ${name} | ${key} | ${r.n} | ${(r.msSum / r.n).toFixed(0)} | ${r.msMax} |`)
   }
 }
 
@@ -190,6 +213,8 @@ const startGroup = async (name: string, ports: number[], total: number): Promise
 // ---- faults -------------------------------------------------------------------------------------
 
 let phase: 'calm' | 'fault' = 'calm'
+// Every fault injected, with when it started and ended (the refusals are judged against them).
+const faultWindows: FaultWindow[] = []
 const setPhase = (next: 'calm' | 'fault'): void => {
   phase = next
   for (const child of loads) child.send({ op: 'phase', phase: next })
@@ -202,9 +227,11 @@ const faultCycle = async (proxy: FaultProxy, until: number): Promise<void> => {
     if (Date.now() + ms > until) return
     setPhase('fault')
     faultLog.push(`${new Date().toISOString().slice(11, 19)} ${label}`)
+    const from = Date.now()
     on()
     await sleep(ms)
     off()
+    faultWindows.push({ from, to: Date.now(), label, nodes: ['B'] })
     await sleep(10_000) // what was held arrives before the clients call it calm again
     setPhase('calm')
     await sleep(10_000)
@@ -224,13 +251,14 @@ const faultCycle = async (proxy: FaultProxy, until: number): Promise<void> => {
 const perMinute = (): void => {
   const row = (name: string): string => {
     const recent = (samples.get(name) ?? []).filter((s) => s.at > Date.now() - reportMs)
-    if (recent.length === 0) return `| ${name} | – | – | – | – | – | – |`
+    if (recent.length === 0) return `| ${name} | – | – | – | – | – | – | – |`
     const last = recent[recent.length - 1]!
     const secs = (recent.length * sampleMs) / 1000
     const loop = Math.max(...recent.map((s) => s.loopP99Ms))
     const http = recent.reduce((sum, s) => sum + s.http, 0) / secs
     const events = recent.reduce((sum, s) => sum + s.events, 0) / secs
-    return `| ${name} | ${(last.rss / 2 ** 20).toFixed(0)} | ${(last.heapUsed / 2 ** 20).toFixed(0)} | ${last.handles} | ${loop.toFixed(1)} | ${http.toFixed(0)} | ${events.toFixed(0)} |`
+    const waited = Math.max(...recent.map((s) => s.runQueueShare))
+    return `| ${name} | ${(last.rss / 2 ** 20).toFixed(0)} | ${(last.heapUsed / 2 ** 20).toFixed(0)} | ${last.handles} | ${loop.toFixed(1)} | ${waited < 0 ? '–' : (100 * waited).toFixed(0)} | ${http.toFixed(0)} | ${events.toFixed(0)} |`
   }
   const window = loadSamples.splice(0)
   const sum = (kind: string, from: 'counts' | 'errors'): number => window.reduce((total, s) => total + (s[from][kind] ?? 0), 0)
@@ -239,9 +267,14 @@ const perMinute = (): void => {
   const secs = reportMs / 1000
   const minute = Math.round((Date.now() - startedAt) / 60_000)
   say(`\nminute ${minute} (${phase}): ws in ${(sum('ws_in', 'counts') / secs).toFixed(0)}/s, requests ${(sum('requests', 'counts') / secs).toFixed(0)}/s, acks ${(sum('acks', 'counts') / secs).toFixed(0)}/s, HTTP ok ${(sum('http_ok', 'counts') / secs).toFixed(0)}/s, drops ${sum('abrupt_drop', 'counts')}, resumed ${sum('recovered', 'counts')}, malformed answered ${sum('malformed_answered', 'counts')}/${sum('malformed_sent', 'counts')}; errors: ${errs}`)
-  say('| server | RSS MB | heap MB | handles | loop p99 ms | HTTP/s | events/s |')
-  say('|---|---|---|---|---|---|---|')
+  say('| server | RSS MB | heap MB | handles | loop p99 ms | waited for a CPU, worst % | HTTP/s | events/s |')
+  say('|---|---|---|---|---|---|---|---|')
   for (const name of samples.keys()) say(row(name))
+  const probe = probeSamples.filter((p) => p.at > Date.now() - reportMs)
+  if (probe.length > 0) {
+    const loads = probe.map((p) => p.load1)
+    say(`| idle probe (load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}) | – | – | – | ${Math.max(...probe.map((p) => p.loopP99Ms)).toFixed(1)} | – | – | – |`)
+  }
 }
 
 let startedAt = Date.now()
@@ -250,11 +283,12 @@ const main = async (): Promise<number> => {
   const faultMode = !faults ? 'none' : 'user-space TCP proxy between node B and Redis'
   say(`# twinport soak: ${minutes} min (warm-up ${warmupMinutes} min), ${clients} WebSocket clients, faults: ${faultMode}`)
   say(`netem: ${netem.reason}${netem.ok ? ' (the proxy is used all the same: it injects the same faults without root)' : ''}`)
-  say(`bounds: heap-after-GC slope ≤ ${bounds.heapMbPerMin} MB/min, RSS slope ≤ ${bounds.rssMbPerMin} MB/min, handle slope ≤ ${bounds.handlesPerMin}/min (after warm-up), event-loop p99 ≤ ${bounds.loopP99Ms} ms`)
+  say(`bounds: heap-after-GC slope ≤ ${bounds.heapMbPerMin} MB/min, RSS slope ≤ ${bounds.rssMbPerMin} MB/min, handle slope ≤ ${bounds.handlesPerMin}/min (after warm-up), event-loop p99 ≤ ${bounds.loopP99Ms} ms beyond an idle probe's at the same time; refused resumes: none whose cause a fault does not explain (grace ${faultGraceMs / 1000} s)`)
   say(`command: node --import tsx bench/soak.ts ${process.argv.slice(2).join(' ')}`.trim())
   const redis = await startRedis()
   const proxy = await startFaultProxy(redis.port)
   try {
+    await startProbe()
     const single = await startNode('single', { MODE: 'single' })
     const a = await startNode('A', { MODE: 'cluster', REDIS_URL: redis.url, NODE_ID: 'A' })
     const b = await startNode('B', { MODE: 'cluster', REDIS_URL: `redis://127.0.0.1:${proxy.port}`, NODE_ID: 'B' })
@@ -287,7 +321,7 @@ const main = async (): Promise<number> => {
 
     // ---- verdict ----
     const checks: Check[] = [{ name: 'no crash', ok: crashes.length === 0, detail: crashes.join('; ') || 'every process ran to the end' }]
-    for (const [name, list] of samples) checks.push(...serverChecks(name, list.map((s): Point => s), heapReports.filter((r) => r.node === name), warmAt, bounds))
+    for (const [name, list] of samples) checks.push(...serverChecks(name, list.map((s): Point => s), heapReports.filter((r) => r.node === name), warmAt, bounds, probeSamples))
     const errors: Record<string, number> = {}
     const totals: Record<string, number> = {}
     for (const f of finals) {
@@ -297,12 +331,17 @@ const main = async (): Promise<number> => {
     const unanswered = finals.reduce((sum, f) => sum + f.unansweredAcks + f.unansweredHttp, 0) + (loads.length - finals.length) * 1_000_000
     const detached = finals.reduce((sum, f) => sum + f.feedDetached, 0)
     checks.push(...loadChecks(errors, unanswered, detached, totals.tick_gap_calm ?? 0))
+    const clientRefused = Object.entries(errors).reduce((sum, [kind, n]) => sum + (kind.startsWith('recovery_') ? n : 0), 0)
+    const judged = refusalChecks(refusalsOf(), faultWindows, faultGraceMs, clientRefused)
+    checks.push(...judged.checks)
     say('\n## totals')
     say(Object.entries(totals).sort().map(([k, n]) => `${k} ${n}`).join(', '))
     say(`errors (all kinds): ${Object.entries(errors).sort().map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`)
     say(`ticks missing during faults (cross-node, reported): ${totals.tick_gap_fault ?? 0}; proxy: ${JSON.stringify(proxy.stats())}`)
     if (faultLog.length > 0) say(`faults injected: ${faultLog.join('; ')}`)
-    refusalTable()
+    refusalTable(judged)
+    const loadAverages = probeSamples.filter((p) => p.at >= warmAt).map((p) => p.load1)
+    if (loadAverages.length > 0) say(`\nload average (1 min) after warm-up: ${Math.min(...loadAverages).toFixed(1)}-${Math.max(...loadAverages).toFixed(1)}; idle probe's event-loop p99 worst ${Math.max(...probeSamples.filter((p) => p.at >= warmAt).map((p) => p.loopP99Ms)).toFixed(1)} ms`)
     heapSlopes(warmAt)
     say('\n## verdict')
     for (const c of checks) say(`- ${c.ok ? 'pass' : 'FAIL'}: ${c.name}: ${c.detail}`)

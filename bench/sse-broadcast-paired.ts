@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util'
 import { MARKER, markerReceivers, type ReceiverSet } from './load/marker-receivers.js'
 import { pinSelf } from './load/own-cpu.js'
 import { threadSchedTimes } from './load/proc.js'
-import { LIVE, type RunningServer, startServer } from './load/start-server.js'
+import { type RunningServer, runBench, startServer } from './load/start-server.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -157,13 +157,4 @@ const main = async (): Promise<void> => {
   }
 }
 
-process.on('exit', () => {
-  for (const child of LIVE) child.kill('SIGKILL')
-})
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  },
-)
+runBench(main)

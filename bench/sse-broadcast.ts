@@ -31,7 +31,7 @@ import { MARKER, markerReceivers } from './load/marker-receivers.js'
 import { pinSelf } from './load/own-cpu.js'
 import { CLK_TCK, processCpuTicks, processRssBytes } from './load/proc.js'
 import { waitForQuiet } from './load/quiet.js'
-import { LIVE, startServer } from './load/start-server.js'
+import { runBench, startServer } from './load/start-server.js'
 
 const CONTENDERS = ['twinport-ws', 'twinport-sse', 'better-sse', 'hono'] as const
 type Contender = (typeof CONTENDERS)[number]
@@ -233,13 +233,4 @@ const main = async (): Promise<void> => {
   writeFileSync(opt.out, md)
 }
 
-process.on('exit', () => {
-  for (const child of LIVE) child.kill('SIGKILL')
-})
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  },
-)
+runBench(main)

@@ -9,21 +9,19 @@
  * (`cors-set`: the one-`Content-Type` answer, the grant set on its `headers` afterwards), a
  * `Headers` object shared by every answer (`cors-shared`), a prebuilt answer cloned
  * (`cors-clone`), and runs under Bun too (`Bun.serve`, argv after the script).
+ * The shapes that need no request come from answer-shapes.ts, shared with response-build.ts.
  * Listens on 127.0.0.1 and a free port and prints `PORT <n>`. Bench code, Deno or Bun.
  */
-const BODY = '{"hello":"world"}'
-const BYTES = new TextEncoder().encode(BODY)
-const JSON_TYPE = 'application/json'
+import { answerShapes, BODY, BYTES, JSON_TYPE } from './answer-shapes.js'
+
 const GRANT: readonly (readonly [string, string])[] = Object.freeze([Object.freeze(['Access-Control-Allow-Origin', '*'] as const)])
 
 type Shape = (request: Request) => Response
-// One `Headers` for every answer (never changed after): the host copies its list into each Response.
-const SHARED = new Headers({ 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' })
 // A prebuilt answer cloned per request (only for a body that never changes: a yardstick).
 const PREBUILT = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } })
 
 const shapes: Record<string, Shape> = {
-  const: () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } }),
+  ...answerShapes,
   'req-touch': (request) => (request.headers, new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })),
   'req-get': (request) => (request.headers.get('upgrade'), new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })),
   'req-copy': (request) => {
@@ -45,35 +43,12 @@ const shapes: Record<string, Shape> = {
   // makes the Request object only for a handler with a parameter.
   'const-arg': (_request) => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } }),
   'cors-arg': (_request) => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
-  'cors-record': () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
   'cors-lower': () => new Response(BODY, { headers: { 'content-type': JSON_TYPE, 'access-control-allow-origin': '*' } }),
-  'cors-pairs': () => new Response(BODY, { headers: [['Content-Type', JSON_TYPE], ['Access-Control-Allow-Origin', '*']] }),
-  'cors-headers': () => new Response(BODY, { headers: new Headers({ 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' }) }),
   'cors-vary': () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*', Vary: 'Origin' } }),
-  'cors-bytes': () => new Response(BYTES, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
-  'cors-json': () => Response.json({ hello: 'world' }, { headers: { 'Access-Control-Allow-Origin': '*' } }),
   'one-other': () => new Response(BYTES, { headers: { 'Access-Control-Allow-Origin': '*' } }),
-  'cors-shared': () => new Response(BODY, { headers: SHARED }),
   'cors-clone': () => PREBUILT.clone(),
-  // The one-Content-Type answer (Deno's static fast path), the grant added on its headers after.
-  'cors-set': () => {
-    const response = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
-    response.headers.set('Access-Control-Allow-Origin', '*')
-    return response
-  },
-  'cors-append': () => {
-    const response = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
-    response.headers.append('Access-Control-Allow-Origin', '*')
-    return response
-  },
-  // The same after a body-less init: the host's default text/plain type replaced.
-  'cors-set2': () => {
-    const response = new Response(BODY)
-    const headers = response.headers
-    headers.set('Content-Type', JSON_TYPE)
-    headers.set('Access-Control-Allow-Origin', '*')
-    return response
-  },
+  // The one-Content-Type answer (Deno's static fast path) as bytes or `Response.json`, the grant
+  // added on its headers after (`cors-set` and `cors-set2` in answer-shapes.ts as text).
   'cors-bytes-set': () => {
     const response = new Response(BYTES, { headers: { 'Content-Type': JSON_TYPE } })
     response.headers.set('Access-Control-Allow-Origin', '*')

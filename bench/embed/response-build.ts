@@ -9,44 +9,14 @@
  * per Response (`process.cpuUsage`, which a loaded machine moves less than the wall clock).
  * Bench code: node:process is fine here.
  *
- *   node_modules/deno/deno run -A bench/embed/response-build.ts [rounds] [perRound]
+ *   node_modules/deno/deno run -A --sloppy-imports bench/embed/response-build.ts [rounds] [perRound]
  *   node_modules/bun/bin/bun.exe bench/embed/response-build.ts [rounds] [perRound]
  */
 import process from 'node:process'
+import { answerShapes } from './answer-shapes.js'
 
-const BODY = '{"hello":"world"}'
-const BYTES = new TextEncoder().encode(BODY)
-const JSON_TYPE = 'application/json'
-const SHARED = new Headers({ 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' })
-const SHARED_ONE = new Headers({ 'Content-Type': JSON_TYPE })
 
-const shapes: Record<string, () => Response> = {
-  const: () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } }),
-  'const-shared': () => new Response(BODY, { headers: SHARED_ONE }),
-  'cors-record': () => new Response(BODY, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
-  'cors-pairs': () => new Response(BODY, { headers: [['Content-Type', JSON_TYPE], ['Access-Control-Allow-Origin', '*']] }),
-  'cors-headers': () => new Response(BODY, { headers: new Headers({ 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' }) }),
-  'cors-shared': () => new Response(BODY, { headers: SHARED }),
-  'cors-set': () => {
-    const response = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
-    response.headers.set('Access-Control-Allow-Origin', '*')
-    return response
-  },
-  'cors-append': () => {
-    const response = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
-    response.headers.append('Access-Control-Allow-Origin', '*')
-    return response
-  },
-  'cors-set2': () => {
-    const response = new Response(BODY)
-    const headers = response.headers
-    headers.set('Content-Type', JSON_TYPE)
-    headers.set('Access-Control-Allow-Origin', '*')
-    return response
-  },
-  'cors-bytes': () => new Response(BYTES, { headers: { 'Content-Type': JSON_TYPE, 'Access-Control-Allow-Origin': '*' } }),
-  'cors-json': () => Response.json({ hello: 'world' }, { headers: { 'Access-Control-Allow-Origin': '*' } }),
-}
+const shapes = answerShapes
 
 const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ?? process.argv.slice(2)
 const ROUNDS = Number(args[0] ?? 7)

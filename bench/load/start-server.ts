@@ -20,6 +20,25 @@ export interface RunningServer {
 /** Every child the harness started and has not seen exit, killed if the harness exits early. */
 export const LIVE = new Set<ChildProcess>()
 
+/**
+ * Runs a bench's `main` as its whole process: every child still in {@link LIVE} is killed when
+ * the process exits (by the end, an error, or Ctrl-C / SIGTERM, which exit 130), and the
+ * process exits 0 when `main` settles, 1 with the error printed when it fails.
+ */
+export const runBench = (main: () => Promise<void>): void => {
+  process.on('exit', () => {
+    for (const child of LIVE) child.kill('SIGKILL')
+  })
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error)
+      process.exit(1)
+    },
+  )
+}
+
 /** `bash -c` prefix: raise the fd limit as far as allowed, then exec the pinned command. */
 export const pinned = (cpu: number): string[] => [
   'bash', '-c', `ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec taskset -c ${cpu} "$@"`, 'pinned',

@@ -31,6 +31,10 @@ export interface NodeSample {
   readonly handles: number
   readonly loopP99Ms: number
   readonly loopMaxMs: number
+  /** ms the event loop spent in the soak's own full GCs and heap snapshots (`{op:'heap'}`) during this sample: not the server's delay. */
+  readonly forcedGcMs: number
+  /** The share of this sample's wall time the event loop's thread waited for a CPU (`/proc/self/schedstat`; -1 where unreadable): the machine's doing. */
+  readonly runQueueShare: number
   readonly http: number
   readonly events: number
   readonly ticks: number
@@ -38,6 +42,23 @@ export interface NodeSample {
   readonly errors: number
   /** Resumes refused since the last sample, by `<reason>/<cause>` (the engine's debug log): how many, and ms from the upgrade's ask to the refusal. */
   readonly refusals: Readonly<Record<string, Refusals>>
+  /** The same refusals one by one, with when (the verdict judges each against the faults). */
+  readonly refused: readonly RefusedResume[]
+  /** Sessions this node let go since the last sample because the store named another holder (`moved`): parked, or with their client connected. */
+  readonly moved: { readonly parked: number; readonly connected: number }
+}
+
+/** One refused resume, from the engine's debug log. */
+export interface RefusedResume {
+  readonly at: number
+  readonly reason: string
+  readonly cause: string
+  readonly ms: number
+  readonly local: boolean
+  /** This node let the session go earlier (the store named another holder): how long before, and whether its client was connected then. */
+  readonly movedFromHere?: { readonly agoMs: number; readonly connected: boolean }
+  /** This node restored the session from the store earlier (it was held here before). */
+  readonly restoredHere?: boolean
 }
 
 /** Refused resumes of one cause: their count and timings (ms after the upgrade asked). */
@@ -56,17 +77,43 @@ const sampleMs = Number(process.env.SAMPLE_MS ?? 5000)
 let warnings = 0
 let errors = 0
 let refusals: Record<string, Refusals> = {}
+let refusedList: RefusedResume[] = []
+let moved = { parked: 0, connected: 0 }
+// Sessions let go (`moved`) or restored here, by id: what a later refusal of the same session follows.
+const movedAt = new Map<string, { at: number; connected: boolean }>()
+const restored = new Map<string, number>()
 const sink = { write: (text: string) => process.stderr.write(text) }
 const base = createLogger({ minLevel: LogLevel.WARNING, stdout: sink, stderr: sink, colors: false })
-// The server runs with `debug: true` for one line only: a refused resume, with its cause.
+// The server runs with `debug: true` for three lines: a refused resume with its cause, a session
+// let go because the store named another holder (`moved`), a session restored from the store.
 const refused = (message: string, context?: Record<string, unknown>): void => {
-  if (!message.startsWith('recovery: resume of') || context === undefined) return
+  if (context === undefined) return
+  const sid = String(context.sid)
+  if (message.startsWith('recovery: session {sid} moved')) {
+    const connected = context.parked === false
+    if (connected) moved.connected++
+    else moved.parked++
+    movedAt.set(sid, { at: Date.now(), connected })
+    return
+  }
+  if (message.startsWith('recovery: session {sid} restored')) return void restored.set(sid, Date.now())
+  if (!message.startsWith('recovery: resume of')) return
   const key = `${String(context.reason)}/${String(context.cause)}${context.local === true ? ' (local)' : ''}${typeof context.target === 'string' ? ` ${context.target.replace(/r\d+$/, 'r*')}` : ''}`
   const ms = typeof context.ms === 'number' ? context.ms : 0
   const r = (refusals[key] ??= { n: 0, msSum: 0, msMax: 0 })
   r.n++
   r.msSum += ms
   r.msMax = Math.max(r.msMax, ms)
+  const gone = movedAt.get(sid)
+  refusedList.push({
+    at: Date.now(),
+    reason: String(context.reason),
+    cause: String(context.cause),
+    ms,
+    local: context.local === true,
+    ...(gone === undefined ? {} : { movedFromHere: { agoMs: Date.now() - gone.at, connected: gone.connected } }),
+    ...(restored.has(sid) ? { restoredHere: true } : {}),
+  })
 }
 const logger = {
   ...base,
@@ -81,6 +128,7 @@ await store?.connect()
 
 let http = 0
 let events = 0
+let forcedGcMs = 0
 const Room = t.type({ room: t.string })
 const Say = t.type({ room: t.string, n: t.number })
 const HELLO = json({ hello: 'world' })
@@ -114,6 +162,17 @@ const node = adapter?.nodeId ?? 'single'
 let n = 0
 setInterval(() => void server.broadcast('t', { o: node, n: ++n }, { room: 'feed' }), tickMs)
 
+// ns this process's main thread (the event loop's) has waited on a run queue, -1 where unreadable.
+const runQueueNs = (): number => {
+  try {
+    return Number(readFileSync('/proc/self/schedstat', 'latin1').split(' ')[1])
+  } catch {
+    return -1
+  }
+}
+let waitedAtLast = runQueueNs()
+let sampledAt = Date.now()
+
 const loop = monitorEventLoopDelay({ resolution: 10 })
 loop.enable()
 let ticksAtLast = 0
@@ -127,17 +186,29 @@ setInterval(() => {
     handles: process.getActiveResourcesInfo().length,
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
+    forcedGcMs,
+    runQueueShare: waitedAtLast < 0 ? -1 : (runQueueNs() - waitedAtLast) / 1e6 / Math.max(1, Date.now() - sampledAt),
     http,
     events,
     ticks: n - ticksAtLast,
     warnings,
     errors,
     refusals,
+    refused: refusedList,
+    moved,
   }
   refusals = {}
+  refusedList = []
+  moved = { parked: 0, connected: 0 }
+  // Long enough for any resume of a session let go to be told apart from a later one.
+  for (const [sid, m] of movedAt) if (m.at < Date.now() - 600_000) movedAt.delete(sid)
+  for (const [sid, at] of restored) if (at < Date.now() - 600_000) restored.delete(sid)
   loop.reset()
   http = 0
   events = 0
+  forcedGcMs = 0
+  waitedAtLast = runQueueNs()
+  sampledAt = Date.now()
   ticksAtLast = n
   warnings = 0
   errors = 0
@@ -192,6 +263,7 @@ const heap = (label: string, snapshot: boolean): void => {
     external: memory.external, arrayBuffers: memory.arrayBuffers, mallocedMemory: stats.malloced_memory, heapPhysical: stats.total_physical_size,
     anonymous: anonymousBytes(), file, ms: Date.now() - started,
   }
+  forcedGcMs += report.ms
   process.send?.(report)
 }
 

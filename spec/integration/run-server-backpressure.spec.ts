@@ -18,22 +18,26 @@ const limits = { maxMessage: 4 << 20, maxFramePayload: 4 << 20, maxSendBuffer: 2
 const Backpressure = suite('runServer :: slow consumers')
 
 Backpressure('a limit-sized echo, then a pong and events behind it while the client reads: nobody is dropped', async () => {
-  const { server, port } = await serve('raw', 'plainEcho', { limits })
+  const { server, port } = await serve('raw', 'countedEcho', { limits })
   try {
     const c = await rawWebSocket(port)
     c.socket.pause() // the client reads at its own pace: the whole echo waits in the server's backlog
     const big = new Uint8Array(limits.maxMessage).map((_, i) => i * 7)
-    // The message and a ping in one write: the echo and the pong are queued in the same turn.
-    c.write(Buffer.concat([encodeFrameBytes({ opcode: OPCODE.BINARY, payload: big, fin: true }, MASK), encodeFrameBytes({ opcode: OPCODE.PING, payload: new Uint8Array([1]), fin: true }, MASK)]))
-    await eventually(async () => (await server.clients()).length === 1 && (await server.records()).length > 0, 2000, 'the server to log its start')
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // A ping, then the message, in one write: once the server has counted the message, the pong
+    // and the echo are both queued, so the events broadcast after that wait behind them.
+    c.write(Buffer.concat([encodeFrameBytes({ opcode: OPCODE.PING, payload: new Uint8Array([1]), fin: true }, MASK), encodeFrameBytes({ opcode: OPCODE.BINARY, payload: big, fin: true }, MASK)]))
+    const counted = async (): Promise<boolean> => {
+      const [client] = await server.clients()
+      return client !== undefined && (await server.getClientData(client.id, 'received')) === 1
+    }
+    await eventually(counted, 5000, 'the server to read the whole message')
     await server.batch([0, 1, 2, 3, 4].map((i) => ['broadcast', 'tick', i])) // events join the queue while the echo drains
     c.socket.resume()
     await c.until(() => c.frames().length >= 7, 5000)
     const frames = c.frames()
-    assert.is(frames[0]?.opcode, OPCODE.BINARY)
-    assert.ok(Buffer.from(frames[0]?.payload ?? []).equals(Buffer.from(big)), 'the echo arrives intact')
-    assert.is(frames[1]?.opcode, OPCODE.PONG)
+    assert.is(frames[0]?.opcode, OPCODE.PONG)
+    assert.is(frames[1]?.opcode, OPCODE.BINARY)
+    assert.ok(Buffer.from(frames[1]?.payload ?? []).equals(Buffer.from(big)), 'the echo arrives intact')
     assert.equal(frames.slice(2).map((f) => JSON.parse(Buffer.from(f.payload).toString())), [0, 1, 2, 3, 4].map((data) => ({ event: 'tick', data })))
     assert.not.ok((await server.records()).some((r) => r.message.startsWith('slow consumer')), 'no slow-consumer verdict')
     // Still open and usable.

@@ -131,6 +131,32 @@ Recovery('a client that was away when its node died resumes on another node with
   assert.equal(got.n, [1, 2])
 })
 
+Recovery('a node that never heard its session moved away does not resume its stale copy: the client back there gets what the new holder numbered (issue 29, the soak)', async () => {
+  const a = await startNode('a')
+  const b = await startNode('b')
+  const proxy = await proxyTo(a.port)
+  const { c, got } = client(proxy)
+  await c.request('poke', 1)
+  await delay(100) // a's journal has written it
+  // The client moves to b, which restores the session and claims it; a keeps its parked copy:
+  // nothing is numbered for it there, so a writes nothing and is never refused.
+  proxy.pointAt(b.port)
+  proxy.cut()
+  await eventually(() => got.sessions.length === 2, 5000, 'the client to resume on b')
+  assert.is(got.sessions[1]?.recovered, true)
+  await c.request('poke', 2) // numbered by b only
+  await delay(100) // b's journal has written it
+  // Back on a, having seen 2: a's copy ends at 1, the store's (b's) at 2.
+  proxy.pointAt(a.port)
+  proxy.cut()
+  await eventually(() => got.sessions.length === 3, 5000, 'the client back on a')
+  assert.equal(got.sessions[2], { id: got.sessions[0]?.id as string, recovered: true })
+  assert.equal(got.resyncs, [])
+  await c.request('poke', 3)
+  await eventually(() => got.d.length === 3, 3000, 'the direct message after the return')
+  assert.equal(got.d, [1, 2, 3])
+})
+
 Recovery('past the window, or across a gap in a room log: a fresh session and the resync signal with its reason', async () => {
   const a = await startChild('a', { WINDOW_MS: '200' })
   const b = await startNode('b')

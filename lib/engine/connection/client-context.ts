@@ -1,11 +1,16 @@
 /**
  * One connection as the engine tracks it (the `Client` record an adapter keeps with its
  * socket) and, once its upgrade is accepted, the `SocketContext` its WebSocket handlers
- * receive (the seed's SocketController operations): one object per connection, not two.
- * It holds six fields; the operations are getters on the prototype that hand out functions
- * bound to the client, so handlers may destructure them (`(data, { emit, joinRoom }) => ...`)
- * without every client carrying a dozen closures, and the server's operations (`ClientOps`)
- * live on a prototype made once per server (`clientContexts`).
+ * receive (the seed's SocketController operations) and the WebSocket connection itself: one
+ * object per connection, not three. The class extends `WsConnection`, so an upgraded client is
+ * its own receiver (`client.receiver = client`) and an idle WebSocket costs one object of
+ * thirteen fields (six here, seven of the connection's) instead of a client and a connection
+ * (issue 32); an HTTP or event-stream client carries the connection's fields unused. The
+ * operations are getters on the prototype that hand out functions bound to the client, so
+ * handlers may destructure them (`(data, { emit, joinRoom }) => ...`) without every client
+ * carrying a dozen closures, and the server's operations (`ClientOps`) and its `WsShared` live
+ * on a prototype made once per server (`clientContexts`).
+ * Must not import `node:*`, Buffer or process.
  */
 import type { HttpRequest } from '../../core/http/types.js'
 import type { ClientAnswer, ClientRequestOptions, RoomRequestOptions } from '../../core/route/client-answer.js'
@@ -14,6 +19,8 @@ import type { AdminView } from '../../core/metrics/admin-snapshot.js'
 import type { RateLimiter } from '../../core/limit/rate-limiter.js'
 import type { BroadcastTarget, DisconnectOptions, SocketContext } from '../../core/route/socket-context.js'
 import type { Client, ClientType, Receiver } from './client.js'
+import { WsConnection } from './ws-connection.js'
+import type { WsShared } from './ws-shared.js'
 
 /** The server operations a context forwards to; one record per server. */
 export interface ClientOps {
@@ -30,7 +37,7 @@ export interface ClientOps {
   requestRoom<A>(room: string, event: string, data: unknown, options: RoomRequestOptions | undefined): Promise<readonly ClientAnswer<A>[]>
 }
 
-export abstract class ClientContext<S> implements Client<S>, SocketContext {
+export abstract class ClientContext<S> extends WsConnection<S> implements Client<S>, SocketContext {
   /** Created on the first `setClientData`: most clients never store anything. */
   data: Map<string, unknown> | undefined = undefined
   /**
@@ -47,7 +54,14 @@ export abstract class ClientContext<S> implements Client<S>, SocketContext {
     readonly socket: S,
     /** What the socket's bytes go to: the HTTP connection, then the WebSocket connection. */
     public receiver: Receiver,
-  ) {}
+  ) {
+    super()
+  }
+
+  /** The client is its own WebSocket connection's context. */
+  get ctx(): this {
+    return this
+  }
 
   /** The server's operations, from the prototype of the server's class. */
   protected abstract get ops(): ClientOps
@@ -121,14 +135,18 @@ export type ClientContexts<S> = new (id: number, socket: S, receiver: Receiver) 
  * client carries a field for what every client of the server shares.
  *
  * @example
- * const Clients = clientContexts<Socket>(ops)
+ * const Clients = clientContexts<Socket>(ops, wsShared)
  * const client = new Clients(1, socket, httpSession) // client.type === 'http'
  * client.request = compactRequest(upgrade)           // client.type === 'ws'; handlers get `client`
+ * client.receiver = client                           // its bytes go to its WebSocket connection
  */
-export const clientContexts = <S>(ops: ClientOps, limiter?: RateLimiter, presence?: SocketContext['presence'], admin?: AdminView): ClientContexts<S> =>
+export const clientContexts = <S>(ops: ClientOps, wsShared: WsShared<S>, limiter?: RateLimiter, presence?: SocketContext['presence'], admin?: AdminView): ClientContexts<S> =>
   class extends ClientContext<S> {
     protected get ops(): ClientOps {
       return ops
+    }
+    protected get shared(): WsShared<S> {
+      return wsShared
     }
     get limiter(): RateLimiter | undefined {
       return limiter

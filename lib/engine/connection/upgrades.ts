@@ -33,7 +33,6 @@ import { restoreSession } from '../recovery/restore-session.js'
 import type { SessionRecovery } from '../recovery/session-recovery.js'
 import { refused, type UpgradeAccepted, type UpgradeDecision } from './upgrade-decision.js'
 import type { WsCompression } from '../deflate/ws-compression.js'
-import { WsConnection } from './ws-connection.js'
 import type { WsShared } from './ws-shared.js'
 import type { ConnectionGate } from '../limit/connection-gate.js'
 import type { AbuseLog } from '../limit/abuse-log.js'
@@ -80,9 +79,14 @@ export class Upgrades<S> {
     const recovery = this.deps.recovery
     if (recovery.journal === undefined || (!(decided instanceof Promise) && decided._tag === 'Refused')) return decided
     const resume = recovery.asked(request)?.resume
-    if (resume === undefined || recovery.sessions.has(resume.sid)) return decided
-    return Promise.resolve(decided).then((decision) => {
+    if (resume === undefined) return decided
+    // Held here: resumed here, unless it is parked and the store names another holder (its
+    // client resumed there meanwhile; this copy is stale and let go, and the store's is resumed).
+    const here = recovery.sessions.get(resume.sid)
+    if (here !== undefined && recovery.parked.get(here.clientId) !== here) return decided
+    return Promise.resolve(decided).then(async (decision) => {
       if (decision._tag === 'Refused') return decision
+      if (here !== undefined && !(await recovery.staleHere(resume.sid))) return decision
       const client = this.deps.table.all.get(clientId)
       // Gone while a middleware decided: takeOver destroys its socket.
       if (client === undefined) return decision
@@ -164,7 +168,8 @@ export class Upgrades<S> {
     const asked = recovery.asked(request)
     const resumed = asked?.resume === undefined ? undefined : recovery.resume(client, asked.resume.sid, asked.resume.lastSeq)
     this.deps.gate?.opened(client, request, client.remoteAddress)
-    const connection = new WsConnection(client, this.deps.wsShared)
+    // The client is its own WebSocket connection (client-context.ts): no second object.
+    const connection = client
     if (agreement !== undefined) connection.deflate = (compression as WsCompression).attach(connection, agreement.params)
     client.receiver = connection
     if (resumed === undefined) registry.joinNamespace(client.id)

@@ -127,7 +127,7 @@ interface Rare {
 }
 const rare = (): Rare => ({ session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: undefined, closeTimer: undefined, linkTrace: undefined })
 
-export class WsConnection<S> implements Outlet<S>, DeflateHost {
+export abstract class WsConnection<S> implements Outlet<S>, DeflateHost {
   inFlight = 0
   /** The last sliced broadcast written to it (`Outlet.lastBroadcast`, delivery/broadcast-slices.ts). */
   lastBroadcast = 0
@@ -143,15 +143,14 @@ export class WsConnection<S> implements Outlet<S>, DeflateHost {
   // The fields few connections use, in a record of their own (`Rare`), behind accessors.
   private more: Rare | undefined = undefined
 
-  constructor(
-    readonly ctx: SocketContext & { readonly socket: S },
-    private readonly shared: WsShared<S>,
-  ) {}
+  /** The client as its handlers see it: the connection itself (`ClientContext` extends this class). */
+  abstract get ctx(): SocketContext & { readonly socket: S }
 
-  /** The connection's socket (its client's: not a field of its own). */
-  get socket(): S {
-    return this.ctx.socket
-  }
+  /** The connection's socket (a field of the client). */
+  abstract readonly socket: S
+
+  /** What every connection of the server shares: on the prototype of the server's class (`clientContexts`). */
+  protected abstract get shared(): WsShared<S>
 
   /** A WebSocket connection is no event stream (`Outlet`). */
   get eventStream(): undefined {

@@ -53,6 +53,8 @@ export interface RecoveryJournal extends SessionRecorder {
   back(session: ClientSession): void
   /** The session ends for good: forgotten by the store (while this node holds it). */
   forget(session: ClientSession): void
+  /** Another node holds the session: this node stops writing it, and leaves the store's record alone. */
+  release(session: ClientSession): void
   /** Takes a session over from another node now: written with `claim`; false when the store refused. */
   claim(session: ClientSession): Promise<boolean>
   /** Writes what waits; resolves when the store has answered. */
@@ -356,6 +358,16 @@ export const createRecoveryJournal = (deps: RecoveryJournalDeps): RecoveryJourna
       void (inFlight ?? Promise.resolve())
         .then(() => store.deleteSession(session.sid, nodeId))
         .catch((error: unknown) => logger.debug('recovery: could not forget session {sid}: {error}', { sid: session.sid, error: message(error) }))
+    },
+    release(session) {
+      held.delete(session)
+      awaySince.delete(session)
+      frozen.delete(session)
+      dirty.delete(session)
+      const list = pending.get(session)
+      if (list === undefined) return
+      pending.delete(session)
+      pendingBytes -= list.reduce((sum, w) => sum + w.text.length, 0)
     },
     async claim(session) {
       held.add(session)

@@ -38,10 +38,15 @@ import { headerValue } from '../../core/http/header-value.js'
 import { encodeSseEvent } from '../../core/sse/encode-sse-event.js'
 import { readSessionCursor, sessionCursorId } from '../../core/sse/session-cursor.js'
 import type { Instrumentation } from '../instrumentation/instrumentation.js'
+import { within } from './within.js'
 
 // How long after a failed ask a session's cursor is asked for again (ms): the journal's
 // longest back-off, so a store that is down is not asked more often for cursors than for writes.
 const CURSOR_RETRY_MS = 1000
+
+// How long a resume of a session parked here waits for the store to say who holds it (ms, at
+// most `loadTimeoutMs`): past it the copy here is resumed.
+const HOLDER_CHECK_MS = 500
 
 export interface SessionRecoveryDeps<S> {
   /** The `recovery` option resolved; `undefined`: sessions are off. */
@@ -200,10 +205,36 @@ export class SessionRecovery<S> {
   // Another node holds the session now (its client came back there): this one lets it go.
   private moved(session: ClientSession): void {
     if (this.sessions.get(session.sid) !== session) return
-    this.deps.debug('recovery: session {sid} moved to another node', { sid: session.sid })
-    if (this.parked.get(session.clientId) === session) return this.expire(session, false)
+    const parked = this.parked.get(session.clientId) === session
+    this.deps.debug('recovery: session {sid} moved to another node', { sid: session.sid, parked })
+    if (parked) return this.expire(session, false)
     this.sessions.delete(session.sid)
     this.deps.table.ws.get(session.clientId)?.close(CLOSE_CODE.NORMAL, 'session moved')
+  }
+
+  /**
+   * Whether session `sid`, parked here, is held by another node now by the store's record: its
+   * client resumed there and this node was not told, since it learns of a move only when a
+   * write of the session is refused, and writes nothing for a parked session that nothing is
+   * numbered for (bench/RESULTS.md "Session 13: soak"). Then this copy is stale: it is let go
+   * (as when a write is refused) and true is the answer, for the resume to come from the store.
+   * False when the record names this node or none, the session is connected here, or the store
+   * fails or is silent past `HOLDER_CHECK_MS` (the copy here is the best there is, and a client
+   * coming back to its own node is not kept waiting by a store that is away).
+   */
+  async staleHere(sid: string): Promise<boolean> {
+    const session = this.sessions.get(sid)
+    const store = this.store
+    const journal = this.journal
+    if (session === undefined || store === undefined || journal === undefined || this.parked.get(session.clientId) !== session) return false
+    const settings = this.settings as ResolvedRecovery
+    const record = await within(this.deps.timers, Math.min(settings.loadTimeoutMs, HOLDER_CHECK_MS), store.loadSession(sid), () => undefined).catch(() => undefined)
+    const holder = record?.node
+    // Resumed or let go meanwhile: nothing to undo here.
+    if (holder === undefined || holder === this.deps.nodeId || this.sessions.get(sid) !== session || this.parked.get(session.clientId) !== session) return false
+    journal.release(session)
+    this.moved(session)
+    return true
   }
 
   // ---- a connection arrives ---------------------------------------------------------------

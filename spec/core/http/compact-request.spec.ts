@@ -55,4 +55,26 @@ test('compactRequest :: a request built by hand with a line feed or a lone contr
   }
 })
 
+test('compactRequest :: the request line and its facts read back from the packed string, before and after the headers are read', () => {
+  const cases: readonly HttpRequest[] = [
+    { ...upgrade, protocol: 'HTTP/1.0', keepAlive: false, expectContinue: true },
+    { ...upgrade, method: 'M-SEARCH', target: '/', path: '/', rawQuery: '', headers: [] },
+    { ...upgrade, target: '/a?b?c=%20', path: '/a', rawQuery: 'b?c=%20' },
+    { ...upgrade, target: 'http://h.test/p?q', path: '/p', rawQuery: 'q' },
+    { ...upgrade, target: '/x?', path: '/x', rawQuery: '' },
+  ]
+  for (const request of cases) {
+    const kept = compactRequest(request)
+    const { headers: _, ...line } = plain(request)
+    const { headers: __, ...before } = plain(kept)
+    assert.equal(before, line, 'read from the string')
+    assert.equal(plain(kept), request)
+    assert.equal(plain(kept), request, 'read from the record the headers made')
+  }
+})
+
+test('compactRequest :: a query that is not the target\'s, or a line feed in the target, keeps the request as given', () => {
+  for (const request of [{ ...upgrade, rawQuery: 'other' }, { ...upgrade, target: '/a\nb' }]) assert.equal(plain(compactRequest(request)), request)
+})
+
 test.run()

@@ -3,16 +3,17 @@
  * fields (`closing`, `alive`, `waiting`, `serverClosed`) are bits of one number; the client
  * session, batching, the fragments' assembly, the close code and the close timer live in a
  * record made the first time one of them is set to something else than it starts as; and
- * the socket is read from the client. For any sequence of assignments, each reads back as a
+ * the connection is its client (`ClientContext` extends it): the socket and the context are the
+ * client's, the server's shared record is on the server's prototype. For any sequence of assignments, each reads back as a
  * field of its own would, starting from what the fields started as. Portable (Node, Bun, Deno).
  */
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { SocketContext } from '../../../lib/core/route/socket-context.js'
 import { type AssemblyState, initialAssembly } from '../../../lib/core/ws/assemble-message.js'
 import type { ClientSession } from '../../../lib/engine/recovery/client-session.js'
-import { WsConnection } from '../../../lib/engine/connection/ws-connection.js'
+import type { WsConnection } from '../../../lib/engine/connection/ws-connection.js'
+import { type ClientOps, clientContexts } from '../../../lib/engine/connection/client-context.js'
 import type { WsShared } from '../../../lib/engine/connection/ws-shared.js'
 
 // The session's fields as the code inside the class sees them (the private ones included).
@@ -49,10 +50,13 @@ const assignmentArb: fc.Arbitrary<Assignment> = fc.oneof(
 // Each field set to what it starts as: never makes the record of the few.
 const defaultArb: fc.Arbitrary<Assignment> = fc.constantFrom(...NAMES.filter((name) => !['closing', 'alive', 'waiting', 'serverClosed'].includes(name)).map((name) => [name, FIRST[name]] as Assignment))
 
-// Nothing of the server is used by the fields: a session made for reading them back.
+// Nothing of the server is used by the fields: a session made for reading them back, as the
+// engine makes it: a client of the server's class, its own WebSocket connection.
+const Clients = clientContexts<object>({} as ClientOps, {} as WsShared<object>)
 const sessionOf = (socket: object): WsConnection<object> => {
-  const ctx = { socket, clientId: 1 } as unknown as SocketContext & { readonly socket: object }
-  return new WsConnection(ctx, {} as WsShared<object>)
+  const client = new Clients(1, socket, { receive: () => undefined, peerEnded: () => undefined })
+  client.receiver = client
+  return client
 }
 
 const read = (session: WsConnection<object>): Fields => {
@@ -99,12 +103,17 @@ test('WsConnection :: the fields set to what they start as (and the flags, to an
   )
 })
 
-// Nine since issue 31: `lastBroadcast` (a small integer) keeps each client's order across sliced broadcasts.
-test('WsConnection :: an idle session has nine fields, and its socket is its client\'s', () => {
+// Nine since issue 31 (`lastBroadcast`, a small integer, keeps each client's order across sliced
+// broadcasts); seven since issue 32: the connection is its client (`ctx` and `socket` are the
+// client's, `shared` is on the server's prototype), one object of thirteen fields with the client's six.
+test('WsConnection :: an idle session has seven fields of its own, is its client, and its socket is its client\'s', () => {
   const socket = {}
   const session = sessionOf(socket)
   assert.is(session.socket, socket)
-  assert.equal(Object.keys(session).sort(), ['ctx', 'deflate', 'flags', 'inFlight', 'lastBroadcast', 'more', 'partial', 'queue', 'shared'])
+  assert.is(session.ctx, session)
+  const own = ['deflate', 'flags', 'inFlight', 'lastBroadcast', 'more', 'partial', 'queue']
+  const client = ['data', 'id', 'receiver', 'remoteAddress', 'request', 'socket']
+  assert.equal(Object.keys(session).sort(), [...own, ...client].sort())
   session.peerCloseCode = 1000
   assert.equal((session as unknown as { more: unknown }).more, {
     session: undefined, batch: 0, outbox: undefined, assembly: initialAssembly, peerCloseCode: 1000, closeTimer: undefined, linkTrace: undefined,

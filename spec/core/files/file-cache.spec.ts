@@ -193,4 +193,35 @@ test('createFileCache :: a file that changes size while read is not held', async
   assert.is(cache.size.bytes, 0)
 })
 
+test('createFileCache :: fresh answers the remembered facts within the window only, with no file call', async () => {
+  const w = world()
+  w.put('/www/a.txt', 'aaa')
+  const cache = createFileCache({ revalidateMs: 1000 })
+  assert.is(cache.fresh('/www/a.txt', w.now()), undefined, 'nothing remembered yet')
+  const stated = await cache.stat(w.files, '/www/a.txt', w.now())
+  const calls = w.calls.stat
+  assert.is(cache.fresh('/www/a.txt', w.now()), stated)
+  assert.is(cache.fresh('/www/a.txt', undefined), undefined, 'no clock: never fresh')
+  w.advance(1000)
+  assert.is(cache.fresh('/www/a.txt', w.now()), undefined, 'the window has passed')
+  assert.is(w.calls.stat, calls)
+})
+
+test('serveStatic :: a held file answered from memory carries the same head and body as its first answer', async () => {
+  const w = world()
+  w.put('/www/app.js', 'console.log(1)')
+  const get = server(w)
+  const first = await get('/s/app.js', [['Accept', '*/*']])
+  const again = await get('/s/app.js', [['Accept', '*/*']])
+  assert.is(again.status, first.status)
+  assert.is(again.body, first.body)
+  for (const name of ['Content-Type', 'ETag', 'Last-Modified', 'Cache-Control', 'Accept-Ranges', 'X-Content-Type-Options']) assert.is(again.header(name), first.header(name), name)
+  assert.is((await get('/s/app.js', [['If-None-Match', first.header('ETag') ?? '']])).status, 304)
+  assert.is((await get('/s/app.js', [['Range', 'bytes=0-6']])).body, 'console')
+  const head = await get('/s/app.js', [], 'HEAD')
+  // The body of a HEAD is dropped by the serialiser, not here: only its head is compared.
+  assert.is(head.status, 200)
+  assert.is(head.header('ETag'), first.header('ETag'))
+})
+
 test.run()

@@ -41,6 +41,9 @@ const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|
 // Characters Win32 refuses in names, and controls; `:` also names an alternate data stream.
 const WINDOWS_CHARS = /[<>:"|?*\u0000-\u001f]/
 
+// `/a/b.js`-shaped paths: the fast case of `resolveStaticPath`.
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/
+
 const decode = (segment: string): string | undefined => {
   if (!segment.includes('%')) return segment
   try {
@@ -80,6 +83,13 @@ const isTraversal = (decoded: string): boolean => {
  * resolveStaticPath('/.env') // left({ _tag: 'DotfileIgnored', status: 404, … })
  */
 export const resolveStaticPath = (urlPath: string, options: StaticPathOptions = {}): E.Either<StaticPathError, StaticPath> => {
+  // The common case, decided by one test: every segment non-empty, of name characters only, not
+  // starting with a dot, no trailing slash (so nothing to decode, no traversal, no dotfile, no
+  // index). The loop below would answer the same (session 13: it was ~7 % of a static answer).
+  if (options.windowsNames !== true && PLAIN_PATH.test(urlPath)) {
+    const path = urlPath.slice(1)
+    return E.right({ path, segments: path.split('/'), index: false })
+  }
   const dotfiles = options.dotfiles ?? 'ignore'
   const indexName = options.index ?? 'index.html'
   const raw = urlPath.split('/')

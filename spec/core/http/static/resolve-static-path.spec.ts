@@ -93,4 +93,17 @@ test('resolveStaticPath :: Windows device names, streams and reserved characters
   assert.is(path('/con.txt'), 'con.txt', 'a name like any other without the option')
 })
 
+test('resolveStaticPath :: a plain path resolves as the same path taking the general way (a `./` segment added)', () => {
+  const plain = ['/a', '/app.js', '/css/site.v2.css', '/a-b/c_d/E9.tar.gz', '/x/y./z', '/1/2/3/4/5/6/7/8/9/index.html']
+  for (const path of plain) {
+    const general = resolveStaticPath(`/.${path}`)
+    assert.equal(resolveStaticPath(path), general, path)
+    assert.ok(E.isRight(general), path)
+  }
+  for (const path of ['/.env', '/a/.git/config', '/a//b', '/a/', '/%61', '/a\\b', '/a/..', 'a/b']) {
+    assert.equal(resolveStaticPath(path), resolveStaticPath(path.replace(/^\//, '/./')), path)
+  }
+  assert.equal(resolveStaticPath('/con.txt', { windowsNames: true })._tag, 'Left')
+})
+
 test.run()

@@ -28,10 +28,12 @@
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
-import { cpus, loadavg } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import WebSocket from 'ws'
 import { createClient } from 'redis'
-import type { ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { benchProcesses } from './bench-processes.js'
 import type { ProbeReading } from './presence/node-probe.js'
 
@@ -44,6 +46,8 @@ const { values: opt } = parseArgs({
     churn: { type: 'string', default: '1000' },
     timeout: { type: 'string', default: '120000' },
     profile: { type: 'string' },
+    // Counts each server's system calls over the single changes (`strace -c -f -p`): slows them, so the CPU figures of that run are not comparable.
+    strace: { type: 'boolean', default: false },
   },
 })
 const MEMBERS = Number(opt.members)
@@ -235,6 +239,33 @@ const redisCommands = async (redisUrl: string): Promise<number> => {
   }
 }
 
+// `strace -c -f -p <pid>` on one server from now until `done()`: its system calls by name.
+const straceOf = (pid: number): { done(): Promise<Map<string, number>> } => {
+  const dir = mkdtempSync(join(tmpdir(), 'presence-strace-'))
+  const out = join(dir, 'calls.txt')
+  const child = spawn('strace', ['-c', '-f', '-qq', '-o', out, '-p', String(pid)], { stdio: 'ignore' })
+  return {
+    done: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGINT')
+      await exited
+      const calls = new Map<string, number>()
+      try {
+        // Rows: % time, seconds, usecs/call, calls, [errors], syscall.
+        for (const line of readFileSync(out, 'utf8').split('\n')) {
+          const cols = line.trim().split(/\s+/)
+          const name = cols[cols.length - 1] as string
+          if (cols.length < 5 || !/^\d+$/.test(cols[3] as string) || name === 'total') continue
+          calls.set(name, Number(cols[3]))
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+      return calls
+    },
+  }
+}
+
 const runOne = async (kind: Kind, redisUrl: string, redisPid: number | undefined): Promise<Result> => {
   const prefix = `bench-presence-${kind}`
   const nodes = [await startNode(kind, 'a', redisUrl, prefix), await startNode(kind, 'b', redisUrl, prefix)] as const
@@ -300,6 +331,8 @@ const runOne = async (kind: Kind, redisUrl: string, redisPid: number | undefined
     const redisCpu = processes.cpuOf(redisPid === undefined ? [] : [redisPid])
     const commandsBefore = await redisCommands(redisUrl)
     await Promise.all(nodes.map((n) => fetch(`http://${HOST}:${n.port}/bench/probe`, { method: 'POST' }).then((r) => r.arrayBuffer())))
+    const traced = opt.strace ? nodes.map((n) => straceOf(n.child.pid as number)) : []
+    if (traced.length > 0) await sleep(500) // strace attached to every thread
     for (let i = 0; i < CHANGES; i++) {
       const member = members[(i >> 1) % (MEMBERS / 2)] as Client // leaves, then joins again
       const have = watchers.map((w) => w.changes.length)
@@ -309,6 +342,14 @@ const runOne = async (kind: Kind, redisUrl: string, redisPid: number | undefined
       await member.send('toggle', undefined, true)
       await until('every watcher told of one change', () => watchers.every((w, j) => w.changes.length > (have[j] as number)), 1)
       latencies.push(performance.now() - t0)
+    }
+    if (traced.length > 0) {
+      const calls = await Promise.all(traced.map((t) => t.done()))
+      calls.forEach((c, i) => {
+        const total = [...c.values()].reduce((a, b) => a + b, 0)
+        const top = [...c].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, n]) => `${name} ${f(n / CHANGES, 2)}`).join(', ')
+        log(`${kind}: node ${nodes[i]?.id} system calls per change ${f(total / CHANGES, 2)}: ${top}`)
+      })
     }
     // The INFO call after counts itself and the CONNECT/HELLO of its client: a few, not per change.
     const changeRedisCommands = ((await redisCommands(redisUrl)) - commandsBefore) / CHANGES

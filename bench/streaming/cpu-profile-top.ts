@@ -4,7 +4,10 @@
  * grouped by where the code lives (twinport's lib, node: internals, node_modules, GC, idle,
  * native). Used to see where an upload's CPU goes (bench/RESULTS.md "Session 12: uploads").
  *
- *   node --import tsx bench/streaming/cpu-profile-top.ts <file.cpuprofile> [rows]
+ *   node --import tsx bench/streaming/cpu-profile-top.ts <file.cpuprofile> [rows] [fromUs toUs]
+ *
+ * `fromUs toUs` cut the profile to a window on its clock (µs, as bench/presence/node-probe.ts
+ * reports its `windowUs`): only the samples taken inside count.
  *
  * Reads one file; imports nothing of twinport.
  */
@@ -18,9 +21,12 @@ interface Profile {
   readonly nodes: readonly ProfileNode[]
   readonly samples: readonly number[]
   readonly timeDeltas: readonly number[]
+  readonly startTime: number
 }
 
-const [file, rowsArg] = process.argv.slice(2)
+const [file, rowsArg, fromArg, toArg] = process.argv.slice(2)
+const from = fromArg === undefined ? -Infinity : Number(fromArg)
+const to = toArg === undefined ? Infinity : Number(toArg)
 if (file === undefined) {
   console.error('usage: cpu-profile-top.ts <file.cpuprofile> [rows]')
   process.exit(2)
@@ -42,10 +48,12 @@ const groupOf = (name: string, url: string): string => {
   return url
 }
 
+let at = profile.startTime
 for (let i = 0; i < profile.samples.length; i++) {
-  const node = byId.get(profile.samples[i] as number)
-  if (node === undefined) continue
   const dt = profile.timeDeltas[i] ?? 0
+  at += dt
+  const node = byId.get(profile.samples[i] as number)
+  if (node === undefined || at < from || at > to) continue
   const { functionName, url, lineNumber } = node.callFrame
   const short = url.replace(/^.*\/(lib|bench|node_modules)\//, '$1/')
   const key = `${functionName || '(anonymous)'}  ${short}${url === '' ? '' : `:${lineNumber + 1}`}`
@@ -58,6 +66,6 @@ for (let i = 0; i < profile.samples.length; i++) {
 const busy = total - (groups.get('(idle)') ?? 0)
 const pct = (us: number): string => `${((100 * us) / busy).toFixed(1).padStart(5)}%`
 console.log(`${(total / 1000).toFixed(0)} ms sampled, ${(busy / 1000).toFixed(0)} ms not idle (shares are of the latter)\n`)
-for (const [k, us] of [...groups].filter(([g]) => g !== '(idle)').sort((a, b) => b[1] - a[1])) console.log(`${pct(us)} ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`)
+for (const [k, us] of [...groups].filter(([g]) => g !== '(idle)').sort((a, b) => b[1] - a[1])) console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(7)} ms  ${k}`)
 console.log('')
-for (const [k, us] of [...self].filter(([k2]) => !k2.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, rows)) console.log(`${pct(us)} ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`)
+for (const [k, us] of [...self].filter(([k2]) => !k2.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, rows)) console.log(`${pct(us)} ${(us / 1000).toFixed(1).padStart(7)} ms  ${k}`)

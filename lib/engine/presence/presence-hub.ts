@@ -24,6 +24,7 @@ import type { ClusterAdapter } from '../cluster/cluster-adapter.js'
 import { EventAnswer } from '../cluster/cluster-request.js'
 import type { Presence, PresenceDiff, PresenceOptions } from '../../core/presence/presence.js'
 import { PresenceTopic } from './presence-topic.js'
+import { readPresenceMessage } from './read-presence-message.js'
 
 /** The cluster event presence travels as (a server-to-server event name no application uses). */
 export const PRESENCE_EVENT = 'tp:presence'
@@ -31,15 +32,10 @@ export const PRESENCE_EVENT = 'tp:presence'
 /** How often a node sends its presence digest (ms): the bound on how long a lost change stays unseen. */
 export const PRESENCE_DIGEST_MS = 1_000
 
+// A node's whole state, as it answers `sync` (rare: a fetch); the per-change messages are read by hand (read-presence-message.ts).
 const Clock = t.type({ epoch: t.number, n: t.number })
 const Entry = t.type({ key: t.string, conn: t.number, meta: t.unknown })
 const Snapshot = t.type({ clock: Clock, entries: t.array(Entry) })
-const Message = t.union([
-  t.type({ t: t.literal('delta'), topic: t.string, base: Clock, clock: Clock, joins: t.array(Entry), leaves: t.array(Entry) }),
-  t.type({ t: t.literal('sync'), topic: t.string }),
-  // The sender's epoch and `[topic, n]` for every topic whose clock moved in it; any other topic it has nothing in.
-  t.type({ t: t.literal('digest'), epoch: t.number, topics: t.array(t.tuple([t.string, t.number])) }),
-])
 
 /** What the hub needs of the engine. */
 export interface PresenceHubDeps {
@@ -166,7 +162,7 @@ export class PresenceHub {
 
   // Another node's presence message: a delta applied in order, or a request for this node's state.
   private received(data: unknown, from: string): unknown {
-    const decoded = Message.decode(data)
+    const decoded = readPresenceMessage(data)
     if (E.isLeft(decoded)) {
       this.deps.logger.warning('presence: dropped a message from node {node} that is not one', { node: from })
       return undefined

@@ -2,8 +2,8 @@
  * A fault-injecting TCP proxy for the soak (`bench/soak.ts`), in user space: used between a
  * cluster node and Redis where the machine has no `tc netem` (see `netemAvailable`). Every
  * connection it accepts on 127.0.0.1 is piped to the target, each chunk delayed by
- * `latencyMs` ± `jitterMs` (chunks of one direction stay in order: TCP cannot reorder, so
- * jitter delays the stream, it never reorders it); `stall(ms)` holds everything for that
+ * `latencyMs` ± `jitterMs` (chunks of one direction stay in order, one queue each: TCP cannot
+ * reorder, so jitter delays the stream, it never reorders it); `stall(ms)` holds everything for that
  * long (what a lossy link's retransmissions look like to TCP); `cut()` destroys every
  * connection (a reset); `partition(true)` blackholes: bytes are swallowed and new
  * connections hang unanswered until `partition(false)`, then are cut, as after a healed
@@ -56,21 +56,37 @@ export const startFaultProxy = (target: number): Promise<FaultProxy> =>
     let swallowed = 0
     const delay = (): number => Math.max(0, latency + (jitter === 0 ? 0 : (Math.random() * 2 - 1) * jitter), stalledUntil - Date.now())
 
-    // One direction: chunks leave in order, each no earlier than its own delay.
+    // One direction: chunks leave in order, each no earlier than its own delay. One queue and
+    // one timer per direction: a timer per chunk does not keep them in order (Node starts every
+    // timer of a turn from the same cached clock, so a later chunk whose delay was computed
+    // from a later Date.now() fired first, and reordered bytes inside a TCP stream: session 13,
+    // bench/RESULTS.md "Session 13: sessions after a partition").
     const pipe = (from: Socket, to: Socket): void => {
-      let lastDue = 0
+      const queue: { readonly chunk: Buffer; readonly due: number }[] = []
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const drain = (): void => {
+        timer = undefined
+        for (let next = queue[0]; next !== undefined; next = queue[0]) {
+          const wait = next.due - Date.now()
+          if (wait > 0) return void (timer = setTimeout(drain, wait))
+          queue.shift()
+          if (blackhole) swallowed += next.chunk.length
+          else {
+            bytes += next.chunk.length
+            if (!to.destroyed) to.write(next.chunk)
+          }
+        }
+      }
       from.on('data', (chunk: Buffer) => {
         if (blackhole) return void (swallowed += chunk.length)
-        const due = Math.max(Date.now() + delay(), lastDue)
-        lastDue = due
-        const send = (): void => {
-          if (blackhole) return void (swallowed += chunk.length)
-          bytes += chunk.length
-          if (!to.destroyed) to.write(chunk)
-        }
-        const wait = due - Date.now()
-        if (wait <= 0 && latency === 0) send()
-        else setTimeout(send, Math.max(0, wait))
+        const last = queue[queue.length - 1]?.due ?? 0
+        queue.push({ chunk, due: Math.max(Date.now() + delay(), last) })
+        if (timer === undefined) drain()
+      })
+      from.on('close', () => {
+        if (timer !== undefined) clearTimeout(timer)
+        timer = undefined
+        queue.length = 0
       })
     }
 

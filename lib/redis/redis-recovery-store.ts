@@ -78,6 +78,24 @@ const recordOf = (raw: string): SessionRecord | undefined => {
   const decoded = SessionCodec.decode(parsed)
   return E.isRight(decoded) ? (decoded.right as SessionRecord) : undefined
 }
+// What the save script answered: 1 written, 0 refused (another node holds the session).
+// Anything else is no answer of that script (a reply read out of place): a failure, written
+// again later, never a refusal, which would make this node let a connected client go.
+const refusedOrWritten = (reply: unknown): boolean => {
+  if (reply === 1) return true
+  if (reply === 0) return false
+  throw new Error(`redisRecoveryStore: unexpected answer to a session write: ${String(reply)}`)
+}
+// A target counter's `e` and `n` (HMGET, nil when unset), checked: a cursor that is not two
+// whole numbers would be written into every later record of the session, which no node could
+// then read back (the session would be unknown everywhere else).
+const placeOf = (reply: unknown): [number | undefined, number | undefined] => {
+  const fields = Array.isArray(reply) ? (reply as unknown[]).map((x) => (x === null ? undefined : Number(x))) : []
+  if (fields.length !== 2 || fields.some((x) => x !== undefined && !Number.isSafeInteger(x))) {
+    throw new Error(`redisRecoveryStore: unexpected answer for a target's place: ${String(reply)}`)
+  }
+  return [fields[0], fields[1]]
+}
 // A counter field (bytes, or nil when unset) as a number.
 const numberOf = (field: unknown): number | undefined => (field instanceof Uint8Array ? Number(text.decode(field)) : undefined)
 
@@ -185,7 +203,7 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
       const at = String(Math.max(1, Math.floor(session.expiresAt)))
       const argv: RedisArg[] = ['', '', '2', keys.state, keys.frames, JSON.stringify(session), session.node ?? '', claim ? '1' : '0', at, limit, String(session.lastSeq)]
       for (const f of frames) argv.push(String(f.seq), f.frame)
-      return (await saveProgressScript(argv, keys.state, false, false)) === 1
+      return refusedOrWritten(await saveProgressScript(argv, keys.state, false, false))
     },
 
     readTargetSince: (target, after) => readTarget(target, after),
@@ -194,7 +212,7 @@ export const redisRecoveryStore = (options: RedisRecoveryStoreOptions = {}): Red
     // The counter's place (the stream's last entry has the same, unless something edited it).
     targetPosition: async (target) => {
       const { counter } = scopeKeys(prefix, target)
-      const [e, n] = ((await run(['HMGET', counter, 'e', 'n'], counter)) as (string | null)[]).map((x) => (x === null ? undefined : Number(x)))
+      const [e, n] = placeOf(await run(['HMGET', counter, 'e', 'n'], counter))
       return e === undefined || n === undefined ? { epoch: 0, n: 0 } : { epoch: e, n }
     },
   }

@@ -10,6 +10,7 @@ import type { RecoveryStore } from '../../lib/engine/recovery/recovery-store.js'
 import { onConnect, routes } from '../../lib/index.js'
 import { nodeTimers } from '../../lib/runtime/node-timers.js'
 import { redisRecoveryStore, type RedisRecoveryStore, type SessionRecord } from '../../lib/redis/index.js'
+import type { RedisPort } from '../../lib/redis/redis-port.js'
 import { simulateFailover, startRedis } from '../support/redis.js'
 import { redisSuite } from '../support/redis-suite.js'
 import { delay, eventually, openClient } from '../support/server.js'
@@ -275,6 +276,34 @@ Store('loadSessionSince :: the record and the frames after a number at once; an 
     (error: unknown) => String(error),
   )
   assert.match(refused ?? '', /afterSeq must be a non-negative integer, got -1/)
+})
+
+// A port that answers every command with `reply` (a reply read out of place, as a connection
+// whose bytes were reordered gave: bench/RESULTS.md "Session 13: sessions after a partition").
+const answering = (reply: unknown): RedisPort => ({
+  command: async () => reply,
+  subscribe: async () => undefined,
+  unsubscribe: async () => undefined,
+  commandsReady: true,
+  on: () => undefined,
+  connect: async () => undefined,
+  close: async () => undefined,
+})
+
+Store('an answer that is not the script\'s own fails the write (tried again), never reads as refused; a place that is not two numbers fails too', async () => {
+  for (const reply of [null, 'OK', [Buffer.from('x')], 2]) {
+    const s = redisRecoveryStore({ port: answering(reply), prefix: shared.prefix })
+    const error = await s.saveProgress?.(session('w1'), []).then(() => undefined, (e: unknown) => e)
+    assert.instance(error, Error, `a write answered ${JSON.stringify(reply)}`)
+  }
+  assert.is(await redisRecoveryStore({ port: answering(1), prefix: shared.prefix }).saveProgress?.(session('w1'), []), true)
+  assert.is(await redisRecoveryStore({ port: answering(0), prefix: shared.prefix }).saveProgress?.(session('w1'), []), false)
+  for (const reply of [[Buffer.from('{"sid"'), null], ['1', 'x'], 1, ['1']]) {
+    const error = await redisRecoveryStore({ port: answering(reply), prefix: shared.prefix }).targetPosition?.({}).then(() => undefined, (e: unknown) => e)
+    assert.instance(error, Error, `a place answered ${String(reply)}`)
+  }
+  assert.equal(await redisRecoveryStore({ port: answering(['7', '3']), prefix: shared.prefix }).targetPosition?.({}), { epoch: 7, n: 3 })
+  assert.equal(await redisRecoveryStore({ port: answering([null, null]), prefix: shared.prefix }).targetPosition?.({}), { epoch: 0, n: 0 })
 })
 
 Store('a store refuses a bad maxFrames', () => {

@@ -16,6 +16,7 @@
  *
  *   node --import tsx bench/server-requests.ts            compiles (tsc -p tsconfig.bench.json), then runs itself compiled
  *   node --import tsx bench/server-requests.ts --source   everything from source under tsx (slower clients and server)
+ *   node --import tsx bench/server-requests.ts --rounds 1 --prof /tmp/prof   each server's `--cpu-prof` in /tmp/prof/<side>
  *
  * Prints a Markdown section and writes it to `bench/.tmp/server-requests.md` (`--out`).
  */
@@ -39,6 +40,7 @@ const { values: opt } = parseArgs({
     ms: { type: 'string', default: '3000' },
     source: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.tmp/server-requests.md' },
+    prof: { type: 'string' },
   },
 })
 const CLIENTS = Number(opt.clients)
@@ -150,7 +152,8 @@ const measureAll = async (): Promise<string> => {
   const failures: string[] = []
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? SIDES : [...SIDES].reverse()) {
-      const server = await startServer(script[side], 20_000, [], { INFLIGHT: String(IN_FLIGHT) })
+      const flags = opt.prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opt.prof}/${side}`]
+      const server = await startServer(script[side], 20_000, flags, { INFLIGHT: String(IN_FLIGHT) })
       if (typeof server === 'string') {
         failures.push(`round ${round + 1}, ${side}: ${server}`)
         continue

@@ -17,14 +17,13 @@
  *
  * Prints a Markdown section and writes it to `bench/.tmp/fallback-acks.md` (`--out`).
  */
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { io, type Socket } from 'socket.io-client'
 import { connect } from '../lib/client/index.js'
 import { eventStreamSocket } from '../lib/client/fallback.js'
-import { peerScript, pinSelf, runsCompiled } from './load/own-cpu.js'
+import { peerScript, pinSelf, runCompiledCopy, runsCompiled } from './load/own-cpu.js'
 import { type Driver, driveRequests, type RequestRun } from './load/drive-requests.js'
 import { waitForQuiet } from './load/quiet.js'
 import { runBench, startServer } from './load/start-server.js'
@@ -129,14 +128,7 @@ const measureAll = async (): Promise<string> => {
 }
 
 const main = async (): Promise<void> => {
-  // From source (and not asked to stay there): build, then run the compiled copy of this file.
-  if (!runsCompiled(import.meta.url) && !opt.source) {
-    process.stderr.write('compiling (tsc -p tsconfig.bench.json)…\n')
-    const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit', timeout: 300_000 })
-    if (build.status !== 0) throw new Error('the build failed; --source runs from source')
-    const child = spawnSync(process.execPath, ['bench/.tmp/dist/bench/fallback-acks.js', ...process.argv.slice(2)], { stdio: 'inherit' })
-    process.exit(child.status ?? 1)
-  }
+  runCompiledCopy(import.meta.url, 'fallback-acks', opt.source === true)
   const md = await measureAll()
   console.log(md)
   mkdirSync(dirname(opt.out), { recursive: true })

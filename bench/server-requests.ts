@@ -20,14 +20,13 @@
  *
  * Prints a Markdown section and writes it to `bench/.tmp/server-requests.md` (`--out`).
  */
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { io, type Socket } from 'socket.io-client'
 import WebSocket from 'ws'
 import { connect } from '../lib/client/index.js'
-import { peerScript, pinSelf, runsCompiled } from './load/own-cpu.js'
+import { peerScript, pinSelf, runCompiledCopy, runsCompiled } from './load/own-cpu.js'
 import { CLK_TCK, processCpuTicks } from './load/proc.js'
 import type { LoopWindow } from './load/request-loops.js'
 import { runBench, startServer } from './load/start-server.js'
@@ -201,14 +200,7 @@ const measureAll = async (): Promise<string> => {
 }
 
 const main = async (): Promise<void> => {
-  // From source (and not asked to stay there): build, then run the compiled copy of this file.
-  if (!runsCompiled(import.meta.url) && !opt.source) {
-    process.stderr.write('compiling (tsc -p tsconfig.bench.json)…\n')
-    const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit', timeout: 300_000 })
-    if (build.status !== 0) throw new Error('the build failed; --source runs from source')
-    const child = spawnSync(process.execPath, ['bench/.tmp/dist/bench/server-requests.js', ...process.argv.slice(2)], { stdio: 'inherit' })
-    process.exit(child.status ?? 1)
-  }
+  runCompiledCopy(import.meta.url, 'server-requests', opt.source === true)
   const md = await measureAll()
   console.log(md)
   mkdirSync(dirname(opt.out), { recursive: true })

@@ -22,3 +22,18 @@ export const peerScript = (name: string, compiled: boolean): string => {
 
 /** Whether the module at `url` runs compiled (from `bench/.tmp/dist`), not under tsx. */
 export const runsCompiled = (url: string): boolean => url.endsWith('.js')
+
+/**
+ * Runs a bench compiled, as an application ships JavaScript: from source under tsx, builds
+ * (`tsc -p tsconfig.bench.json`) and runs `bench/.tmp/dist/bench/<name>.js` with this process's
+ * arguments, then exits with its status. Returns at once when already compiled or when
+ * `fromSource` (the bench's `--source`) asks to stay under tsx.
+ */
+export const runCompiledCopy = (url: string, name: string, fromSource: boolean): void => {
+  if (runsCompiled(url) || fromSource) return
+  process.stderr.write('compiling (tsc -p tsconfig.bench.json)…\n')
+  const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit', timeout: 300_000 })
+  if (build.status !== 0) throw new Error('the build failed; --source runs from source')
+  const child = spawnSync(process.execPath, [`bench/.tmp/dist/bench/${name}.js`, ...process.argv.slice(2)], { stdio: 'inherit' })
+  process.exit(child.status ?? 1)
+}

@@ -148,14 +148,20 @@ export const writeFileFrom = async (
     )
   }
 
-  let onAbort: (() => void) | undefined
-  const aborted =
-    signal === undefined
-      ? undefined
-      : new Promise<typeof ABORTED>((resolve) => {
-          onAbort = () => resolve(ABORTED)
-          signal.addEventListener('abort', onAbort, { once: true })
-        })
+  // The read in progress, answered early by an abort. Not a `Promise.race` with one promise
+  // that settles on abort: each race would leave a reaction on that promise holding its
+  // answer, so every chunk read would stay reachable until the abort (the whole upload).
+  let wake: ((step: typeof ABORTED) => void) | undefined
+  const onAbort = signal === undefined ? undefined : (): void => wake?.(ABORTED)
+  if (onAbort !== undefined) signal?.addEventListener('abort', onAbort, { once: true })
+  const read = (): Promise<IteratorResult<Uint8Array> | typeof ABORTED> => {
+    if (signal === undefined) return reader.next()
+    if (signal.aborted) return Promise.resolve(ABORTED)
+    return new Promise((resolve, reject) => {
+      wake = resolve
+      reader.next().then(resolve, reject)
+    })
+  }
 
   let size = 0
   let failure: WriteFileError | undefined
@@ -169,11 +175,12 @@ export const writeFileFrom = async (
       }
       let step: IteratorResult<Uint8Array> | typeof ABORTED
       try {
-        step = aborted === undefined ? await reader.next() : await Promise.race([reader.next(), aborted])
+        step = await read()
       } catch (cause) {
         failure = { _tag: 'SourceFailed', status: statusOf(cause), reason: 'source_failed', cause }
         break
       }
+      wake = undefined
       if (step === ABORTED) {
         failure = { _tag: 'Aborted', status: 503, reason: 'aborted' }
         break

@@ -21,6 +21,12 @@ let handler: Handler
 const routes = [httpRoute('GET', '/hello', () => ({ hello: 'world' }))]
 if (which === 'twinport' || which === 'twinport-nocors') {
   handler = toFetch({ logger: silentLogger, routes, ...(which === 'twinport-nocors' ? { cors: false as const } : {}) })
+} else if (which === 'twinport-bare') {
+  // Neither the CORS grant nor the metrics: twinport's dispatch alone (session 14).
+  handler = toFetch({ logger: silentLogger, routes, cors: false, metrics: false })
+} else if (which === 'bare') {
+  // No framework: what the host costs with the least a handler can do (read the URL and method, answer).
+  handler = (request) => (request.method === 'GET' && request.url.endsWith('/hello') ? new Response(JSON.stringify({ hello: 'world' }), { headers: { 'Content-Type': 'application/json' } }) : new Response(null, { status: 404 }))
 } else if (which === 'twinport-record') {
   // Session 12's way on every host (the answer's headers as a record), for a before/after in one run.
   handler = toFetch({ logger: silentLogger, routes }, { responses: 'other' })
@@ -31,7 +37,7 @@ if (which === 'twinport' || which === 'twinport-nocors') {
   app.get('/hello', (c) => c.json({ hello: 'world' }))
   handler = (request) => app.fetch(request)
 } else {
-  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|twinport-record|hono|hono-cors')
+  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|twinport-bare|twinport-record|hono|hono-cors|bare')
 }
 
 interface BunLike {

@@ -30,14 +30,17 @@ if (which === 'twinport' || which === 'twinport-nocors') {
 } else if (which === 'twinport-record') {
   // Session 12's way on every host (the answer's headers as a record), for a before/after in one run.
   handler = toFetch({ logger: silentLogger, routes }, { responses: 'other' })
-} else if (which === 'hono' || which === 'hono-cors') {
+} else if (which === 'hono' || which === 'hono-cors' || which === 'hono-loaded') {
+  // `hono-loaded`: bare Hono in a process that also made (and never calls) twinport's app, to tell
+  // what twinport's dispatch costs from what its loaded code and heap cost the host (session 14).
+  if (which === 'hono-loaded') (globalThis as { loaded?: unknown }).loaded = toFetch({ logger: silentLogger, routes })
   const app = new Hono()
   // twinport's default CORS (any origin) as Hono's middleware gives it: the same answer on the wire.
   if (which === 'hono-cors') app.use(cors())
   app.get('/hello', (c) => c.json({ hello: 'world' }))
   handler = (request) => app.fetch(request)
 } else {
-  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|twinport-bare|twinport-record|hono|hono-cors|bare')
+  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|twinport-bare|twinport-record|hono|hono-cors|hono-loaded|bare')
 }
 
 interface BunLike {

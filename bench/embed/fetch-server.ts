@@ -4,7 +4,8 @@
  * `twinport`: its defaults, CORS for any origin; `twinport-nocors`: `cors: false`;
  * `twinport-record`: the defaults with the answer built as session 12 did, a record of headers) or Hono's
  * own router (argv `hono`, `app.get` + `c.json`; `hono-cors`: with `cors()` in front, the same
- * `Access-Control-Allow-Origin: *` answer as twinport's default), served by the host of
+ * `Access-Control-Allow-Origin: *` answer as twinport's default; `hono-loaded`: bare Hono beside an
+ * unused twinport app), `twinport-bare` (`cors: false, metrics: false`) or `bare` (no framework), served by the host of
  * the runtime it runs in: `Bun.serve` under Bun, `Deno.serve` under Deno, `@hono/node-server`
  * under Node. Listens on 127.0.0.1 and a free port and prints `PORT <n>`. Bench code.
  */

@@ -9,6 +9,7 @@
 
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 
 export type Runtime = 'node' | 'bun' | 'deno'
 
@@ -36,10 +37,11 @@ export const scriptCommand = (runtime: Runtime, script: string): { readonly comm
     case 'bun':
       return { command: 'node_modules/bun/bin/bun.exe', args: [script] }
     case 'deno':
-      // The binary itself, not npm's wrapper script: signals must reach the server.
+      // The binary itself, not npm's wrapper script: signals must reach the server. Writes only
+      // under the temp directory (the upload specs' files: spec/integration/run-server-uploads.spec.ts).
       return {
         command: denoBinary(),
-        args: ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', '--sloppy-imports', '--node-modules-dir=manual', script],
+        args: ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${tmpdir()}`, '--allow-sys', '--sloppy-imports', '--node-modules-dir=manual', script],
       }
   }
 }

@@ -6,7 +6,7 @@
  *   tick), the generator yields as fast as the engine pulls: the bench measures the engine.
  * - `POST /upload`: a route with `{ body: 'stream', maxBody: 2 GiB }`; the multipart body is
  *   split as it arrives (the core's `readMultipart`) and each file written to `UPLOAD_DIR` with
- *   `writeFileFrom`, kept, its path answered (`stream-sink.ts`: `?sink=hash` through the hashing
+ *   `writeFileFrom` (its highWaterMark `UPLOAD_HIGH_WATER` bytes when set), kept, its path answered (`stream-sink.ts`: `?sink=hash` through the hashing
  *   sink of sessions 10–13, `&keep=1` to keep it; `?sink=count` counts only); answers
  *   `{"fields":{…},"files":[{"field","filename","size","sha256","path"?}]}`.
  * - `POST /upload-raw`: the same route kind without multipart: the whole body, framing and all,
@@ -37,6 +37,13 @@ interface FileEntry extends SunkFile {
   readonly filename: string
 }
 
+// `UPLOAD_HIGH_WATER` (bytes) from the environment: `writeFileFrom`'s highWaterMark, to measure
+// one against another in the same run (upload-memory-rounds.ts `twinport/hw64`); else its default.
+const writeHighWater = (): { readonly highWaterMark?: number } => {
+  const bytes = Number(process.env['UPLOAD_HIGH_WATER'] ?? '')
+  return Number.isInteger(bytes) && bytes > 0 ? { highWaterMark: bytes } : {}
+}
+
 export const streamRoute = httpRoute('GET', '/stream', (req) =>
     stream(chunks(countOf(req.query['chunks'], MAX_CHUNKS, 16), countOf(req.query['size'], MAX_SIZE, 65536))),
   )
@@ -49,7 +56,7 @@ export const uploadRoute = httpRoute('POST', '/upload', { body: 'stream', maxBod
     for await (const part of readMultipart(req)) {
       if (part.kind === 'field') fields[part.name] = part.value
       else if (mode === 'disk') {
-        const saved = await writeFileFrom(part.data, diskPath(uploadDir()), { signal: req.signal })
+        const saved = await writeFileFrom(part.data, diskPath(uploadDir()), { signal: req.signal, ...writeHighWater() })
         if (E.isLeft(saved)) return errorResponse(saved.left.status, saved.left.reason)
         files.push({ field: part.name, filename: part.filename, size: saved.right.size, sha256: '', path: saved.right.path })
       } else files.push({ field: part.name, filename: part.filename, ...(await sinkFile(uploadDir(), part.data, mode)) })

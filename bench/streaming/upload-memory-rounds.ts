@@ -10,7 +10,8 @@
  * A contender is `twinport`, `twinport-native` (the same server on the native transport:
  * `make -C native` first), `fastify`, `raw-net` or `raw-net:onread` (`upload-raw-net.ts` with
  * `UPLOAD_READS=onread`), optionally `@<dist>` to take its build from another
- * `bench/.tmp/<dist>` (e.g. `twinport@dist-before`). Servers compiled first
+ * `bench/.tmp/<dist>` (e.g. `twinport@dist-before`), and twinport's `/hw<KiB>` to set `writeFileFrom`'s
+ * highWaterMark (`twinport/hw64`, `twinport-native/hw64@dist-before`: `UPLOAD_HIGH_WATER`). Servers compiled first
  * (`npx tsc -p tsconfig.bench.json --outDir bench/.tmp/<dist>`). Linux only; ports 7301+.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -59,12 +60,13 @@ interface Row {
 }
 
 const runOne = async (contender: string, port: number, dir: string): Promise<Row | undefined> => {
-  const [name = '', build = dist] = contender.split('@')
+  const [named = '', build = dist] = contender.split('@')
+  const [name = '', highWaterKiB] = named.split('/hw')
   const [peerName = '', reads] = name.split(':')
   const native = peerName === 'twinport-native'
   const peer = native ? 'twinport' : peerName
   const server = spawn('taskset', ['-c', '0', 'node', '--expose-gc', '--import', 'tsx', 'bench/streaming/memory-probe.ts', peer, build], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), UPLOAD_DIR: dir, ...(reads === undefined ? {} : { UPLOAD_READS: reads }), ...(native ? { TWINPORT_TRANSPORT: 'native', TWINPORT_NATIVE_BINARY: process.env['TWINPORT_NATIVE_BINARY'] ?? resolve(`native/build/twinport-${process.platform}-${process.arch}.node`) } : {}) },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), UPLOAD_DIR: dir, ...(reads === undefined ? {} : { UPLOAD_READS: reads }), ...(highWaterKiB === undefined ? {} : { UPLOAD_HIGH_WATER: String(Number(highWaterKiB) * 1024) }), ...(native ? { TWINPORT_TRANSPORT: 'native', TWINPORT_NATIVE_BINARY: process.env['TWINPORT_NATIVE_BINARY'] ?? resolve(`native/build/twinport-${process.platform}-${process.arch}.node`) } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   try {

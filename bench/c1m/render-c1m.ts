@@ -64,6 +64,12 @@ export const renderC1m = (run: C1mRun): string => {
     lines.push(`| ${count(s.n)} | ${s.workers} | ${s.opened.toLocaleString('en-US')} (${s.failed}) | ${f(s.acceptPerS, 0)} | ${f(s.acceptCpuUs)} | ${f(s.rssKiB, 2)} | ${f(s.slabKiB, 2)} | ${f(s.sunreclaimKiB, 2)} | ${f(s.tcpMemKiB, 2)} | ${f(s.idleCpuUs, 2)} (${f(s.idleCpuRawUs, 2)}) | ${f(s.pingsPerConn, 2)} | ${f(median(s.broadcastMs), 0)} (${s.broadcastMs.map((m) => f(m, 0)).join(', ')}) | ${f(broadcastUsPerReceiver(s), 2)} | ${f(s.broadcastCpuUs, 2)} |`)
   }
   lines.push('')
+  const slopes = rows.filter((s) => s.memoryFrom !== undefined && s.memoryFrom > 0)
+  if (slopes.length > 0) {
+    lines.push(`Memory per connection is the slope between two readings, each after a full GC in every worker: with half the connections open and with all (${slopes.map((s) => `${count(s.n)}: ${s.memoryFrom?.toLocaleString('en-US')} → ${s.opened.toLocaleString('en-US')}; JS heap ${f(s.heapKiB ?? Number.NaN, 2)} KiB of it; the growth from the start-up base would read ${f(s.rssBaseKiB ?? Number.NaN, 2)} KiB${s.workerFds === undefined ? '' : `; descriptors per worker ${s.workerFds.min.toLocaleString('en-US')}–${s.workerFds.max.toLocaleString('en-US')}`}`).join('; ')}). Kernel memory (slab) is per client+server socket pair, apart from the servers' RSS.`)
+    lines.push('')
+  }
+  if (rows.some((s) => s.pinned === true)) lines.push('Pinned (--pin): the server processes on the first cores, the harness (driver, load clients, Redis) on the last.', '')
   const delayTable = (title: string, pick: (s: StepResult) => StepResult['delay']): void => {
     lines.push(title)
     lines.push('')
@@ -81,8 +87,8 @@ export const renderC1m = (run: C1mRun): string => {
   if (rows.some((s) => s.sched !== undefined)) {
     lines.push(`Per phase: its wall time, the load average (1 min, at its end), and each server process's CPU / time runnable but waiting for a core (ms; /proc/<pid>/task/<tid>/schedstat summed over its threads; workers, then the primary). Stalls: the loop probe's samples over ${STALL_THRESHOLD_MS} ms, their windows merged per worker, and what the stalled worker's main thread did in them (CPU / waiting) and the probe's own waiting:`)
     lines.push('')
-    lines.push('| N | phase | wall (s) | load | per process: CPU / waiting (ms) | Σ CPU / Σ waiting (ms) | waiting share | stalls > 20 ms: count, ms covered, own CPU / waiting, probe waiting (ms) |')
-    lines.push('|---:|---|---:|---:|---|---:|---:|---|')
+    lines.push('| N | phase | wall (s) | load | per process: CPU / waiting (ms) | Σ CPU / Σ waiting (ms) | waiting share | harness CPU / waiting (ms) | stalls > 20 ms: count, ms covered, own CPU / waiting, probe waiting (ms) |')
+    lines.push('|---:|---|---:|---:|---|---:|---:|---:|---|')
     for (const s of rows) {
       for (const p of PHASES) {
         const t = s.sched?.[p]
@@ -91,7 +97,7 @@ export const renderC1m = (run: C1mRun): string => {
         const wait = t.processes.reduce((a, x) => a + x.waitMs, 0)
         const st = s.stalls?.[p]
         const stallCell = st === undefined || st.stalls === 0 ? 'none' : `${st.stalls}, ${f(st.ms, 0)}, ${f(st.cpuMs, 0)} / ${f(st.waitMs, 0)}, ${f(st.probeWaitMs, 0)}${isWaitingBound(st) ? ' (waiting-bound)' : ''}`
-        lines.push(`| ${count(s.n)} | ${p} | ${f(t.wallMs / 1000)} | ${f(t.load1, 2)} | ${t.processes.map((x) => `${f(x.cpuMs, 0)} / ${f(x.waitMs, 0)}`).join(', ')} | ${f(cpu, 0)} / ${f(wait, 0)} | ${f((100 * wait) / Math.max(1e-9, cpu + wait), 0)} % | ${stallCell} |`)
+        lines.push(`| ${count(s.n)} | ${p} | ${f(t.wallMs / 1000)} | ${f(t.load1, 2)} | ${t.processes.map((x) => `${f(x.cpuMs, 0)} / ${f(x.waitMs, 0)}`).join(', ')} | ${f(cpu, 0)} / ${f(wait, 0)} | ${f((100 * wait) / Math.max(1e-9, cpu + wait), 0)} % | ${t.harness === undefined ? '–' : `${f(t.harness.cpuMs, 0)} / ${f(t.harness.waitMs, 0)}`} | ${stallCell} |`)
       }
     }
     lines.push('')

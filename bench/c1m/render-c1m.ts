@@ -66,7 +66,7 @@ export const renderC1m = (run: C1mRun): string => {
   lines.push('')
   const slopes = rows.filter((s) => s.memoryFrom !== undefined && s.memoryFrom > 0)
   if (slopes.length > 0) {
-    lines.push(`Memory per connection is the slope between two readings, each after a full GC in every worker: with half the connections open and with all (${slopes.map((s) => `${count(s.n)}: ${s.memoryFrom?.toLocaleString('en-US')} → ${s.opened.toLocaleString('en-US')}; JS heap ${f(s.heapKiB ?? Number.NaN, 2)} KiB of it; the growth from the start-up base would read ${f(s.rssBaseKiB ?? Number.NaN, 2)} KiB${s.workerFds === undefined ? '' : `; descriptors per worker ${s.workerFds.min.toLocaleString('en-US')}–${s.workerFds.max.toLocaleString('en-US')}`}`).join('; ')}). Kernel memory (slab) is per client+server socket pair, apart from the servers' RSS.`)
+    lines.push(`Memory per connection is the slope between two readings, each after a full GC in every worker: with half the connections open and with all (${slopes.map((s) => `${count(s.n)}: ${s.memoryFrom?.toLocaleString('en-US')} → ${s.opened.toLocaleString('en-US')}; JS heap ${f(s.heapKiB ?? Number.NaN, 2)} KiB of it; RSS less the heaps' free room ${f(s.liveKiB ?? Number.NaN, 2)} KiB; the growth from the start-up base would read ${f(s.rssBaseKiB ?? Number.NaN, 2)} KiB${s.workerFds === undefined ? '' : `; descriptors per worker ${s.workerFds.min.toLocaleString('en-US')}–${s.workerFds.max.toLocaleString('en-US')}`}`).join('; ')}). Kernel memory (slab) is per client+server socket pair, apart from the servers' RSS.`)
     lines.push('')
   }
   if (rows.some((s) => s.pinned === true)) lines.push('Pinned (--pin): the server processes on the first cores, the harness (driver, load clients, Redis) on the last.', '')
@@ -117,7 +117,7 @@ export const renderC1m = (run: C1mRun): string => {
     const bound = broadcastBoundMs(run, s)
     const perCore = 1e6 / s.acceptCpuUs
     const why = explainDelayMiss(s)
-    lines.push(`| ${count(s.n)} | ${f(s.rssKiB, 2)} KiB: ${verdict(s.rssKiB <= 3)} | p99 ${f(worstP99)}, max ${f(worstMax)} ms: ${verdict(worstP99 <= 20 && worstMax <= 100)}${why === '' ? '' : `: ${why}`} | ${f(s.idleCpuRawUs, 2)} (raw) vs ${f(hbBound, 2)} µs: ${verdict(s.idleCpuRawUs <= hbBound)} | ${f(median(s.broadcastMs), 0)} vs ${f(bound, 0)} ms (${coresOf(run, s)} cores): ${verdict(median(s.broadcastMs) <= bound)} | ${f(perCore, 0)} /s: ${verdict(perCore >= 5000)} |`)
+    lines.push(`| ${count(s.n)} | ${f(s.rssKiB, 2)} KiB: ${verdict(s.rssKiB <= 3)} | p99 ${f(worstP99)}, max ${f(worstMax)} ms: ${verdict(worstP99 <= 20 && worstMax <= 100)}${why === '' ? '' : `: ${why}`} | ${f(s.idleCpuRawUs, 2)} (raw) vs ${f(hbBound, 2)} µs: ${verdict(s.idleCpuRawUs <= hbBound)}${s.pingsPerConn > 0 && Math.abs(s.pingsPerConn / s.idleIntervals - 1) > 0.1 ? ` (${f(s.pingsPerConn / s.idleIntervals, 2)} pings per connection per interval: ${f((s.idleCpuRawUs * s.idleIntervals) / s.pingsPerConn, 2)} µs per ping)` : ''} | ${f(median(s.broadcastMs), 0)} vs ${f(bound, 0)} ms (${coresOf(run, s)} cores): ${verdict(median(s.broadcastMs) <= bound)} | ${f(perCore, 0)} /s: ${verdict(perCore >= 5000)} |`)
   }
   for (const s of rows) if (s.stopped !== undefined) lines.push('', `N = ${count(s.n)} stopped early: ${s.stopped}.`)
   for (const note of run.notes) lines.push('', note)

@@ -306,7 +306,8 @@ const runStep = async (n: number, redisUrl: string, index: number, redisPid: num
     const replies = await Promise.all(cluster.probes.map(workerMemory))
     if (replies.some((r) => r === undefined || !r.gc)) notes.push(`N = ${n.toLocaleString('en-US')}: a worker did not collect on /mem; its memory is read uncollected`)
     const mem = readMemInfo()
-    return { opened, rss: rss(servers), heapUsed: replies.reduce((a, r) => a + (r?.heapUsed ?? 0), 0), slab: mem.slab, sunreclaim: mem.sunreclaim, tcpMem: mem.tcpMem }
+    return { opened, rss: rss(servers), heapUsed: replies.reduce((a, r) => a + (r?.heapUsed ?? 0), 0),
+      heapFree: replies.reduce((a, r) => a + Math.max(0, (r?.heapTotal ?? 0) - (r?.heapUsed ?? 0)), 0), slab: mem.slab, sunreclaim: mem.sunreclaim, tcpMem: mem.tcpMem }
   }
   const perClient = Math.ceil(n / nClients)
   for (let c = 0; c < nClients; c++) {
@@ -371,7 +372,8 @@ const runStep = async (n: number, redisUrl: string, index: number, redisPid: num
     idleCpuRawUs = (idleCpuMs * 1000) / opened / (idleMs / HEARTBEAT_MS)
     idleCpuUs = ((idleCpuMs - (baselineCpuMsPerS * idleMs) / 1000) * 1000) / opened / (idleMs / HEARTBEAT_MS)
     pingsPerConn = (pingsSeen - pings0) / opened
-    log(`N=${n}: ${slope.rssKiB.toFixed(2)} KiB RSS/conn (slope; ${slope.heapKiB.toFixed(2)} KiB JS heap; from the base ${rssBaseKiB.toFixed(2)}), slab ${slope.slabKiB.toFixed(2)} KiB/pair, idle CPU ${idleCpuUs.toFixed(2)} µs/conn/interval, ${pingsPerConn.toFixed(2)} pings/conn`)
+    log(`N=${n}: idle CPU per ping received ${(idleCpuRawUs * (idleMs / HEARTBEAT_MS) / Math.max(1e-9, pingsSeen - pings0) * opened).toFixed(2)} µs (raw)`)
+    log(`N=${n}: ${slope.rssKiB.toFixed(2)} KiB RSS/conn (slope; ${slope.liveKiB.toFixed(2)} without the heap's free room; ${slope.heapKiB.toFixed(2)} KiB JS heap; from the base ${rssBaseKiB.toFixed(2)}), slab ${slope.slabKiB.toFixed(2)} KiB/pair, idle CPU ${idleCpuUs.toFixed(2)} µs/conn/interval, ${pingsPerConn.toFixed(2)} pings/conn`)
   }
 
   // broadcast: each client says when its receipts reach its open count (no polling)
@@ -436,7 +438,7 @@ const runStep = async (n: number, redisUrl: string, index: number, redisPid: num
   const result: StepResult = {
     n, workers, clients: nClients, opened: afterConnect.open, failed: afterConnect.failed, closed: end.closed,
     connectMs, acceptPerS: (afterConnect.open * 1000) / connectMs, acceptCpuUs: (connectCpu * 1e6) / CLK_TCK / opened,
-    rssKiB: slope?.rssKiB ?? Number.NaN, primaryRssKiB, rssBaseKiB, heapKiB: slope?.heapKiB ?? Number.NaN,
+    rssKiB: slope?.rssKiB ?? Number.NaN, primaryRssKiB, rssBaseKiB, heapKiB: slope?.heapKiB ?? Number.NaN, liveKiB: slope?.liveKiB ?? Number.NaN,
     memoryFrom: first?.opened ?? 0,
     slabKiB: slope?.slabKiB ?? Number.NaN, sunreclaimKiB: slope?.sunreclaimKiB ?? Number.NaN, tcpMemKiB: slope?.tcpMemKiB ?? Number.NaN,
     heartbeatMs: HEARTBEAT_MS, idleCpuUs, idleCpuRawUs, baselineCpuMsPerS, pingsPerConn, idleIntervals: IDLE_INTERVALS,

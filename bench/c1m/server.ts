@@ -11,7 +11,8 @@
  * shared socket). Each worker also answers `GET /` on a probe port of its own (a plain
  * node:http server, `exclusive`, on the worker's event loop) so that the driver can time
  * that loop alone; `GET /mem` there runs a full garbage collection (the workers run with
- * `--expose-gc`) and answers `{"rss":…,"heapUsed":…,"external":…}` in bytes after it, so that
+ * `--expose-gc`) and answers `{"rss":…,"heapTotal":…,"heapUsed":…,"external":…}` in bytes a
+ * second after it, so that
  * the driver reads memory per connection on settled heaps. Prints `C1M_READY {"primary":pid,"workers":[pids],"probes":[ports]}` once
  * every worker listens with its adapter ready; SIGTERM stops all. CPU_PROF (a directory): each
  * worker runs with `--cpu-prof` into it, and SIGTERM first asks the workers to exit, so that they
@@ -86,11 +87,14 @@ if (cluster.isPrimary) {
   const gc = (globalThis as { gc?: () => void }).gc
   const probe = createServer((req, res) => {
     if (req.url !== '/mem') return void res.end('ok')
-    // Twice: the first full collection may leave garbage that finalizers released.
+    // Twice: the first full collection may leave garbage that finalizers released. Then a
+    // second for V8 to hand the freed pages back (it unmaps them on a background thread).
     gc?.()
     gc?.()
-    const m = process.memoryUsage()
-    res.end(JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed, external: m.external, gc: gc !== undefined }))
+    setTimeout(() => {
+      const m = process.memoryUsage()
+      res.end(JSON.stringify({ rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, gc: gc !== undefined }))
+    }, 1000)
   })
   await new Promise<void>((resolve) => probe.listen({ host: '127.0.0.1', port: 0, exclusive: true }, resolve))
   process.send?.({ c1m: 'ready', probe: (probe.address() as AddressInfo).port })

@@ -69,6 +69,8 @@ export interface StepResult {
   readonly primaryRssKiB: number
   /** the old figure beside the slope: Σ workers' RSS growth from the base after start-up / opened, KiB */
   readonly rssBaseKiB?: number
+  /** the same slope of Σ workers' RSS less their heaps' free committed room (heapTotal − heapUsed after GC), KiB */
+  readonly liveKiB?: number
   /** Σ workers' JS heap (heapUsed after GC) per connection, the same slope, KiB */
   readonly heapKiB?: number
   /** connections open at the first memory reading (the slope's start) */

@@ -13,6 +13,7 @@ import { request } from 'node:http'
 /** One worker's answer: bytes after its full GC. */
 export interface WorkerMemory {
   readonly rss: number
+  readonly heapTotal: number
   readonly heapUsed: number
   readonly external: number
   /** whether it could collect (it runs with --expose-gc) */
@@ -24,6 +25,8 @@ export interface MemoryPoint {
   readonly opened: number
   readonly rss: number
   readonly heapUsed: number
+  /** Σ the workers' heap committed but free after the GC (heapTotal − heapUsed): resident room the next allocations reuse */
+  readonly heapFree: number
   readonly slab: number
   readonly sunreclaim: number
   readonly tcpMem: number
@@ -32,6 +35,8 @@ export interface MemoryPoint {
 /** Per connection between two readings, KiB (NaN when no connection opened in between). */
 export interface MemorySlope {
   readonly rssKiB: number
+  /** RSS less the heap's free committed room: what stays resident for the connections alone */
+  readonly liveKiB: number
   readonly heapKiB: number
   /** kernel memory per client+server socket pair */
   readonly slabKiB: number
@@ -43,14 +48,15 @@ export interface MemorySlope {
  * The slope between two readings, KiB per connection.
  *
  * @example
- * memorySlope({ opened: 1000, rss: 4096e3, heapUsed: 0, slab: 0, sunreclaim: 0, tcpMem: 0 },
- *             { opened: 2000, rss: 6144e3, heapUsed: 1024e3, slab: 2048e3, sunreclaim: 0, tcpMem: 0 }).rssKiB // 2
+ * memorySlope({ opened: 1000, rss: 4096e3, heapUsed: 0, heapFree: 0, slab: 0, sunreclaim: 0, tcpMem: 0 },
+ *             { opened: 2000, rss: 6144e3, heapUsed: 1024e3, heapFree: 0, slab: 2048e3, sunreclaim: 0, tcpMem: 0 }).rssKiB // 2
  */
 export const memorySlope = (a: MemoryPoint, b: MemoryPoint): MemorySlope => {
   const d = b.opened - a.opened
   const per = (x: number, y: number): number => (d > 0 ? (y - x) / d / 1024 : Number.NaN)
   return {
     rssKiB: per(a.rss, b.rss),
+    liveKiB: per(a.rss - a.heapFree, b.rss - b.heapFree),
     heapKiB: per(a.heapUsed, b.heapUsed),
     slabKiB: per(a.slab, b.slab),
     sunreclaimKiB: per(a.sunreclaim, b.sunreclaim),

@@ -105,16 +105,16 @@ test('renderC1m :: per-phase scheduler rows, and a delay miss marked waiting-bou
 
 test('renderC1m :: memory as the slope between the waves, with the heap, the old base figure and the descriptors per worker', () => {
   const md = renderC1m(run([step(100_000, { memoryFrom: 50_000, heapKiB: 0.42, rssBaseKiB: -0.9, workerFds: { min: 16_500, max: 16_900 }, pinned: true })]))
-  assert.ok(md.includes('100k: 50,000 → 100,000; JS heap 0.42 KiB of it; the growth from the start-up base would read -0.90 KiB; descriptors per worker 16,500–16,900'), md)
+  assert.ok(md.includes("100k: 50,000 → 100,000; JS heap 0.42 KiB of it; RSS less the heaps' free room – KiB; the growth from the start-up base would read -0.90 KiB; descriptors per worker 16,500–16,900"), md)
   assert.ok(md.includes('Pinned (--pin)'), md)
   // Runs recorded before session 14 have no slope: no such line.
   assert.not.ok(renderC1m(run([step(10_000)])).includes('slope between two readings'))
 })
 
 test('memorySlope :: KiB per connection between two readings, NaN when none opened in between', () => {
-  const a = { opened: 50_000, rss: 400e6, heapUsed: 30e6, slab: 1e9, sunreclaim: 0.8e9, tcpMem: 0 }
-  const b = { opened: 100_000, rss: 400e6 + 50_000 * 2048, heapUsed: 30e6 + 50_000 * 512, slab: 1e9 + 50_000 * 6144, sunreclaim: 0.8e9 + 50_000 * 5120, tcpMem: 0 }
-  assert.equal(memorySlope(a, b), { rssKiB: 2, heapKiB: 0.5, slabKiB: 6, sunreclaimKiB: 5, tcpMemKiB: 0 })
+  const a = { opened: 50_000, rss: 400e6, heapUsed: 30e6, heapFree: 0, slab: 1e9, sunreclaim: 0.8e9, tcpMem: 0 }
+  const b = { opened: 100_000, rss: 400e6 + 50_000 * 2048, heapUsed: 30e6 + 50_000 * 512, heapFree: 50_000 * 1024, slab: 1e9 + 50_000 * 6144, sunreclaim: 0.8e9 + 50_000 * 5120, tcpMem: 0 }
+  assert.equal(memorySlope(a, b), { rssKiB: 2, liveKiB: 1, heapKiB: 0.5, slabKiB: 6, sunreclaimKiB: 5, tcpMemKiB: 0 })
   assert.ok(Number.isNaN(memorySlope(a, a).rssKiB))
 })
 

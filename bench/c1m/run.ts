@@ -373,7 +373,7 @@ const runStep = async (n: number, redisUrl: string, index: number, redisPid: num
     idleCpuUs = ((idleCpuMs - (baselineCpuMsPerS * idleMs) / 1000) * 1000) / opened / (idleMs / HEARTBEAT_MS)
     pingsPerConn = (pingsSeen - pings0) / opened
     log(`N=${n}: idle CPU per ping received ${(idleCpuRawUs * (idleMs / HEARTBEAT_MS) / Math.max(1e-9, pingsSeen - pings0) * opened).toFixed(2)} µs (raw)`)
-    log(`N=${n}: ${slope.rssKiB.toFixed(2)} KiB RSS/conn (slope; ${slope.liveKiB.toFixed(2)} without the heap's free room; ${slope.heapKiB.toFixed(2)} KiB JS heap; from the base ${rssBaseKiB.toFixed(2)}), slab ${slope.slabKiB.toFixed(2)} KiB/pair, idle CPU ${idleCpuUs.toFixed(2)} µs/conn/interval, ${pingsPerConn.toFixed(2)} pings/conn`)
+    log(`N=${n}: ${slope.liveKiB.toFixed(2)} KiB RSS/conn (slope, less the heaps' free room; raw RSS slope ${slope.rssKiB.toFixed(2)}; ${slope.heapKiB.toFixed(2)} KiB JS heap; from the base ${rssBaseKiB.toFixed(2)}), slab ${slope.slabKiB.toFixed(2)} KiB/pair, idle CPU ${idleCpuUs.toFixed(2)} µs/conn/interval, ${pingsPerConn.toFixed(2)} pings/conn`)
   }
 
   // broadcast: each client says when its receipts reach its open count (no polling)
@@ -438,7 +438,10 @@ const runStep = async (n: number, redisUrl: string, index: number, redisPid: num
   const result: StepResult = {
     n, workers, clients: nClients, opened: afterConnect.open, failed: afterConnect.failed, closed: end.closed,
     connectMs, acceptPerS: (afterConnect.open * 1000) / connectMs, acceptCpuUs: (connectCpu * 1e6) / CLK_TCK / opened,
-    rssKiB: slope?.rssKiB ?? Number.NaN, primaryRssKiB, rssBaseKiB, heapKiB: slope?.heapKiB ?? Number.NaN, liveKiB: slope?.liveKiB ?? Number.NaN,
+    // The figure: RSS less the heaps' free room. Raw RSS also holds what V8 keeps committed
+    // after a GC, which swings by tens of MB per worker with its heuristics, not with N (the
+    // raw slope read 0.76, 0.65, then −2.42 KiB at 250k where this one read 0.69, 0.71, 0.65).
+    rssKiB: slope?.liveKiB ?? Number.NaN, primaryRssKiB, rssBaseKiB, heapKiB: slope?.heapKiB ?? Number.NaN, rssRawKiB: slope?.rssKiB ?? Number.NaN,
     memoryFrom: first?.opened ?? 0,
     slabKiB: slope?.slabKiB ?? Number.NaN, sunreclaimKiB: slope?.sunreclaimKiB ?? Number.NaN, tcpMemKiB: slope?.tcpMemKiB ?? Number.NaN,
     heartbeatMs: HEARTBEAT_MS, idleCpuUs, idleCpuRawUs, baselineCpuMsPerS, pingsPerConn, idleIntervals: IDLE_INTERVALS,

@@ -62,15 +62,16 @@ export interface StepResult {
   readonly acceptCpuUs: number
   /**
    * Σ workers' RSS per connection, KiB: since session 14 the slope between the first wave of
-   * connections (`memoryFrom` open) and all, both read after a full GC in every worker; before,
-   * the growth from a base taken 3 s after start-up / opened (the primary's reported apart)
+   * connections (`memoryFrom` open) and all, each read a second after a full GC in every
+   * worker, of RSS less the heaps' free committed room (heapTotal − heapUsed); before, the
+   * growth of raw RSS from a base taken 3 s after start-up / opened (the primary's reported apart)
    */
   readonly rssKiB: number
   readonly primaryRssKiB: number
   /** the old figure beside the slope: Σ workers' RSS growth from the base after start-up / opened, KiB */
   readonly rssBaseKiB?: number
-  /** the same slope of Σ workers' RSS less their heaps' free committed room (heapTotal − heapUsed after GC), KiB */
-  readonly liveKiB?: number
+  /** the slope of Σ workers' raw RSS, KiB (`rssKiB` is it less the heaps' free committed room, heapTotal − heapUsed after GC) */
+  readonly rssRawKiB?: number
   /** Σ workers' JS heap (heapUsed after GC) per connection, the same slope, KiB */
   readonly heapKiB?: number
   /** connections open at the first memory reading (the slope's start) */

@@ -105,7 +105,7 @@ test('renderC1m :: per-phase scheduler rows, and a delay miss marked waiting-bou
 
 test('renderC1m :: memory as the slope between the waves, with the heap, the old base figure and the descriptors per worker', () => {
   const md = renderC1m(run([step(100_000, { memoryFrom: 50_000, heapKiB: 0.42, rssBaseKiB: -0.9, workerFds: { min: 16_500, max: 16_900 }, pinned: true })]))
-  assert.ok(md.includes("100k: 50,000 → 100,000; JS heap 0.42 KiB of it; RSS less the heaps' free room – KiB; the growth from the start-up base would read -0.90 KiB; descriptors per worker 16,500–16,900"), md)
+  assert.ok(md.includes("100k: 50,000 → 100,000; JS heap 0.42 KiB of it; raw RSS slope – KiB; the growth from the start-up base would read -0.90 KiB; descriptors per worker 16,500–16,900"), md)
   assert.ok(md.includes('Pinned (--pin)'), md)
   // Runs recorded before session 14 have no slope: no such line.
   assert.not.ok(renderC1m(run([step(10_000)])).includes('slope between two readings'))

@@ -39,7 +39,7 @@
  * measured at the start of the run, for the targets.
  *
  * Bounded: a step is skipped when the memory it would need (from the previous step's figures,
- * or 12 KiB per connection) would take the machine past --max-used-gib (default 18) of
+ * or 11 KiB per connection) would take the machine past --max-used-gib (default 18) of
  * MemTotal − MemAvailable, and a step stops itself as soon as that is crossed; the run stops
  * at --time-limit minutes (default 45); a connect phase that opens fewer than 1 % of N in
  * --stall-s seconds (60) ends its step with what it reached. Loopback only. It changes no sysctl and no limit: it
@@ -192,7 +192,10 @@ const used = (): number => {
   return m.total - m.available
 }
 
-let perConnBytes = 12 * 1024 // until a step measured it: server + kernel + client, generous
+// Until a step measured it: server + kernel + client. Session 14 measured 10.7 KiB on the native
+// transport (slab 9.2–10.1 per pair, server 0.7, client 0.03): 11, so that 1M runs from up to
+// ~2.9 GiB already in use; the watch below stops a step that crosses the limit anyway.
+let perConnBytes = 11 * 1024
 const PROCESS_BYTES = 90 * 1024 * 1024 // a server process with no client (Node, the engine, a Redis client), and its load client
 let addressCount = 0
 const notes: string[] = []

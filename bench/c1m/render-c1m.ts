@@ -17,8 +17,9 @@ const median = (xs: readonly number[]): number => {
 }
 const count = (n: number): string => (n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n))
 
-/** Cores a step's servers could use: the machine's, at most one per process. */
-const coresOf = (run: C1mRun, step: StepResult): number => Math.max(1, Math.min(step.workers, Number(/^(\d+)/.exec(run.machine)?.[1] ?? 1)))
+/** Cores a step's servers could use: the machine's (less the harness's one when pinned), at most one per process. */
+const coresOf = (run: C1mRun, step: StepResult): number =>
+  Math.max(1, Math.min(step.workers, Number(/^(\d+)/.exec(run.machine)?.[1] ?? 1) - (step.pinned === true ? 1 : 0)))
 
 /** Median time to the last receipt per receiver, µs. */
 export const broadcastUsPerReceiver = (step: StepResult): number => (median(step.broadcastMs) * 1000) / Math.max(1, step.opened)

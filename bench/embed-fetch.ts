@@ -33,7 +33,7 @@ const at = (name: string): string | undefined => {
 const ROUNDS = Number(at('rounds') ?? 2)
 const SECONDS = Number(at('seconds') ?? 3)
 const HOSTS = (at('hosts') ?? 'node,bun,deno').split(',') as Host[]
-const ALL = ['twinport', 'hono', 'twinport-nocors', 'hono-cors', 'twinport-record'] as const
+const ALL = ['twinport', 'hono', 'twinport-nocors', 'hono-cors', 'twinport-record', 'twinport-bare', 'bare', 'hono-loaded'] as const
 type Contender = (typeof ALL)[number]
 const CONTENDERS = (at('contenders') ?? ALL.join(',')).split(',') as Contender[]
 // The ratios printed: each twinport contender against the Hono app giving the same answer on the
@@ -44,6 +44,10 @@ const PAIRS: readonly (readonly [Contender, Contender, string])[] = [
   ['twinport', 'hono-cors', 'twinport defaults / Hono + cors() (same answer)'],
   ['twinport-nocors', 'hono', 'twinport cors: false / bare Hono (same answer)'],
   ['twinport', 'twinport-record', 'twinport defaults / the same built as a record (session 12)'],
+  ['twinport-bare', 'hono', 'twinport cors: false, metrics: false / bare Hono'],
+  ['hono', 'bare', 'bare Hono / a handler with no framework'],
+  ['twinport-bare', 'hono-loaded', 'twinport cors: false, metrics: false / bare Hono beside an unused twinport app'],
+  ['hono-loaded', 'hono', 'bare Hono beside an unused twinport app / bare Hono'],
 ]
 type Host = 'node' | 'bun' | 'deno'
 

@@ -13,13 +13,16 @@
  *             (stream-node-http.ts), raw `node:net` writing the same framed bytes (stream-raw-net.ts,
  *             the ceiling). Targets: twinport ≥ 0.9× raw, ≥ 1.5× node:http, RSS growth ≤ 8 MiB.
  *   upload64  64 [8] clients at once, each POSTing a multipart body (one text field, one file
- *             part of 16 MiB [2 MiB]); the server hashes each file (sha256) as it arrives and
- *             writes it to a temporary directory, then deletes it: time until the last answer.
- *             twinport's streamed upload against fastify + @fastify/multipart (stream-fastify.ts),
- *             both through the same sink (stream-sink.ts). Targets: twinport ≥ 1.5× faster,
- *             RSS growth ≤ 32 MiB.
- *   upload1g  one 1 GiB [64 MiB] upload the same way, the file kept and hashed again from disk
- *             after the run (byte-identical), then deleted. Target: twinport RSS growth ≤ 16 MiB.
+ *             part of 16 MiB [2 MiB]); each server writes each file to a temporary directory its
+ *             own idiomatic way (twinport `writeFileFrom`, on node:net and as `twinport-native`
+ *             on the native transport; fastify + @fastify/multipart `pipeline(part.file,
+ *             createWriteStream(path))`, stream-fastify.ts): time until the last answer. The
+ *             files are hashed from disk after the timed window (byte-identical), then deleted.
+ *             `--sink hash` instead sends them through the shared hashing sink of sessions 10–13
+ *             (stream-sink.ts: sha256 + one awaited write per chunk), as those figures were taken.
+ *             Targets: twinport ≥ 1.5× faster, RSS growth ≤ 32 MiB.
+ *   upload1g  one 1 GiB [64 MiB] upload the same way, the file checked from disk after the run,
+ *             then deleted. Target: twinport RSS growth ≤ 16 MiB.
  *   parse1g   the same 1 GiB [64 MiB] upload with `?sink=count`: the file's bytes are counted,
  *             not hashed or written, so the server CPU per GiB is the upload path's alone
  *             (socket reads, body framing, the multipart parser). No target; the share of the
@@ -64,6 +67,7 @@ const { values: opt } = parseArgs({
     only: { type: 'string', default: 'download,upload64,upload1g,parse1g' },
     contenders: { type: 'string' },
     'warm-runs': { type: 'string' },
+    sink: { type: 'string', default: 'disk' },
     source: { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/.tmp/streaming-results.md' },
   },
@@ -83,16 +87,23 @@ const BIG_TIMEOUT_MS = 300_000
 
 const WORKLOADS: Record<StreamWorkload, readonly string[]> = {
   download: ['twinport', 'raw-net', 'node-http'],
-  upload64: ['twinport', 'fastify'],
-  upload1g: ['twinport', 'fastify'],
-  parse1g: ['twinport', 'fastify'],
+  upload64: ['twinport', 'twinport-native', 'fastify'],
+  upload1g: ['twinport', 'twinport-native', 'fastify'],
+  parse1g: ['twinport', 'twinport-native', 'fastify'],
 }
 const SCRIPTS: Record<string, string> = {
   twinport: 'stream-twinport',
+  'twinport-native': 'stream-twinport',
   'raw-net': 'stream-raw-net',
   'node-http': 'stream-node-http',
   fastify: 'stream-fastify',
 }
+// What a contender's server needs in its environment beyond UPLOAD_DIR.
+// The compiled server looks for the addon beside bench/.tmp/dist: name the worktree's build (make -C native).
+const NATIVE_BINARY = process.env['TWINPORT_NATIVE_BINARY'] ?? resolve(`native/build/twinport-${process.platform}-${process.arch}.node`)
+const ENV: Record<string, Record<string, string>> = { 'twinport-native': { TWINPORT_TRANSPORT: 'native', TWINPORT_NATIVE_BINARY: NATIVE_BINARY } }
+// `disk` (each server's own way, the default since Session 14) or `hash` (the shared sink before).
+const HASH_SINK = opt.sink === 'hash'
 const only = new Set((opt.only ?? '').split(',').filter((w): w is StreamWorkload => w in WORKLOADS))
 const picked = opt.contenders === undefined ? undefined : new Set(opt.contenders.split(','))
 const log = (line: string): void => console.error(`[streaming] ${line}`)
@@ -162,7 +173,7 @@ const checkUpload = (u: Upload, client: string, size: number, mode: SinkMode): s
   if (answer.files?.length !== 1 || file === undefined) return `expected one file, got ${JSON.stringify(answer.files)}`
   if (file.field !== 'file' || file.filename !== `client-${client}.bin`) return `file part named ${JSON.stringify(file.field)} / ${JSON.stringify(file.filename)}`
   if (file.size !== size) return `file size: expected ${size}, got ${JSON.stringify(file.size)}`
-  if (mode !== 'count' && file.sha256 !== expectedSha(size)) return 'sha256 differs from the bytes sent'
+  if (mode !== 'count' && mode !== 'disk' && file.sha256 !== expectedSha(size)) return 'sha256 differs from the bytes sent'
   return undefined
 }
 
@@ -187,10 +198,11 @@ const downloadOnce = async (port: number, chunks: number): Promise<Measured> => 
   return { ok: error === undefined, ms: d.ms, bytes: d.bodyBytes, ...(error === undefined ? {} : { error }) }
 }
 
-const TARGETS: Record<SinkMode, string> = { delete: '/upload', keep: '/upload?keep=1', count: '/upload?sink=count' }
+const TARGETS: Record<SinkMode, string> = { disk: '/upload', delete: '/upload?sink=hash', keep: '/upload?sink=hash&keep=1', count: '/upload?sink=count' }
 
 const uploadMany = async (port: number, clients: number, size: number, mode: SinkMode): Promise<Measured> => {
-  const keep = mode === 'keep'
+  // Kept files (and every file written the server's own way) are checked from disk after the timed window.
+  const keep = mode === 'keep' || mode === 'disk'
   const timeoutMs = clients === 1 && size > 256 * MIB ? BIG_TIMEOUT_MS : UPLOAD_TIMEOUT_MS
   const t0 = performance.now()
   const answers = await Promise.all(
@@ -219,9 +231,9 @@ const measure = async (workload: StreamWorkload, server: RunningServer): Promise
     case 'download':
       return downloadOnce(server.port, SIZES.chunks)
     case 'upload64':
-      return uploadMany(server.port, SIZES.clients, SIZES.clientFile, 'delete')
+      return uploadMany(server.port, SIZES.clients, SIZES.clientFile, HASH_SINK ? 'delete' : 'disk')
     case 'upload1g':
-      return uploadMany(server.port, 1, SIZES.big, 'keep')
+      return uploadMany(server.port, 1, SIZES.big, HASH_SINK ? 'keep' : 'disk')
     case 'parse1g':
       return uploadMany(server.port, 1, SIZES.big, 'count')
   }
@@ -251,7 +263,7 @@ const warmUp = async (workload: StreamWorkload, server: RunningServer): Promise<
     return coldMs === undefined ? {} : { coldMs }
   }
   for (let i = 0; i < 4; i++) {
-    const m = await uploadMany(server.port, 1, SIZES.clientFile, workload === 'parse1g' ? 'count' : 'delete')
+    const m = await uploadMany(server.port, 1, SIZES.clientFile, workload === 'parse1g' ? 'count' : HASH_SINK ? 'delete' : 'disk')
     if (!m.ok) return { error: `warm-up upload ${i + 1}: ${m.error ?? 'failed'}` }
   }
   return {}
@@ -261,7 +273,7 @@ const runOne = async (workload: StreamWorkload, contender: string, round: number
   const base = { workload, contender, round }
   const failed = (error: string): StreamRun => ({ ...base, ok: false, error, ms: Number.NaN, bytes: 0, rssGrowth: Number.NaN, serverCpuMs: Number.NaN, quiet: true, settled: false })
   // --expose-gc for every contender: the settled baseline below asks each for a full GC.
-  const server = await startServer(scriptOf(contender), 20_000, ['--expose-gc'], { UPLOAD_DIR: DIR })
+  const server = await startServer(scriptOf(contender), 20_000, ['--expose-gc'], { UPLOAD_DIR: DIR, ...ENV[contender] })
   if (typeof server === 'string') return failed(`server did not start: ${server}`)
   try {
     const warm = await warmUp(workload, server)
@@ -308,7 +320,11 @@ const section = renderStreaming(runs, {
   load: loadAverage(),
   rounds: ROUNDS,
   compiled: built,
-  notes: ['twinport\'s upload route reads the parts with the core\'s `readMultipart` and writes each file as it arrives (bench/peers/stream-sink.ts, shared with Fastify).'],
+  notes: [
+    HASH_SINK
+      ? 'Uploads through the shared hashing sink of sessions 10–13 (`--sink hash`: bench/peers/stream-sink.ts, sha256 + one awaited write per chunk, for every server).'
+      : 'Uploads to disk each server\'s own way: twinport `readMultipart` + `writeFileFrom` (node:net, and `twinport-native` on the native transport), fastify `pipeline(part.file, createWriteStream(path))`; files hashed from disk after the timed window.',
+  ],
 })
 mkdirSync(dirname(opt.out ?? 'bench/.tmp/streaming-results.md'), { recursive: true })
 writeFileSync(opt.out ?? 'bench/.tmp/streaming-results.md', section)

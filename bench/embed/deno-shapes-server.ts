@@ -59,6 +59,22 @@ const shapes: Record<string, Shape> = {
     response.headers.set('Access-Control-Allow-Origin', '*')
     return response
   },
+  // Session 14: the grant only to a request that carries `Origin` (the load sends none), which a
+  // shared cache then needs told with `Vary: Origin` on every answer (`origin-vary`); without it
+  // (`origin-only`, wrong behind a cache) the lower bound of that policy.
+  'origin-vary': (request) => {
+    const origin = request.headers.get('origin')
+    const response = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
+    response.headers.append('Vary', 'Origin')
+    if (origin !== null) response.headers.append('Access-Control-Allow-Origin', '*')
+    return response
+  },
+  'origin-only': (request) => {
+    const origin = request.headers.get('origin')
+    const response = new Response(BODY, { headers: { 'Content-Type': JSON_TYPE } })
+    if (origin !== null) response.headers.append('Access-Control-Allow-Origin', '*')
+    return response
+  },
 }
 
 interface DenoLike {

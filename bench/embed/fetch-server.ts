@@ -4,7 +4,8 @@
  * `twinport`: its defaults, CORS for any origin; `twinport-nocors`: `cors: false`;
  * `twinport-record`: the defaults with the answer built as session 12 did, a record of headers) or Hono's
  * own router (argv `hono`, `app.get` + `c.json`; `hono-cors`: with `cors()` in front, the same
- * `Access-Control-Allow-Origin: *` answer as twinport's default), served by the host of
+ * `Access-Control-Allow-Origin: *` answer as twinport's default; `hono-loaded`: bare Hono beside an
+ * unused twinport app), `twinport-bare` (`cors: false, metrics: false`) or `bare` (no framework), served by the host of
  * the runtime it runs in: `Bun.serve` under Bun, `Deno.serve` under Deno, `@hono/node-server`
  * under Node. Listens on 127.0.0.1 and a free port and prints `PORT <n>`. Bench code.
  */
@@ -21,17 +22,26 @@ let handler: Handler
 const routes = [httpRoute('GET', '/hello', () => ({ hello: 'world' }))]
 if (which === 'twinport' || which === 'twinport-nocors') {
   handler = toFetch({ logger: silentLogger, routes, ...(which === 'twinport-nocors' ? { cors: false as const } : {}) })
+} else if (which === 'twinport-bare') {
+  // Neither the CORS grant nor the metrics: twinport's dispatch alone (session 14).
+  handler = toFetch({ logger: silentLogger, routes, cors: false, metrics: false })
+} else if (which === 'bare') {
+  // No framework: what the host costs with the least a handler can do (read the URL and method, answer).
+  handler = (request) => (request.method === 'GET' && request.url.endsWith('/hello') ? new Response(JSON.stringify({ hello: 'world' }), { headers: { 'Content-Type': 'application/json' } }) : new Response(null, { status: 404 }))
 } else if (which === 'twinport-record') {
   // Session 12's way on every host (the answer's headers as a record), for a before/after in one run.
   handler = toFetch({ logger: silentLogger, routes }, { responses: 'other' })
-} else if (which === 'hono' || which === 'hono-cors') {
+} else if (which === 'hono' || which === 'hono-cors' || which === 'hono-loaded') {
+  // `hono-loaded`: bare Hono in a process that also made (and never calls) twinport's app, to tell
+  // what twinport's dispatch costs from what its loaded code and heap cost the host (session 14).
+  if (which === 'hono-loaded') (globalThis as { loaded?: unknown }).loaded = toFetch({ logger: silentLogger, routes })
   const app = new Hono()
   // twinport's default CORS (any origin) as Hono's middleware gives it: the same answer on the wire.
   if (which === 'hono-cors') app.use(cors())
   app.get('/hello', (c) => c.json({ hello: 'world' }))
   handler = (request) => app.fetch(request)
 } else {
-  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|twinport-record|hono|hono-cors')
+  throw new Error('usage: fetch-server.ts twinport|twinport-nocors|twinport-bare|twinport-record|hono|hono-cors|hono-loaded|bare')
 }
 
 interface BunLike {

@@ -1,14 +1,17 @@
 /**
  * Peer server of the streaming bench's uploads (`bench/streaming.ts`): fastify 5 with
  * `@fastify/multipart` (busboy) on `POST /upload`, reading the parts with `req.parts()` and
- * writing each file through the same sink as twinport's (`stream-sink.ts`: sha256 as the
- * bytes arrive, written to `UPLOAD_DIR`, then deleted; `?sink=count` counts only), answering the same JSON as DESIGN §8's
- * `/upload`. Limits raised to let a 1 GiB file through (the plugin's default `fileSize` is
+ * writing each file to `UPLOAD_DIR` as the plugin's README shows, `await pipeline(part.file,
+ * fs.createWriteStream(path))`, kept and answered with its path and size (`stream-sink.ts`;
+ * `?sink=hash` through the hashing sink of sessions 10–13 instead, `?sink=count` counts only),
+ * answering the same JSON as DESIGN §8's `/upload`. Limits raised to let a 1 GiB file through (the plugin's default `fileSize` is
  * fastify's 1 MiB `bodyLimit`); no logger. HOST/PORT/UPLOAD_DIR from the environment.
  */
 import multipart from '@fastify/multipart'
 import Fastify from 'fastify'
-import { sinkFile, sinkModeOf, type SunkFile, uploadDir } from './stream-sink.js'
+import { createWriteStream } from 'node:fs'
+import { pipeline } from 'node:stream/promises'
+import { diskPath, sinkFile, sinkModeOf, type SunkFile, uploadDir } from './stream-sink.js'
 import { gcOnSignal } from './gc-on-signal.js'
 
 gcOnSignal()
@@ -27,8 +30,13 @@ app.post('/upload', async (req) => {
   const fields: Record<string, string> = {}
   const files: FileEntry[] = []
   for await (const part of req.parts()) {
-    if (part.type === 'file') files.push({ field: part.fieldname, filename: part.filename, ...(await sinkFile(DIR, part.file, mode)) })
-    else fields[part.fieldname] = String(part.value)
+    if (part.type !== 'file') fields[part.fieldname] = String(part.value)
+    else if (mode === 'disk') {
+      const path = diskPath(DIR)
+      const out = createWriteStream(path)
+      await pipeline(part.file, out)
+      files.push({ field: part.fieldname, filename: part.filename, size: out.bytesWritten, sha256: '', path })
+    } else files.push({ field: part.fieldname, filename: part.filename, ...(await sinkFile(DIR, part.file, mode)) })
   }
   return { fields, files }
 })

@@ -5,16 +5,18 @@
  *   bytes (0x61), length not announced (chunked). Unlike the echo example (one chunk per
  *   tick), the generator yields as fast as the engine pulls: the bench measures the engine.
  * - `POST /upload`: a route with `{ body: 'stream', maxBody: 2 GiB }`; the multipart body is
- *   split as it arrives and each file hashed and written to `UPLOAD_DIR`, then deleted
- *   (`stream-sink.ts`; kept and its path answered with `?keep=1`, only counted with `?sink=count`); answers
- *   `{"fields":{…},"files":[{"field","filename","size","sha256"}]}`; the parts come from the
- *   core's `readMultipart`.
+ *   split as it arrives (the core's `readMultipart`) and each file written to `UPLOAD_DIR` with
+ *   `writeFileFrom`, kept, its path answered (`stream-sink.ts`: `?sink=hash` through the hashing
+ *   sink of sessions 10–13, `&keep=1` to keep it; `?sink=count` counts only); answers
+ *   `{"fields":{…},"files":[{"field","filename","size","sha256","path"?}]}`.
  * - `POST /upload-raw`: the same route kind without multipart: the whole body, framing and all,
- *   through the same sink (`?sink=count` counts it), to tell the body stream's cost from the
+ *   through the hashing sink (`?sink=count` counts it), to tell the body stream's cost from the
  *   parser's in a profile; answers `{"size","sha256"}`.
  */
-import { httpRoute, json, readMultipart, routes, stream } from '../../lib/core/index.js'
-import { sinkFile, sinkModeOf, type SunkFile, uploadDir } from './stream-sink.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { errorResponse, httpRoute, json, readMultipart, routes, stream } from '../../lib/core/index.js'
+import { writeFileFrom } from '../../lib/runtime/write-file-from.js'
+import { diskPath, sinkFile, sinkModeOf, type SunkFile, uploadDir } from './stream-sink.js'
 
 const MAX_CHUNKS = 1 << 20
 const MAX_SIZE = 1 << 24
@@ -46,14 +48,19 @@ export const uploadRoute = httpRoute('POST', '/upload', { body: 'stream', maxBod
     // A body that is no valid form throws MultipartReadError: the server answers its status.
     for await (const part of readMultipart(req)) {
       if (part.kind === 'field') fields[part.name] = part.value
-      else files.push({ field: part.name, filename: part.filename, ...(await sinkFile(uploadDir(), part.data, mode)) })
+      else if (mode === 'disk') {
+        const saved = await writeFileFrom(part.data, diskPath(uploadDir()), { signal: req.signal })
+        if (E.isLeft(saved)) return errorResponse(saved.left.status, saved.left.reason)
+        files.push({ field: part.name, filename: part.filename, size: saved.right.size, sha256: '', path: saved.right.path })
+      } else files.push({ field: part.name, filename: part.filename, ...(await sinkFile(uploadDir(), part.data, mode)) })
     }
     return json({ fields, files: files.map((f) => ({ ...f })) })
   })
 
-export const rawUploadRoute = httpRoute('POST', '/upload-raw', { body: 'stream', maxBody: 2 ** 31 }, async (req) =>
-  json({ ...(await sinkFile(uploadDir(), req.body, sinkModeOf(req.query))) }),
-)
+export const rawUploadRoute = httpRoute('POST', '/upload-raw', { body: 'stream', maxBody: 2 ** 31 }, async (req) => {
+  const mode = sinkModeOf(req.query)
+  return json({ ...(await sinkFile(uploadDir(), req.body, mode === 'disk' ? 'delete' : mode)) })
+})
 
 export const streamRoutes = routes({ stream: streamRoute, upload: uploadRoute, uploadRaw: rawUploadRoute })
 

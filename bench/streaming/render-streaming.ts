@@ -124,22 +124,25 @@ export const renderStreaming = (runs: readonly StreamRun[], ctx: StreamContext):
     ['upload64', 'Concurrent multipart uploads to disk', 32, true],
     ['upload1g', 'One large multipart upload to disk', 16, false],
   ] as const) {
-    const rows = rowsOf(runs, workload, ['twinport', 'fastify'])
+    const rows = rowsOf(runs, workload, ['twinport', 'twinport-native', 'fastify'])
     if (rows.length === 0) continue
     const fastify = rows.find((r) => r.contender === 'fastify')
-    const tp = rows.find((r) => r.contender === 'twinport')
     out.push('', `### ${title}`, '')
-    out.push('| contender | total s (median) | min–max | MiB/s of files | speed vs fastify | server RSS growth MiB (median / worst) | server CPU ms per GiB | runs ok |')
-    out.push('|---|--:|--:|--:|--:|--:|--:|--:|')
+    out.push('| contender | total s (median) | min–max | MiB/s of files | speed vs fastify | server RSS growth MiB (median / worst) | server CPU ms per GiB | CPU vs fastify | runs ok |')
+    out.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|')
     for (const r of rows) {
-      out.push(`| ${r.contender} | ${fmt(r.seconds.median, 2)} | ${range(r.seconds, 2)} | ${fmt(r.mibPerS.median, 0)} | ${times(ratio(fastify?.seconds.median ?? Number.NaN, r.seconds.median))} | ${fmt(r.rssMib.median)} / ${fmt(r.rssMib.max)} | ${fmt(r.cpuMsPerGib, 0)} | ${r.ok}/${r.runs} |`)
+      out.push(`| ${r.contender} | ${fmt(r.seconds.median, 2)} | ${range(r.seconds, 2)} | ${fmt(r.mibPerS.median, 0)} | ${times(ratio(fastify?.seconds.median ?? Number.NaN, r.seconds.median))} | ${fmt(r.rssMib.median)} / ${fmt(r.rssMib.max)} | ${fmt(r.cpuMsPerGib, 0)} | ${times(ratio(r.cpuMsPerGib, fastify?.cpuMsPerGib ?? Number.NaN))} | ${r.ok}/${r.runs} |`)
     }
     out.push('')
-    if (speedTarget) out.push(`- twinport ≥ 1.5× faster than fastify + @fastify/multipart: ${judge(ratioOrUndefined(ratio(fastify?.seconds.median ?? Number.NaN, tp?.seconds.median ?? Number.NaN), 1.5), tp)}`)
-    out.push(`- twinport's server RSS growth ≤ ${rssTarget} MiB in every run: ${judge(rssPass(tp, rssTarget), tp)}`)
+    for (const name of ['twinport', 'twinport-native']) {
+      const tp = rows.find((r) => r.contender === name)
+      if (tp === undefined) continue
+      if (speedTarget) out.push(`- ${name} ≥ 1.5× faster than fastify + @fastify/multipart: ${judge(ratioOrUndefined(ratio(fastify?.seconds.median ?? Number.NaN, tp.seconds.median), 1.5), tp)}`)
+      out.push(`- ${name}'s server RSS growth ≤ ${rssTarget} MiB in every run: ${judge(rssPass(tp, rssTarget), tp)}`)
+    }
   }
 
-  const parse = rowsOf(runs, 'parse1g', ['twinport', 'fastify'])
+  const parse = rowsOf(runs, 'parse1g', ['twinport', 'twinport-native', 'fastify'])
   if (parse.length > 0) {
     const fastify = parse.find((r) => r.contender === 'fastify')
     out.push('', '### The upload path without the sink (one large upload, bytes counted only)', '')

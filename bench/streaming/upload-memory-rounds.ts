@@ -7,7 +7,8 @@
  *
  *   node --import tsx bench/streaming/upload-memory-rounds.ts <dist> <rounds> <clients> <MiB> <contender>... [-- upload-runs flags]
  *
- * A contender is `twinport`, `fastify`, `raw-net` or `raw-net:onread` (`upload-raw-net.ts` with
+ * A contender is `twinport`, `twinport-native` (the same server on the native transport:
+ * `make -C native` first), `fastify`, `raw-net` or `raw-net:onread` (`upload-raw-net.ts` with
  * `UPLOAD_READS=onread`), optionally `@<dist>` to take its build from another
  * `bench/.tmp/<dist>` (e.g. `twinport@dist-before`). Servers compiled first
  * (`npx tsc -p tsconfig.bench.json --outDir bench/.tmp/<dist>`). Linux only; ports 7301+.
@@ -15,7 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 
 const argv = process.argv.slice(2)
 const dash = argv.indexOf('--')
@@ -59,9 +60,11 @@ interface Row {
 
 const runOne = async (contender: string, port: number, dir: string): Promise<Row | undefined> => {
   const [name = '', build = dist] = contender.split('@')
-  const [peer = '', reads] = name.split(':')
+  const [peerName = '', reads] = name.split(':')
+  const native = peerName === 'twinport-native'
+  const peer = native ? 'twinport' : peerName
   const server = spawn('taskset', ['-c', '0', 'node', '--expose-gc', '--import', 'tsx', 'bench/streaming/memory-probe.ts', peer, build], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), UPLOAD_DIR: dir, ...(reads === undefined ? {} : { UPLOAD_READS: reads }) },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), UPLOAD_DIR: dir, ...(reads === undefined ? {} : { UPLOAD_READS: reads }), ...(native ? { TWINPORT_TRANSPORT: 'native', TWINPORT_NATIVE_BINARY: process.env['TWINPORT_NATIVE_BINARY'] ?? resolve(`native/build/twinport-${process.platform}-${process.arch}.node`) } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   try {

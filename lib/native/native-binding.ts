@@ -77,6 +77,15 @@ export interface NativeBinding {
   close(server: unknown): void
   /** Writes up to 16 chunks with one writev: answers the bytes still queued natively, or -errno. */
   write(slot: number, ...chunks: Uint8Array[]): number
+  /**
+   * Writes `bytes` to each of the connections `slots[0..count)` in one call (a broadcast's
+   * slice), each as `write(slot, bytes)` would: sent at once when nothing is queued for it,
+   * else queued behind what is. Answers how many receivers it reports in `results` (an
+   * Int32Array of `2 * count` at least), as pairs `[index into slots, outcome]`: the bytes now
+   * queued for it (> 0), or -errno (gone, ended, failed: the caller destroys it). A receiver
+   * that took everything is not reported. Absent in binaries built before it.
+   */
+  writeMany?(bytes: Uint8Array, slots: Uint32Array, count: number, results: Int32Array): number
   /** Ends our side once the queue is sent: 1 when the connection closed now. */
   end(slot: number): number
   destroy(slot: number): void

@@ -1,4 +1,5 @@
 import { MultipartReadError } from '../../../lib/core/http/multipart/read-multipart.js'
+import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -40,7 +41,7 @@ test('stream-twinport /stream :: a streamed body of N chunks of S bytes of 0x61,
   assert.equal([pieces, bytes], [5, 5000])
 })
 
-test('stream-twinport /upload :: fields and files hashed as they arrive, the file deleted, kept with ?keep=1, or only counted with ?sink=count', async () => {
+test('stream-twinport /upload :: files written to disk and kept (the harness hashes them), hashed and deleted with ?sink=hash, kept with &keep=1, or only counted with ?sink=count', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'stream-routes-spec-'))
   const before = process.env['UPLOAD_DIR']
   process.env['UPLOAD_DIR'] = dir
@@ -51,9 +52,16 @@ test('stream-twinport /upload :: fields and files hashed as they arrive, the fil
     const body = Buffer.concat([frame.head, ...patternChunks(pattern, size), frame.tail])
     const file = { field: 'file', filename: 'client-9.bin', size, sha256: patternSha256(pattern, size) }
     const res = (await uploadRoute.handler(requestOf({ contentType: frame.contentType, body: pieces(body, 4093) }) as never, CTX)) as Response
-    assert.equal([res.status, jsonOf(res)], [200, { fields: { client: '9' }, files: [file] }])
+    const written = jsonOf(res) as { fields: unknown; files: { path: string; sha256: string }[] }
+    const onDisk = written.files[0]?.path ?? ''
+    assert.equal([res.status, written.fields, written.files[0]?.sha256], [200, { client: '9' }, ''])
+    assert.ok(onDisk.startsWith(dir), onDisk)
+    assert.is(createHash('sha256').update(readFileSync(onDisk)).digest('hex'), file.sha256)
+    rmSync(onDisk)
+    const hashed = (await uploadRoute.handler(requestOf({ query: { sink: 'hash' }, contentType: frame.contentType, body: pieces(body, 4093) }) as never, CTX)) as Response
+    assert.equal([hashed.status, jsonOf(hashed)], [200, { fields: { client: '9' }, files: [file] }])
     assert.equal(readdirSync(dir), [])
-    const kept = (await uploadRoute.handler(requestOf({ query: { keep: '1' }, contentType: frame.contentType, body: pieces(body, 65536) }) as never, CTX)) as Response
+    const kept = (await uploadRoute.handler(requestOf({ query: { sink: 'hash', keep: '1' }, contentType: frame.contentType, body: pieces(body, 65536) }) as never, CTX)) as Response
     const answer = jsonOf(kept) as { files: { path: string }[] }
     const path = answer.files[0]?.path ?? ''
     assert.ok(existsSync(path) && path.startsWith(dir), path)

@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -27,7 +28,7 @@ test('download :: counts a chunked stream to its last chunk from raw node:net an
   }
 })
 
-test('upload :: fastify + @fastify/multipart hashes the file as sent, and deletes it', async () => {
+test('upload :: fastify + @fastify/multipart writes the file as sent with pipeline (kept, path answered), or hashes and deletes it with ?sink=hash', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'stream-clients-spec-'))
   const server = await startServer('bench/peers/stream-fastify.ts', 30_000, [], { UPLOAD_DIR: dir })
   if (typeof server === 'string') throw new Error(server)
@@ -35,12 +36,17 @@ test('upload :: fastify + @fastify/multipart hashes the file as sent, and delete
     const pattern = Buffer.from('0123456789abcdef\r\n--')
     const size = 3 * 1024 * 1024 + 7
     const answers = await Promise.all([0, 1, 2].map((i) =>
-      upload({ port: server.port, target: '/upload', boundary: `b-${i}-xyz`, client: String(i), size, pattern, timeoutMs: 20_000 })))
+      upload({ port: server.port, target: '/upload?sink=hash', boundary: `b-${i}-xyz`, client: String(i), size, pattern, timeoutMs: 20_000 })))
     for (const [i, u] of answers.entries()) {
       assert.is(u.status, 200, u.body)
       assert.equal(JSON.parse(u.body), { fields: { client: String(i) }, files: [{ field: 'file', filename: `client-${i}.bin`, size, sha256: patternSha256(pattern, size) }] })
     }
     assert.equal(readdirSync(dir), [])
+    const onDisk = await upload({ port: server.port, target: '/upload', boundary: 'b-disk-xyz', client: '9', size, pattern, timeoutMs: 20_000 })
+    assert.is(onDisk.status, 200, onDisk.body)
+    const file = (JSON.parse(onDisk.body) as { files: { size: number; path: string }[] }).files[0]
+    assert.is(file?.size, size)
+    assert.is(createHash('sha256').update(readFileSync(file?.path ?? '')).digest('hex'), patternSha256(pattern, size))
   } finally {
     await server.stop()
     rmSync(dir, { recursive: true, force: true })

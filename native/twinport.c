@@ -21,6 +21,10 @@
  *    want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM). The listener then stops
  *    watching its socket for ACCEPT_BACKOFF_MS (the pending connection keeps the socket
  *    readable: polling it would spin) and calls acceptFailed once per back-off.
+ *    A batch call that answers true asks for turnEnd(): called once per wake-up, after the
+ *    last batch of it and after the promise jobs and nextTicks that batch left (so JS runs
+ *    what it deferred to the end of the turn without a setImmediate). `turnEnds` (true) on the
+ *    exports says the binary does so.
  *  - write(slot, ...chunks) -> bytes still queued here (>= 0), or -errno when the socket
  *    failed (the caller destroys it). At most 16 chunks, each a Uint8Array. The bytes go to the
  *    kernel at once (writev), in the same turn: no wait for the poll.
@@ -102,7 +106,7 @@ enum {
 
 /* What a record tells JS. */
 enum { REC_OPEN, REC_DATA, REC_END, REC_DRAIN, REC_CLOSE };
-enum { CB_BATCH, CB_ACCEPT_FAILED, CB_COUNT };
+enum { CB_BATCH, CB_ACCEPT_FAILED, CB_TURN_END, CB_COUNT };
 
 struct server;
 
@@ -137,6 +141,7 @@ typedef struct server {
   napi_ref records_ref; /* the Uint32Array JS reads the records from */
   uint32_t *records;
   uint32_t record_count;
+  int turn_pending; /* a batch answered true: turnEnd is called once the wake-up is done */
 } server_t;
 
 /* The connections of this Node environment by slot: what JS names a connection with. */
@@ -210,9 +215,9 @@ static void close_poll_if_idle(server_t *s) {
 /* Calls callback `which` inside a callback scope, so promise jobs and nextTicks run after it
  * as they do after node:net's events. An exception goes to 'uncaughtException', as one thrown
  * in an event listener does. */
-static void call_js(server_t *s, int which, size_t argc, napi_value *argv) {
+static napi_value call_js(server_t *s, int which, size_t argc, napi_value *argv) {
   napi_env env = s->env;
-  napi_value fn, recv, result;
+  napi_value fn, recv, result = NULL;
   napi_get_reference_value(env, s->callbacks[which], &fn);
   napi_get_reference_value(env, s->receiver, &recv);
   napi_status status = napi_make_callback(env, s->async, recv, fn, argc, argv, &result);
@@ -220,7 +225,15 @@ static void call_js(server_t *s, int which, size_t argc, napi_value *argv) {
     napi_value error;
     napi_get_and_clear_last_exception(env, &error);
     napi_fatal_exception(env, error);
+    return NULL;
   }
+  return status == napi_ok ? result : NULL;
+}
+
+/* Whether `value` is the boolean true. */
+static bool is_true(napi_env env, napi_value value) {
+  bool answer = false;
+  return value != NULL && napi_get_value_bool(env, value, &answer) == napi_ok && answer;
 }
 
 /* Makes sure `records` points at a live table JS can read: a new one when there is none or JS
@@ -275,8 +288,17 @@ static void flush_records(server_t *s) {
   napi_create_uint32(env, s->record_count, &argv[2]);
   s->record_count = 0;
   s->records = NULL; /* JS may detach the table: not written again before it is checked */
-  call_js(s, CB_BATCH, 3, argv);
+  if (is_true(env, call_js(s, CB_BATCH, 3, argv))) s->turn_pending = 1;
   check_slab(s);
+}
+
+/* The wake-up is done and every batch's promise jobs and nextTicks have run (each call's
+ * callback scope ran them): a batch that answered true asked for turnEnd now, which runs the
+ * work JS deferred to the end of the turn (the engine's `afterIo`) without a setImmediate. */
+static void end_turn(server_t *s) {
+  if (!s->turn_pending) return;
+  s->turn_pending = 0;
+  if (s->callbacks[CB_TURN_END] != NULL) call_js(s, CB_TURN_END, 0, NULL);
 }
 
 /* Appends a record. The poll callback makes room before each socket it handles (ready_for_event),
@@ -552,6 +574,7 @@ static void server_cb(uv_poll_t *handle, int status, int events) {
     if (c != NULL && c->server == s) conn_ready(c, ready[i].events);
   }
   flush_records(s);
+  end_turn(s);
   napi_close_handle_scope(s->env, scope);
   server_release(s);
 }
@@ -601,7 +624,7 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "listen(host, port, backlog, events)");
     return NULL;
   }
-  const char *names[CB_COUNT] = {"batch", "acceptFailed"};
+  const char *names[CB_COUNT] = {"batch", "acceptFailed", "turnEnd"};
   napi_value fns[CB_COUNT];
   int present[CB_COUNT] = {0};
   for (int i = 0; i < CB_COUNT; i++) {
@@ -959,6 +982,9 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_value size;
   napi_create_uint32(env, (uint32_t)sizeof(conn_t), &size);
   napi_set_named_property(env, exports, "connSize", size);
+  napi_value turn_ends;
+  napi_get_boolean(env, true, &turn_ends);
+  napi_set_named_property(env, exports, "turnEnds", turn_ends); /* batch may answer true: turnEnd follows */
   return exports;
 }
 

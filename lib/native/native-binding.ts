@@ -7,7 +7,8 @@
  * The binary is looked up in `native/build/` of the package (from `lib/native/` and from
  * `dist/lib/native/`), or at `TWINPORT_NATIVE_BINARY` (the AddressSanitizer build of the
  * safety spec; a relative path is from the working directory). The addon reports a wake-up's
- * events in one `batch` call (a table of records, `NativeRecord`). Part of lib/native: imports
+ * events in one `batch` call (a table of records, `NativeRecord`), then calls `turnEnd` when a
+ * batch asked for it. Part of lib/native: imports
  * `node:*` and fp-ts only.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -45,13 +46,18 @@ export interface NativeEvents {
    * when a slab fills or the table does), never from inside a call into the addon. `records` is
    * rewritten by the next call: read it now.
    */
-  batch(records: Uint32Array, slab: ArrayBuffer | undefined, count: number): void
+  batch(records: Uint32Array, slab: ArrayBuffer | undefined, count: number): boolean | void
   /**
    * accept failed for want of descriptors or memory (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`):
    * the listener stops watching its socket for a while (100 ms) instead of spinning on the
    * connection left in the kernel's queue, and calls this once per back-off.
    */
   acceptFailed?(code: string): void
+  /**
+   * A `batch` of this wake-up answered true: called once the wake-up is done and the promise
+   * jobs and nextTicks of its batches have run (binaries with `turnEnds` only).
+   */
+  turnEnd?(): void
 }
 
 /** A listening socket of the addon. */
@@ -91,6 +97,8 @@ export interface NativeBinding {
   openCount(): number
   /** Bytes of one connection's native record. */
   readonly connSize: number
+  /** True when the binary calls `turnEnd` after a batch that answered true; absent in older ones. */
+  readonly turnEnds?: boolean
 }
 
 const binaryName = `twinport-${process.platform}-${process.arch}.node`

@@ -19,7 +19,7 @@
  * or the compiled build (`node bench/.tmp/dist/bench/http-engine.js`, as the servers run).
  */
 import { parseArgs } from 'node:util'
-import { countingEchoEngine } from './load/counting-platform.js'
+import { countingEngine } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -57,7 +57,7 @@ const batch = Number(opt.batch)
 const conns = Number(opt.conns)
 const chunk = new TextEncoder().encode(REQUEST.repeat(batch))
 
-const { engine, sockets, clients } = countingEchoEngine(conns)
+const { engine, sockets, clients } = countingEngine(conns)
 
 // Feeds one chunk to every connection; answers the requests fed.
 const feedAll = (): number => {

@@ -11,7 +11,10 @@
  * (`--clients 10000 --base 500 --top 25`; `--rss-only`: no snapshots, the RSS figures alone, as
  * `ws-idle` reads them and after a full GC; `--path /bcast`: clients in the echo
  * app's room; `--settle 12000`: read them 12 s after the last
- * connection instead of 1 s, when V8's memory reducer has had time to shrink the young generation). Snapshots go to bench/.tmp/ and are removed after.
+ * connection instead of 1 s, when V8's memory reducer has had time to shrink the young generation;
+ * `--http /hello`: idle keep-alive HTTP connections instead, each after one GET of that path
+ * answered, the server's keep-alive time-out raised to 10 minutes; `--http /events`: the echo
+ * app's Server-Sent Events clients, each after its stream's head). Snapshots go to bench/.tmp/ and are removed after.
  */
 import { fork } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -38,11 +41,15 @@ interface Row {
 
 // ---- the server child -------------------------------------------------------------------
 
-const serve = async (transport: 'net' | 'native'): Promise<void> => {
+// One keep-alive request, answered (or its event stream begun), after which the connection stays open.
+const httpRequest = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`
+
+const serve = async (transport: 'net' | 'native', http: boolean): Promise<void> => {
   const { runServer } = await import('../lib/node/run-server.js')
   const { echoOptions, echoRoutes } = await import('../examples/echo-routes.js')
   const v8 = await import('node:v8')
-  const server = await runServer({ host: '127.0.0.1', port: 0, routes: echoRoutes, ...echoOptions, transport, logger: undefined })
+  const limits = http ? { ...echoOptions.limits, keepAliveTimeoutMs: 600_000 } : echoOptions.limits
+  const server = await runServer({ host: '127.0.0.1', port: 0, routes: echoRoutes, ...echoOptions, limits, transport, logger: undefined })
   process.on('message', (message: { snap: string }) => {
     const rss = process.memoryUsage().rss
     const gc = (globalThis as { gc?: () => void }).gc
@@ -82,14 +89,14 @@ const tally = (path: string): Map<string, Row> => {
   return rows
 }
 
-const open = (port: number, path: string, count: number, into: Socket[]): Promise<void> =>
+const open = (port: number, head: string, count: number, into: Socket[]): Promise<void> =>
   new Promise((resolve, reject) => {
     let upgraded = 0
     let started = 0
     const next = (): void => {
       while (started < count && started - upgraded < 200) {
         started++
-        const socket = connect(port, '127.0.0.1', () => socket.write(request(path)))
+        const socket = connect(port, '127.0.0.1', () => socket.write(head))
         socket.once('data', () => {
           if (++upgraded === count) resolve()
           else next()
@@ -112,13 +119,14 @@ const main = async (): Promise<void> => {
       'rss-only': { type: 'boolean', default: false },
       settle: { type: 'string', default: '1000' },
       path: { type: 'string', default: '/' },
+      http: { type: 'string', default: '' },
     },
   })
-  if (values.serve !== undefined) return serve(values.serve === 'native' ? 'native' : 'net')
+  if (values.serve !== undefined) return serve(values.serve === 'native' ? 'native' : 'net', values.http !== '')
   const clients = Number(values.clients)
   const base = Number(values.base)
   mkdirSync('bench/.tmp', { recursive: true })
-  const child = fork(new URL(import.meta.url).pathname, ['--serve', values.transport], { execArgv: ['--expose-gc', ...(process.env.IDLE_HEAP_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== ''), '--import', 'tsx'] })
+  const child = fork(new URL(import.meta.url).pathname, ['--serve', values.transport, ...(values.http !== '' ? ['--http', values.http] : [])], { execArgv: ['--expose-gc', ...(process.env.IDLE_HEAP_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== ''), '--import', 'tsx'] })
   const reply = <T>(): Promise<T> => new Promise((resolve) => child.once('message', (message) => resolve(message as T)))
   const { port } = await reply<{ port: number }>()
   const snap = async (name: string): Promise<{ rows: Map<string, Row>; usage: Usage }> => {
@@ -132,9 +140,10 @@ const main = async (): Promise<void> => {
     return { rows, usage }
   }
   const sockets: Socket[] = []
-  await open(port, values.path, base, sockets)
+  const head = values.http !== '' ? httpRequest(values.http) : request(values.path)
+  await open(port, head, base, sockets)
   const { rows: before, usage: was } = await snap('base')
-  await open(port, values.path, clients - base, sockets)
+  await open(port, head, clients - base, sockets)
   const { rows: after, usage: now } = await snap('all')
   const extra = clients - base
   const per = (key: keyof Usage): string => `${((now[key] - was[key]) / extra / 1024).toFixed(2)} KiB`
@@ -145,7 +154,7 @@ const main = async (): Promise<void> => {
   })
   diff.sort((a, b) => b.size - a.size)
   const total = diff.reduce((sum, row) => sum + row.size, 0)
-  console.log(`transport ${values.transport}: ${extra} idle connections, JS heap per connection ${total.toFixed(0)} B`)
+  console.log(`transport ${values.transport}: ${extra} idle ${values.http !== '' ? `HTTP (GET ${values.http})` : 'WebSocket'} connections, JS heap per connection ${total.toFixed(0)} B`)
   for (const row of diff.slice(0, Number(values.top))) console.log(`${row.size.toFixed(1).padStart(8)} B ${row.count.toFixed(2).padStart(6)} × ${row.name}`)
   for (const socket of sockets) socket.destroy()
   child.kill()

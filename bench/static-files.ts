@@ -73,7 +73,7 @@ const contenders = (built: boolean): readonly Contender[] => {
     peer('fastify-static', 'files', 'bench/peers/static-fastify.ts'),
     peer('express', 'files', 'bench/peers/static-express.ts'),
     peer('twinport-bun', 'files', 'bench/peers/static-twinport.ts', 'bun'),
-    peer('bun-file', 'files', 'bench/peers/static-bun.ts', 'bun'),
+    peer('bun-file', 'files', 'bench/peers/plain-bun.ts', 'bun'),
     peer('twinport-deno', 'files', 'bench/peers/static-twinport.ts', 'deno'),
     { id: 'nginx', kind: 'files', start: startNginx },
     peer('twinport', 'compression', twinportNode('compress-twinport')),

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
 import { receivedBytes } from '../lib/engine/connection/received-bytes.js'
-import { countingEchoEngine, countingPlatform, type CountingSocket, upgradeRequest } from './load/counting-platform.js'
+import { countingEngine, countingPlatform, type CountingSocket, upgradeRequest } from './load/counting-platform.js'
 import { cpuNs, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -41,7 +41,7 @@ const payload = new TextEncoder().encode('x'.repeat(size))
 const frame = encodeFrameBytes({ opcode: OPCODE.TEXT, payload }, Uint8Array.of(0x12, 0x34, 0x56, 0x78))
 const serverFrame = encodeFrameBytes({ opcode: OPCODE.TEXT, payload })
 
-const { engine, sockets, clients } = countingEchoEngine(conns)
+const { engine, sockets, clients } = countingEngine(conns)
 for (const client of clients) client.receiver.receive(HANDSHAKE.slice())
 await turn()
 for (const s of sockets) {

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util'
 import { encodeFrameBytes } from '../lib/core/ws/encode-frame.js'
 import { OPCODE } from '../lib/core/ws/frame.js'
 import { receivedBytes } from '../lib/engine/connection/received-bytes.js'
-import { countingEchoEngine, upgradeRequest } from './load/counting-platform.js'
+import { countingEngine, upgradeRequest } from './load/counting-platform.js'
 import { cpuRounds, minMedian } from './load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -45,7 +45,7 @@ const chunk = new Uint8Array(frame.length * batch)
 for (let i = 0; i < batch; i++) chunk.set(frame, i * frame.length)
 const serverFrame = 2 + size
 
-const { engine, sockets, clients } = countingEchoEngine(conns)
+const { engine, sockets, clients } = countingEngine(conns)
 for (const client of clients) client.receiver.receive(HANDSHAKE.slice())
 await new Promise((resolve) => setTimeout(resolve, 20))
 for (const s of sockets) {

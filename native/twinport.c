@@ -21,9 +21,18 @@
  *    want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM). The listener then stops
  *    watching its socket for ACCEPT_BACKOFF_MS (the pending connection keeps the socket
  *    readable: polling it would spin) and calls acceptFailed once per back-off.
+ *    A batch call that answers true asks for turnEnd(): called once per wake-up, after the
+ *    last batch of it and after the promise jobs and nextTicks that batch left (so JS runs
+ *    what it deferred to the end of the turn without a setImmediate). `turnEnds` (true) on the
+ *    exports says the binary does so.
  *  - write(slot, ...chunks) -> bytes still queued here (>= 0), or -errno when the socket
  *    failed (the caller destroys it). At most 16 chunks, each a Uint8Array. The bytes go to the
  *    kernel at once (writev), in the same turn: no wait for the poll.
+ *  - writeMany(bytes, slots, count, results) -> reported: one frame to many connections (a
+ *    broadcast's slice) in one call, each as write(slot, bytes) would (a send when nothing is
+ *    queued, else behind its queue); only the receivers left with bytes queued or failed are
+ *    reported, as [index, queued or -errno] pairs in `results` (an Int32Array). The shared bytes
+ *    are copied only for a receiver whose kernel buffer did not take them all.
  *  - end(slot) -> 1 when the connection is now closed (both sides done), else 0.
  *  - destroy(slot), pause(slot), resume(slot), close(server).
  *  - remoteAddress(slot) -> the peer's address as text (getpeername, read when asked: nothing
@@ -97,7 +106,7 @@ enum {
 
 /* What a record tells JS. */
 enum { REC_OPEN, REC_DATA, REC_END, REC_DRAIN, REC_CLOSE };
-enum { CB_BATCH, CB_ACCEPT_FAILED, CB_COUNT };
+enum { CB_BATCH, CB_ACCEPT_FAILED, CB_TURN_END, CB_COUNT };
 
 struct server;
 
@@ -132,6 +141,7 @@ typedef struct server {
   napi_ref records_ref; /* the Uint32Array JS reads the records from */
   uint32_t *records;
   uint32_t record_count;
+  int turn_pending; /* a batch answered true: turnEnd is called once the wake-up is done */
 } server_t;
 
 /* The connections of this Node environment by slot: what JS names a connection with. */
@@ -205,9 +215,9 @@ static void close_poll_if_idle(server_t *s) {
 /* Calls callback `which` inside a callback scope, so promise jobs and nextTicks run after it
  * as they do after node:net's events. An exception goes to 'uncaughtException', as one thrown
  * in an event listener does. */
-static void call_js(server_t *s, int which, size_t argc, napi_value *argv) {
+static napi_value call_js(server_t *s, int which, size_t argc, napi_value *argv) {
   napi_env env = s->env;
-  napi_value fn, recv, result;
+  napi_value fn, recv, result = NULL;
   napi_get_reference_value(env, s->callbacks[which], &fn);
   napi_get_reference_value(env, s->receiver, &recv);
   napi_status status = napi_make_callback(env, s->async, recv, fn, argc, argv, &result);
@@ -215,7 +225,15 @@ static void call_js(server_t *s, int which, size_t argc, napi_value *argv) {
     napi_value error;
     napi_get_and_clear_last_exception(env, &error);
     napi_fatal_exception(env, error);
+    return NULL;
   }
+  return status == napi_ok ? result : NULL;
+}
+
+/* Whether `value` is the boolean true. */
+static bool is_true(napi_env env, napi_value value) {
+  bool answer = false;
+  return value != NULL && napi_get_value_bool(env, value, &answer) == napi_ok && answer;
 }
 
 /* Makes sure `records` points at a live table JS can read: a new one when there is none or JS
@@ -270,8 +288,17 @@ static void flush_records(server_t *s) {
   napi_create_uint32(env, s->record_count, &argv[2]);
   s->record_count = 0;
   s->records = NULL; /* JS may detach the table: not written again before it is checked */
-  call_js(s, CB_BATCH, 3, argv);
+  if (is_true(env, call_js(s, CB_BATCH, 3, argv))) s->turn_pending = 1;
   check_slab(s);
+}
+
+/* The wake-up is done and every batch's promise jobs and nextTicks have run (each call's
+ * callback scope ran them): a batch that answered true asked for turnEnd now, which runs the
+ * work JS deferred to the end of the turn (the engine's `afterIo`) without a setImmediate. */
+static void end_turn(server_t *s) {
+  if (!s->turn_pending) return;
+  s->turn_pending = 0;
+  if (s->callbacks[CB_TURN_END] != NULL) call_js(s, CB_TURN_END, 0, NULL);
 }
 
 /* Appends a record. The poll callback makes room before each socket it handles (ready_for_event),
@@ -547,6 +574,7 @@ static void server_cb(uv_poll_t *handle, int status, int events) {
     if (c != NULL && c->server == s) conn_ready(c, ready[i].events);
   }
   flush_records(s);
+  end_turn(s);
   napi_close_handle_scope(s->env, scope);
   server_release(s);
 }
@@ -596,7 +624,7 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "listen(host, port, backlog, events)");
     return NULL;
   }
-  const char *names[CB_COUNT] = {"batch", "acceptFailed"};
+  const char *names[CB_COUNT] = {"batch", "acceptFailed", "turnEnd"};
   napi_value fns[CB_COUNT];
   int present[CB_COUNT] = {0};
   for (int i = 0; i < CB_COUNT; i++) {
@@ -782,6 +810,86 @@ static napi_value js_write(napi_env env, napi_callback_info info) {
   return int_value(env, failed != 0 ? failed : (int64_t)c->queued);
 }
 
+/* ---------------------------------------------------------------- one frame to many (broadcast) */
+
+/* Queues `length` bytes of `data` behind what the connection holds (a copy: the caller's bytes
+ * are only borrowed for the call). The bytes still queued, or -errno. */
+static int64_t queue_copy(conn_t *c, const unsigned char *data, size_t length) {
+  chunk_t *chunk = malloc(sizeof(chunk_t) + length);
+  if (chunk == NULL) return -ENOMEM;
+  chunk->next = NULL;
+  chunk->length = length;
+  chunk->sent = 0;
+  memcpy(chunk->bytes, data, length);
+  if (c->tail != NULL) c->tail->next = chunk;
+  else c->head = chunk;
+  c->tail = chunk;
+  c->queued += length;
+  int failed = watch(c);
+  return failed != 0 ? failed : (int64_t)c->queued;
+}
+
+/* The shared bytes to one receiver, as write() would: straight to the kernel when nothing is
+ * queued (one send: no iovec to import), else behind the queue, so the receiver's bytes keep
+ * their order. The bytes still queued (0: all sent), or -errno (the caller destroys it). */
+static int64_t write_shared(conn_t *c, const unsigned char *data, size_t length) {
+  if (c->flags & (END_ASKED | WRITE_SHUT)) return -EPIPE;
+  size_t sent = 0;
+  if (c->head == NULL) {
+    for (;;) {
+      ssize_t n = send(c->fd, data, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n >= 0) {
+        sent = (size_t)n;
+        break;
+      }
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      return -errno;
+    }
+    if (sent == length) return 0;
+  }
+  return queue_copy(c, data + sent, length - sent);
+}
+
+/* writeMany(bytes, slots, count, results) -> reported: `bytes` to each of the connections
+ * slots[0..count), in that order, each as write(slot, bytes) would; one call for a broadcast's
+ * slice instead of one per receiver. Only the receivers JS must hear about are reported, in
+ * `results` (an Int32Array of 2 * count at least), as pairs [index into slots, outcome]: the
+ * bytes now queued for it (> 0, clamped to 2^31 - 1), or -errno (gone, ended, or the socket
+ * failed: JS destroys it). A receiver that took everything is not reported. */
+static napi_value js_write_many(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  napi_typedarray_type type;
+  size_t length = 0, slot_length = 0, result_length = 0;
+  void *data = NULL, *slots_data = NULL, *results_data = NULL;
+  uint32_t count = 0;
+  if (argc < 4 || napi_get_typedarray_info(env, argv[0], &type, &length, &data, NULL, NULL) != napi_ok || type != napi_uint8_array ||
+      napi_get_typedarray_info(env, argv[1], &type, &slot_length, &slots_data, NULL, NULL) != napi_ok || type != napi_uint32_array ||
+      napi_get_value_uint32(env, argv[2], &count) != napi_ok ||
+      napi_get_typedarray_info(env, argv[3], &type, &result_length, &results_data, NULL, NULL) != napi_ok || type != napi_int32_array ||
+      count > slot_length || (size_t)count * 2 > result_length) {
+    napi_throw_type_error(env, NULL, "writeMany(bytes: Uint8Array, slots: Uint32Array, count, results: Int32Array of 2 * count)");
+    return NULL;
+  }
+  state_t *st = state_of(env);
+  const uint32_t *slots = slots_data;
+  int32_t *results = results_data;
+  uint32_t reported = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    conn_t *c = conn_at(st, slots[i]);
+    int64_t outcome = c == NULL ? -EBADF : length == 0 ? (int64_t)c->queued : write_shared(c, data, length);
+    if (outcome == 0) continue;
+    results[2 * reported] = (int32_t)i;
+    results[2 * reported + 1] = outcome > INT32_MAX ? INT32_MAX : (int32_t)outcome;
+    reported++;
+  }
+  napi_value result;
+  napi_create_uint32(env, reported, &result);
+  return result;
+}
+
 static napi_value js_end(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
@@ -862,6 +970,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"listen", NULL, js_listen, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
       {"write", NULL, js_write, NULL, NULL, NULL, napi_default, NULL},
+      {"writeMany", NULL, js_write_many, NULL, NULL, NULL, napi_default, NULL},
       {"end", NULL, js_end, NULL, NULL, NULL, napi_default, NULL},
       {"destroy", NULL, js_destroy, NULL, NULL, NULL, napi_default, NULL},
       {"pause", NULL, js_pause, NULL, NULL, NULL, napi_default, NULL},
@@ -873,6 +982,9 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_value size;
   napi_create_uint32(env, (uint32_t)sizeof(conn_t), &size);
   napi_set_named_property(env, exports, "connSize", size);
+  napi_value turn_ends;
+  napi_get_boolean(env, true, &turn_ends);
+  napi_set_named_property(env, exports, "turnEnds", turn_ends); /* batch may answer true: turnEnd follows */
   return exports;
 }
 

@@ -16,9 +16,7 @@ import { parseArgs } from 'node:util'
 import { serveStatic } from '../../lib/core/files/serve-static.js'
 import { text } from '../../lib/core/http/response.js'
 import { httpRoute } from '../../lib/core/route/http-route.js'
-import type { Client } from '../../lib/engine/connection/client.js'
-import { createEngine } from '../../lib/engine/create-engine.js'
-import { countingPlatform, countingSocket, type CountingSocket } from '../load/counting-platform.js'
+import { countingEngine, type CountingSocket } from '../load/counting-platform.js'
 import { cpuNs, minMedian } from '../load/engine-rounds.js'
 
 const { values: opt } = parseArgs({
@@ -32,16 +30,7 @@ const { values: opt } = parseArgs({
 const conns = Number(opt.conns)
 const root = process.env['STATIC_ROOT'] ?? '/tmp/s13s/root'
 const routes = [httpRoute('GET', '/hello', () => text('hello world')), ...serveStatic('/static', root)]
-const engine = createEngine({ routes, cors: false }, countingPlatform)
-const sockets: CountingSocket[] = []
-const clients: Client<CountingSocket>[] = []
-for (let i = 0; i < conns; i++) {
-  const socket = countingSocket()
-  const client = engine.accept(socket)
-  if (client === undefined) throw new Error('refused')
-  sockets.push(socket)
-  clients.push(client)
-}
+const { engine, sockets, clients } = countingEngine(conns, { routes, cors: false })
 const head = new TextEncoder().encode(`GET ${opt.path} HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n\r\n`)
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 

@@ -8,7 +8,10 @@
  * - `shared`: `GET /hello` on a fresh connection through the shared port, so the time also
  *   holds the accept queue and node:cluster's hand-off (what a new client sees).
  * A request outstanding does not delay the next (at most 200 per port at once; 5 s time-out);
- * failures are counted by their error code.
+ * failures are counted by their error code. `loop` calls `around(target)` just before each
+ * request is timed and just after each answer is timed: a caller reading the worker's
+ * scheduler times there gets readings that bracket every sample, without sampling every
+ * worker every few ms.
  */
 import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'
@@ -43,7 +46,7 @@ const get = (port: number, path: string, agent: false, done: (error?: string) =>
 }
 
 /** Probes `ports` in turn every `everyMs`: pipelined on one connection each (`loop`), or `port`'s /hello afresh (`shared`). */
-export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[], everyMs = 10): DelayProbe => {
+export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[], everyMs = 10, around?: (target: number) => void): DelayProbe => {
   const samples: DelaySample[] = []
   const errors = new Map<string, number>()
   const fail = (error: string): void => void errors.set(error, (errors.get(error) ?? 0) + 1)
@@ -62,6 +65,7 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
         last = at
         at = text.indexOf('HTTP/1.1 ', at + 9)
       }
+      if (last >= 0) around?.(target)
       probe.tail = text.slice(Math.max(last + 9, text.length - 8))
     })
     probe.socket.on('error', (e: NodeJS.ErrnoException) => fail(e.code ?? e.message))
@@ -76,6 +80,7 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
     const probe = sockets[i]
     if (probe !== undefined) {
       if (probe.sent.length >= 1000 || probe.socket.destroyed) return
+      around?.(i)
       probe.sent.push(performance.now())
       probe.socket.write('GET / HTTP/1.1\r\nHost: probe\r\n\r\n')
       return

@@ -1,7 +1,7 @@
 /**
  * The idle load of bench/c1m: several `wsload --mode idle` processes (bench/c1m/wsload.c),
  * each under the open-file limit and on a 127.x.y.z source address of its own, driven over
- * their stdin/stdout line protocol (stat, send, quit). Node only; loopback only.
+ * their stdin/stdout line protocol (stat, send, wait, more, quit). Node only; loopback only.
  * Must not import the driver (bench/c1m/run.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -27,6 +27,14 @@ export interface IdleClient {
   stat(): Promise<ClientStat>
   /** sends one broadcast message; the CLOCK_MONOTONIC ns it was written at */
   send(): Promise<number>
+  /**
+   * Resolves once the client's received data messages reach `recv` (its own count), with that
+   * count and the CLOCK_MONOTONIC ns of the latest; `undefined` after `timeoutMs` or when the
+   * client is gone. The client tells; nobody polls it.
+   */
+  waitFor(recv: number, timeoutMs: number): Promise<{ readonly recv: number; readonly last: number } | undefined>
+  /** started with `first` < `conns`: opens the rest (progress.ready turns false until they are) */
+  more(): void
   stop(): void
 }
 
@@ -39,10 +47,20 @@ const fields = (line: string): Record<string, number> =>
  */
 export const sourceAddress = (index: number): string => `127.31.${1 + Math.floor(index / 250)}.${1 + (index % 250)}`
 
+/** How to start a client beyond its counts. */
+export interface IdleClientOptions {
+  /** open only this many at first, the rest on `more()` (default: all) */
+  readonly first?: number
+  /** a command and arguments to run the binary under (`['taskset', '-c', '1']`) */
+  readonly wrap?: readonly string[]
+}
+
 /** Starts one wsload idle client of `conns` connections from `src` (addresses, comma-separated, used in turn) to `port`'s `/bcast`. */
-export const startIdleClient = (binary: string, port: number, conns: number, src: string, concurrency: number, deadlineMs: number): IdleClient => {
-  const child: ChildProcess = spawn(binary, ['--mode', 'idle', '--port', String(port), '--conns', String(conns), '--src', src,
-    '--concurrency', String(concurrency), '--deadline', String(deadlineMs)], { stdio: ['pipe', 'pipe', 'inherit'] })
+export const startIdleClient = (binary: string, port: number, conns: number, src: string, concurrency: number, deadlineMs: number, options: IdleClientOptions = {}): IdleClient => {
+  const args = ['--mode', 'idle', '--port', String(port), '--conns', String(conns), '--src', src,
+    '--concurrency', String(concurrency), '--deadline', String(deadlineMs), ...(options.first === undefined ? [] : ['--first', String(options.first)])]
+  const [command, ...before] = [...(options.wrap ?? []), binary]
+  const child: ChildProcess = spawn(command as string, [...before, ...args], { stdio: ['pipe', 'pipe', 'inherit'] })
   const progress = { open: 0, failed: 0, ready: false }
   const waiting: { prefix: string; resolve: (line: string) => void }[] = []
   createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -75,6 +93,25 @@ export const startIdleClient = (binary: string, port: number, conns: number, src
       return { open: f.open ?? 0, failed: f.failed ?? 0, closed: f.closed ?? 0, recv: f.recv ?? 0, pings: f.pings ?? 0, last: f.last ?? 0 }
     },
     send: async () => fields(await ask('send', 'SENT')).t ?? Number.NaN,
+    waitFor: async (recv, timeoutMs) => {
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(''), timeoutMs)))
+      const got = ask(`wait ${recv}`, 'GOT')
+      const line = await Promise.race([got, late])
+      clearTimeout(timer)
+      if (line === '') {
+        // Late: a `wait 0` is answered at once, so the GOT awaited above is consumed, not left for the next caller.
+        if (child.exitCode === null && child.stdin?.writable === true) child.stdin.write('wait 0\n')
+        await got
+        return undefined
+      }
+      const f = fields(line)
+      return { recv: f.recv ?? 0, last: f.last ?? 0 }
+    },
+    more: () => {
+      progress.ready = false
+      child.stdin?.write('more\n')
+    },
     stop: () => {
       if (child.exitCode === null) {
         child.stdin?.end('quit\n')

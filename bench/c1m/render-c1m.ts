@@ -17,8 +17,9 @@ const median = (xs: readonly number[]): number => {
 }
 const count = (n: number): string => (n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n))
 
-/** Cores a step's servers could use: the machine's, at most one per process. */
-const coresOf = (run: C1mRun, step: StepResult): number => Math.max(1, Math.min(step.workers, Number(/^(\d+)/.exec(run.machine)?.[1] ?? 1)))
+/** Cores a step's servers could use: the machine's (less the harness's one when pinned), at most one per process. */
+const coresOf = (run: C1mRun, step: StepResult): number =>
+  Math.max(1, Math.min(step.workers, Number(/^(\d+)/.exec(run.machine)?.[1] ?? 1) - (step.pinned === true ? 1 : 0)))
 
 /** Median time to the last receipt per receiver, µs. */
 export const broadcastUsPerReceiver = (step: StepResult): number => (median(step.broadcastMs) * 1000) / Math.max(1, step.opened)
@@ -64,6 +65,12 @@ export const renderC1m = (run: C1mRun): string => {
     lines.push(`| ${count(s.n)} | ${s.workers} | ${s.opened.toLocaleString('en-US')} (${s.failed}) | ${f(s.acceptPerS, 0)} | ${f(s.acceptCpuUs)} | ${f(s.rssKiB, 2)} | ${f(s.slabKiB, 2)} | ${f(s.sunreclaimKiB, 2)} | ${f(s.tcpMemKiB, 2)} | ${f(s.idleCpuUs, 2)} (${f(s.idleCpuRawUs, 2)}) | ${f(s.pingsPerConn, 2)} | ${f(median(s.broadcastMs), 0)} (${s.broadcastMs.map((m) => f(m, 0)).join(', ')}) | ${f(broadcastUsPerReceiver(s), 2)} | ${f(s.broadcastCpuUs, 2)} |`)
   }
   lines.push('')
+  const slopes = rows.filter((s) => s.memoryFrom !== undefined && s.memoryFrom > 0)
+  if (slopes.length > 0) {
+    lines.push(`Server memory per connection is the slope between two readings, each a second after a full GC in every worker, of Σ workers' RSS less their heaps' free committed room (heapTotal − heapUsed, which V8 keeps or hands back by its own heuristics, not with N): with half the connections open and with all (${slopes.map((s) => `${count(s.n)}: ${s.memoryFrom?.toLocaleString('en-US')} → ${s.opened.toLocaleString('en-US')}; JS heap ${f(s.heapKiB ?? Number.NaN, 2)} KiB of it; raw RSS slope ${f(s.rssRawKiB ?? Number.NaN, 2)} KiB; the growth from the start-up base would read ${f(s.rssBaseKiB ?? Number.NaN, 2)} KiB${s.workerFds === undefined ? '' : `; descriptors per worker ${s.workerFds.min.toLocaleString('en-US')}–${s.workerFds.max.toLocaleString('en-US')}`}`).join('; ')}). Kernel memory (slab) is per client+server socket pair, apart from the servers' RSS.`)
+    lines.push('')
+  }
+  if (rows.some((s) => s.pinned === true)) lines.push('Pinned (--pin): the server processes on the first cores, the harness (driver, load clients, Redis) on the last.', '')
   const delayTable = (title: string, pick: (s: StepResult) => StepResult['delay']): void => {
     lines.push(title)
     lines.push('')
@@ -81,8 +88,8 @@ export const renderC1m = (run: C1mRun): string => {
   if (rows.some((s) => s.sched !== undefined)) {
     lines.push(`Per phase: its wall time, the load average (1 min, at its end), and each server process's CPU / time runnable but waiting for a core (ms; /proc/<pid>/task/<tid>/schedstat summed over its threads; workers, then the primary). Stalls: the loop probe's samples over ${STALL_THRESHOLD_MS} ms, their windows merged per worker, and what the stalled worker's main thread did in them (CPU / waiting) and the probe's own waiting:`)
     lines.push('')
-    lines.push('| N | phase | wall (s) | load | per process: CPU / waiting (ms) | Σ CPU / Σ waiting (ms) | waiting share | stalls > 20 ms: count, ms covered, own CPU / waiting, probe waiting (ms) |')
-    lines.push('|---:|---|---:|---:|---|---:|---:|---|')
+    lines.push('| N | phase | wall (s) | load | per process: CPU / waiting (ms) | Σ CPU / Σ waiting (ms) | waiting share | harness CPU / waiting (ms) | stalls > 20 ms: count, ms covered, own CPU / waiting, probe waiting (ms) |')
+    lines.push('|---:|---|---:|---:|---|---:|---:|---:|---|')
     for (const s of rows) {
       for (const p of PHASES) {
         const t = s.sched?.[p]
@@ -91,7 +98,7 @@ export const renderC1m = (run: C1mRun): string => {
         const wait = t.processes.reduce((a, x) => a + x.waitMs, 0)
         const st = s.stalls?.[p]
         const stallCell = st === undefined || st.stalls === 0 ? 'none' : `${st.stalls}, ${f(st.ms, 0)}, ${f(st.cpuMs, 0)} / ${f(st.waitMs, 0)}, ${f(st.probeWaitMs, 0)}${isWaitingBound(st) ? ' (waiting-bound)' : ''}`
-        lines.push(`| ${count(s.n)} | ${p} | ${f(t.wallMs / 1000)} | ${f(t.load1, 2)} | ${t.processes.map((x) => `${f(x.cpuMs, 0)} / ${f(x.waitMs, 0)}`).join(', ')} | ${f(cpu, 0)} / ${f(wait, 0)} | ${f((100 * wait) / Math.max(1e-9, cpu + wait), 0)} % | ${stallCell} |`)
+        lines.push(`| ${count(s.n)} | ${p} | ${f(t.wallMs / 1000)} | ${f(t.load1, 2)} | ${t.processes.map((x) => `${f(x.cpuMs, 0)} / ${f(x.waitMs, 0)}`).join(', ')} | ${f(cpu, 0)} / ${f(wait, 0)} | ${f((100 * wait) / Math.max(1e-9, cpu + wait), 0)} % | ${t.harness === undefined ? '–' : `${f(t.harness.cpuMs, 0)} / ${f(t.harness.waitMs, 0)}`} | ${stallCell} |`)
       }
     }
     lines.push('')
@@ -111,7 +118,7 @@ export const renderC1m = (run: C1mRun): string => {
     const bound = broadcastBoundMs(run, s)
     const perCore = 1e6 / s.acceptCpuUs
     const why = explainDelayMiss(s)
-    lines.push(`| ${count(s.n)} | ${f(s.rssKiB, 2)} KiB: ${verdict(s.rssKiB <= 3)} | p99 ${f(worstP99)}, max ${f(worstMax)} ms: ${verdict(worstP99 <= 20 && worstMax <= 100)}${why === '' ? '' : `: ${why}`} | ${f(s.idleCpuRawUs, 2)} (raw) vs ${f(hbBound, 2)} µs: ${verdict(s.idleCpuRawUs <= hbBound)} | ${f(median(s.broadcastMs), 0)} vs ${f(bound, 0)} ms (${coresOf(run, s)} cores): ${verdict(median(s.broadcastMs) <= bound)} | ${f(perCore, 0)} /s: ${verdict(perCore >= 5000)} |`)
+    lines.push(`| ${count(s.n)} | ${f(s.rssKiB, 2)} KiB: ${verdict(s.rssKiB <= 3)} | p99 ${f(worstP99)}, max ${f(worstMax)} ms: ${verdict(worstP99 <= 20 && worstMax <= 100)}${why === '' ? '' : `: ${why}`} | ${f(s.idleCpuRawUs, 2)} (raw) vs ${f(hbBound, 2)} µs: ${verdict(s.idleCpuRawUs <= hbBound)}${s.pingsPerConn > 0 && Math.abs(s.pingsPerConn / s.idleIntervals - 1) > 0.1 ? ` (${f(s.pingsPerConn / s.idleIntervals, 2)} pings per connection per interval: ${f((s.idleCpuRawUs * s.idleIntervals) / s.pingsPerConn, 2)} µs per ping)` : ''} | ${f(median(s.broadcastMs), 0)} vs ${f(bound, 0)} ms (${coresOf(run, s)} cores): ${verdict(median(s.broadcastMs) <= bound)} | ${f(perCore, 0)} /s: ${verdict(perCore >= 5000)} |`)
   }
   for (const s of rows) if (s.stopped !== undefined) lines.push('', `N = ${count(s.n)} stopped early: ${s.stopped}.`)
   for (const note of run.notes) lines.push('', note)

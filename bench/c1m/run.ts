@@ -14,8 +14,12 @@
  * p50/p99/max per phase: each worker's own loop on a kept-alive connection, and `GET /hello`
  * on a fresh connection through the shared port):
  *   connect   accept + upgrade rate, server CPU per connection;
- *   idle      Σ worker RSS growth and kernel memory growth (/proc/meminfo Slab, SUnreclaim,
- *             sockstat TCP pages) per connection; server CPU per connection per heartbeat
+ *             The connections open in two waves (half, then the rest); after each, every
+ *             worker runs a full GC (`GET /mem` on its probe port) and the memory is read:
+ *   memory    Σ worker RSS and kernel memory (/proc/meminfo Slab, SUnreclaim, sockstat TCP
+ *             pages) per connection as the slope between the two waves (no base: the
+ *             workers' own start-up growth is over by the first wave and falls out);
+ *   idle      server CPU per connection per heartbeat
  *             interval over --idle-intervals intervals, less the workers' CPU with no client
  *             (the shared-port probe pauses meanwhile); probe samples taken while pings
  *             arrived are the `heartbeat` phase, the rest `idle`;
@@ -26,13 +30,16 @@
  * and for every loop-probe sample over 20 ms, the stalled worker's main-thread CPU and wait
  * over it (its schedstat read every 10 ms; bench/c1m/split-stalls.ts): a delay miss whose
  * stalls were mostly waiting is marked waiting-bound in the targets.
+ * The harness's own CPU and waiting (this driver, the load clients, Redis) is recorded per phase
+ * beside the servers'. --pin: the servers on the first cores, the harness on the last one
+ * (taskset), so that the load clients never take a server's core.
  * TRANSPORT=native: the workers on the native addon, each with its own SO_REUSEPORT listener
  * (`make -C native` first; a worker that cannot load it exits instead of serving on node:net).
  * The kernel floor (bench/c1m/floor.c: one small write + one read per loopback pair) is
  * measured at the start of the run, for the targets.
  *
  * Bounded: a step is skipped when the memory it would need (from the previous step's figures,
- * or 12 KiB per connection) would take the machine past --max-used-gib (default 18) of
+ * or 11 KiB per connection) would take the machine past --max-used-gib (default 18) of
  * MemTotal − MemAvailable, and a step stops itself as soon as that is crossed; the run stops
  * at --time-limit minutes (default 45); a connect phase that opens fewer than 1 % of N in
  * --stall-s seconds (60) ends its step with what it reached. Loopback only. It changes no sysctl and no limit: it
@@ -40,7 +47,7 @@
  * Writes c1m.json, c1m.md and c1m-cost.svg into --out (default bench/.tmp/c1m).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -50,11 +57,13 @@ import { startDelayProbe, type DelaySample } from './delay-probe.js'
 import { sourceAddress, startIdleClient, sumStats, type IdleClient } from './idle-clients.js'
 import { parseOpenFileLimit, readListenOverflows, readMemInfo } from './meminfo.js'
 import { renderC1m, renderCostSvg } from './render-c1m.js'
+import { memorySlope, workerMemory, type MemoryPoint, type MemorySlope } from './worker-memory.js'
 import { addSched, NO_SCHED, readTaskSched, schedDelta, type SchedTimes } from './schedstat.js'
 import { splitStalls, STALL_THRESHOLD_MS, type SchedPoint, type StallSplit } from './split-stalls.js'
 import { delayFigures, type C1mRun, type DelayFigures, type Floor, type Phase, type PhaseSched, type StepResult } from './step-result.js'
 import { CLK_TCK, processCpuTicks, processRssBytes } from '../load/proc.js'
 import { freePort, startRedis } from '../../spec/support/redis.js'
+import { connectionsFor } from '../../lib/engine/options/fd-limit.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -71,6 +80,7 @@ const { values: opt } = parseArgs({
     out: { type: 'string', default: 'bench/.tmp/c1m' },
     'stall-s': { type: 'string', default: '60' },
     'cpu-prof': { type: 'string' },
+    pin: { type: 'boolean', default: false },
   },
 })
 
@@ -93,11 +103,24 @@ const CONCURRENCY = Math.max(16, Number(opt.concurrency))
 const OUT = opt.out ?? 'bench/.tmp/c1m'
 const STALL_MS = Math.max(10, Number(opt['stall-s'])) * 1000
 
-// The open-file limit bounds every process: servers keep a margin for Redis, files and the
-// probe's connections; clients for stdio and epoll.
+// The open-file limit bounds every process. A server holds what twinport fits to it
+// (connectionsFor: the limit less its reserve for Redis, files and the probes); the driver
+// gives each server ~4 standard deviations less on average, because SO_REUSEPORT (the native
+// transport) spreads connections by a hash of the address pair, not evenly: at 20,000 that is
+// 19,237 per process, 52 processes for 1M. Clients hold as many (stdio and epoll aside).
 const FD_LIMIT = parseOpenFileLimit(readFileSync('/proc/self/limits', 'utf8')) ?? 1024
-const PER_PROCESS = Math.min(Number(opt['per-process'] ?? Number.POSITIVE_INFINITY), FD_LIMIT - 1000, 60_000)
+const SERVER_CAP = Math.min(connectionsFor(FD_LIMIT), 60_000)
+const PER_PROCESS = Math.min(Number(opt['per-process'] ?? Number.POSITIVE_INFINITY), SERVER_CAP - Math.ceil(4 * Math.sqrt(SERVER_CAP)), FD_LIMIT - 100)
 if (!(PER_PROCESS > 100)) throw new Error(`open-file limit ${FD_LIMIT} is too low for this harness (ulimit -n)`)
+
+// --pin: servers on cores 0..C-2, the harness (driver, clients, Redis) on core C-1.
+const CORES = cpus().length
+const PIN = opt.pin === true && CORES >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0
+const SERVER_CPUS = `0-${CORES - 2}`
+const HARNESS_CPU = String(CORES - 1)
+const pinned = (cpusList: string): readonly string[] => (PIN ? ['taskset', '-c', cpusList] : [])
+if (PIN) spawnSync('taskset', ['-a', '-p', '-c', HARNESS_CPU, String(process.pid)], { stdio: 'ignore' })
+if (opt.pin === true && !PIN) console.log('[c1m] --pin: taskset unavailable or one core; not pinned')
 
 const live = new Set<ChildProcess>()
 const clients: IdleClient[] = []
@@ -143,9 +166,10 @@ interface Cluster {
 
 const startCluster = (workers: number, port: number, redisUrl: string, prefix: string): Promise<Cluster> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...SERVER], {
+    const [command, ...args] = [...pinned(SERVER_CPUS), process.execPath, ...SERVER]
+    const child = spawn(command as string, args, {
       env: { ...process.env, NODE_ENV: 'production', PORT: String(port), WORKERS: String(workers), REDIS_URL: redisUrl, PREFIX: prefix,
-        HEARTBEAT_MS: String(HEARTBEAT_MS), MAX_CONNS: String(PER_PROCESS), SCHED: opt.sched ?? 'rr', CPU_PROF: opt['cpu-prof'] ?? '',
+        HEARTBEAT_MS: String(HEARTBEAT_MS), MAX_CONNS: String(SERVER_CAP), SCHED: opt.sched ?? 'rr', CPU_PROF: opt['cpu-prof'] ?? '',
         ...(TRANSPORT === 'native' ? { TWINPORT_NATIVE_BINARY: NATIVE_BINARY } : {}) },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
@@ -168,12 +192,15 @@ const used = (): number => {
   return m.total - m.available
 }
 
-let perConnBytes = 12 * 1024 // until a step measured it: server + kernel + client, generous
+// Until a step measured it: server + kernel + client. Session 14 measured 10.7 KiB on the native
+// transport (slab 9.2–10.1 per pair, server 0.7, client 0.03): 11, so that 1M runs from up to
+// ~2.9 GiB already in use; the watch below stops a step that crosses the limit anyway.
+let perConnBytes = 11 * 1024
 const PROCESS_BYTES = 90 * 1024 * 1024 // a server process with no client (Node, the engine, a Redis client), and its load client
 let addressCount = 0
 const notes: string[] = []
 
-const runStep = async (n: number, redisUrl: string, index: number): Promise<StepResult> => {
+const runStep = async (n: number, redisUrl: string, index: number, redisPid: number | undefined): Promise<StepResult> => {
   const workers = Math.ceil(n / PER_PROCESS)
   const nClients = Math.ceil(n / PER_PROCESS)
   const port = await freePort()
@@ -190,30 +217,45 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     if (stopped === undefined && Date.now() > DEADLINE) stopped = `time limit (${opt['time-limit']} min) reached`
     if (stopped !== undefined) for (const c of clients) c.stop()
   }, 250)
-  const loopProbe = startDelayProbe('loop', cluster.probes)
-  // Every 10 ms, each worker's main thread's scheduler times and the probe's (this process's):
-  // what a stalled loop was doing (splitStalls).
+  // What a stalled loop was doing (splitStalls): the probed worker's main thread's scheduler
+  // times and the probe's own, read just before each probe request and just after its answer
+  // (two reads per probe, not every worker every 10 ms).
   const mainPoint = (pid: number): SchedPoint => ({ at: performance.now(), ...(readTaskSched(pid, true).get(pid) ?? NO_SCHED) })
   const workerSeries: SchedPoint[][] = servers.map(() => [])
   const probeSeries: SchedPoint[] = []
-  const sampler = setInterval(() => {
-    for (const [i, pid] of servers.entries()) workerSeries[i]?.push(mainPoint(pid))
+  const loopProbe = startDelayProbe('loop', cluster.probes, 10, (target) => {
+    const pid = servers[target]
+    if (pid !== undefined) workerSeries[target]?.push(mainPoint(pid))
     probeSeries.push(mainPoint(process.pid))
-  }, 10)
-  // Per phase, each server process's CPU and run-queue wait (all threads), the wall time and the load.
+  })
+  // Per phase, each server process's CPU and run-queue wait (all threads), the harness's
+  // (this driver, the clients, Redis), the wall time and the load.
   const procs = [...servers, cluster.primary]
-  const phaseTimes = new Map<Phase, { wallMs: number; load1: number; times: SchedTimes[] }>()
+  const harnessPids = (): number[] => [process.pid, ...clients.map((c) => c.pid), ...(redisPid === undefined ? [] : [redisPid])]
+  const phaseTimes = new Map<Phase, { wallMs: number; load1: number; times: SchedTimes[]; harness: SchedTimes }>()
+  const readHarness = (): Map<number, SchedTimes> => {
+    const all = new Map<number, SchedTimes>()
+    for (const pid of harnessPids()) for (const [tid, t] of readTaskSched(pid)) all.set(tid, t)
+    return all
+  }
   let schedAt = procs.map((pid) => readTaskSched(pid))
-  const resetSched = (): void => void (schedAt = procs.map((pid) => readTaskSched(pid)))
+  let harnessAt = readHarness()
+  const resetSched = (): void => {
+    schedAt = procs.map((pid) => readTaskSched(pid))
+    harnessAt = readHarness()
+  }
   const account = (phase: Phase, wallMs: number): void => {
     const now = procs.map((pid) => readTaskSched(pid))
-    const was = phaseTimes.get(phase) ?? { wallMs: 0, load1: 0, times: procs.map(() => NO_SCHED) }
+    const harnessNow = readHarness()
+    const was = phaseTimes.get(phase) ?? { wallMs: 0, load1: 0, times: procs.map(() => NO_SCHED), harness: NO_SCHED }
     phaseTimes.set(phase, {
       wallMs: was.wallMs + wallMs,
       load1: Math.max(was.load1, loadavg()[0] ?? 0),
       times: was.times.map((t, i) => addSched(t, schedDelta(schedAt[i] ?? new Map(), now[i] ?? new Map()))),
+      harness: addSched(was.harness, schedDelta(harnessAt, harnessNow)),
     })
     schedAt = now
+    harnessAt = harnessNow
   }
   const overflows0 = readListenOverflows()
   // The workers' CPU with no client yet and the loop probe running: subtracted from the idle
@@ -226,63 +268,91 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const sharedProbe = startDelayProbe('shared', [port])
   const phases: { from: number; to: number; phase: Phase }[] = []
   const mark = (phase: Phase, from: number): void => void phases.push({ from, to: performance.now(), phase })
+  const openNow = (): number => clients.reduce((a, c) => a + c.progress.open, 0)
+  const failedNow = (): number => clients.reduce((a, c) => a + c.progress.failed, 0)
 
-  // connect
-  resetSched()
-  const cpu0 = cpuTicks([...servers, cluster.primary])
-  const t0 = performance.now()
+  // connect, in two waves: the memory between them is the slope per connection.
+  let connectMs = 0
+  let connectCpu = 0
+  const wave = async (): Promise<void> => {
+    resetSched()
+    const cpu0 = cpuTicks([...servers, cluster.primary])
+    const t0 = performance.now()
+    let lastLog = 0
+    // A connect phase that stops progressing (the servers starved by their own per-connection
+    // work) ends the step with what it reached, instead of waiting for the time limit.
+    let progressAt = performance.now()
+    let progressOpen = openNow()
+    while (stopped === undefined && !clients.every((c) => c.progress.ready)) {
+      await sleep(100)
+      const open = openNow()
+      if (open - progressOpen >= Math.max(100, n / 100)) {
+        progressAt = performance.now()
+        progressOpen = open
+      } else if (performance.now() - progressAt > STALL_MS) {
+        stopped = `accept stalled: fewer than ${Math.max(100, n / 100)} connections opened in ${STALL_MS / 1000} s, at ${open.toLocaleString('en-US')} open`
+        for (const c of clients) c.stop()
+      }
+      if (performance.now() - lastLog > 5000) {
+        lastLog = performance.now()
+        log(`N=${n}: ${open} open, ${failedNow()} failed, ${(used() / GIB).toFixed(1)} GiB in use`)
+      }
+    }
+    connectMs += performance.now() - t0
+    connectCpu += cpuTicks([...servers, cluster.primary]) - cpu0
+    mark('connect', t0)
+    account('connect', performance.now() - t0)
+  }
+  // After a wave: let the handshakes' garbage go, collect in every worker, read.
+  const settled = async (opened: number): Promise<MemoryPoint> => {
+    await sleep(2000)
+    const replies = await Promise.all(cluster.probes.map(workerMemory))
+    if (replies.some((r) => r === undefined || !r.gc)) notes.push(`N = ${n.toLocaleString('en-US')}: a worker did not collect on /mem; its memory is read uncollected`)
+    const mem = readMemInfo()
+    return { opened, rss: rss(servers), heapUsed: replies.reduce((a, r) => a + (r?.heapUsed ?? 0), 0),
+      heapFree: replies.reduce((a, r) => a + Math.max(0, (r?.heapTotal ?? 0) - (r?.heapUsed ?? 0)), 0), slab: mem.slab, sunreclaim: mem.sunreclaim, tcpMem: mem.tcpMem }
+  }
   const perClient = Math.ceil(n / nClients)
   for (let c = 0; c < nClients; c++) {
     const conns = Math.min(perClient, n - c * perClient)
     // ≤ 10,000 connections per source address: past half of its ~28,000 ephemeral ports the
     // kernel's port search in connect() makes the client, not the server, the limit.
     const sources = Array.from({ length: Math.ceil(conns / 10_000) }, () => sourceAddress(addressCount++)).join(',')
-    clients.push(startIdleClient(wsload.path, port, conns, sources, Math.max(2, Math.floor(CONCURRENCY / nClients)), Number(opt['time-limit']) * 60_000))
+    clients.push(startIdleClient(wsload.path, port, conns, sources, Math.max(2, Math.floor(CONCURRENCY / nClients)), Number(opt['time-limit']) * 60_000,
+      { first: Math.max(1, Math.floor(conns / 2)), wrap: pinned(HARNESS_CPU) }))
   }
-  let lastLog = 0
-  // A connect phase that stops progressing (the servers starved by their own per-connection
-  // work) ends the step with what it reached, instead of waiting for the time limit.
-  let progressAt = performance.now()
-  let progressOpen = 0
-  while (stopped === undefined && !clients.every((c) => c.progress.ready)) {
-    await sleep(100)
-    const open = clients.reduce((a, c) => a + c.progress.open, 0)
-    if (open - progressOpen >= Math.max(100, n / 100)) {
-      progressAt = performance.now()
-      progressOpen = open
-    } else if (performance.now() - progressAt > STALL_MS) {
-      stopped = `accept stalled: fewer than ${Math.max(100, n / 100)} connections opened in ${STALL_MS / 1000} s, at ${open.toLocaleString('en-US')} open`
-      for (const c of clients) c.stop()
-    }
-    if (performance.now() - lastLog > 5000) {
-      lastLog = performance.now()
-      const open = clients.reduce((a, c) => a + c.progress.open, 0)
-      log(`N=${n}: ${open} open, ${clients.reduce((a, c) => a + c.progress.failed, 0)} failed, ${(used() / GIB).toFixed(1)} GiB in use`)
-    }
-  }
-  const connectMs = performance.now() - t0
-  const connectCpu = cpuTicks([...servers, cluster.primary]) - cpu0
-  mark('connect', t0)
-  account('connect', connectMs)
+  await wave()
+  const first = stopped === undefined ? await settled(openNow()) : undefined
+  log(`N=${n}: first wave ${openNow()} open; memory read after GC`)
+  for (const c of clients) c.more()
+  await wave()
   const asked = sumStats(await Promise.all(clients.map((c) => c.stat())))
   // Stopped clients answer nothing: their last progress line says how far they got.
-  const afterConnect = stopped === undefined ? asked
-    : { ...asked, open: clients.reduce((a, c) => a + c.progress.open, 0), failed: clients.reduce((a, c) => a + c.progress.failed, 0) }
+  const afterConnect = stopped === undefined ? asked : { ...asked, open: openNow(), failed: failedNow() }
   const opened = Math.max(1, afterConnect.open)
   log(`N=${n}: ${afterConnect.open} open, ${afterConnect.failed} failed in ${(connectMs / 1000).toFixed(1)} s`)
+  // Each worker's open descriptors (its connections and ~40 others): how even the spread is.
+  const fds = servers.map((pid) => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).length
+    } catch {
+      return Number.NaN
+    }
+  })
 
-  // idle (memory after a settle, then CPU over whole heartbeat intervals, probe samples tagged by pings)
-  let rssKiB = Number.NaN
+  // memory (slope between the waves, after GC), then idle (CPU over whole heartbeat
+  // intervals, probe samples tagged by pings)
+  let slope: MemorySlope | undefined
   let primaryRssKiB = Number.NaN
-  let mem = base.mem
+  let rssBaseKiB = Number.NaN
   let idleCpuUs = Number.NaN
   let idleCpuRawUs = Number.NaN
   let pingsPerConn = Number.NaN
-  if (stopped === undefined) {
-    await sleep(3000)
-    rssKiB = (rss(servers) - base.rss) / opened / 1024
+  if (stopped === undefined && first !== undefined) {
+    const last = await settled(opened)
+    slope = memorySlope(first, last)
+    rssBaseKiB = (last.rss - base.rss) / opened / 1024
     primaryRssKiB = (rss([cluster.primary]) - base.primaryRss) / opened / 1024
-    mem = readMemInfo()
     sharedProbe.pause()
     const idleFrom = performance.now()
     const idleCpu0 = cpuTicks(servers)
@@ -291,7 +361,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     let slot = performance.now()
     resetSched()
     while (stopped === undefined && performance.now() - idleFrom < IDLE_INTERVALS * HEARTBEAT_MS) {
-      await sleep(250)
+      await sleep(Math.min(1000, Math.max(0, idleFrom + IDLE_INTERVALS * HEARTBEAT_MS - performance.now())))
       const s = sumStats(await Promise.all(clients.map((c) => c.stat())))
       const phase = s.pings > pingsSeen ? 'heartbeat' : 'idle'
       mark(phase, slot)
@@ -305,10 +375,11 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     idleCpuRawUs = (idleCpuMs * 1000) / opened / (idleMs / HEARTBEAT_MS)
     idleCpuUs = ((idleCpuMs - (baselineCpuMsPerS * idleMs) / 1000) * 1000) / opened / (idleMs / HEARTBEAT_MS)
     pingsPerConn = (pingsSeen - pings0) / opened
-    log(`N=${n}: ${rssKiB.toFixed(2)} KiB RSS/conn, slab ${((mem.slab - base.mem.slab) / opened / 1024).toFixed(2)} KiB/pair, idle CPU ${idleCpuUs.toFixed(2)} µs/conn/interval, ${pingsPerConn.toFixed(2)} pings/conn`)
+    log(`N=${n}: idle CPU per ping received ${(idleCpuRawUs * (idleMs / HEARTBEAT_MS) / Math.max(1e-9, pingsSeen - pings0) * opened).toFixed(2)} µs (raw)`)
+    log(`N=${n}: ${slope.liveKiB.toFixed(2)} KiB RSS/conn (slope, less the heaps' free room; raw RSS slope ${slope.rssKiB.toFixed(2)}; ${slope.heapKiB.toFixed(2)} KiB JS heap; from the base ${rssBaseKiB.toFixed(2)}), slab ${slope.slabKiB.toFixed(2)} KiB/pair, idle CPU ${idleCpuUs.toFixed(2)} µs/conn/interval, ${pingsPerConn.toFixed(2)} pings/conn`)
   }
 
-  // broadcast
+  // broadcast: each client says when its receipts reach its open count (no polling)
   const broadcastMs: number[] = []
   let missing = 0
   let broadcastCpuUs = Number.NaN
@@ -318,20 +389,18 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     const cpuB = cpuTicks(servers)
     let delivered = 0
     for (let b = 0; b < BROADCASTS && stopped === undefined; b++) {
-      const before = sumStats(await Promise.all(clients.map((c) => c.stat())))
+      const before = await Promise.all(clients.map((c) => c.stat()))
       const sentAt = await clients[0].send()
-      const limit = performance.now() + 30_000 + n * 0.2
-      let now = before
-      while (stopped === undefined && performance.now() < limit) {
-        await sleep(25)
-        now = sumStats(await Promise.all(clients.map((c) => c.stat())))
-        if (now.recv - before.recv >= now.open) break
-      }
-      const got = now.recv - before.recv
-      delivered += got
-      missing += Math.max(0, now.open - got)
-      broadcastMs.push((now.last - sentAt) / 1e6)
-      log(`N=${n}: broadcast ${b + 1}: ${got} receipts in ${((now.last - sentAt) / 1e6).toFixed(1)} ms`)
+      const limitMs = 30_000 + n * 0.2
+      const got = await Promise.all(clients.map((c, i) => c.waitFor((before[i]?.recv ?? 0) + (before[i]?.open ?? 0), limitMs)))
+      const now = await Promise.all(clients.map((c) => c.stat()))
+      const received = now.reduce((a, s, i) => a + s.recv - (before[i]?.recv ?? 0), 0)
+      const open = now.reduce((a, s) => a + s.open, 0)
+      const lastAt = Math.max(...got.map((g) => g?.last ?? 0), ...now.map((s) => s.last))
+      delivered += received
+      missing += Math.max(0, open - received)
+      broadcastMs.push((lastAt - sentAt) / 1e6)
+      log(`N=${n}: broadcast ${b + 1}: ${received} receipts in ${((lastAt - sentAt) / 1e6).toFixed(1)} ms${got.some((g) => g === undefined) ? ' (some clients short when the limit struck)' : ''}`)
       await sleep(500)
     }
     broadcastCpuUs = ((cpuTicks(servers) - cpuB) * 1e6) / CLK_TCK / Math.max(1, delivered)
@@ -341,7 +410,6 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const end = sumStats(await Promise.all(clients.map((c) => c.stat())))
   loopProbe.stop()
   sharedProbe.stop()
-  clearInterval(sampler)
   const listenOverflows = readListenOverflows() - overflows0
   for (const [name, probe] of [['loop', loopProbe], ['shared', sharedProbe]] as const) {
     if (probe.errors.size > 0) log(`N=${n}: ${name} probe failures: ${[...probe.errors].map(([e, c]) => `${e} × ${c}`).join(', ')}`)
@@ -356,6 +424,7 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
   const byPhase = (samples: readonly DelaySample[], phase: Phase): readonly number[] => inPhase(samples, phase).map((s) => s.ms)
   const sched: Partial<Record<Phase, PhaseSched>> = Object.fromEntries([...phaseTimes].map(([phase, t]) => [phase, {
     wallMs: t.wallMs, load1: t.load1, processes: t.times.map((x) => ({ cpuMs: x.cpuNs / 1e6, waitMs: x.waitNs / 1e6 })),
+    harness: { cpuMs: t.harness.cpuNs / 1e6, waitMs: t.harness.waitNs / 1e6 },
   }] as const))
   const stalls: Partial<Record<Phase, StallSplit>> = Object.fromEntries((['connect', 'idle', 'heartbeat', 'broadcast'] as const)
     .filter((p) => phaseTimes.has(p))
@@ -364,25 +433,29 @@ const runStep = async (n: number, redisUrl: string, index: number): Promise<Step
     const cpu = t.processes.reduce((a, x) => a + x.cpuMs, 0)
     const wait = t.processes.reduce((a, x) => a + x.waitMs, 0)
     const st = stalls[phase as Phase]
-    log(`N=${n}: ${phase}: ${(t.wallMs / 1000).toFixed(1)} s, load ${t.load1.toFixed(2)}, servers' CPU ${cpu.toFixed(0)} ms, waiting ${wait.toFixed(0)} ms; ${st?.stalls ?? 0} stalls > ${STALL_THRESHOLD_MS} ms: own CPU ${(st?.cpuMs ?? 0).toFixed(0)} ms, waiting ${(st?.waitMs ?? 0).toFixed(0)} ms (+ probe ${(st?.probeWaitMs ?? 0).toFixed(0)})`)
+    log(`N=${n}: ${phase}: ${(t.wallMs / 1000).toFixed(1)} s, load ${t.load1.toFixed(2)}, servers' CPU ${cpu.toFixed(0)} ms, waiting ${wait.toFixed(0)} ms (${((100 * wait) / Math.max(1e-9, cpu + wait)).toFixed(0)} %); harness CPU ${(t.harness?.cpuMs ?? 0).toFixed(0)} ms; ${st?.stalls ?? 0} stalls > ${STALL_THRESHOLD_MS} ms: own CPU ${(st?.cpuMs ?? 0).toFixed(0)} ms, waiting ${(st?.waitMs ?? 0).toFixed(0)} ms (+ probe ${(st?.probeWaitMs ?? 0).toFixed(0)})`)
   }
   const delayOf = (samples: readonly DelaySample[]): Partial<Record<Phase, DelayFigures>> => Object.fromEntries((['connect', 'idle', 'heartbeat', 'broadcast'] as const)
     .map((p) => [p, delayFigures(byPhase(samples, p))] as const).filter(([, f]) => f.samples + f.failed > 0))
+  const finiteFds = fds.filter(Number.isFinite)
   const result: StepResult = {
     n, workers, clients: nClients, opened: afterConnect.open, failed: afterConnect.failed, closed: end.closed,
     connectMs, acceptPerS: (afterConnect.open * 1000) / connectMs, acceptCpuUs: (connectCpu * 1e6) / CLK_TCK / opened,
-    rssKiB, primaryRssKiB,
-    slabKiB: (mem.slab - base.mem.slab) / opened / 1024, sunreclaimKiB: (mem.sunreclaim - base.mem.sunreclaim) / opened / 1024,
-    tcpMemKiB: (mem.tcpMem - base.mem.tcpMem) / opened / 1024,
+    // The figure: RSS less the heaps' free room. Raw RSS also holds what V8 keeps committed
+    // after a GC, which swings by tens of MB per worker with its heuristics, not with N (the
+    // raw slope read 0.76, 0.65, then −2.42 KiB at 250k where this one read 0.69, 0.71, 0.65).
+    rssKiB: slope?.liveKiB ?? Number.NaN, primaryRssKiB, rssBaseKiB, heapKiB: slope?.heapKiB ?? Number.NaN, rssRawKiB: slope?.rssKiB ?? Number.NaN,
+    memoryFrom: first?.opened ?? 0,
+    slabKiB: slope?.slabKiB ?? Number.NaN, sunreclaimKiB: slope?.sunreclaimKiB ?? Number.NaN, tcpMemKiB: slope?.tcpMemKiB ?? Number.NaN,
     heartbeatMs: HEARTBEAT_MS, idleCpuUs, idleCpuRawUs, baselineCpuMsPerS, pingsPerConn, idleIntervals: IDLE_INTERVALS,
     broadcastMs, broadcastMissing: missing, broadcastCpuUs, delay: delayOf(loopProbe.samples), sharedDelay: delayOf(sharedProbe.samples),
-    listenOverflows, peakUsed,
+    listenOverflows, peakUsed, workerFds: { min: Math.min(...finiteFds), max: Math.max(...finiteFds) }, pinned: PIN,
     processes: [...servers.map((pid) => `worker ${pid}`), `primary ${cluster.primary}`], sched, stalls,
     ...(stopped === undefined ? {} : { stopped }),
   }
   // The next step's memory estimate: what this one measured per connection (server, kernel, and
   // a KiB for the client and slack), with a margin; the machine's own swings are not in it.
-  if (Number.isFinite(rssKiB)) perConnBytes = Math.max(4096, (Math.max(0, rssKiB) + Math.max(0, result.slabKiB) + Math.max(0, result.tcpMemKiB) + 1) * 1024 * 1.3)
+  if (Number.isFinite(result.rssKiB)) perConnBytes = Math.max(4096, (Math.max(0, result.rssKiB) + Math.max(0, result.slabKiB) + Math.max(0, result.tcpMemKiB) + 1) * 1024 * 1.3)
   return result
 }
 
@@ -403,6 +476,7 @@ const floorPing = floor(2)
 const floorMessage = floor(34)
 log(`kernel floor: ${floorPing.writeUs.toFixed(2)} µs per 2-byte write + ${floorPing.readUs.toFixed(2)} µs per read; ${floorMessage.writeUs.toFixed(2)} µs per 34-byte write`)
 const redis = await startRedis()
+if (PIN && redis.pid !== undefined) spawnSync('taskset', ['-a', '-p', '-c', HARNESS_CPU, String(redis.pid)], { stdio: 'ignore' })
 const steps: StepResult[] = []
 for (const [i, n] of STEPS.entries()) {
   const workersNeeded = Math.ceil(n / PER_PROCESS)
@@ -418,7 +492,7 @@ for (const [i, n] of STEPS.entries()) {
   }
   log(`step N=${n}: ${workersNeeded} server processes, ${workersNeeded} client processes, ${(used() / GIB).toFixed(1)} GiB in use`)
   try {
-    steps.push(await runStep(n, redis.url, i))
+    steps.push(await runStep(n, redis.url, i, redis.pid))
   } catch (e) {
     notes.push(`N = ${n.toLocaleString('en-US')} failed: ${String(e)}`)
     log(notes[notes.length - 1] as string)

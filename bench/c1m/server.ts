@@ -10,7 +10,10 @@
  * connections round-robin, Node's default on Linux; `none`: the workers accept from one
  * shared socket). Each worker also answers `GET /` on a probe port of its own (a plain
  * node:http server, `exclusive`, on the worker's event loop) so that the driver can time
- * that loop alone. Prints `C1M_READY {"primary":pid,"workers":[pids],"probes":[ports]}` once
+ * that loop alone; `GET /mem` there runs a full garbage collection (the workers run with
+ * `--expose-gc`) and answers `{"rss":…,"heapTotal":…,"heapUsed":…,"external":…}` in bytes a
+ * second after it, so that
+ * the driver reads memory per connection on settled heaps. Prints `C1M_READY {"primary":pid,"workers":[pids],"probes":[ports]}` once
  * every worker listens with its adapter ready; SIGTERM stops all. CPU_PROF (a directory): each
  * worker runs with `--cpu-prof` into it, and SIGTERM first asks the workers to exit, so that they
  * do it normally and write their profiles. TRANSPORT=native: the native addon with
@@ -46,7 +49,8 @@ if (cluster.isPrimary) {
   })
   let stopping = false
   const profile = process.env.CPU_PROF
-  if (profile !== undefined && profile !== '') cluster.setupPrimary({ execArgv: [...process.execArgv, '--cpu-prof', '--cpu-prof-dir', profile] })
+  const prof = profile !== undefined && profile !== '' ? ['--cpu-prof', '--cpu-prof-dir', profile] : []
+  cluster.setupPrimary({ execArgv: [...process.execArgv, '--expose-gc', ...prof] })
   for (let i = 0; i < workers; i++) cluster.fork()
   process.once('SIGTERM', () => {
     stopping = true
@@ -80,7 +84,18 @@ if (cluster.isPrimary) {
     ...transportOptions(process.env),
   })
   await adapter.ready()
-  const probe = createServer((_req, res) => res.end('ok'))
+  const gc = (globalThis as { gc?: () => void }).gc
+  const probe = createServer((req, res) => {
+    if (req.url !== '/mem') return void res.end('ok')
+    // Twice: the first full collection may leave garbage that finalizers released. Then a
+    // second for V8 to hand the freed pages back (it unmaps them on a background thread).
+    gc?.()
+    gc?.()
+    setTimeout(() => {
+      const m = process.memoryUsage()
+      res.end(JSON.stringify({ rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, gc: gc !== undefined }))
+    }, 1000)
+  })
   await new Promise<void>((resolve) => probe.listen({ host: '127.0.0.1', port: 0, exclusive: true }, resolve))
   process.send?.({ c1m: 'ready', probe: (probe.address() as AddressInfo).port })
   process.once('disconnect', () => process.exit(0))

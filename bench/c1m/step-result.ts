@@ -42,6 +42,8 @@ export interface PhaseSched {
   readonly load1: number
   /** in `StepResult.processes`' order */
   readonly processes: readonly ProcessSched[]
+  /** the harness's own: the driver, the load clients and Redis, summed (absent in runs before session 14) */
+  readonly harness?: ProcessSched
 }
 
 /** One step. Per-connection figures are over the connections that opened. */
@@ -58,10 +60,27 @@ export interface StepResult {
   readonly acceptPerS: number
   /** server CPU (workers + primary) per connection accepted and upgraded, µs */
   readonly acceptCpuUs: number
-  /** Σ workers' RSS growth / opened, KiB (the primary's reported apart) */
+  /**
+   * Σ workers' RSS per connection, KiB: since session 14 the slope between the first wave of
+   * connections (`memoryFrom` open) and all, each read a second after a full GC in every
+   * worker, of RSS less the heaps' free committed room (heapTotal − heapUsed); before, the
+   * growth of raw RSS from a base taken 3 s after start-up / opened (the primary's reported apart)
+   */
   readonly rssKiB: number
   readonly primaryRssKiB: number
-  /** /proc/meminfo Slab and SUnreclaim growth, and TCP buffer pages, per client+server socket pair, KiB */
+  /** the old figure beside the slope: Σ workers' RSS growth from the base after start-up / opened, KiB */
+  readonly rssBaseKiB?: number
+  /** the slope of Σ workers' raw RSS, KiB (`rssKiB` is it less the heaps' free committed room, heapTotal − heapUsed after GC) */
+  readonly rssRawKiB?: number
+  /** Σ workers' JS heap (heapUsed after GC) per connection, the same slope, KiB */
+  readonly heapKiB?: number
+  /** connections open at the first memory reading (the slope's start) */
+  readonly memoryFrom?: number
+  /** fewest and most open descriptors of a worker once all connected (its connections and ~40 others) */
+  readonly workerFds?: { readonly min: number; readonly max: number }
+  /** servers and harness on cores of their own (--pin) */
+  readonly pinned?: boolean
+  /** /proc/meminfo Slab and SUnreclaim, and TCP buffer pages, per client+server socket pair, KiB (the same slope since session 14) */
   readonly slabKiB: number
   readonly sunreclaimKiB: number
   readonly tcpMemKiB: number

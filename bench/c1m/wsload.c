@@ -15,8 +15,15 @@
  *   one per line, answered by one line on stdout:
  *     stat  -> STAT open=<n> failed=<n> closed=<n> recv=<n> pings=<n> last=<ns> now=<ns>
  *     send  -> SENT t=<ns>   (one 32-byte text message on the first open connection)
+ *     wait R -> GOT recv=<n> last=<ns>, as soon as the data messages received reach R (at
+ *              once if they already have): a broadcast's end without the driver polling
+ *     more  -> (with --first K) opens the rest, up to --conns; PROGRESS, then READY again
  *     quit  -> exits (so does EOF on stdin)
- *   While connecting it prints PROGRESS lines (every 200 ms) and READY when done.
+ *   With --first K it opens only the first K connections, then waits for `more` (the driver
+ *   measures memory between the two waves: the slope per connection, no base needed).
+ *   While connecting it prints PROGRESS lines (every 200 ms) and READY when done. Once all
+ *   are open it sleeps in epoll_wait with no time-out (until the deadline): an idle client
+ *   wakes only for a ping, a message or a command.
  *   Per connection it keeps 32 bytes (struct conn) beside the kernel's socket.
  *
  * echo: --conns connections to the echo path, each keeping --inflight messages of
@@ -73,7 +80,8 @@ static const char *path = "/bcast", *mode = "idle";
 static struct sockaddr_in srcs[64], dst;
 static int nsrc;
 static int ep;
-static long long opened, failed, closed_n, recv_n, pings, pending, next_conn;
+static long long opened, failed, closed_n, recv_n, pings, pending, next_conn, target;
+static long long wait_for = -1; /* `wait R`: R, until it is reached (-1: none) */
 static long long last_ns;
 static char upgrade[512];
 static int upgrade_len;
@@ -143,7 +151,7 @@ static void start_connect(int i) {
 }
 
 static void fill_connects(void) {
-  while (next_conn < nconns && pending < concurrency) start_connect((int)next_conn++);
+  while (next_conn < target && pending < concurrency) start_connect((int)next_conn++);
 }
 
 static void finish(struct conn *c, int was_open) {
@@ -315,10 +323,19 @@ static double hist_pct(double q) {
   return hist_max_us / 1000.0;
 }
 
+static void check_wait(void) {
+  if (wait_for < 0 || recv_n < wait_for) return;
+  wait_for = -1;
+  printf("GOT recv=%lld last=%lld\n", recv_n, last_ns);
+  fflush(stdout);
+}
+
 static void stat_line(void) {
   printf("STAT open=%lld failed=%lld closed=%lld recv=%lld pings=%lld last=%lld now=%lld\n", opened - closed_n, failed, closed_n, recv_n, pings, last_ns, now_ns());
   fflush(stdout);
 }
+
+static int more; /* `more` asked: the connect phase starts again */
 
 static int on_command(void) {
   static char line[256];
@@ -330,6 +347,8 @@ static int on_command(void) {
   while ((nl = memchr(line, '\n', used)) != NULL) {
     *nl = 0;
     if (strcmp(line, "stat") == 0) stat_line();
+    else if (strncmp(line, "wait ", 5) == 0) { wait_for = atoll(line + 5); check_wait(); }
+    else if (strcmp(line, "more") == 0) { target = nconns; more = 1; }
     else if (strcmp(line, "quit") == 0) return 0;
     else if (strcmp(line, "send") == 0) {
       int sent = 0;
@@ -356,6 +375,8 @@ int main(int argc, char **argv) {
   mode = arg(argc, argv, "--mode", "idle");
   port = atoi(arg(argc, argv, "--port", "0"));
   nconns = atoi(arg(argc, argv, "--conns", "1000"));
+  target = atoll(arg(argc, argv, "--first", "0"));
+  if (target <= 0 || target > nconns) target = nconns;
   concurrency = atoi(arg(argc, argv, "--concurrency", "256"));
   inflight = atoi(arg(argc, argv, "--inflight", "10"));
   msgsize = atoi(arg(argc, argv, "--size", "32"));
@@ -421,7 +442,14 @@ int main(int argc, char **argv) {
   fill_connects();
   struct epoll_event evs[1024];
   for (;;) {
-    int n = epoll_wait(ep, evs, 1024, 50);
+    /* Connecting (or echo): wake every 50 ms for PROGRESS and the window; idle: only for
+       events, and the deadline. */
+    int timeout = 50;
+    if (ready_at && !echo) {
+      long long left = deadline_ms - (now_ns() - t0) / 1000000 + 1;
+      timeout = left > 0x7fffffffLL ? 0x7fffffff : left < 0 ? 0 : (int)left;
+    }
+    int n = epoll_wait(ep, evs, 1024, timeout);
     long long t = now_ns();
     for (int k = 0; k < n; k++) {
       if (evs[k].data.u32 == UINT32_MAX) {
@@ -430,12 +458,14 @@ int main(int argc, char **argv) {
       }
       on_event(evs[k].data.u32, evs[k].events, t);
     }
+    check_wait();
+    if (more) { more = 0; ready_at = 0; }
     fill_connects();
     if ((t - t0) / 1000000 > deadline_ms) {
       fprintf(stderr, "wsload: deadline of %lld ms reached\n", deadline_ms);
       goto out;
     }
-    if (!ready_at && next_conn == nconns && pending == 0) {
+    if (!ready_at && next_conn == target && pending == 0) {
       ready_at = t;
       if (!echo) {
         printf("READY open=%lld failed=%lld ms=%.1f\n", opened, failed, (t - t0) / 1e6);

@@ -1,6 +1,9 @@
 /**
- * `Bun.serve` with a plain `new Response('hello world')` on `/hello` and `new Response(Bun.file(...))`
- * on `/static/<name>`: the floor twinport-on-Bun's per-request CPU is compared with (bench/bun-http/).
+ * `Bun.serve` answering `/hello` with a plain `new Response('hello world')` and `/static/<name>` with
+ * `new Response(Bun.file(STATIC_ROOT/<name>))` (Bun's own fastest file path: no validators, Range
+ * answered by Bun; a name with `..` or any other path gets 404 `not found`). The Bun floor of two
+ * benches: bench/static-files.ts's `bun-file` contender, and bench/cpu-per-request.sh's per-request
+ * CPU beside bench/peers/plain-twinport.ts (bench/RESULTS.md "Session 13: Bun per-request cost").
  */
 declare const Bun: { serve(options: { hostname: string; port: number; fetch(req: Request): Response }): unknown; file(path: string): Blob }
 declare const process: { env: Record<string, string | undefined> }

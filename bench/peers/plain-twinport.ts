@@ -1,5 +1,5 @@
 /**
- * Session 13's Bun per-request contender (bench/bun-http/): `GET /hello` as a plain `httpRoute`
+ * Session 13's Bun per-request contender (bench/cpu-per-request.sh, beside bench/peers/plain-bun.ts): `GET /hello` as a plain `httpRoute`
  * answering text, and `serveStatic('/static', STATIC_ROOT)`, on whichever runtime runs it
  * (examples/run-anywhere.ts). HOST and PORT from the environment.
  */

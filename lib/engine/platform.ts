@@ -21,6 +21,13 @@ import type { HostStream, OutletEvents } from './http/pull-outlet.js'
 export interface SocketIo<S> {
   /** Queues bytes for the peer; never blocks and never throws. */
   write(socket: S, bytes: Uint8Array): void
+  /**
+   * Writes the same `bytes` to each of `sockets[0..count)`, exactly as a `write` to each in
+   * that order would, in one go (a broadcast's receivers: the native transport hands them to
+   * its addon in one call). Absent: the engine calls `write` per socket. `sockets` is the
+   * caller's scratch array: read it now, keep no reference to it.
+   */
+  writeShared?(sockets: readonly S[], count: number, bytes: Uint8Array): void
   /** Bytes accepted by `write` that have not reached the kernel yet (the send backlog). */
   buffered(socket: S): number
   /** Whether the connection is gone: destroyed, or closed by both sides. */

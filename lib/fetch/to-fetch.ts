@@ -150,7 +150,7 @@ export const toFetch = (options: FetchOptions = {}, host: FetchHost = {}): Fetch
   const answerOf = (request: Request): Response | Promise<Response> => {
     const method = request.method
     const target = targetOf(request.url)
-    if (embedded.draining()) return webResponseOf(errorResponse(503, 'Service Unavailable'), httpOf(request, target), app, () => undefined)
+    if (embedded.draining()) return webResponseOf(errorResponse(503, 'unavailable'), httpOf(request, target), app, () => undefined)
     // What no route answers goes to the fallback; without one, a WebSocket upgrade among it is
     // told 501 (the WebSocket path: toFetch cannot upgrade), the rest gets the table's 404/405.
     // A routed request reads no header here (docs/decisions.md, "Upgrade is read only where no route answers").

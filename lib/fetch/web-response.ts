@@ -9,7 +9,7 @@
  *
  * Portable: no node:* imports, no Buffer, no process.
  */
-import { errorResponse } from '../core/http/response.js'
+import { internalError } from '../core/route/settle-answer.js'
 import { responseParts } from '../core/http/response-parts.js'
 import type { StreamBody } from '../core/http/stream-body.js'
 import type { Header, HttpRequest, Response as Answer } from '../core/http/types.js'
@@ -97,7 +97,7 @@ export const webResponseOf = (answer: Answer, request: HttpRequest, app: Respons
   if (parts.unsent !== undefined) pullOf(parts.unsent.source).cancel(new Error('no body is sent for this response'))
   if (parts.status < 200) {
     embedded.onStreamFailed(request, new RangeError(`status ${parts.status} cannot be the final answer of a fetch handler`))
-    return webResponseOf(errorResponse(500, 'Internal Server Error'), request, app, cancelled)
+    return webResponseOf(internalError(), request, app, cancelled)
   }
   const headers = headersInitOf(parts.headers)
   const body = parts.body

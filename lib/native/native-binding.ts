@@ -7,7 +7,8 @@
  * The binary is looked up in `native/build/` of the package (from `lib/native/` and from
  * `dist/lib/native/`), or at `TWINPORT_NATIVE_BINARY` (the AddressSanitizer build of the
  * safety spec; a relative path is from the working directory). The addon reports a wake-up's
- * events in one `batch` call (a table of records, `NativeRecord`). Part of lib/native: imports
+ * events in one `batch` call (a table of records, `NativeRecord`), then calls `turnEnd` when a
+ * batch asked for it. Part of lib/native: imports
  * `node:*` and fp-ts only.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -45,13 +46,18 @@ export interface NativeEvents {
    * when a slab fills or the table does), never from inside a call into the addon. `records` is
    * rewritten by the next call: read it now.
    */
-  batch(records: Uint32Array, slab: ArrayBuffer | undefined, count: number): void
+  batch(records: Uint32Array, slab: ArrayBuffer | undefined, count: number): boolean | void
   /**
    * accept failed for want of descriptors or memory (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`):
    * the listener stops watching its socket for a while (100 ms) instead of spinning on the
    * connection left in the kernel's queue, and calls this once per back-off.
    */
   acceptFailed?(code: string): void
+  /**
+   * A `batch` of this wake-up answered true: called once the wake-up is done and the promise
+   * jobs and nextTicks of its batches have run (binaries with `turnEnds` only).
+   */
+  turnEnd?(): void
 }
 
 /** A listening socket of the addon. */
@@ -71,6 +77,15 @@ export interface NativeBinding {
   close(server: unknown): void
   /** Writes up to 16 chunks with one writev: answers the bytes still queued natively, or -errno. */
   write(slot: number, ...chunks: Uint8Array[]): number
+  /**
+   * Writes `bytes` to each of the connections `slots[0..count)` in one call (a broadcast's
+   * slice), each as `write(slot, bytes)` would: sent at once when nothing is queued for it,
+   * else queued behind what is. Answers how many receivers it reports in `results` (an
+   * Int32Array of `2 * count` at least), as pairs `[index into slots, outcome]`: the bytes now
+   * queued for it (> 0), or -errno (gone, ended, failed: the caller destroys it). A receiver
+   * that took everything is not reported. Absent in binaries built before it.
+   */
+  writeMany?(bytes: Uint8Array, slots: Uint32Array, count: number, results: Int32Array): number
   /** Ends our side once the queue is sent: 1 when the connection closed now. */
   end(slot: number): number
   destroy(slot: number): void
@@ -82,6 +97,8 @@ export interface NativeBinding {
   openCount(): number
   /** Bytes of one connection's native record. */
   readonly connSize: number
+  /** True when the binary calls `turnEnd` after a batch that answered true; absent in older ones. */
+  readonly turnEnds?: boolean
 }
 
 const binaryName = `twinport-${process.platform}-${process.arch}.node`

@@ -3,7 +3,8 @@
  * socket operations on it (`nativeSocketIo`). The addon writes what the kernel takes at once
  * (one `writev` per uncork) and keeps only the rest, so `buffered` is the addon's backlog plus
  * what a cork holds. Corked writes are handed over together, up to 16 arrays per `writev`,
- * never joined by a copy here.
+ * never joined by a copy here. A broadcast's receivers are written in one `writeMany` call
+ * (`writeShared`): the frame is handed over once for all of them.
  *
  * A server holds tens of thousands of these: four fields (the engine's `Client` is kept by
  * the server's slot table, not here); the yes-or-no facts (corking, ended, closed) are bits
@@ -95,12 +96,49 @@ export const nativeSocketIo = (binding: NativeBinding, closedHere: (conn: Native
     if (queued < 0) close(conn)
     else conn.pending = queued
   }
+  // One broadcast's receivers, handed to the addon in one `writeMany` (grown as batches need;
+  // `targets` is overwritten, not cleared: it holds at most one batch of connections).
+  let slots = new Uint32Array(64)
+  let results = new Int32Array(128)
+  const targets: NativeConn[] = []
+  const writeMany = binding.writeMany?.bind(binding)
   const io: SocketIo<NativeConn> = {
     write(conn, bytes) {
       const flags = conn.flags
       if ((flags & (CLOSED | ENDED)) !== 0) return
       if ((flags & CORKING) === 0) return send(conn, bytes)
       holdCorked(conn, bytes)
+    },
+    // The receivers that cork get the bytes held as `write` would; the others go to the addon
+    // in one call, which reports only those left with bytes queued or failed.
+    writeShared(conns, count, bytes) {
+      let n = 0
+      for (let i = 0; i < count; i++) {
+        const conn = conns[i] as NativeConn
+        const flags = conn.flags
+        if ((flags & (CLOSED | ENDED)) !== 0) continue
+        if ((flags & CORKING) !== 0 || writeMany === undefined) {
+          io.write(conn, bytes)
+          continue
+        }
+        if (n === slots.length) {
+          const grown = new Uint32Array(n * 2)
+          grown.set(slots)
+          slots = grown
+          results = new Int32Array(n * 4)
+        }
+        slots[n] = conn.slot
+        targets[n] = conn
+        n += 1
+      }
+      if (n === 0 || writeMany === undefined) return
+      const reported = writeMany(bytes, slots, n, results)
+      for (let r = 0; r < reported; r++) {
+        const conn = targets[results[2 * r] as number] as NativeConn
+        const outcome = results[2 * r + 1] as number
+        if (outcome < 0) close(conn)
+        else conn.pending = outcome
+      }
     },
     buffered: (conn) => conn.pending,
     // Read once, at accept (the engine keeps it on the client): per-address limits and logs.

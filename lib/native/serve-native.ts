@@ -9,7 +9,9 @@
  * port, each accepting its own connections (the kernel spreads them).
  *
  * The addon reports each wake-up of its epoll set in one `batch` call: a table of records (opened,
- * data, end, drain, close) for every socket it found ready, handled here in order. Reads arrive
+ * data, end, drain, close) for every socket it found ready, handled here in order. The engine's
+ * `afterIo` work of the wake-up (the metrics' clock read, uncorks) runs in one `turnEnd` call
+ * the addon makes after the batch's microtasks, not in a `setImmediate` per turn. Reads arrive
  * as views of the addon's slab (a 64 KiB ArrayBuffer filled front to back and then replaced),
  * so a view the engine keeps is never overwritten. When accept runs out of
  * descriptors the addon backs off (stops watching the listening socket for 100 ms) and says so
@@ -22,8 +24,10 @@ import type { Platform } from '../engine/platform.js'
 import type { ServerHandle } from '../engine/server-handle.js'
 import type { ServerOptions } from '../engine/options/server-options.js'
 import { nodePlatform } from '../runtime/node-platform.js'
+import { nodeTimers } from '../runtime/node-timers.js'
 import { type NativeBinding, NativeRecord, RECORD_FIELDS } from './native-binding.js'
 import { type NativeConn, nativeConnClosed, nativeConnDrained, nativeSocketIo, newNativeConn } from './native-socket-io.js'
+import { createTurnQueue } from './turn-queue.js'
 
 // The kernel's accept queue, as node:net asks for it.
 const BACKLOG = 511
@@ -68,7 +72,10 @@ export const serveNative = async (options: NativeServerOptions, binding: NativeB
     clients[conn.slot] = undefined
     later(client)
   }
-  const platform: Platform<NativeConn> = { ...nodePlatform, io: nativeSocketIo(binding, closedHere), pullOutlet: undefined }
+  // The engine's end-of-turn work runs when the addon's wake-up is done (turn-queue.ts).
+  const turn = createTurnQueue(binding.turnEnds === true)
+  const timers = { ...nodeTimers, afterIo: turn.afterIo }
+  const platform: Platform<NativeConn> = { ...nodePlatform, io: nativeSocketIo(binding, closedHere), timers, pullOutlet: undefined }
   const engine = createEngine(options, platform)
   const { logger } = engine
   const { host, port: askedPort } = engine.options
@@ -102,8 +109,10 @@ export const serveNative = async (options: NativeServerOptions, binding: NativeB
       // One call per wake-up of the addon's epoll set: every socket it found ready, in order.
       // A throw (a handler's bug) does not drop the records after it: the first is rethrown at
       // the end, to 'uncaughtException' as one thrown in a node:net event listener goes.
+      // Answers true when the engine deferred work to the turn's end: the addon calls turnEnd.
       batch(records, slab, count) {
         let thrown: { error: unknown } | undefined
+        turn.open()
         for (let at = 0, end = count * RECORD_FIELDS; at < end; at += RECORD_FIELDS) {
           const slot = records[at + 1] as number
           try {
@@ -128,8 +137,11 @@ export const serveNative = async (options: NativeServerOptions, binding: NativeB
             thrown ??= { error }
           }
         }
+        const waiting = turn.close(thrown !== undefined)
         if (thrown !== undefined) throw thrown.error
+        return waiting
       },
+      turnEnd: turn.run,
       acceptFailed(code) {
         // Counted by the engine's AcceptWall and logged once per interval, as node:net's are.
         engine.acceptFailed(Object.assign(new Error(`accept ${code}`), { code, syscall: 'accept' }))

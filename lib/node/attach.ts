@@ -155,7 +155,7 @@ export const attach = (server: AttachableServer, options: AttachOptions = {}): A
     if (closed || !embedded.claims(req.method ?? 'GET', splitTarget(req.url ?? '/').path)) return false
     void serve(req, res, continues).catch((error: unknown) => {
       engine.logger.exception(error, { method: req.method, path: req.url, phase: 'attach' })
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":"Internal Server Error"}')
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":"internal_error"}')
       else res.destroy()
     })
     return true

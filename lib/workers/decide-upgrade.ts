@@ -11,6 +11,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { errorResponse } from '../core/http/response.js'
+import { internalError } from '../core/route/settle-answer.js'
 import { withHeader } from '../core/http/response-updates.js'
 import type { Header, HttpRequest, Response as Answer } from '../core/http/types.js'
 import type { HttpStack } from '../core/route/compose-http.js'
@@ -70,7 +71,7 @@ export const decideUpgrade = async (rules: UpgradeRules, request: HttpRequest): 
     res = await rules.stack(request, ctx, async () => UPGRADE_ACCEPTED)
   } catch (error) {
     rules.onHttpError(error, request)
-    return { _tag: 'Refused', answer: errorResponse(500, 'Internal Server Error') }
+    return { _tag: 'Refused', answer: internalError() }
   }
   if (res.status !== 101) {
     const close = wantsRefusalClose(request.rawQuery) ? refusalClose(res.status, reasonOf(res)) : undefined

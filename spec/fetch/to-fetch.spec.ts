@@ -167,7 +167,7 @@ test('toFetch :: a throwing handler is a logged 500, and the handler keeps answe
   const app = appWith([], records)
   const boom = await app(new Request(`${URL}/boom`))
   assert.is(boom.status, 500)
-  assert.equal(await boom.json(), { error: 'Internal Server Error' })
+  assert.equal(await boom.json(), { error: 'internal_error' })
   assert.ok(records.some((r) => r.level === 'error' && r.message === 'the handler broke'))
   assert.is((await app(new Request(`${URL}/hello`))).status, 200)
   await app.close()

@@ -51,7 +51,7 @@ Http('a throwing handler gives 500, is logged with its stack, and the server kee
   try {
     const res = await fetch(`${url}/boom`)
     assert.is(res.status, 500)
-    assert.equal(await res.json(), { error: 'Internal Server Error' })
+    assert.equal(await res.json(), { error: 'internal_error' })
     const logged = (await server.records()).find((r) => r.level === 'error')
     assert.ok(logged !== undefined)
     assert.match(String(logged?.context.exception), /kaput/)
@@ -316,6 +316,7 @@ Http('a head that does not arrive in time gets 408; an idle keep-alive connectio
     slow.write('GET /hello HTTP/1.1\r\nHost: x\r\n')
     const text = (await slow.closed()).toString()
     assert.is(statusOf(text), 408)
+    assert.match(text, /\r\n\r\n\{"error":"request_timeout"\}$/)
     const idle = await rawConnect(port)
     idle.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
     const served = (await idle.closed()).toString()
@@ -368,6 +369,7 @@ Http('past maxConnections a new connection gets 503', async () => {
     await delay(20)
     const second = await rawExchange(port, 'GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
     assert.is(statusOf(second), 503)
+    assert.match(second, /\r\n\r\n\{"error":"unavailable"\}$/)
     first.socket.destroy()
   } finally {
     await server.close()

@@ -62,7 +62,7 @@ Limits('an HTTP route past its limit answers 429 with Retry-After; other routes 
     const refused = await fetch(`${url}/limited`)
     assert.is(refused.status, 429)
     assert.is(refused.headers.get('retry-after'), '30')
-    assert.equal(await refused.json(), { error: 'Too Many Requests' })
+    assert.equal(await refused.json(), { error: 'too_many_requests' })
     assert.is((await fetch(`${url}/free`)).status, 200)
   } finally {
     await server.close()

@@ -3,7 +3,7 @@
  * built with `-fsanitize=address` (`make -C native asan`), loaded by a Node child with
  * libasan preloaded (Node itself is not instrumented; the addon's every load and store is),
  * serving the loopback exchange (loopback-exchange.ts): reads across slabs, writev, the
- * native queue and its drain, half-close, reset, destroy. Any overflow or use after free is
+ * native queue and its drain, half-close, reset, destroy; and `writeMany` (write-many-exchange.ts). Any overflow or use after free is
  * ASan's report on stderr and a failed exit.
  */
 import { spawnSync } from 'node:child_process'

@@ -139,7 +139,7 @@ Attach('the same answers as runServer: body limits, errors, CORS, streamed bodie
     assert.equal([big.status, big.body], [413, '{"error":"body_too_large","message":"the body is larger than the 64 bytes this route takes"}'])
     const chunked = await get(`${base}/echo`, { method: 'POST', body: new Blob(['x'.repeat(40), 'y'.repeat(40)]).stream(), duplex: 'half' } as RequestInit)
     assert.is(chunked.status, 413, 'a chunked body past the limit')
-    assert.equal(await get(`${base}/boom`).then((r) => [r.status, r.body, r.tag]), [500, '{"error":"Internal Server Error"}', 'yes'])
+    assert.equal(await get(`${base}/boom`).then((r) => [r.status, r.body, r.tag]), [500, '{"error":"internal_error"}', 'yes'])
     assert.ok(records.some((r) => r.level === 'error' && String(r.context['path']) === '/boom'), 'the handler error is logged')
     assert.equal(await get(`${base}/cycle`).then((r) => [r.status, r.body]), [500, '{"error":"unserializable_body"}'])
     assert.equal(await get(`${base}/ticks`).then((r) => [r.status, r.body, r.type]), [200, 'abc', 'text/plain'])

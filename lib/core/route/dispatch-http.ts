@@ -1,7 +1,7 @@
 /**
  * `dispatchHttp`: one parsed request to a Response, through the HTTP middleware, the CORS
  * preflight, the router and the handler (DESIGN §2, §5). Never rejects: a thrown error or
- * rejected promise anywhere becomes 500 `{"error":"Internal Server Error"}` and is
+ * rejected promise anywhere becomes 500 `{"error":"internal_error"}` and is
  * reported (`settle-answer.ts`). Pure and portable: no node:* imports, no timers.
  *
  * Hot path: with no middleware nothing is composed, and a handler that answers synchronously

@@ -7,7 +7,7 @@
  * opens an event stream, before the stream's head is written (a refusal is an ordinary HTTP
  * 401/403, no stream). Pure and portable: no node:* imports.
  */
-import { errorResponse } from '../http/response.js'
+import { internalError } from './settle-answer.js'
 import type { HttpRequest, Response } from '../http/types.js'
 import type { Handshake } from './handshake.js'
 import type { HttpContext } from './http-context.js'
@@ -67,7 +67,7 @@ export const guardEventStreams = (
       }
     } catch (error) {
       onError?.(error, request)
-      return errorResponse(500, 'Internal Server Error')
+      return internalError()
     }
     handshake.commit()
     return answer

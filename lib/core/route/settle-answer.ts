@@ -3,7 +3,7 @@
  * Response as it is, a plain value as JSON, nothing as 204, and a promise of those settled so
  * that it never rejects. A failure (`failedAnswer`) that is the client's fault (a body that
  * could not be read, thrown out of the handler) is answered with its status; anything else is
- * reported to the server's `onError` and answered 500 `{"error":"Internal Server Error"}`.
+ * reported to the server's `onError` and answered 500 `{"error":"internal_error"}`.
  * The dispatch's one place for turning a handler's outcome into an answer.
  *
  * Pure and portable: no node:* imports, no timers.
@@ -17,12 +17,13 @@ import type { HttpRequest, Json, Response } from '../http/types.js'
 export type HttpErrorHook = ((error: unknown, request: HttpRequest) => void) | undefined
 
 /**
- * The 500 answer of a failure.
+ * The 500 answer of a failure: the framework's own, so a stable code (`internal_error`), not the
+ * text of the seed's `serverError()` helper (docs/decisions.md).
  *
  * @example
- * internalError() // 500 {"error":"Internal Server Error"}
+ * internalError() // 500 {"error":"internal_error"}
  */
-export const internalError = (): Response => errorResponse(500, 'Internal Server Error')
+export const internalError = (): Response => errorResponse(500, 'internal_error')
 
 // A body the client sent that could not be read, thrown out of the handler: the client's
 // fault, answered with its status and reason, not a 500 and not reported as a handler error.

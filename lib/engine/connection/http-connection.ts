@@ -288,7 +288,7 @@ export class HttpConnection<S> implements ExchangeOwner {
       if (now - this.requestStartedAt > allowed) {
         shared.debug('request time-out', { headMissing })
         queue.clear()
-        this.answerNow(errorResponse(408, 'Request Timeout'), true)
+        this.answerNow(errorResponse(408, 'request_timeout'), true)
       }
       return
     }

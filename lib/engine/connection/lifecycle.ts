@@ -105,7 +105,7 @@ export class Lifecycle<S> {
     if (table.draining || table.all.size >= limits.maxConnections) {
       this.deps.wall.hit(table.draining ? 'draining' : 'full')
       timers.setTimeout(() => io.destroy(socket), limits.closeTimeoutMs)
-      io.end(socket, serializeResponse(errorResponse(503, 'Service Unavailable'), { keepAlive: false, date: httpDate(timers.now()) }, this.deps.httpShared.answers))
+      io.end(socket, serializeResponse(errorResponse(503, 'unavailable'), { keepAlive: false, date: httpDate(timers.now()) }, this.deps.httpShared.answers))
       return undefined
     }
     if (this.sweeper === undefined) this.startTimers()

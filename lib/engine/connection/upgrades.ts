@@ -12,6 +12,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { compactRequest } from '../../core/http/compact-request.js'
 import { errorResponse } from '../../core/http/response.js'
+import { internalError } from '../../core/route/settle-answer.js'
 import { withHeader } from '../../core/http/response-updates.js'
 import type { Header, HttpRequest, Response } from '../../core/http/types.js'
 import type { HttpStack } from '../../core/route/compose-http.js'
@@ -129,7 +130,7 @@ export class Upgrades<S> {
       },
       (error: unknown): UpgradeDecision => {
         this.deps.onHttpError(error, request)
-        return refused(errorResponse(500, 'Internal Server Error'))
+        return refused(internalError())
       },
     )
   }

@@ -73,6 +73,11 @@ export class BroadcastSlices {
     private readonly now?: () => number,
     /** The longest a slice writes (`BROADCAST_SLICE_MS`). */
     readonly budgetMs: number = BROADCAST_SLICE_MS,
+    /**
+     * Writes what `deliver` collected (delivery's shared write): called before each read of the
+     * clock, so the time a slice reads includes its writes, and at the slice's end.
+     */
+    private readonly flush?: () => void,
   ) {}
 
   /**
@@ -102,6 +107,7 @@ export class BroadcastSlices {
         if (id !== except) this.deliver(id, job)
         if (--check === 0) {
           check = BROADCAST_CHECK_EVERY
+          this.flush?.()
           if (now !== undefined && now() >= until) budget = 1
         }
         if (--budget === 0) {
@@ -111,6 +117,7 @@ export class BroadcastSlices {
       }
       if (done) pending.shift()
     }
+    this.flush?.()
     if (pending.length > 0 && !this.scheduled) {
       this.scheduled = true
       this.afterIo(this.next)

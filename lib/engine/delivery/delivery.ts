@@ -31,6 +31,10 @@
  * being delivered, in order. What is written to one client meanwhile (a reply, `send`) first
  * catches it up on the queued broadcasts that target it and have not reached it, so each
  * client still gets its messages in the order they were sent.
+ * Where the runtime writes one frame to many sockets in one go (`SocketIo.writeShared`: the
+ * native transport), a broadcast's plain receivers (no session, compression or event stream)
+ * are collected and written together: at the end of the loop, at each clock check of a slice,
+ * and before any other write, so no socket's bytes change order.
  * Over 300 lines on purpose: the slow-consumer rule, nothing after a close frame, batching and
  * the slices are decisions over the same per-connection queue that read each other's state;
  * what stands alone has left (broadcast-slices.ts, flush-batcher.ts, frame-text.ts).
@@ -161,18 +165,48 @@ export interface Delivery<S> {
 const batchBytes = (text: string): number => text.length * 3 + 1
 
 export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connections, parked, onSlowConsumer, hold, afterIo, sliceSize = BROADCAST_SLICE, now }: DeliveryDeps<S>): Delivery<S> => {
-  const admitNow = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+  // --- a broadcast's plain receivers, written together (`SocketIo.writeShared`, where the
+  // runtime has it): collected while the broadcast loop runs, written at its end, at each
+  // clock check of a slice, and before any other write, so every socket's bytes keep the
+  // order they were sent in. `shared` is the scratch array, overwritten, never cleared.
+  const writeShared = io.writeShared?.bind(io)
+  const shared: S[] = []
+  let sharedCount = 0
+  let sharedBytes: Uint8Array | undefined
+  const flushShared = (): void => {
+    const count = sharedCount
+    if (count === 0) return
+    sharedCount = 0
+    ;(writeShared as NonNullable<typeof writeShared>)(shared, count, sharedBytes as Uint8Array)
+  }
+
+  // The slow-consumer rule; false when nothing may be written to `outlet`.
+  const admits = (outlet: Outlet<S>, bytes: Uint8Array): boolean => {
     outlet.release?.()
     const socket = outlet.socket
-    if (io.isClosed(socket) || io.isEnded(socket) || outlet.shut === true) return
+    if (io.isClosed(socket) || io.isEnded(socket) || outlet.shut === true) return false
     const waiting = io.buffered(socket)
     if (waiting === 0) outlet.inFlight = bytes.length
     else if (waiting - outlet.inFlight > maxSendBuffer) {
       onSlowConsumer(outlet, waiting)
       outlet.dropSlow()
-      return
+      return false
     } else if (bytes.length > outlet.inFlight) outlet.inFlight = bytes.length
-    io.write(socket, bytes)
+    return true
+  }
+
+  // A broadcast frame to a plain receiver, inside a broadcast loop: joins the shared write.
+  const admitShared = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+    if (sharedCount > 0 && bytes !== sharedBytes) flushShared()
+    if (!admits(outlet, bytes)) return
+    sharedBytes = bytes
+    shared[sharedCount++] = outlet.socket
+  }
+
+  const admitNow = (outlet: Outlet<S>, bytes: Uint8Array): void => {
+    if (sharedCount > 0) flushShared()
+    if (!admits(outlet, bytes)) return
+    io.write(outlet.socket, bytes)
     // RFC 6455 §5.5.1: "After sending a Close frame, the endpoint MUST NOT send any more data
     // frames." A close frame is always written alone.
     if (isCloseFrame(bytes)) outlet.shut = true
@@ -263,9 +297,10 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
   // own numbered frame when it has a session; a parked session keeps the text for its replay.
   // `held`: a broadcast written at once, whose writes wait for the end of the turn when
   // another broadcast came in it (the flush batcher); a slice's are written as they come.
-  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held = broadcast): boolean =>
-    deliverTo(connections.get(id), id, bytes, text, broadcast, source, held)
-  const deliverTo = (connection: Outlet<S> | undefined, id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held: boolean): boolean => {
+  // `together`: inside a broadcast loop that flushes the shared write (a plain receiver joins it).
+  const deliver = (id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held = broadcast, together = false): boolean =>
+    deliverTo(connections.get(id), id, bytes, text, broadcast, source, held, together)
+  const deliverTo = (connection: Outlet<S> | undefined, id: number, bytes: Uint8Array | undefined, text: string | undefined, broadcast: boolean, source: FrameSource | undefined, held: boolean, together: boolean): boolean => {
     if (connection !== undefined) {
       if (!broadcast && slices !== undefined && slices.pending.length > 0) catchUp(connection)
       if (held) hold?.(connection.socket)
@@ -287,7 +322,10 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
         else writeNow(connection, frames.text(session.number(text, source)))
       }
       else if (bytes === undefined) return false
-      else if (connection.deflate === undefined) admitNow(connection, bytes)
+      else if (connection.deflate === undefined) {
+        if (together && !isCloseFrame(bytes)) admitShared(connection, bytes)
+        else admitNow(connection, bytes)
+      }
       else connection.deflate.send(bytes, broadcast)
       return true
     }
@@ -298,15 +336,17 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
   }
 
   // --- large broadcasts, a slice per turn; a client is written each of them once.
-  const deliverSliced = (id: number, job: SlicedBroadcast): void => {
+  const deliverSliced = (id: number, job: SlicedBroadcast, together = false): void => {
     const connection = connections.get(id)
     if (connection !== undefined) {
       if ((connection.lastBroadcast ?? 0) >= job.seq) return
       connection.lastBroadcast = job.seq
     }
-    deliverTo(connection, id, job.bytes, job.text, true, job.source, false)
+    deliverTo(connection, id, job.bytes, job.text, true, job.source, false, together)
   }
-  const slices = afterIo === undefined ? undefined : new BroadcastSlices(sliceSize, afterIo, deliverSliced, now)
+  const slices = afterIo === undefined ? undefined : writeShared === undefined
+    ? new BroadcastSlices(sliceSize, afterIo, deliverSliced, now)
+    : new BroadcastSlices(sliceSize, afterIo, (id, job) => deliverSliced(id, job, true), now, undefined, flushShared)
   // Whether client `id` is a receiver of `target` now.
   const targets = (target: BroadcastTarget | undefined, id: number): boolean => {
     if (id === target?.except) return false
@@ -352,8 +392,18 @@ export const createDelivery = <S>({ io, frames, maxSendBuffer, registry, connect
         return count
       }
       let count = 0
-      for (const id of ids) {
-        if (id !== target?.except && deliver(id, bytes, text, true, source)) count += 1
+      if (writeShared === undefined) {
+        for (const id of ids) {
+          if (id !== target?.except && deliver(id, bytes, text, true, source)) count += 1
+        }
+        return count
+      }
+      try {
+        for (const id of ids) {
+          if (id !== target?.except && deliver(id, bytes, text, true, source, true, true)) count += 1
+        }
+      } finally {
+        flushShared()
       }
       return count
     },

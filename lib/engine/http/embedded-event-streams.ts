@@ -35,7 +35,7 @@ export type OpenEventStream = (request: HttpRequest, answer: Response, owner: Ex
 
 // A platform without outlets (none of the hosts twinport ships) holds no stream here.
 const NO_EVENT_STREAMS: Response = errorResponse(501, 'event streams are not served by this host')
-const FULL: Response = errorResponse(503, 'Service Unavailable')
+const FULL: Response = errorResponse(503, 'unavailable')
 
 /**
  * @example

@@ -8,6 +8,7 @@ import { sourceAddress, sumStats } from '../../../bench/c1m/idle-clients.js'
 import { parseListenOverflows, parseMemInfo, parseOpenFileLimit } from '../../../bench/c1m/meminfo.js'
 import { broadcastBoundMs, delayMisses, explainDelayMiss, renderC1m, renderCostSvg } from '../../../bench/c1m/render-c1m.js'
 import { delayFigures, type C1mRun, type StepResult } from '../../../bench/c1m/step-result.js'
+import { memorySlope } from '../../../bench/c1m/worker-memory.js'
 
 test('parseMemInfo :: reads total, available, slab and unreclaimable in bytes, TCP pages of sockstat', () => {
   const meminfo = 'MemTotal:       24576000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\nSlab:             512000 kB\nSReclaimable: 1 kB\nSUnreclaim:       256000 kB\n'
@@ -79,7 +80,7 @@ test('renderC1m :: a row per step, targets judged against the run\'s floor, note
 test('renderC1m :: per-phase scheduler rows, and a delay miss marked waiting-bound or CPU-bound with its figures', () => {
   const sched = {
     connect: { wallMs: 40_000, load1: 9.5, processes: [{ cpuMs: 4000, waitMs: 9000 }, { cpuMs: 300, waitMs: 200 }] },
-    broadcast: { wallMs: 2000, load1: 10.25, processes: [{ cpuMs: 500, waitMs: 100 }, { cpuMs: 0, waitMs: 0 }] },
+    broadcast: { wallMs: 2000, load1: 10.25, processes: [{ cpuMs: 500, waitMs: 100 }, { cpuMs: 0, waitMs: 0 }], harness: { cpuMs: 700, waitMs: 50 } },
   }
   const starved = step(10_000, {
     delay: { connect: { p50: 30, p99: 150, max: 300, samples: 100, failed: 0 }, broadcast: { p50: 1, p99: 5, max: 9, samples: 10, failed: 0 } },
@@ -94,12 +95,27 @@ test('renderC1m :: per-phase scheduler rows, and a delay miss marked waiting-bou
   assert.is(explainDelayMiss(step(10_000)), '')
   const md = renderC1m({ ...run([starved, busy]), transport: 'native' })
   assert.ok(md.includes('`TRANSPORT=native npm run bench:c1m`'), md)
-  assert.ok(md.includes('| 10k | connect | 40.0 | 9.50 | 4,000 / 9,000, 300 / 200 | 4,300 / 9,200 | 68 % | 40, 2,000, 200 / 1,500, 100 (waiting-bound) |'), md)
-  assert.ok(md.includes('| 10k | broadcast | 2.0 | 10.25 | 500 / 100, 0 / 0 | 500 / 100 | 17 % | none |'), md)
+  assert.ok(md.includes('| 10k | connect | 40.0 | 9.50 | 4,000 / 9,000, 300 / 200 | 4,300 / 9,200 | 68 % | – | 40, 2,000, 200 / 1,500, 100 (waiting-bound) |'), md)
+  assert.ok(md.includes('| 10k | broadcast | 2.0 | 10.25 | 500 / 100, 0 / 0 | 500 / 100 | 17 % | 700 / 50 | none |'), md)
   assert.ok(md.includes('**not met**: connect waiting-bound (40 stalls over 2,000 ms: own CPU 200 ms, waiting 1,500 ms + probe 100 ms)'), md)
   assert.ok(md.includes('**not met**: broadcast CPU-bound (3 stalls over 150 ms: own CPU 120 ms, waiting 20 ms + probe 5 ms)'), md)
   // A run recorded before these figures renders without the table.
   assert.not.ok(renderC1m(run([step(10_000)])).includes('| phase |'))
+})
+
+test('renderC1m :: memory as the slope between the waves, with the heap, the old base figure and the descriptors per worker', () => {
+  const md = renderC1m(run([step(100_000, { memoryFrom: 50_000, heapKiB: 0.42, rssBaseKiB: -0.9, workerFds: { min: 16_500, max: 16_900 }, pinned: true })]))
+  assert.ok(md.includes("100k: 50,000 → 100,000; JS heap 0.42 KiB of it; raw RSS slope – KiB; the growth from the start-up base would read -0.90 KiB; descriptors per worker 16,500–16,900"), md)
+  assert.ok(md.includes('Pinned (--pin)'), md)
+  // Runs recorded before session 14 have no slope: no such line.
+  assert.not.ok(renderC1m(run([step(10_000)])).includes('slope between two readings'))
+})
+
+test('memorySlope :: KiB per connection between two readings, NaN when none opened in between', () => {
+  const a = { opened: 50_000, rss: 400e6, heapUsed: 30e6, heapFree: 0, slab: 1e9, sunreclaim: 0.8e9, tcpMem: 0 }
+  const b = { opened: 100_000, rss: 400e6 + 50_000 * 2048, heapUsed: 30e6 + 50_000 * 512, heapFree: 50_000 * 1024, slab: 1e9 + 50_000 * 6144, sunreclaim: 0.8e9 + 50_000 * 5120, tcpMem: 0 }
+  assert.equal(memorySlope(a, b), { rssKiB: 2, liveKiB: 1, heapKiB: 0.5, slabKiB: 6, sunreclaimKiB: 5, tcpMemKiB: 0 })
+  assert.ok(Number.isNaN(memorySlope(a, a).rssKiB))
 })
 
 test('renderCostSvg :: four panels, a point per step, no NaN in coordinates', () => {

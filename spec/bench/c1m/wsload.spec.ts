@@ -56,6 +56,32 @@ if ('error' in wsload || 'error' in floor) {
     })
   })
 
+  test('wsload idle :: --first opens a first wave, `more` the rest; `wait` tells when a broadcast is all received', async () => {
+    await withServer(30_000, async (port) => {
+      const client = startIdleClient(bin, port, 20, '127.31.250.2', 8, 20_000, { first: 8 })
+      try {
+        for (let i = 0; i < 200 && !client.progress.ready; i++) await sleep(25)
+        assert.equal([client.progress.open, client.progress.ready], [8, true])
+        await sleep(100)
+        assert.is((await client.stat()).open, 8)
+        client.more()
+        assert.is(client.progress.ready, false)
+        for (let i = 0; i < 200 && !client.progress.ready; i++) await sleep(25)
+        const before = await client.stat()
+        assert.equal([before.open, before.failed], [20, 0])
+        const sent = await client.send()
+        const got = await client.waitFor(before.recv + 20, 10_000)
+        assert.ok(got !== undefined && got.recv === before.recv + 20 && got.last >= sent, JSON.stringify(got))
+        // Already reached: answered at once; one not reached times out and leaves no answer behind.
+        assert.is((await client.waitFor(1, 10_000))?.recv, before.recv + 20)
+        assert.is(await client.waitFor(before.recv + 1000, 50), undefined)
+        assert.is((await client.stat()).recv, before.recv + 20)
+      } finally {
+        client.stop()
+      }
+    })
+  })
+
   test('wsload echo :: N × K in flight round trips, the RESULT line of client-result.ts', async () => {
     await withServer(30_000, async (port) => {
       const out = await new Promise<string>((resolve) => {

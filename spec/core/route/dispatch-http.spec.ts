@@ -74,7 +74,7 @@ test('dispatchHttp :: a throw or a rejection is a 500 and is reported with the r
   const onError = (e: unknown, r: HttpRequest) => void reports.push([e, r])
   for (const path of ['/boom', '/reject']) {
     const res = await dispatchHttp(app, httpRequest('GET', path), { onError })
-    assert.equal([res.status, res.body], [500, { error: 'Internal Server Error' }])
+    assert.equal([res.status, res.body], [500, { error: 'internal_error' }])
   }
   assert.equal(reports.map(([e, r]) => [(e as Error).message, r.path]), [['boom', '/boom'], ['rejected', '/reject']])
   assert.ok((reports[0]?.[0] as Error).stack?.includes('boom'))

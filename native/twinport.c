@@ -1,14 +1,12 @@
 /*
  * twinport's native transport for Node (issue 32): TCP listen/accept/read/writev/half-close/
- * destroy on non-blocking sockets. Every socket (the listening one and each connection) has a
- * uv_poll of its own on the loop Node already runs (napi_get_uv_event_loop), so libuv's one
- * epoll_wait names the ready sockets (no epoll set of ours nested in it: one syscall less per
- * wake-up). A poll callback only notes its socket as ready; the listener's uv_check, run once
- * per loop turn right after the poll phase, handles every socket noted (accepts, one read per
- * readable connection, flushes of queued writes), records what happened in a table JS holds,
- * and hands the table over in one call into JS: one JS entry per loop turn, not per socket.
- * The TypeScript side (lib/native/) turns it into the engine's Platform; everything above the
- * socket (HTTP, WebSocket, rooms, time-outs) stays there.
+ * destroy on non-blocking sockets. Each listener owns an epoll set holding its listening socket
+ * and its connections; the set's descriptor is watched by one uv_poll on the loop Node already
+ * runs (napi_get_uv_event_loop). One wake-up of that poll handles every ready socket (accepts,
+ * one read per readable connection, flushes of queued writes) and records what happened in a
+ * table JS holds; then one call into JS hands the table over: one JS entry per wake-up, not per
+ * socket. The TypeScript side (lib/native/) turns it into the engine's Platform; everything
+ * above the socket (HTTP, WebSocket, rooms, time-outs) stays there.
  *
  * Contract with lib/native/native-binding.ts:
  *  - listen(host, port, backlog, events, reusePort?) -> { server, port }; throws an Error with
@@ -23,7 +21,7 @@
  *    want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM). The listener then stops
  *    watching its socket for ACCEPT_BACKOFF_MS (the pending connection keeps the socket
  *    readable: polling it would spin) and calls acceptFailed once per back-off.
- *    A batch call that answers true asks for turnEnd(): called once per loop turn, after the
+ *    A batch call that answers true asks for turnEnd(): called once per wake-up, after the
  *    last batch of it and after the promise jobs and nextTicks that batch left (so JS runs
  *    what it deferred to the end of the turn without a setImmediate). `turnEnds` (true) on the
  *    exports says the binary does so.
@@ -49,7 +47,7 @@
  * first), so the views the engine keeps stay valid. The record table and the slab are checked
  * after every call into JS: one JS detached is replaced, never written. Writes copy only what
  * the kernel did not take into a queue of malloc'd chunks of exact size.
- * Linux (accept4; libuv's epoll); elsewhere lib/native falls back to node:net.
+ * Linux (epoll, accept4); elsewhere lib/native falls back to node:net.
  */
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
@@ -65,6 +63,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -78,11 +77,15 @@
 #define SLAB_MIN_FREE (16 * 1024)
 #define MAX_CHUNKS 16
 #define ACCEPTS_PER_CALLBACK 128
+/* Ready sockets taken from the epoll set per wake-up (the rest wait for the next one). */
+#define EVENTS_PER_WAKE 256
 /* Records handed to JS per call: [kind, slot, offset, length]. */
 #define RECORD_FIELDS 4
 #define RECORDS_PER_CALL 512
 /* How long the listener stops watching its socket after accept ran out of descriptors. */
 #define ACCEPT_BACKOFF_MS 100
+/* The epoll data of the listening socket (connections carry their slot, below 2^32). */
+#define LISTENER_TAG UINT64_MAX
 
 /* Unsent bytes of one connection, oldest first; each chunk exactly as large as its bytes. */
 typedef struct chunk {
@@ -107,42 +110,28 @@ enum { CB_BATCH, CB_ACCEPT_FAILED, CB_TURN_END, CB_COUNT };
 
 struct server;
 
-/* One connection: its poll handle (first: the record is freed by the handle's close callback)
- * and a few words. */
+/* One connection: a few words (the epoll set is the listener's, so no handle of its own). */
 typedef struct conn {
-  uv_poll_t poll;
   struct server *server;
   chunk_t *head;
   chunk_t *tail;
   size_t queued;
-  struct conn *next_ready; /* the server's list of sockets noted ready this turn */
   int fd;
   uint32_t slot;
-  uint16_t events; /* what the poll watches (UV_READABLE, UV_WRITABLE); 0: stopped */
-  uint16_t ready;  /* what the poll reported this turn (READY_* bits); non-zero: in the list */
+  uint32_t events; /* what the epoll set watches for it; 0: not in the set */
   int flags;
 } conn_t;
 
-/* What a connection's poll reported: libuv's bits, and READY_ERROR (the poll failed and libuv
- * stopped it: handled as readable and writable, as epoll's EPOLLERR was). */
-#define READY_ERROR 0x100
-
-struct state;
-
 typedef struct server {
   napi_env env;
-  struct state *st;
-  uv_poll_t poll;     /* watches the listening socket */
-  uv_check_t check;   /* after each poll phase: handles the sockets noted ready, calls JS */
-  uv_timer_t backoff; /* watches the listening socket again after accept failed for want of descriptors */
+  uv_poll_t poll;     /* watches epfd: readable when a socket of the set is ready */
+  uv_timer_t backoff; /* re-adds the listening socket after accept failed for want of descriptors */
+  int epfd;
   int fd;
   int listening;
-  int listen_ready;   /* the listening socket was reported readable this turn */
-  int check_closing;
-  conn_t *ready_head; /* connections noted ready this turn, in the order libuv reported them */
-  conn_t *ready_tail;
+  int poll_closing;
   uint32_t conn_count;
-  uint32_t users; /* the three handles, each open connection's record, a running callback; freed at zero */
+  uint32_t users; /* the poll and timer handles, and a running poll callback; freed at zero */
   napi_ref callbacks[CB_COUNT];
   napi_ref receiver;
   napi_async_context async;
@@ -152,18 +141,15 @@ typedef struct server {
   napi_ref records_ref; /* the Uint32Array JS reads the records from */
   uint32_t *records;
   uint32_t record_count;
-  int turn_pending; /* a batch answered true: turnEnd is called once the turn's check is done */
+  int turn_pending; /* a batch answered true: turnEnd is called once the wake-up is done */
 } server_t;
 
-/* The connections of this Node environment by slot: what JS names a connection with. A closed
- * connection's slot is reused only once its poll handle is closed (after this loop turn's
- * check), so a record of the turn never names a newer connection. */
-typedef struct state {
+/* The connections of this Node environment by slot: what JS names a connection with. */
+typedef struct {
   conn_t **conns;
   uint32_t capacity;
   uint32_t *free_slots;
   uint32_t free_count;
-  uint32_t open_count;
   uv_loop_t *loop;
 } state_t;
 
@@ -209,18 +195,19 @@ static void server_release(server_t *s) {
   free(s);
 }
 
-/* A handle of the server closed (poll, check or back-off timer). */
-static void on_server_handle_closed(uv_handle_t *handle) {
-  server_release(handle->data);
+static void on_poll_closed(uv_handle_t *handle) {
+  server_t *s = handle->data;
+  close(s->epfd);
+  s->epfd = -1;
+  server_release(s);
 }
 
-/* The listener is closed, its last connection gone and nothing waits for JS: stop the check
- * (unreferenced: the polls keep the loop alive, so a closed server and its closed sockets let
- * it end, as node:net's do). */
-static void close_check_if_idle(server_t *s) {
-  if (s->listening || s->conn_count > 0 || s->check_closing || s->ready_head != NULL || s->record_count > 0 || s->turn_pending) return;
-  s->check_closing = 1;
-  uv_close((uv_handle_t *)&s->check, on_server_handle_closed);
+/* The listener is closed and its last connection gone: stop watching the set (which lets the
+ * loop end, as node:net's closed server and sockets do). */
+static void close_poll_if_idle(server_t *s) {
+  if (s->listening || s->conn_count > 0 || s->poll_closing) return;
+  s->poll_closing = 1;
+  uv_close((uv_handle_t *)&s->poll, on_poll_closed);
 }
 
 /* ---------------------------------------------------------------- calling JS */
@@ -305,7 +292,7 @@ static void flush_records(server_t *s) {
   check_slab(s);
 }
 
-/* The turn's check is done and every batch's promise jobs and nextTicks have run (each call's
+/* The wake-up is done and every batch's promise jobs and nextTicks have run (each call's
  * callback scope ran them): a batch that answered true asked for turnEnd now, which runs the
  * work JS deferred to the end of the turn (the engine's `afterIo`) without a setImmediate. */
 static void end_turn(server_t *s) {
@@ -339,48 +326,36 @@ static void free_queue(conn_t *c) {
   c->queued = 0;
 }
 
-static void conn_poll_cb(uv_poll_t *handle, int status, int events);
-
 /* Watches what the connection waits for now: reads unless paused or at EOF, writability while
- * bytes are queued. With neither its poll stops (epoll reports hang-ups and errors whatever it
- * is asked, and a paused connection must not spin on one). uv_poll_start only: libuv makes the
- * epoll_ctl change at its next poll. 0, or -errno. */
+ * bytes are queued. With neither it leaves the set (epoll reports hang-ups and errors whatever
+ * it is asked, and a paused connection must not spin on one). 0, or -errno. */
 static int watch(conn_t *c) {
-  int events = 0;
-  if ((c->flags & (PAUSED | PEER_ENDED)) == 0) events |= UV_READABLE;
-  if (c->head != NULL) events |= UV_WRITABLE;
+  uint32_t events = 0;
+  if ((c->flags & (PAUSED | PEER_ENDED)) == 0) events |= EPOLLIN;
+  if (c->head != NULL) events |= EPOLLOUT;
   if (events == c->events) return 0;
-  int failed = events == 0 ? uv_poll_stop(&c->poll) : uv_poll_start(&c->poll, events, conn_poll_cb);
-  if (failed != 0) return failed; /* libuv's codes are -errno */
-  c->events = (uint16_t)events;
+  struct epoll_event ev = {.events = events, .data = {.u64 = c->slot}};
+  int op = events == 0 ? EPOLL_CTL_DEL : c->events == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+  if (epoll_ctl(c->server->epfd, op, c->fd, &ev) != 0) return -errno;
+  c->events = events;
   return 0;
 }
 
-/* The poll handle is closed: the record is freed and its slot free for a new connection. */
-static void on_conn_closed(uv_handle_t *handle) {
-  conn_t *c = (conn_t *)handle;
-  server_t *s = c->server;
-  state_t *st = s->st;
-  st->free_slots[st->free_count++] = c->slot;
-  free(c);
-  server_release(s);
-}
-
-/* Closes the poll handle (which stops watching the fd at once) and the fd. The slot names no
- * connection from now on; the record stays until the handle's close callback (after this
- * turn's check), so the ready list may still point at it: it is skipped as CLOSED. */
+/* Closes the fd (which takes it out of the epoll set) and frees the record and its slot now. An
+ * event of this wake-up still naming the slot finds it empty, or a connection accepted since
+ * that only sees a readiness it re-checks (EAGAIN). */
 static void conn_close(conn_t *c) {
   if (c->flags & CLOSED) return;
   server_t *s = c->server;
-  state_t *st = s->st;
+  state_t *st = state_of(s->env);
   c->flags |= CLOSED;
   free_queue(c);
-  uv_close((uv_handle_t *)&c->poll, on_conn_closed);
   close(c->fd);
   st->conns[c->slot] = NULL;
-  st->open_count--;
+  st->free_slots[st->free_count++] = c->slot;
+  free(c);
   s->conn_count--;
-  close_check_if_idle(s);
+  close_poll_if_idle(s);
 }
 
 /* Closes and records it (a close the poll callback found: JS's to hear). */
@@ -472,7 +447,7 @@ static int ready_for_event(server_t *s) {
   return s->records == NULL ? ensure_records(s) : 0;
 }
 
-/* One read of a readable connection (epoll is level-triggered: what is left is reported
+/* One read of a readable connection (epoll is level-triggered: what is left wakes the set
  * again), recorded for JS; so a connection JS pauses while it handles a batch gets no more.
  * The slab has SLAB_MIN_FREE bytes free at least (ready_for_event). */
 static void read_once(conn_t *c) {
@@ -500,11 +475,10 @@ static void read_once(conn_t *c) {
   }
 }
 
-/* What one poll report of a connection asks (libuv turns a hang-up into the events watched;
- * an error arrives as READY_ERROR). */
-static void conn_ready(conn_t *c, int events) {
+/* What one epoll event of a connection asks. */
+static void conn_ready(conn_t *c, uint32_t events) {
   server_t *s = c->server;
-  if ((events & (UV_WRITABLE | READY_ERROR)) && c->head != NULL) {
+  if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && c->head != NULL) {
     if (flush_queue(c) != 0) return conn_gone(c);
     if (watch(c) != 0) return conn_gone(c);
     if (c->head == NULL) {
@@ -516,27 +490,25 @@ static void conn_ready(conn_t *c, int events) {
       }
     }
   }
-  if ((events & (UV_READABLE | READY_ERROR)) && (c->flags & (PAUSED | PEER_ENDED | CLOSED)) == 0) read_once(c);
-  /* An error stopped the poll (events 0): watch again what the connection still waits for. */
-  if ((c->flags & CLOSED) == 0 && watch(c) != 0) conn_gone(c);
+  if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) && (c->flags & (PAUSED | PEER_ENDED)) == 0) read_once(c);
 }
 
 /* ---------------------------------------------------------------- the listener */
 
 /* The back-off is over: watch the listening socket again. */
-static void listen_poll_cb(uv_poll_t *handle, int status, int events);
-
 static void backoff_cb(uv_timer_t *timer) {
   server_t *s = timer->data;
   if (!s->listening) return;
-  uv_poll_start(&s->poll, UV_READABLE, listen_poll_cb);
+  struct epoll_event ev = {.events = EPOLLIN, .data = {.u64 = LISTENER_TAG}};
+  epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fd, &ev);
 }
 
 /* accept failed with `code` (out of descriptors or memory): the connection stays in the kernel's
  * queue and the socket readable, so stop watching it for a while instead of spinning, and tell
  * JS (the engine counts it and logs once per interval), after the records so far. */
 static void accept_back_off(server_t *s, int code) {
-  uv_poll_stop(&s->poll);
+  struct epoll_event ev = {0};
+  epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->fd, &ev);
   uv_timer_start(&s->backoff, backoff_cb, ACCEPT_BACKOFF_MS, 0);
   if (s->callbacks[CB_ACCEPT_FAILED] == NULL) return;
   flush_records(s);
@@ -546,10 +518,10 @@ static void accept_back_off(server_t *s, int code) {
   call_js(s, CB_ACCEPT_FAILED, 1, &arg);
 }
 
-/* Accepts what the kernel queued (up to ACCEPTS_PER_CALLBACK), each watched by a poll of its
- * own and recorded as opened. */
+/* Accepts what the kernel queued (up to ACCEPTS_PER_CALLBACK), each into the epoll set and
+ * recorded as opened. */
 static void accept_some(server_t *s) {
-  state_t *st = s->st;
+  state_t *st = state_of(s->env);
   for (int i = 0; i < ACCEPTS_PER_CALLBACK && s->listening; i++) {
     if (ready_for_event(s) != 0) return;
     if (!s->listening) return; /* JS closed it while it had the records */
@@ -557,7 +529,7 @@ static void accept_some(server_t *s) {
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) accept_back_off(s, errno);
-      return; /* EAGAIN: the next turn tries again */
+      return; /* EAGAIN: the next wake-up tries again */
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -567,18 +539,9 @@ static void accept_some(server_t *s) {
       close(fd);
       continue;
     }
-    if (uv_poll_init(st->loop, &c->poll, fd) != 0) { /* not a handle yet: freed here */
-      st->conns[c->slot] = NULL;
-      st->free_slots[st->free_count++] = c->slot;
-      free(c);
-      close(fd);
-      continue;
-    }
     c->server = s;
     c->fd = fd;
     s->conn_count++;
-    s->users++; /* released by the poll handle's close callback */
-    st->open_count++;
     if (watch(c) != 0) {
       conn_close(c);
       continue;
@@ -587,81 +550,32 @@ static void accept_some(server_t *s) {
   }
 }
 
-/* The listening socket is readable: noted, accepted in this turn's check. */
-static void listen_poll_cb(uv_poll_t *handle, int status, int events) {
-  (void)status;
+/* One wake-up: every ready socket of the set handled, then the records handed to JS at once. */
+static void server_cb(uv_poll_t *handle, int status, int events) {
   (void)events;
   server_t *s = handle->data;
-  s->listen_ready = 1;
-}
-
-/* A connection's socket is ready: noted (the check handles it), nothing read or called here, so
- * no JS runs between libuv's poll callbacks on our account. An error (status < 0; libuv has
- * stopped the poll) is handled as readable and writable, and the connection watched again. */
-static void conn_poll_cb(uv_poll_t *handle, int status, int events) {
-  conn_t *c = (conn_t *)handle;
-  if (c->flags & CLOSED) return;
-  int ready = events & (UV_READABLE | UV_WRITABLE);
-  if (status < 0) {
-    c->events = 0;
-    ready = READY_ERROR;
-  }
-  if (ready == 0) return;
-  if (c->ready == 0) {
-    server_t *s = c->server;
-    c->next_ready = NULL;
-    if (s->ready_tail != NULL) s->ready_tail->next_ready = c;
-    else s->ready_head = c;
-    s->ready_tail = c;
-  }
-  c->ready |= (uint16_t)ready;
-}
-
-/* Empties the ready list without handling it (out of memory: level-triggered polls report the
- * sockets again next turn). */
-static void drop_ready(server_t *s) {
-  for (conn_t *c = s->ready_head, *next; c != NULL; c = next) {
-    next = c->next_ready;
-    c->next_ready = NULL;
-    c->ready = 0;
-  }
-  s->ready_head = s->ready_tail = NULL;
-}
-
-/* Once per loop turn, after the poll phase: every socket noted ready handled (accepts first),
- * then the records handed to JS at once, then turnEnd if a batch asked for it. */
-static void check_cb(uv_check_t *handle) {
-  server_t *s = handle->data;
-  if (s->ready_head == NULL && !s->listen_ready && s->record_count == 0 && !s->turn_pending) return;
+  if (status < 0 || s->poll_closing) return;
+  state_t *st = state_of(s->env);
+  struct epoll_event ready[EVENTS_PER_WAKE];
+  int count;
+  do count = epoll_wait(s->epfd, ready, EVENTS_PER_WAKE, 0);
+  while (count < 0 && errno == EINTR);
+  if (count <= 0) return;
   s->users++; /* JS may close the server and its last connection while it has the records */
   napi_handle_scope scope;
   napi_open_handle_scope(s->env, &scope);
-  /* JS that ran since the last batch (a timer, another socket) may have detached the slab or
-   * the table: both checked again before anything is written. */
-  check_slab(s);
-  if (s->record_count == 0) s->records = NULL;
-  if (s->listen_ready) {
-    s->listen_ready = 0;
-    if (s->listening) accept_some(s);
-  }
-  while (s->ready_head != NULL) {
-    if (ready_for_event(s) != 0) { /* may call JS, which may close connections of the list: skipped below */
-      drop_ready(s);
-      break;
+  for (int i = 0; i < count; i++) {
+    if (ready_for_event(s) != 0) break;
+    if (ready[i].data.u64 == LISTENER_TAG) {
+      if (s->listening) accept_some(s);
+      continue;
     }
-    conn_t *c = s->ready_head;
-    if (c == NULL) break;
-    s->ready_head = c->next_ready;
-    if (s->ready_head == NULL) s->ready_tail = NULL;
-    int events = c->ready;
-    c->next_ready = NULL;
-    c->ready = 0;
-    if ((c->flags & CLOSED) == 0) conn_ready(c, events);
+    conn_t *c = conn_at(st, (uint32_t)ready[i].data.u64);
+    if (c != NULL && c->server == s) conn_ready(c, ready[i].events);
   }
   flush_records(s);
   end_turn(s);
   napi_close_handle_scope(s->env, scope);
-  close_check_if_idle(s);
   server_release(s);
 }
 
@@ -768,24 +682,23 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
 
   state_t *st = state_of(env);
   server_t *s = calloc(1, sizeof(server_t));
-  if (s == NULL || uv_poll_init(st->loop, &s->poll, fd) != 0) {
+  int epfd = epoll_create1(EPOLL_CLOEXEC);
+  struct epoll_event ev = {.events = EPOLLIN, .data = {.u64 = LISTENER_TAG}};
+  if (s == NULL || epfd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0 || uv_poll_init(st->loop, &s->poll, epfd) != 0) {
     free(s);
+    if (epfd >= 0) close(epfd);
     close(fd);
     napi_throw_error(env, "ENOMEM", "listen: out of memory or descriptors");
     return NULL;
   }
   uv_timer_init(st->loop, &s->backoff);
-  uv_unref((uv_handle_t *)&s->backoff); /* the polls keep the loop alive, not the back-off */
-  uv_check_init(st->loop, &s->check);
-  uv_check_start(&s->check, check_cb);
-  uv_unref((uv_handle_t *)&s->check); /* nor the check, which runs while anything else does */
+  uv_unref((uv_handle_t *)&s->backoff); /* the set's poll keeps the loop alive, not the back-off */
   s->env = env;
-  s->st = st;
+  s->epfd = epfd;
   s->fd = fd;
   s->listening = 1;
-  s->users = 3; /* the poll, the check and the timer, each released when closed */
+  s->users = 2; /* the poll and the timer, each released when closed */
   s->poll.data = s;
-  s->check.data = s;
   s->backoff.data = s;
   for (int i = 0; i < CB_COUNT; i++)
     if (present[i]) napi_create_reference(env, fns[i], 1, &s->callbacks[i]);
@@ -793,7 +706,7 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   napi_value name;
   napi_create_string_utf8(env, "twinport.native", NAPI_AUTO_LENGTH, &name);
   napi_async_init(env, argv[3], name, &s->async);
-  uv_poll_start(&s->poll, UV_READABLE, listen_poll_cb);
+  uv_poll_start(&s->poll, UV_READABLE, server_cb);
 
   napi_value result, handle, port_value;
   napi_create_object(env, &result);
@@ -802,6 +715,10 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   napi_set_named_property(env, result, "server", handle);
   napi_set_named_property(env, result, "port", port_value);
   return result;
+}
+
+static void on_backoff_closed(uv_handle_t *handle) {
+  server_release(handle->data);
 }
 
 static napi_value js_close(napi_env env, napi_callback_info info) {
@@ -816,12 +733,10 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   server_t *s = data;
   if (s->listening) {
     s->listening = 0;
-    s->listen_ready = 0;
-    uv_close((uv_handle_t *)&s->poll, on_server_handle_closed); /* stops watching the fd at once */
-    close(s->fd);
+    close(s->fd); /* out of the epoll set with it */
     s->fd = -1;
-    uv_close((uv_handle_t *)&s->backoff, on_server_handle_closed);
-    close_check_if_idle(s); /* open connections keep the check until they close */
+    uv_close((uv_handle_t *)&s->backoff, on_backoff_closed);
+    close_poll_if_idle(s); /* open connections keep the set watched until they close */
   }
   return undefined_value(env);
 }
@@ -1029,7 +944,8 @@ static napi_value js_remote_address(napi_env env, napi_callback_info info) {
 /* Open connections of this environment (for specs and memory figures). */
 static napi_value js_open_count(napi_env env, napi_callback_info info) {
   (void)info;
-  return int_value(env, (int64_t)state_of(env)->open_count);
+  state_t *st = state_of(env);
+  return int_value(env, (int64_t)(st->capacity - st->free_count));
 }
 
 static void state_finalize(napi_env env, void *data, void *hint) {

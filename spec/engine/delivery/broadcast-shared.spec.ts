@@ -14,6 +14,7 @@ import { portableFrames } from '../../../lib/engine/delivery/outgoing.js'
 import { createNamespaceRegistry } from '../../../lib/engine/registry/namespace-registry.js'
 import { ClientSession } from '../../../lib/engine/recovery/client-session.js'
 import type { SocketIo } from '../../../lib/engine/platform.js'
+import { frame, logSocketIo } from './log-socket-io.js'
 
 // A socket that logs its messages by name (a frame's first payload byte), in the order written.
 interface LogSocket {
@@ -22,30 +23,16 @@ interface LogSocket {
   backlog: number
   closed: boolean
 }
-const frame = (name: string): Uint8Array => portableFrames.text(name)
-const nameOf = (bytes: Uint8Array): string => String.fromCharCode(bytes[2] as number)
-
 const setup = (clients: number, sliceSize = 4, clock?: () => number) => {
   const calls: number[] = [] // the count of each writeShared call
-  const io: SocketIo<LogSocket> = {
-    write: (s, bytes) => {
-      s.got.push(nameOf(bytes))
-      s.backlog += 0
-    },
+  const io: SocketIo<LogSocket> = logSocketIo<LogSocket>({
     writeShared: (sockets, count, bytes) => {
       calls.push(count)
       for (let i = 0; i < count; i++) io.write(sockets[i] as LogSocket, bytes)
     },
     buffered: (s) => s.backlog,
     isClosed: (s) => s.closed,
-    isEnded: () => false,
-    end: () => undefined,
-    destroy: () => undefined,
-    cork: () => undefined,
-    uncork: () => undefined,
-    pause: () => undefined,
-    resume: () => undefined,
-  }
+  })
   const registry = createNamespaceRegistry()
   const connections = new Map<number, Outlet<LogSocket>>()
   const dropped: number[] = []

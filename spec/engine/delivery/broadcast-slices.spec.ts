@@ -12,30 +12,14 @@ import { createDelivery, type Outlet } from '../../../lib/engine/delivery/delive
 import { portableFrames } from '../../../lib/engine/delivery/outgoing.js'
 import { createNamespaceRegistry } from '../../../lib/engine/registry/namespace-registry.js'
 import type { SocketIo } from '../../../lib/engine/platform.js'
+import { frame, logSocketIo } from './log-socket-io.js'
 
 // A socket that logs the messages written to it by name (each frame's one payload byte).
 interface LogSocket {
   readonly got: string[]
 }
-const frame = (name: string): Uint8Array => portableFrames.text(name)
-const nameOf = (bytes: Uint8Array): string => String.fromCharCode(bytes[2] as number)
-
 let writesThisTurn = 0
-const io: SocketIo<LogSocket> = {
-  write: (s, bytes) => {
-    writesThisTurn += 1
-    s.got.push(nameOf(bytes))
-  },
-  buffered: () => 0,
-  isClosed: () => false,
-  isEnded: () => false,
-  end: () => undefined,
-  destroy: () => undefined,
-  cork: () => undefined,
-  uncork: () => undefined,
-  pause: () => undefined,
-  resume: () => undefined,
-}
+const io: SocketIo<LogSocket> = logSocketIo<LogSocket>({}, () => void (writesThisTurn += 1))
 
 const SLICE = 4
 const setup = (clients: number, clock?: { now: () => number; sliceSize: number }) => {

@@ -51,10 +51,18 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
   const errors = new Map<string, number>()
   const fail = (error: string): void => void errors.set(error, (errors.get(error) ?? 0) + 1)
   // loop: per worker, the send times of requests not yet answered (answers come in order).
-  const sockets: { socket: Socket; sent: number[]; tail: string }[] = kind === 'shared' ? [] : ports.map((port, target) => {
-    const probe = { socket: connect(port, '127.0.0.1'), sent: [] as number[], tail: '' }
-    probe.socket.setNoDelay(true)
-    probe.socket.on('data', (chunk: Buffer) => {
+  // loop: one kept-alive connection per worker, opened again when the worker closes it (a
+  // keep-alive sweep that ran while the worker was starved; a reset): its unanswered requests
+  // count as failed, and probing goes on rather than leaving that worker unprobed for good.
+  let stopped = false
+  type LoopProbe = { socket: Socket; sent: number[]; tail: string }
+  const open = (probe: LoopProbe, port: number, target: number): void => {
+    const socket = connect(port, '127.0.0.1')
+    probe.socket = socket
+    probe.sent = []
+    probe.tail = ''
+    socket.setNoDelay(true)
+    socket.on('data', (chunk: Buffer) => {
       const text = probe.tail + chunk.toString('latin1')
       const now = performance.now()
       let at = text.indexOf('HTTP/1.1 ')
@@ -68,7 +76,20 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
       if (last >= 0) around?.(target)
       probe.tail = text.slice(Math.max(last + 9, text.length - 8))
     })
-    probe.socket.on('error', (e: NodeJS.ErrnoException) => fail(e.code ?? e.message))
+    socket.on('error', (e: NodeJS.ErrnoException) => fail(e.code ?? e.message))
+    socket.on('close', () => {
+      if (stopped || probe.socket !== socket) return
+      for (const sentAt of probe.sent) samples.push({ at: sentAt, ms: Number.NaN, target })
+      probe.sent = []
+      fail('closed')
+      setTimeout(() => {
+        if (!stopped) open(probe, port, target)
+      }, 100)
+    })
+  }
+  const sockets: LoopProbe[] = kind === 'shared' ? [] : ports.map((port, target) => {
+    const probe = { sent: [] as number[], tail: '' } as unknown as LoopProbe
+    open(probe, port, target)
     return probe
   })
   let outstanding = 0
@@ -103,6 +124,7 @@ export const startDelayProbe = (kind: 'loop' | 'shared', ports: readonly number[
     pause: () => void (paused = true),
     resume: () => void (paused = false),
     stop: () => {
+      stopped = true
       clearInterval(timer)
       for (const [target, probe] of sockets.entries()) {
         // Unanswered for 5 s: failed; younger ones were merely in flight when the probe stopped.

@@ -354,9 +354,11 @@ const runStep = async (n: number, redisUrl: string, index: number, redisPid: num
     rssBaseKiB = (last.rss - base.rss) / opened / 1024
     primaryRssKiB = (rss([cluster.primary]) - base.primaryRss) / opened / 1024
     sharedProbe.pause()
+    // Pings counted from here, as the CPU is: not from the end of the connect, which would
+    // also count the pings sent while the memory was read (a minute at 1M).
+    const pings0 = sumStats(await Promise.all(clients.map((c) => c.stat()))).pings
     const idleFrom = performance.now()
     const idleCpu0 = cpuTicks(servers)
-    const pings0 = afterConnect.pings
     let pingsSeen = pings0
     let slot = performance.now()
     resetSched()

@@ -1,9 +1,12 @@
 /**
  * `writeFileFrom`: writes a stream of bytes (an upload's `part.data`, a streamed `req.body`)
- * to a new file as it arrives, reading and writing at once: one write in flight while the next
- * bytes are read, the bytes read meanwhile gathered into the next write (one `writev`), and
- * never more than `highWaterMark` bytes (plus the read that crossed it) held; past that the
- * source is not read, so a slow disk pauses the socket through the body stream. A write that
+ * to a new file as it arrives: the chunks read are gathered until `highWaterMark` bytes (or the
+ * end), then written in one `writev` while the source waits, so never more than `highWaterMark`
+ * bytes (plus the read that crossed it) are held and a slow disk pauses the socket through the
+ * body stream (the socket's kernel buffer keeps receiving meanwhile). One write per
+ * `highWaterMark` rather than two half-size writes overlapping the reads: each write is a trip
+ * to libuv's disk thread and back, and those trips, not the bytes, were a third of an upload's
+ * server CPU (bench/RESULTS.md "Session 14: where an upload's CPU goes"). A write that
  * fails, a source that throws, a size past `maxBytes` or an aborted `signal` stops the
  * reading, closes and removes the partial file, and answers a tagged error (errors as values).
  *
@@ -19,8 +22,8 @@ export const WRITE_HIGH_WATER = 128 * 1024
 /** How `writeFileFrom` may write. */
 export interface WriteFileOptions {
   /**
-   * Bytes held at most before the source is read again (the write in flight and the bytes
-   * gathered for the next one); one read more may cross it. Default `WRITE_HIGH_WATER` (128 KiB).
+   * Bytes gathered before each write, and held at most (the source is not read while they are
+   * written); one read more may cross it. Default `WRITE_HIGH_WATER` (128 KiB).
    */
   readonly highWaterMark?: number
   /** The most bytes the file may have: one more stops the upload (`TooLarge`, 413). */
@@ -105,8 +108,10 @@ export const writeFileFrom = async (
   options: WriteFileOptions = {},
 ): Promise<E.Either<WriteFileError, WrittenFile>> => {
   const highWater = Math.max(1, options.highWaterMark ?? WRITE_HIGH_WATER)
-  // A write starts once this much is gathered (or at the end): fewer trips to the disk thread.
-  const writeFrom = Math.max(1, highWater >> 1)
+  // A write starts once this much is gathered (or at the end), and the source waits for it: one
+  // trip to the disk thread per `highWater` bytes. Starting at half and reading on meanwhile
+  // held as much but took twice the trips (and twice the thread wake-ups and context switches).
+  const writeFrom = highWater
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY
   const { signal } = options
   // Taken first: a source read already throws its TypeError here, before any file exists.

@@ -17,8 +17,6 @@
  *
  * Prints a Markdown section and writes it to `bench/.tmp/fallback-acks.md` (`--out`).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { io, type Socket } from 'socket.io-client'
 import { connect } from '../lib/client/index.js'
@@ -26,7 +24,8 @@ import { eventStreamSocket } from '../lib/client/fallback.js'
 import { peerScript, pinSelf, runCompiledCopy, runsCompiled } from './load/own-cpu.js'
 import { type Driver, driveRequests, type RequestRun } from './load/drive-requests.js'
 import { waitForQuiet } from './load/quiet.js'
-import { runBench, startServer } from './load/start-server.js'
+import { int, median, pairedRounds, writeReport } from './load/paired-rounds.js'
+import { runBench } from './load/start-server.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -72,39 +71,17 @@ const drive = async (side: Side, port: number, pid: number): Promise<Run> => {
   return driveRequests(drivers, { inFlight: IN_FLIGHT, warmupMs: WARMUP_MS, measureMs: MEASURE_MS, pid, tolerateFailures: true })
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
-}
-const int = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a')
-
 const measureAll = async (): Promise<string> => {
   pinSelf(1)
   const compiled = runsCompiled(import.meta.url)
   const script: Record<Side, string> = { twinport: peerScript('twinport-fallback-ack', compiled), 'socket.io': peerScript('socket-io-ack', compiled) }
   const env: Record<Side, Record<string, string>> = { twinport: {}, 'socket.io': { TRANSPORT: 'polling' } }
-  const runs: Record<Side, Run[]> = { twinport: [], 'socket.io': [] }
-  const failures: string[] = []
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const side of round % 2 === 0 ? SIDES : [...SIDES].reverse()) {
-      const server = await startServer(script[side], 20_000, [], env[side])
-      if (typeof server === 'string') {
-        failures.push(`round ${round + 1}, ${side}: ${server}`)
-        continue
-      }
-      try {
-        await waitForQuiet(3000)
-        const run = await drive(side, server.port, server.pid)
-        runs[side].push(run)
-        process.stderr.write(`round ${round + 1} ${side}: ${int(run.perSecond)} req/s, server ${run.serverCpuUs.toFixed(1)} µs/req, client ${run.clientCpuUs.toFixed(1)} µs/req\n`)
-      } catch (error) {
-        failures.push(`round ${round + 1}, ${side}: ${error instanceof Error ? error.message : String(error)}`)
-      } finally {
-        await server.stop()
-      }
-    }
-  }
+  const { runs, failures } = await pairedRounds(SIDES, ROUNDS, (side) => ({ script: script[side], env: env[side] }), async (side, server, round) => {
+    await waitForQuiet(3000)
+    const run = await drive(side, server.port, server.pid)
+    process.stderr.write(`round ${round + 1} ${side}: ${int(run.perSecond)} req/s, server ${run.serverCpuUs.toFixed(1)} µs/req, client ${run.clientCpuUs.toFixed(1)} µs/req\n`)
+    return run
+  })
   const reference = median(runs['socket.io'].map((r) => r.perSecond))
   const twinport = median(runs.twinport.map((r) => r.perSecond))
   const row = (side: Side, label: string): string => {
@@ -129,10 +106,7 @@ const measureAll = async (): Promise<string> => {
 
 const main = async (): Promise<void> => {
   runCompiledCopy(import.meta.url, 'fallback-acks', opt.source === true)
-  const md = await measureAll()
-  console.log(md)
-  mkdirSync(dirname(opt.out), { recursive: true })
-  writeFileSync(opt.out, md)
+  writeReport(await measureAll(), opt.out)
 }
 
 runBench(main)

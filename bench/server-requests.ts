@@ -20,8 +20,7 @@
  *
  * Prints a Markdown section and writes it to `bench/.tmp/server-requests.md` (`--out`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { io, type Socket } from 'socket.io-client'
 import WebSocket from 'ws'
@@ -29,7 +28,8 @@ import { connect } from '../lib/client/index.js'
 import { peerScript, pinSelf, runCompiledCopy, runsCompiled } from './load/own-cpu.js'
 import { CLK_TCK, processCpuTicks } from './load/proc.js'
 import type { LoopWindow } from './load/request-loops.js'
-import { runBench, startServer } from './load/start-server.js'
+import { int, median, pairedRounds, writeReport } from './load/paired-rounds.js'
+import { runBench } from './load/start-server.js'
 
 const { values: opt } = parseArgs({
   options: {
@@ -132,13 +132,6 @@ const drive = async (side: Side, port: number, pid: number): Promise<Run> => {
   }
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
-}
-const int = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a')
-
 const measureAll = async (): Promise<string> => {
   pinSelf(1)
   const compiled = runsCompiled(import.meta.url)
@@ -146,30 +139,23 @@ const measureAll = async (): Promise<string> => {
     twinport: peerScript('twinport-server-requests', compiled),
     'socket.io': peerScript('socket-io-server-requests', compiled),
   }
-  const runs: Record<Side, Run[]> = { twinport: [], 'socket.io': [] }
   const lines: string[] = []
-  const failures: string[] = []
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const side of round % 2 === 0 ? SIDES : [...SIDES].reverse()) {
-      const flags = opt.prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opt.prof}/${side}`]
-      const server = await startServer(script[side], 20_000, flags, { INFLIGHT: String(IN_FLIGHT) })
-      if (typeof server === 'string') {
-        failures.push(`round ${round + 1}, ${side}: ${server}`)
-        continue
-      }
-      try {
-        const run = await drive(side, server.port, server.pid)
-        runs[side].push(run)
-        const line = `round ${round + 1} ${side}: ${int(run.perSecond)} round trips/s, server ${run.serverCpuUs.toFixed(1)} µs, client ${run.clientCpuUs.toFixed(1)} µs, p50 ${int(run.p50Us)} µs, p99 ${int(run.p99Us)} µs, failed ${run.failed}, load ${run.load}`
-        lines.push(line)
-        process.stderr.write(`${line}\n`)
-      } catch (error) {
-        failures.push(`round ${round + 1}, ${side}: ${error instanceof Error ? error.message : String(error)}`)
-      } finally {
-        await server.stop()
-      }
-    }
-  }
+  const { runs, failures } = await pairedRounds(
+    SIDES,
+    ROUNDS,
+    (side) => ({
+      script: script[side],
+      flags: opt.prof === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opt.prof}/${side}`],
+      env: { INFLIGHT: String(IN_FLIGHT) },
+    }),
+    async (side, server, round) => {
+      const run = await drive(side, server.port, server.pid)
+      const line = `round ${round + 1} ${side}: ${int(run.perSecond)} round trips/s, server ${run.serverCpuUs.toFixed(1)} µs, client ${run.clientCpuUs.toFixed(1)} µs, p50 ${int(run.p50Us)} µs, p99 ${int(run.p99Us)} µs, failed ${run.failed}, load ${run.load}`
+      lines.push(line)
+      process.stderr.write(`${line}\n`)
+      return run
+    },
+  )
   const reference = median(runs['socket.io'].map((r) => r.perSecond))
   const twinport = median(runs.twinport.map((r) => r.perSecond))
   const cpuRatio = median(runs['socket.io'].map((r) => r.serverCpuUs)) / median(runs.twinport.map((r) => r.serverCpuUs))
@@ -201,10 +187,7 @@ const measureAll = async (): Promise<string> => {
 
 const main = async (): Promise<void> => {
   runCompiledCopy(import.meta.url, 'server-requests', opt.source === true)
-  const md = await measureAll()
-  console.log(md)
-  mkdirSync(dirname(opt.out), { recursive: true })
-  writeFileSync(opt.out, md)
+  writeReport(await measureAll(), opt.out)
 }
 
 runBench(main)
